@@ -1,0 +1,127 @@
+import Foundation
+
+/// A document database on a folder of JSON files, with the Firebase Firestore SDK's API.
+///
+/// Reads and writes go straight to the files; listeners poll them on a Dispatch timer, so
+/// changes made by other programs (an editor, a script, another Shelf) are delivered too.
+public final class Firestore: @unchecked Sendable {
+    /// The folder holding the store's collections.
+    public let directory: URL
+    let files: DocumentFiles
+    private let state: Locked<State>
+
+    private struct State {
+        var settings: FirestoreSettings
+        var watchers: [WatchKey: Watcher] = [:]
+    }
+
+    /// Opens a store on `directory`, creating the folder if it is missing (its parent must exist).
+    public init(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
+        self.directory = directory
+        files = try DocumentFiles(root: directory)
+        state = Locked(State(settings: settings))
+    }
+
+    /// Callback queue and polling interval; set before adding listeners to affect them.
+    public var settings: FirestoreSettings {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
+    }
+
+    /// True when the folder cannot be written; writes will fail with a clear error.
+    public var isReadOnly: Bool { files.isReadOnly }
+
+    // MARK: The default store
+
+    private static let defaultStore = Locked<Firestore?>(nil)
+
+    /// Sets the store that `Firestore.firestore()` returns, as `FirebaseApp.configure()` does.
+    @discardableResult
+    public static func configure(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
+        let store = try Firestore(directory: directory, settings: settings)
+        defaultStore.withLock { $0 = store }
+        return store
+    }
+
+    /// The store set by `configure(directory:)`.
+    public static func firestore() -> Firestore {
+        guard let store = defaultStore.withLock({ $0 }) else {
+            fatalError("Firestore.firestore() was called before Firestore.configure(directory:). Configure the store's folder first.")
+        }
+        return store
+    }
+
+    // MARK: References
+
+    /// A collection by path ("books", or "books/hitchhiker/reviews"). An invalid path gives a
+    /// reference whose every operation fails with an error that says why.
+    public func collection(_ collectionPath: String) -> CollectionReference {
+        do {
+            return CollectionReference(firestore: self, path: try ResourcePath.parse(collectionPath, expectDocument: false))
+        } catch {
+            return CollectionReference(firestore: self, path: ResourcePath(segments: [collectionPath]), invalid: error)
+        }
+    }
+
+    /// A document by path ("books/hitchhiker").
+    public func document(_ documentPath: String) -> DocumentReference {
+        do {
+            return DocumentReference(firestore: self, path: try ResourcePath.parse(documentPath, expectDocument: true))
+        } catch {
+            return DocumentReference(firestore: self, path: ResourcePath(segments: ["", documentPath]), invalid: error)
+        }
+    }
+
+    /// The top-level collections: the folders in the store's folder.
+    public func listCollections() throws -> [CollectionReference] {
+        try files.subfolderIDs([]).map { collection($0) }
+    }
+
+    // MARK: Listening
+
+    enum WatchKey: Hashable {
+        case collection(ResourcePath)
+        case document(ResourcePath)
+    }
+
+    /// Adds a subscription to the shared watcher for `key`, creating and starting it if needed.
+    func subscribe(_ subscription: Subscription, to key: WatchKey, make: () -> Watcher) {
+        let watcher = state.withLock { state -> Watcher in
+            let watcher = state.watchers[key] ?? make()
+            if state.watchers[key] == nil {
+                state.watchers[key] = watcher
+                watcher.start(interval: state.settings.pollingInterval)
+            }
+            watcher.subscribers.append(subscription)
+            return watcher
+        }
+        subscription.watcher = watcher
+        watcher.deliverFirstSnapshot(to: subscription)
+    }
+
+    func unsubscribe(_ subscription: Subscription) {
+        state.withLock { state in
+            guard let watcher = subscription.watcher else { return }
+            watcher.subscribers.removeAll { $0 === subscription }
+            if watcher.subscribers.isEmpty {
+                watcher.stop()
+                state.watchers[watcher.key] = nil
+            }
+        }
+    }
+
+    func subscribers(of watcher: Watcher) -> [Subscription] {
+        state.withLock { _ in watcher.subscribers }
+    }
+
+    /// How many watchers are polling; zero once every listener is removed.
+    var activeWatcherCount: Int { state.withLock { $0.watchers.count } }
+
+    /// A write through the store is delivered at once rather than on the next tick.
+    func didWrite(_ path: ResourcePath) {
+        let watchers = state.withLock { state in
+            [state.watchers[.collection(path.parent)], state.watchers[.document(path)]].compactMap { $0 }
+        }
+        for watcher in watchers { watcher.poll() }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Polls one collection or document on a timer and feeds every subscription to it. Shared:
+/// several listeners on the same path cost one poll.
+class Watcher: @unchecked Sendable {
+    let key: Firestore.WatchKey
+    weak var firestore: Firestore?
+    let files: DocumentFiles
+    /// Serial: all polling state is touched only here.
+    let queue: DispatchQueue
+    /// Guarded by the store's lock.
+    var subscribers: [Subscription] = []
+    private var timer: DispatchSourceTimer?
+    private var hasScanned = false
+    private var lastError: String?
+
+    init(firestore: Firestore, key: Firestore.WatchKey) {
+        self.firestore = firestore
+        self.files = firestore.files
+        self.key = key
+        queue = DispatchQueue(label: "DocumentStore.watcher")
+    }
+
+    /// Called under the store's lock.
+    func start(interval: TimeInterval) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let nanoseconds = Int(interval * 1e9)
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+                       leeway: .nanoseconds(nanoseconds / 10))
+        timer.setEventHandler { [weak self] in self?.tick() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    /// Called under the store's lock; no tick starts after this.
+    func stop() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    var isPolling: Bool { timer != nil }
+
+    /// Looks now, instead of at the next tick.
+    func poll() { queue.async { self.tick() } }
+
+    func deliverFirstSnapshot(to subscription: Subscription) {
+        queue.async {
+            if !self.hasScanned {
+                self.tick()
+            } else {
+                self.send(to: subscription, changed: nil)
+            }
+        }
+    }
+
+    private func tick() {
+        let changed: Set<String>
+        do {
+            changed = try scan()
+            lastError = nil
+        } catch {
+            // Said once per distinct problem, then polling goes on so a fix is seen.
+            let message = "\(error)"
+            if message != lastError {
+                lastError = message
+                for subscription in firestore?.subscribers(of: self) ?? [] { subscription.deliver(error: error) }
+            }
+            return
+        }
+        let isFirst = !hasScanned
+        hasScanned = true
+        for subscription in firestore?.subscribers(of: self) ?? [] {
+            if isFirst || !hasDelivered(to: subscription) {
+                send(to: subscription, changed: nil)
+            } else if !changed.isEmpty {
+                send(to: subscription, changed: changed)
+            }
+        }
+    }
+
+    // MARK: For subclasses
+
+    /// Looks at the files; returns the ids of the documents that changed.
+    func scan() throws -> Set<String> { [] }
+    func hasDelivered(to subscription: Subscription) -> Bool { true }
+    func send(to subscription: Subscription, changed: Set<String>?) {}
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// A value guarded by a lock, for state shared between threads.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+/// Carries a caller's callback across queues. The callback runs only on the queue the caller
+/// chose (`FirestoreSettings.dispatchQueue`), as Firestore's callbacks do.
+struct Callback<Function>: @unchecked Sendable {
+    let function: Function
+    init(_ function: Function) { self.function = function }
+}

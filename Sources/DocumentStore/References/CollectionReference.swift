@@ -1,0 +1,67 @@
+import Foundation
+
+/// A collection: a folder of `<id>.json` documents.
+public final class CollectionReference: Query, @unchecked Sendable {
+    init(firestore: Firestore, path: ResourcePath, invalid: Error? = nil) {
+        super.init(firestore: firestore, path: path, invalid: invalid)
+    }
+
+    public var collectionID: String { collectionPath.last }
+    public var path: String { collectionPath.description }
+
+    /// The document this collection belongs to, or nil for a top-level collection.
+    public var parent: DocumentReference? {
+        collectionPath.segments.count > 1 ? DocumentReference(firestore: firestore, path: collectionPath.parent, invalid: invalid) : nil
+    }
+
+    /// A document of this collection by id.
+    public func document(_ documentID: String) -> DocumentReference {
+        var problem = invalid
+        if problem == nil {
+            do { try ResourcePath.validate(id: documentID, in: path + "/" + documentID) } catch { problem = error }
+        }
+        return DocumentReference(firestore: firestore, path: collectionPath.appending(documentID), invalid: problem)
+    }
+
+    /// A new document with a 20-character id from A-Z, a-z and 0-9, drawn from the system's
+    /// secure random source.
+    public func document() -> DocumentReference {
+        document(Self.autoID())
+    }
+
+    static func autoID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
+    /// Writes `value` as a new document with an automatic id.
+    @discardableResult
+    public func addDocument<T: Encodable>(from value: T, encoder: Firestore.Encoder = Firestore.Encoder()) throws -> DocumentReference {
+        let reference = document()
+        try reference.setData(from: value, encoder: encoder)
+        return reference
+    }
+
+    @discardableResult
+    public func addDocument<T: Encodable>(from value: T, encoder: Firestore.Encoder = Firestore.Encoder(),
+                                          completion: @escaping (Error?) -> Void) throws -> DocumentReference {
+        let reference = document()
+        try reference.setData(from: value, encoder: encoder, completion: completion)
+        return reference
+    }
+
+    @discardableResult
+    public func addDocument(data: [String: Any]) throws -> DocumentReference {
+        let reference = document()
+        try reference.setData(data)
+        return reference
+    }
+
+    @discardableResult
+    public func addDocument(data: [String: Any], completion: @escaping (Error?) -> Void) -> DocumentReference {
+        let reference = document()
+        reference.setData(data, completion: completion)
+        return reference
+    }
+}

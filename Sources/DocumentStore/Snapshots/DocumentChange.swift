@@ -1,0 +1,17 @@
+import Foundation
+
+public enum DocumentChangeType: Sendable {
+    case added, modified, removed
+}
+
+/// One change in a query's results. Indices are as Firestore defines them: applying the
+/// changes in order to the previous results gives the new ones; `oldIndex` is `NSNotFound`
+/// for `.added`, `newIndex` is `NSNotFound` for `.removed`.
+public struct DocumentChange: Sendable {
+    public let type: DocumentChangeType
+    public let document: QueryDocumentSnapshot
+    public let oldIndex: UInt
+    public let newIndex: UInt
+
+    static let notFound = UInt(NSNotFound)
+}

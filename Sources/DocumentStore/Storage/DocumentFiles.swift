@@ -1,0 +1,242 @@
+import Foundation
+
+/// Documents as files under one root folder: `<collection>/<id>.json`, subcollections in
+/// `<collection>/<id>/<subcollection>/`.
+///
+/// Every path is walked from the root folder with `O_NOFOLLOW`, so neither an id nor a
+/// symbolic link can lead a read or a write outside the store.
+final class DocumentFiles: Sendable {
+    static let maxDocumentBytes = 1 << 20
+    static let fileExtension = ".json"
+
+    let rootPath: String
+    private let rootFD: Int32
+
+    init(root: URL) throws(DocumentStoreError) {
+        rootPath = root.path
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: rootPath, isDirectory: &isDirectory) {
+            do {
+                try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: false)
+            } catch {
+                throw .io(path: rootPath, operation: "create the data folder", reason: Self.reason(of: error))
+            }
+        } else if !isDirectory.boolValue {
+            throw .io(path: rootPath, operation: "open the data folder", reason: "it is a file, not a folder")
+        }
+        let fd = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(rootPath, "open the data folder", errno: errno) }
+        rootFD = fd
+    }
+
+    deinit { close(rootFD) }
+
+    private static func reason(of error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
+    }
+
+    /// True when the store's folder cannot be written (a read-only mount or permissions).
+    var isReadOnly: Bool { faccessat(rootFD, ".", W_OK, AT_EACCESS) != 0 }
+
+    // MARK: Folders
+
+    /// Opens the folder at `segments` below the root (a collection, or a document's folder of
+    /// subcollections). Returns nil when it does not exist and `create` is false.
+    func openFolder(_ segments: [String], create: Bool) throws(DocumentStoreError) -> Int32? {
+        var fd = openat(rootFD, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(rootPath, "open the data folder", errno: errno) }
+        for (depth, segment) in segments.enumerated() {
+            var next = openat(fd, segment, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if next < 0 && errno == ENOENT && create {
+                if mkdirat(fd, segment, 0o755) != 0 && errno != EEXIST {
+                    let code = errno
+                    close(fd)
+                    throw .io(display(segments.prefix(depth + 1)), "create the folder", errno: code)
+                }
+                fsync(fd)  // the new folder's name is durable too
+                next = openat(fd, segment, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            let code = errno
+            close(fd)
+            if next < 0 {
+                if code == ENOENT { return nil }
+                if code == ELOOP || code == ENOTDIR {
+                    throw .io(path: display(segments.prefix(depth + 1)), operation: "open the folder",
+                              reason: "it is a symbolic link or a file; the store only follows real folders inside itself")
+                }
+                throw .io(display(segments.prefix(depth + 1)), "open the folder", errno: code)
+            }
+            fd = next
+        }
+        return fd
+    }
+
+    func display(_ segments: some Collection<String>) -> String {
+        segments.isEmpty ? rootPath : rootPath + "/" + segments.joined(separator: "/")
+    }
+
+    /// The folders directly below `segments` whose names are valid ids: the collections there.
+    func subfolderIDs(_ segments: [String]) throws(DocumentStoreError) -> [String] {
+        guard let fd = try openFolder(segments, create: false) else { return [] }
+        defer { close(fd) }
+        return Self.listEntries(fd).compactMap { entry in
+            guard entry.isDirectory ?? Self.isDirectory(fd, entry.name) else { return nil }
+            return (try? ResourcePath.validate(id: entry.name, in: "")) == nil ? nil : entry.name
+        }.sorted()
+    }
+
+    private static func isDirectory(_ dirFD: Int32, _ name: String) -> Bool {
+        var st = stat()
+        return fstatat(dirFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    struct Entry {
+        var name: String
+        var inode: UInt64
+        /// nil when the file system does not say (DT_UNKNOWN).
+        var isDirectory: Bool?
+    }
+
+    /// Every name in an open folder except "." and "..", with the inode readdir gives for free.
+    static func listEntries(_ dirFD: Int32) -> [Entry] {
+        let fd = dup(dirFD)
+        guard fd >= 0, let dir = fdopendir(fd) else { return [] }
+        defer { closedir(dir) }
+        rewinddir(dir)
+        var entries: [Entry] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name == "." || name == ".." { continue }
+            let type = entry.pointee.d_type
+            let isDirectory: Bool? = type == UInt8(DT_UNKNOWN) ? nil : type == UInt8(DT_DIR)
+            entries.append(Entry(name: name, inode: UInt64(entry.pointee.d_ino), isDirectory: isDirectory))
+        }
+        return entries
+    }
+
+    /// The document id a file name stands for, or nil for anything that is not a document
+    /// (temporary files start with ".", other files lack ".json").
+    static func documentID(fileName name: String) -> String? {
+        guard name.hasSuffix(fileExtension), !name.hasPrefix("."), name.utf8.count > fileExtension.utf8.count else { return nil }
+        return String(name.dropLast(fileExtension.count))
+    }
+
+    // MARK: Reading
+
+    /// Reads one document file; never throws, because a bad file is that document's problem.
+    static func readDocument(in dirFD: Int32, fileName: String) -> (StoredDocument, FileStamp?) {
+        let fd = openat(dirFD, fileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT: return (.missing, nil)
+            case ELOOP: return (.unreadable("the file is a symbolic link; the store does not follow links"), nil)
+            case let code: return (.unreadable(String(cString: strerror(code))), nil)
+            }
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return (.unreadable(String(cString: strerror(errno))), nil) }
+        let stamp = FileStamp(st)
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return (.unreadable("it is not a regular file"), stamp) }
+        guard st.st_size <= maxDocumentBytes else {
+            return (.unreadable("the file is \(st.st_size) bytes; a document is at most 1 MiB"), stamp)
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return (.unreadable(String(cString: strerror(errno))), stamp)
+            }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
+        return (parseDocument(bytes[0..<count]), stamp)
+    }
+
+    static func parseDocument(_ bytes: ArraySlice<UInt8>) -> StoredDocument {
+        do {
+            let value = try JSONParser.parse(bytes)
+            guard case .object(let fields) = value else {
+                return .unreadable("the file holds \(value.described), not a JSON object of fields")
+            }
+            return .fields(fields)
+        } catch {
+            return .unreadable("not valid JSON: \(error)")
+        }
+    }
+
+    func document(at path: ResourcePath) throws(DocumentStoreError) -> StoredDocument {
+        guard let dirFD = try openFolder(path.parent.segments, create: false) else { return .missing }
+        defer { close(dirFD) }
+        return Self.readDocument(in: dirFD, fileName: path.last + Self.fileExtension).0
+    }
+
+    // MARK: Writing
+
+    /// The one way a document changes: under an exclusive lock on its collection folder (so
+    /// read-modify-write is safe across threads and processes), `transform` gets what is on disk
+    /// and returns the new fields, or nil to delete the document.
+    func update(_ path: ResourcePath,
+                _ transform: (StoredDocument) throws -> [String: JSONValue]?) throws {
+        let folder = display(path.parent.segments)
+        guard let dirFD = try openFolder(path.parent.segments, create: true) else {
+            throw DocumentStoreError.io(path: folder, operation: "create the folder", reason: "it could not be created")
+        }
+        defer { close(dirFD) }
+        while flock(dirFD, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw DocumentStoreError.io(folder, "lock the folder", errno: errno) }
+        }
+        defer { flock(dirFD, LOCK_UN) }
+        let fileName = path.last + Self.fileExtension
+        let (current, _) = Self.readDocument(in: dirFD, fileName: fileName)
+        if let fields = try transform(current) {
+            let bytes = JSONWriter.documentBytes(fields)
+            guard bytes.count <= Self.maxDocumentBytes else {
+                throw DocumentStoreError.documentTooLarge(path: path.description, bytes: bytes.count)
+            }
+            try replace(fileName, in: dirFD, with: bytes, display: folder)
+        } else if current != .missing {
+            guard unlinkat(dirFD, fileName, 0) == 0 || errno == ENOENT else {
+                throw DocumentStoreError.io(folder + "/" + fileName, "delete", errno: errno)
+            }
+            fsync(dirFD)
+        }
+    }
+
+    /// Atomic and durable: a uniquely named temp file (readers skip names starting with "."),
+    /// fsync, rename over the target, fsync of the folder.
+    private func replace(_ fileName: String, in dirFD: Int32, with bytes: [UInt8], display folder: String) throws(DocumentStoreError) {
+        var random = SystemRandomNumberGenerator()
+        let tempName = ".shelf-\(String(random.next(), radix: 36)).tmp"
+        let fd = openat(dirFD, tempName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .io(folder, "write a file in", errno: errno) }
+        var written = 0
+        var failure: Int32 = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            written += n
+        }
+        if failure == 0 && fsync(fd) != 0 { failure = errno }
+        close(fd)
+        if failure == 0 && renameat(dirFD, tempName, dirFD, fileName) != 0 { failure = errno }
+        if failure != 0 {
+            unlinkat(dirFD, tempName, 0)
+            throw .io(folder + "/" + fileName, "write", errno: failure)
+        }
+        fsync(dirFD)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What went wrong outside of mapping: a bad path, a file that cannot be read or written.
+/// Each description names the document or folder and says what was expected.
+public enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    /// An id or path that Firestore or the file system does not allow.
+    case invalidPath(String, reason: String)
+    /// A value that cannot be stored (NaN, an unsupported type, a FieldValue in the wrong place).
+    case invalidValue(path: String, field: String, reason: String)
+    /// The document is over 1 MiB.
+    case documentTooLarge(path: String, bytes: Int)
+    /// `updateData` on a document that does not exist.
+    case notFound(path: String)
+    /// The file is not a JSON object; Shelf will not merge into it or overwrite it unasked.
+    case unreadableDocument(path: String, reason: String)
+    /// A system call failed.
+    case io(path: String, operation: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidPath(let path, let reason): return "invalid path \"\(path)\": \(reason)"
+        case .invalidValue(let path, let field, let reason):
+            return "document \(path), field \(field): \(reason)"
+        case .documentTooLarge(let path, let bytes):
+            return "document \(path) is \(bytes) bytes; a document is at most 1 MiB (1048576 bytes)"
+        case .notFound(let path): return "document \(path) does not exist (updateData needs an existing document)"
+        case .unreadableDocument(let path, let reason): return "document \(path) cannot be read: \(reason)"
+        case .io(let path, let operation, let reason): return "cannot \(operation) \(path): \(reason)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    static func io(_ path: String, _ operation: String, errno code: Int32) -> DocumentStoreError {
+        .io(path: path, operation: operation, reason: String(cString: strerror(code)))
+    }
+}

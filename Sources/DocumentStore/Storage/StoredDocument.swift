@@ -1,0 +1,12 @@
+/// The content of one document file as read from disk.
+enum StoredDocument: Equatable, Sendable {
+    case missing
+    case fields([String: JSONValue])
+    /// The file exists but is not a JSON object Shelf can read; the reason names what is wrong.
+    case unreadable(String)
+
+    var fields: [String: JSONValue]? {
+        if case .fields(let f) = self { return f }
+        return nil
+    }
+}

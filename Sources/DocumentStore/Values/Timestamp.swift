@@ -1,0 +1,161 @@
+import Foundation
+
+/// A point in time with nanosecond precision, stored on disk as an RFC 3339 string in UTC
+/// (`2014-09-09T00:00:00Z`, `2026-11-22T05:30:00.123456789Z`).
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let seconds: Int64
+    public let nanoseconds: Int32
+
+    public init(seconds: Int64, nanoseconds: Int32) {
+        precondition((0..<1_000_000_000).contains(nanoseconds), "Timestamp nanoseconds must be in 0..<1_000_000_000")
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    /// Splits the date's own reference-date interval so that `dateValue()` gives the same `Date` back.
+    public init(date: Date) {
+        let reference = date.timeIntervalSinceReferenceDate
+        var whole = reference.rounded(.down)
+        var nanos = ((reference - whole) * 1e9).rounded()
+        if nanos >= 1e9 { whole += 1; nanos -= 1e9 }
+        self.init(seconds: Int64(whole) + Self.referenceDateOffset, nanoseconds: Int32(nanos))
+    }
+
+    public init() { self.init(date: Date()) }
+
+    public func dateValue() -> Date {
+        Date(timeIntervalSinceReferenceDate: Double(seconds - Self.referenceDateOffset) + Double(nanoseconds) / 1e9)
+    }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+        (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
+    }
+
+    public var description: String { rfc3339 }
+
+    /// Seconds from 1970-01-01 to 2001-01-01.
+    private static let referenceDateOffset: Int64 = 978_307_200
+
+    // MARK: RFC 3339
+
+    /// UTC, with the fraction in groups of three digits and only as long as needed.
+    public var rfc3339: String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = Self.civilDate(fromDays: days)
+        var text = Self.pad(year, 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2)
+        text += "T" + Self.pad(secondOfDay / 3600, 2) + ":" + Self.pad(secondOfDay / 60 % 60, 2)
+            + ":" + Self.pad(secondOfDay % 60, 2)
+        if nanoseconds != 0 {
+            var digits = Self.pad(Int64(nanoseconds), 9)
+            while digits.hasSuffix("000") { digits.removeLast(3) }
+            text += "." + digits
+        }
+        return text + "Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; nil for anything else.
+    public init?(rfc3339 text: String) {
+        let b = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= b.count else { return nil }
+            var value: Int64 = 0
+            for i in range {
+                guard b[i] >= 48 && b[i] <= 57 else { return nil }
+                value = value * 10 + Int64(b[i] - 48)
+            }
+            return value
+        }
+        guard b.count >= 20,
+              let year = number(0..<4), b[4] == UInt8(ascii: "-"),
+              let month = number(5..<7), b[7] == UInt8(ascii: "-"),
+              let day = number(8..<10), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
+              let hour = number(11..<13), b[13] == UInt8(ascii: ":"),
+              let minute = number(14..<16), b[16] == UInt8(ascii: ":"),
+              let second = number(17..<19),
+              (1...12).contains(month), day >= 1, day <= Self.daysInMonth(year: year, month: month),
+              hour < 24, minute < 60, second < 61  // 60 allows a leap second, folded into the next
+        else { return nil }
+        var i = 19
+        var nanos: Int64 = 0
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            var digits = 0
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                if digits < 9 { nanos = nanos * 10 + Int64(b[i] - 48) }
+                digits += 1
+                i += 1
+            }
+            guard digits > 0 else { return nil }
+            if digits < 9 { for _ in digits..<9 { nanos *= 10 } }
+        }
+        var offset: Int64 = 0
+        guard i < b.count else { return nil }
+        if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
+            i += 1
+        } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            guard let oh = number(i + 1..<i + 3), i + 3 < b.count, b[i + 3] == UInt8(ascii: ":"),
+                  let om = number(i + 4..<i + 6), oh < 24, om < 60 else { return nil }
+            offset = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
+            i += 6
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let days = Self.days(fromYear: year, month: month, day: day)
+        self.init(seconds: days * 86_400 + hour * 3600 + minute * 60 + second - offset, nanoseconds: Int32(nanos))
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    private static func days(fromYear y: Int64, month m: Int64, day d: Int64) -> Int64 {
+        let y = m <= 2 ? y - 1 : y
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civilDate(fromDays z: Int64) -> (Int64, Int64, Int64) {
+        let z = z + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}
+
+extension Timestamp: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let timestamp = Timestamp(rfc3339: text) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "expected an RFC 3339 timestamp such as 2014-09-09T00:00:00Z, found the string \"\(text)\""))
+        }
+        self = timestamp
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rfc3339)
+    }
+}

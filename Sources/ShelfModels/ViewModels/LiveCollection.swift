@@ -1,0 +1,115 @@
+import DocumentStore
+import Foundation
+import Observation
+
+/// A collection kept up to date by a snapshot listener: every document in id order, each with
+/// its decoded model or its own problem (unlike the sample, one bad document never hides
+/// another's error). Rows decode lazily, so a huge collection costs nothing until shown.
+@Observable @MainActor
+public final class LiveCollection<Model: Codable & Sendable> {
+    /// One document and, once asked for, its model or its problem.
+    public final class Row: Identifiable {
+        public let snapshot: DocumentSnapshot
+        public var id: String { snapshot.documentID }
+        public var path: String { snapshot.reference.path }
+
+        init(_ snapshot: DocumentSnapshot) { self.snapshot = snapshot }
+
+        private lazy var decoded: Result<Model, DocumentProblem> = Result {
+            try snapshot.data(as: Model.self)
+        }.mapError { DocumentProblem(path: snapshot.reference.path, error: $0) }
+
+        public var model: Model? { try? decoded.get() }
+        public var problem: DocumentProblem? {
+            if case .failure(let problem) = decoded { return problem }
+            return nil
+        }
+    }
+
+    public let collection: CollectionReference
+    public private(set) var rows: [Row] = []
+    public private(set) var hasLoaded = false
+    /// The listener's own error (the folder cannot be read...), nil when it works.
+    public private(set) var listenerError: String?
+    @ObservationIgnored private var registration: ListenerRegistration?
+
+    public init(_ collection: CollectionReference) {
+        self.collection = collection
+    }
+
+    public var isSubscribed: Bool { registration != nil }
+    public var models: [Model] { rows.compactMap(\.model) }
+    public var problems: [DocumentProblem] { rows.compactMap(\.problem) }
+
+    /// "No documents in 'colors' collection" once loaded and empty; or the listener's error.
+    public var statusMessage: String? {
+        if let listenerError { return listenerError }
+        if hasLoaded && rows.isEmpty { return "No documents in '\(collection.collectionID)' collection" }
+        return nil
+    }
+
+    /// Starts listening; calling it again while subscribed does nothing.
+    public func subscribe() {
+        guard registration == nil else { return }
+        registration = collection.addSnapshotListener { [weak self] snapshot, error in
+            onMain { self?.apply(snapshot, error) }
+        }
+    }
+
+    /// Stops listening; the rows stay as they were. Calling it again does nothing.
+    public func unsubscribe() {
+        registration?.remove()
+        registration = nil
+    }
+
+    private func apply(_ snapshot: QuerySnapshot?, _ error: Error?) {
+        guard let snapshot else {
+            listenerError = error.map { "\($0)" } ?? "No documents in '\(collection.collectionID)' collection"
+            return
+        }
+        listenerError = nil
+        // Firestore's indices: each change applies to the rows as the previous ones left them.
+        var updated = rows
+        for change in snapshot.documentChanges {
+            switch change.type {
+            case .removed:
+                updated.remove(at: Int(change.oldIndex))
+            case .added:
+                updated.insert(Row(change.document), at: Int(change.newIndex))
+            case .modified:
+                updated.remove(at: Int(change.oldIndex))
+                updated.insert(Row(change.document), at: Int(change.newIndex))
+            }
+        }
+        rows = updated
+        hasLoaded = true
+    }
+
+    public func row(id: String) -> Row? { rows.first { $0.id == id } }
+
+    // MARK: Writes (on disk when they return; the listener then delivers them)
+
+    @discardableResult
+    public func add(_ model: Model) throws -> DocumentReference {
+        try collection.addDocument(from: model)
+    }
+
+    /// Merges, so fields the model does not know stay in the document.
+    public func update(_ model: Model, id: String) throws {
+        try collection.document(id).setData(from: model, merge: true)
+    }
+
+    public func delete(id: String) throws {
+        try collection.document(id).delete()
+    }
+}
+
+/// Runs `body` on the main actor: at once when called there, as store callbacks are by
+/// default, or queued onto it otherwise.
+func onMain(_ body: @escaping @MainActor () -> Void) {
+    if Thread.isMainThread {
+        MainActor.assumeIsolated(body)
+    } else {
+        DispatchQueue.main.async { MainActor.assumeIsolated(body) }
+    }
+}

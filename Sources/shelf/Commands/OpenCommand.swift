@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+
+/// `shelf` / `shelf open`: the terminal UI.
+struct OpenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open the terminal UI (the default).")
+
+    @OptionGroup var options: DataOptions
+
+    @Option(name: .customLong("poll-interval"), help: ArgumentHelp("How often to look for changes on disk, in milliseconds.", valueName: "ms"))
+    var pollInterval: Int = 250
+
+    func validate() throws {
+        guard (10...60_000).contains(pollInterval) else {
+            throw ValidationError("--poll-interval must be between 10 and 60000 milliseconds, got \(pollInterval)")
+        }
+    }
+
+    func run() throws {
+        let folder = try options.folder()
+        let store = try folder.openStore(pollingInterval: Double(pollInterval) / 1000)
+        ShelfApp.run(store: store, notice: folder.notice)
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+
+@main
+struct ShelfCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "shelf",
+        abstract: "Browse and edit books and colours kept as JSON documents in a folder.",
+        discussion: """
+            With no folder given, Shelf opens its own copy of the demo data, made the first time \
+            under $XDG_DATA_HOME/shelf (or ~/.local/share/shelf), so the repository stays as it is.
+            """,
+        version: version,
+        subcommands: [OpenCommand.self, CheckCommand.self, ListCommand.self, GenerateCommand.self],
+        defaultSubcommand: OpenCommand.self)
+}
+
+/// Where the documents are: the options every subcommand shares.
+struct DataOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The data folder: one folder per collection, one <id>.json per document.", valueName: "dir"))
+    var data: String?
+
+    /// The folder to open: `--data`, or the per-user copy of the demo data.
+    func folder() throws -> DataFolder {
+        if let data { return try DataFolder.given(data) }
+        return try DataFolder.demoCopy()
+    }
+}

@@ -1,0 +1,121 @@
+/// An edit form: labelled text fields, one focused. The focused field is marked with "›",
+/// its label in bold and its text in reverse video; the others are underlined. A field's
+/// validation message is shown under it, aligned with the text, prefixed with "!".
+///
+/// `handle(_:)` moves focus with Tab, Shift-Tab, ↑ and ↓ and gives other keys to the
+/// focused field; Enter and Esc are left to the screen (save, cancel).
+public struct FormWidget: Widget, Hashable, Sendable {
+    public var fields: [FormField]
+    public var focus: Int
+    public var labelStyle: Style
+    public var messageStyle: Style
+
+    public init(fields: [FormField], focus: Int = 0, labelStyle: Style = .plain,
+                messageStyle: Style = Style(foreground: .rgb(red: 255, green: 95, blue: 95), bold: true)) {
+        self.fields = fields
+        self.focus = fields.isEmpty ? 0 : min(max(0, focus), fields.count - 1)
+        self.labelStyle = labelStyle
+        self.messageStyle = messageStyle
+    }
+
+    /// The field values in order.
+    public var values: [String] { fields.map(\.text) }
+
+    public mutating func focusNext() {
+        guard !fields.isEmpty else { return }
+        focus = (focus + 1) % fields.count
+    }
+
+    public mutating func focusPrevious() {
+        guard !fields.isEmpty else { return }
+        focus = (focus + fields.count - 1) % fields.count
+    }
+
+    /// Returns false for keys the form does not use.
+    @discardableResult
+    public mutating func handle(_ key: Key) -> Bool {
+        switch key {
+        case .tab, .down: focusNext()
+        case .backTab, .up: focusPrevious()
+        default:
+            guard fields.indices.contains(focus) else { return false }
+            return fields[focus].field.handle(key)
+        }
+        return true
+    }
+
+    // MARK: Layout
+
+    /// "› " or "  " before each label.
+    private static let markerWidth = 2
+
+    private func labelWidth(for width: Int) -> Int {
+        let widest = fields.reduce(0) { max($0, DisplayWidth.of($1.label)) }
+        return min(widest, max(0, width / 3))
+    }
+
+    /// Rows of each field (its own and its message's) from the top of the form.
+    private func fieldRows() -> [(row: Int, height: Int)] {
+        var rows: [(row: Int, height: Int)] = []
+        var next = 0
+        for field in fields {
+            let height = field.message == nil ? 1 : 2
+            rows.append((next, height))
+            next += height
+        }
+        return rows
+    }
+
+    /// Rows scrolled off the top so that the focused field and its message are visible.
+    private func scrollOffset(height: Int) -> Int {
+        let rows = fieldRows()
+        guard rows.indices.contains(focus) else { return 0 }
+        let focused = rows[focus]
+        return max(0, focused.row + focused.height - height)
+    }
+
+    /// Where the text of field `index` is drawn in `area` (a zero-height rect when it is
+    /// scrolled out of view).
+    public func fieldArea(_ index: Int, in area: Rect) -> Rect {
+        let rows = fieldRows()
+        guard rows.indices.contains(index) else { return Rect(x: area.x, y: area.y, width: 0, height: 0) }
+        let y = rows[index].row - scrollOffset(height: area.height)
+        let x = Self.markerWidth + labelWidth(for: area.width) + 1
+        let visible = y >= 0 && y < area.height
+        return Rect(x: area.x + x, y: area.y + y, width: area.width - x, height: visible ? 1 : 0)
+    }
+
+    /// Where the terminal cursor goes: in the focused field.
+    public func cursorPosition(in area: Rect) -> Point? {
+        guard fields.indices.contains(focus) else { return nil }
+        let fieldArea = fieldArea(focus, in: area)
+        guard !fieldArea.isEmpty else { return nil }
+        return fields[focus].field.cursorPosition(in: fieldArea)
+    }
+
+    public func render(into canvas: inout Canvas, area: Rect) {
+        canvas.fill(area)
+        guard !area.isEmpty else { return }
+        let labelWidth = labelWidth(for: area.width)
+        for (index, field) in fields.enumerated() {
+            let textArea = fieldArea(index, in: area)
+            let focused = index == focus
+            if !textArea.isEmpty {
+                let y = textArea.y
+                canvas.write(focused ? "›" : " ", at: Point(x: area.x, y: y), style: labelStyle.bolded(focused))
+                canvas.write(field.label.truncated(toWidth: labelWidth),
+                             at: Point(x: area.x + Self.markerWidth, y: y),
+                             style: labelStyle.bolded(focused), clippedTo: labelWidth)
+                var input = field.field
+                input.style = focused ? input.style.reversed() : input.style.underlined()
+                input.render(into: &canvas, area: textArea)
+            }
+            let messageY = textArea.y + 1
+            if let message = field.message, messageY >= area.y, messageY < area.maxY, textArea.width > 0 {
+                canvas.write(("! " + message).truncated(toWidth: textArea.width),
+                             at: Point(x: textArea.x, y: messageY), style: messageStyle,
+                             clippedTo: textArea.width)
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// A centred box listing every key binding of the current screen and the global ones:
+/// a bold title per section, then one line per binding with its keys and description.
+/// The box shrinks to its content and to the area; lines that do not fit end in "…".
+public struct HelpOverlay: Widget, Hashable, Sendable {
+    public var title: String
+    public var sections: [HelpSection]
+    public var footer: String
+    public var style: Style
+
+    public init(title: String = "Keys", sections: [HelpSection], footer: String = "Esc close",
+                style: Style = .plain) {
+        self.title = title
+        self.sections = sections
+        self.footer = footer
+        self.style = style
+    }
+
+    /// The content lines, before fitting them into a box.
+    func contentLines() -> [[Span]] {
+        let keyWidth = sections.flatMap(\.bindings).reduce(0) { max($0, $1.keyLabel.displayWidth) }
+        var lines: [[Span]] = []
+        for (index, section) in sections.enumerated() {
+            if index > 0 { lines.append([]) }
+            lines.append([Span(section.title, style: style.bolded().underlined())])
+            for binding in section.bindings {
+                lines.append([
+                    Span("  " + binding.keyLabel.padded(toWidth: keyWidth), style: style.bolded()),
+                    Span("  " + binding.description, style: style),
+                ])
+            }
+        }
+        return lines
+    }
+
+    /// The box this overlay draws in `area`.
+    public func box(in area: Rect) -> Rect {
+        let lines = contentLines()
+        let contentWidth = max(lines.reduce(0) { max($0, $1.displayWidth) },
+                               title.displayWidth + 2, footer.displayWidth + 2)
+        return area.centered(Size(width: contentWidth + 4, height: lines.count + 2))
+    }
+
+    public func render(into canvas: inout Canvas, area: Rect) {
+        let box = box(in: area)
+        let frame = Frame(title: title, footer: footer, style: style, isFocused: true)
+        frame.render(into: &canvas, area: box)
+        let inner = frame.inner(of: box).insetBy(dx: 1, dy: 0)
+        guard !inner.isEmpty else { return }
+        var lines = contentLines()
+        if lines.count > inner.height {
+            lines = Array(lines.prefix(inner.height - 1)) + [[Span("…", style: style)]]
+        }
+        for (index, line) in lines.prefix(inner.height).enumerated() {
+            canvas.write(line.truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + index),
+                         clippedTo: inner.width)
+        }
+    }
+}

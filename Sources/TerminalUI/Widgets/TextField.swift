@@ -1,0 +1,140 @@
+/// A one-line text editor: the text, a cursor between graphemes, the usual editing keys,
+/// and a rendering that scrolls sideways so the cursor is always on screen.
+///
+/// The cursor is a grapheme index (0 is before the first character, `count` after the
+/// last), so an emoji or an accented letter is stepped over and deleted as one.
+public struct TextField: Widget, Hashable, Sendable {
+    public private(set) var characters: [Character]
+    /// 0...characters.count.
+    public private(set) var cursor: Int
+    public var style: Style
+    /// Shown dimmed when the text is empty.
+    public var placeholder: String
+
+    /// A field holding `text` with the cursor at the end (or at `cursor`, clamped).
+    public init(text: String = "", cursor: Int? = nil, style: Style = .plain, placeholder: String = "") {
+        self.characters = Array(text)
+        self.cursor = min(max(0, cursor ?? Int.max), characters.count)
+        self.style = style
+        self.placeholder = placeholder
+    }
+
+    public var text: String {
+        get { String(characters) }
+        set {
+            characters = Array(newValue)
+            cursor = min(cursor, characters.count)
+        }
+    }
+
+    // MARK: Editing
+
+    /// Inserts `string` before the cursor and moves the cursor after it.
+    public mutating func insert(_ string: String) {
+        let before = String(characters[..<cursor]) + string
+        let joined = before + String(characters[cursor...])
+        characters = Array(joined)
+        // Graphemes can merge across the join (a combining mark typed after a letter).
+        cursor = min(before.count, characters.count)
+    }
+
+    public mutating func insert(_ character: Character) { insert(String(character)) }
+
+    /// Deletes the grapheme before the cursor.
+    public mutating func backspace() {
+        guard cursor > 0 else { return }
+        characters.remove(at: cursor - 1)
+        cursor -= 1
+    }
+
+    /// Deletes the grapheme after the cursor.
+    public mutating func deleteForward() {
+        guard cursor < characters.count else { return }
+        characters.remove(at: cursor)
+    }
+
+    public mutating func moveLeft() { cursor = max(0, cursor - 1) }
+    public mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
+    public mutating func moveToStart() { cursor = 0 }
+    public mutating func moveToEnd() { cursor = characters.count }
+
+    /// Deletes everything before the cursor (Ctrl-U).
+    public mutating func deleteToStart() {
+        characters.removeSubrange(0..<cursor)
+        cursor = 0
+    }
+
+    /// Deletes everything after the cursor (Ctrl-K).
+    public mutating func deleteToEnd() {
+        characters.removeSubrange(cursor...)
+    }
+
+    /// Deletes the word before the cursor and the spaces after it (Ctrl-W).
+    public mutating func deleteWordBackward() {
+        var start = cursor
+        while start > 0, characters[start - 1] == " " { start -= 1 }
+        while start > 0, characters[start - 1] != " " { start -= 1 }
+        characters.removeSubrange(start..<cursor)
+        cursor = start
+    }
+
+    /// Applies an editing key. Returns false for keys a field does not use (Enter, Esc,
+    /// Tab, ↑, ↓...), which the form or screen then handles.
+    @discardableResult
+    public mutating func handle(_ key: Key) -> Bool {
+        switch key {
+        case .character(let c): insert(c)
+        case .backspace, .ctrl("h"): backspace()
+        case .delete, .ctrl("d"): deleteForward()
+        case .left, .ctrl("b"): moveLeft()
+        case .right, .ctrl("f"): moveRight()
+        case .home, .ctrl("a"): moveToStart()
+        case .end, .ctrl("e"): moveToEnd()
+        case .ctrl("u"): deleteToStart()
+        case .ctrl("k"): deleteToEnd()
+        case .ctrl("w"): deleteWordBackward()
+        default: return false
+        }
+        return true
+    }
+
+    // MARK: Rendering
+
+    /// Index of the first grapheme shown in a field `width` columns wide: 0 while the
+    /// cursor fits, else the smallest start that keeps the cursor's cell in view.
+    func firstVisible(width: Int) -> Int {
+        guard width > 0 else { return cursor }
+        var start = 0
+        var columnsBeforeCursor = characters[..<cursor].reduce(0) { $0 + DisplayWidth.of($1) }
+        while columnsBeforeCursor >= width, start < cursor {
+            columnsBeforeCursor -= DisplayWidth.of(characters[start])
+            start += 1
+        }
+        return start
+    }
+
+    /// The cursor's column relative to the field's first column, for a field `width` wide.
+    public func cursorColumn(width: Int) -> Int {
+        let start = firstVisible(width: width)
+        return characters[start..<cursor].reduce(0) { $0 + DisplayWidth.of($1) }
+    }
+
+    /// Where the terminal cursor goes when this field, drawn in `area`, has focus.
+    public func cursorPosition(in area: Rect) -> Point {
+        Point(x: area.x + min(cursorColumn(width: area.width), max(0, area.width - 1)), y: area.y)
+    }
+
+    /// Draws the visible part of the text on the first row of `area`, the rest of the row
+    /// filled in `style` so the field's extent shows (underline or reverse work without colour).
+    public func render(into canvas: inout Canvas, area: Rect) {
+        let row = area.row(0)
+        canvas.fill(row, style: style)
+        guard !row.isEmpty else { return }
+        if characters.isEmpty {
+            canvas.write(placeholder, at: row.origin, style: style.dimmed(), clippedTo: row.width)
+            return
+        }
+        let start = firstVisible(width: row.width)
+        canvas.write(String(characters[start...]), at: row.origin, style: style, clippedTo: row.width)
+    }
+}

@@ -1,0 +1,2 @@
+import DocumentStore
+enum ShelfApp { static func run(store: Firestore, notice: String?) { print("UI not yet"); } }

@@ -1,2 +1,80 @@
 import DocumentStore
-enum ShelfApp { static func run(store: Firestore, notice: String?) { print("UI not yet"); } }
+import Foundation
+import Observation
+import TerminalUI
+
+/// The event loop (DESIGN.md): one thread running `dispatchMain()`; keys, resizes, signals and
+/// store listeners all arrive on the main queue, so the app's state needs no locks. After
+/// events, one coalesced draw renders the app to a canvas and copies it to ncurses.
+@MainActor
+final class ShelfApp {
+    private let screen: NcursesScreen
+    private let model: AppModel
+    private var sources: [any DispatchSourceProtocol] = []
+    private var drawIsScheduled = false
+
+    private init(screen: NcursesScreen, model: AppModel) {
+        self.screen = screen
+        self.model = model
+    }
+
+    nonisolated static func run(store: Firestore, notice: String?) -> Never {
+        MainActor.assumeIsolated {
+            let screen = NcursesScreen()
+            do {
+                try screen.start()
+            } catch {
+                FileHandle.standardError.write(Data("shelf: \(error)\n".utf8))
+                exit(1)
+            }
+            TerminalRestorer.installCrashHandlers()
+            let app = ShelfApp(screen: screen, model: AppModel(store: store, colorMode: screen.colorMode, notice: notice))
+            app.start()
+        }
+        dispatchMain()
+    }
+
+    private func start() {
+        sources.append(screen.makeInputSource(
+            onKeys: { [self] keys in handle(keys) },
+            onEndOfInput: { [self] in quit(signal: SIGHUP) }))
+        sources.append(screen.makeResizeSource { [self] _ in scheduleDraw() })
+        sources += TerminalRestorer.makeTerminationSources { [self] signal in
+            MainActor.assumeIsolated { () -> Void in quit(signal: signal) }
+        }
+        draw()
+    }
+
+    private func handle(_ keys: [Key]) {
+        for key in keys where key != .resize {
+            if model.handle(key, pageSize: AppView.listHeight(for: screen.size)) == .quit { quit(signal: nil) }
+        }
+        scheduleDraw()
+    }
+
+    /// Several events in a row make one frame.
+    private func scheduleDraw() {
+        guard !drawIsScheduled else { return }
+        drawIsScheduled = true
+        DispatchQueue.main.async { MainActor.assumeIsolated { self.draw() } }
+    }
+
+    /// Renders while tracking what the view models it reads; any change to them (a listener
+    /// delivering, a fetch finishing) schedules the next frame.
+    private func draw() {
+        drawIsScheduled = false
+        let size = screen.size
+        let frame = withObservationTracking {
+            AppView.render(model, size: size)
+        } onChange: { [self] in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self.scheduleDraw() } }
+        }
+        screen.draw(frame.canvas, cursor: frame.cursor)
+    }
+
+    private func quit(signal: Int32?) -> Never {
+        screen.stop()
+        if let signal { TerminalRestorer.terminate(with: signal) }
+        exit(0)
+    }
+}

@@ -34,8 +34,9 @@ public final class BooksViewModel {
     }
 
     /// Saves with a merge, so no field the model does not know is lost.
-    public func update(_ book: ShelfBook, id: String) {
-        record { try live.update(book, id: id) }
+    /// `removing` names optional fields the user cleared, deleted from the document.
+    public func update(_ book: ShelfBook, id: String, removing fields: [String] = []) {
+        record { try live.update(book, id: id, removing: fields) }
     }
 
     public func delete(id: String) {

@@ -1,0 +1,368 @@
+import DocumentStore
+import Foundation
+import ShelfModels
+
+/// The whole app's state and what each key does to it. Drawing is `AppView`'s job; the only
+/// side effects here are the view models' reads and writes.
+@MainActor
+public final class AppModel {
+    enum Mode {
+        case browse
+        case filter
+        case openPrompt
+        case form
+        case help
+        case confirm(Confirmation)
+    }
+
+    enum Confirmation {
+        case delete(id: String)
+        case discardForm
+        /// The document changed (or went) on disk since the form opened.
+        case conflict(deleted: Bool)
+    }
+
+    /// An open form and what it was opened on.
+    struct FormSession {
+        var spec: FormSpec
+        var widget: FormWidget
+        var initialValues: [String]
+        let tabID: String
+        let documentID: String?
+        let original: DocumentSnapshot?
+        var isDirty: Bool { widget.values != initialValues }
+    }
+
+    public enum Outcome { case keepRunning, quit }
+
+    public let store: Firestore
+    public var colorMode: ColorMode
+    let books: BooksViewModel
+    let colors: MappingColorsViewModel
+    private(set) var tabs: [CollectionTab]
+    private(set) var activeTab = 0
+    var mode: Mode = .browse
+    var listStates: [String: ListState] = [:]
+    var selectedIDs: [String: String] = [:]
+    var filters: [String: String] = [:]
+    var textField = TextField()
+    var form: FormSession?
+    /// A one-off message for the status line, e.g. "Saved colors/abc".
+    var notice: String?
+    /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
+    var showsLookup = false
+    let isReadOnly: Bool
+
+    public init(store: Firestore, colorMode: ColorMode, notice: String? = nil) {
+        self.store = store
+        self.colorMode = colorMode
+        self.notice = notice
+        isReadOnly = store.isReadOnly
+        books = BooksViewModel(db: store)
+        colors = MappingColorsViewModel(db: store)
+        let languages = CustomizeMappingViewModel(db: store)
+        let offices = MappingGeoPointsViewModel(db: store)
+        let articles = MappingEnumsViewModel(db: store)
+        tabs = [
+            ModelTab(live: books.live, presentation: KnownPresentations.books(books),
+                     subscribe: books.subscribe, unsubscribe: books.unsubscribe, writeError: { [books] in books.writeError },
+                     delete: { [books] id in books.delete(id: id); return books.writeError }),
+            ModelTab(live: colors.live, presentation: KnownPresentations.colors(colors),
+                     subscribe: colors.subscribe, unsubscribe: colors.unsubscribe, writeError: { [colors] in colors.writeError },
+                     delete: { [colors] id in colors.deleteColorEntry(id: id); return colors.writeError }),
+            ModelTab(live: languages.live, presentation: KnownPresentations.languages(languages),
+                     subscribe: languages.subscribe, unsubscribe: languages.unsubscribe, writeError: { [languages] in languages.writeError }),
+            ModelTab(live: offices.live, presentation: KnownPresentations.offices(offices),
+                     subscribe: offices.subscribe, unsubscribe: offices.unsubscribe),
+            ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
+                     subscribe: articles.subscribe, unsubscribe: articles.unsubscribe, writeError: { [articles] in articles.writeError }),
+        ]
+        let known = Set(KnownCollection.allCases.map(\.rawValue))
+        let others = ((try? store.listCollections()) ?? []).map(\.collectionID).filter { !known.contains($0) }
+        tabs += others.map { RawTab(store: store, collectionID: $0) }
+        if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
+        tabs[0].show()
+    }
+
+    var tab: CollectionTab { tabs[activeTab] }
+
+    // MARK: Rows as the list shows them
+
+    /// Indices into the tab's rows that pass the filter, in order.
+    func visibleRows(of tab: CollectionTab) -> [Int] {
+        let query = filterText(for: tab).lowercased()
+        guard !query.isEmpty else { return Array(0..<tab.rowCount) }
+        return (0..<tab.rowCount).filter { tab.searchText(at: $0).contains(query) }
+    }
+
+    func filterText(for tab: CollectionTab) -> String {
+        if case .filter = mode, tab === self.tab { return textField.text }
+        return filters[tab.collectionID] ?? ""
+    }
+
+    /// The list position of the selected document: the same document while it exists, even
+    /// as others come and go; otherwise the nearest position.
+    func selection(in visible: [Int]) -> Int? {
+        guard !visible.isEmpty else { return nil }
+        let state = listStates[tab.collectionID] ?? ListState()
+        if let id = selectedIDs[tab.collectionID],
+           let position = visible.firstIndex(where: { tab.snapshot(at: $0).documentID == id }) {
+            return position
+        }
+        return min(state.selected ?? 0, visible.count - 1)
+    }
+
+    private func select(position: Int?, in visible: [Int]) {
+        var state = listStates[tab.collectionID] ?? ListState()
+        state.selected = position
+        listStates[tab.collectionID] = state
+        selectedIDs[tab.collectionID] = position.map { tab.snapshot(at: visible[$0]).documentID }
+    }
+
+    var selectedIndex: Int? {
+        let visible = visibleRows(of: tab)
+        return selection(in: visible).map { visible[$0] }
+    }
+
+    // MARK: Keys
+
+    /// Handles one key; `pageSize` is the list's height, for PgUp/PgDn.
+    public func handle(_ key: Key, pageSize: Int = 10) -> Outcome {
+        if Keymap.global.action(for: key) == Keymap.Action.quit.rawValue { return .quit }
+        switch mode {
+        case .browse: return handleBrowse(key, pageSize: pageSize)
+        case .filter: handleFilter(key)
+        case .openPrompt: handleOpenPrompt(key)
+        case .form: handleForm(key)
+        case .help: if key == .escape || key == .character("?") || key == .character("q") { mode = .browse }
+        case .confirm(let confirmation): handleConfirm(confirmation, key)
+        }
+        return .keepRunning
+    }
+
+    private func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
+        guard let name = Keymap.browse.action(for: key), let action = Keymap.Action(rawValue: name) else {
+            if case .character(let c) = key { notice = "\"\(c)\" does nothing here: press ? for the keys" }
+            return .keepRunning
+        }
+        let visible = visibleRows(of: tab)
+        let current = selection(in: visible)
+        func move(_ delta: Int) {
+            guard !visible.isEmpty else { return }
+            showsLookup = false
+            select(position: max(0, min(visible.count - 1, (current ?? 0) + delta)), in: visible)
+        }
+        switch action {
+        case .up: move(-1)
+        case .down: move(1)
+        case .pageUp: move(-max(1, pageSize - 1))
+        case .pageDown: move(max(1, pageSize - 1))
+        case .top: move(-visible.count)
+        case .bottom: move(visible.count)
+        case .nextTab: switchTab(to: (activeTab + 1) % tabs.count)
+        case .previousTab: switchTab(to: (activeTab + tabs.count - 1) % tabs.count)
+        case .tabNumber:
+            if case .character(let c) = key, let number = c.wholeNumberValue {
+                if number <= tabs.count { switchTab(to: number - 1) } else { notice = "There is no tab \(number): \(tabs.count) tabs" }
+            }
+        case .filter:
+            textField = TextField(text: filters[tab.collectionID] ?? "")
+            mode = .filter
+        case .clearFilter:
+            if filters[tab.collectionID] != nil { filters[tab.collectionID] = nil; notice = "Filter cleared" }
+            showsLookup = false
+        case .open:
+            textField = TextField()
+            mode = .openPrompt
+        case .add: openForm(editing: nil)
+        case .edit:
+            if let index = selectedIndex { openForm(editing: index) } else { notice = "Nothing to edit: the list is empty" }
+        case .delete:
+            guard !isReadOnly else { notice = "The folder is read-only: nothing can be deleted"; break }
+            if let index = selectedIndex {
+                mode = .confirm(.delete(id: tab.snapshot(at: index).documentID))
+            } else {
+                notice = "Nothing to delete: the list is empty"
+            }
+        case .help: mode = .help
+        case .quit: return .quit
+        default: break
+        }
+        return .keepRunning
+    }
+
+    func switchTab(to index: Int) {
+        guard index != activeTab else { return }
+        tab.hide()
+        activeTab = index
+        showsLookup = false
+        tab.show()
+    }
+
+    private func handleFilter(_ key: Key) {
+        switch key {
+        case .enter:
+            let text = textField.text
+            filters[tab.collectionID] = text.isEmpty ? nil : text
+            mode = .browse
+            let visible = visibleRows(of: tab)
+            select(position: visible.isEmpty ? nil : 0, in: visible)
+            if visible.isEmpty && !text.isEmpty { notice = "Nothing matches \"\(text)\"" }
+        case .escape:
+            filters[tab.collectionID] = nil
+            mode = .browse
+        default:
+            _ = textField.handle(key)
+        }
+    }
+
+    private func handleOpenPrompt(_ key: Key) {
+        switch key {
+        case .escape: mode = .browse
+        case .enter:
+            mode = .browse
+            open(documentID: textField.text.trimmed)
+        default: _ = textField.handle(key)
+        }
+    }
+
+    /// `o`: selects the document when it is listed; on the books tab the guide's fetch
+    /// (`MappingSimpleTypesViewModel`) also maps it as a `Book` in the detail pane, so
+    /// does-not-exist and invalid-data show what the guide shows.
+    func open(documentID id: String) {
+        guard !id.isEmpty else { return }
+        filters[tab.collectionID] = nil
+        let visible = visibleRows(of: tab)
+        let position = visible.firstIndex { tab.snapshot(at: $0).documentID == id }
+        if let position { select(position: position, in: visible) }
+        if tab === tabs[0] {
+            showsLookup = true
+            let lookup = books.lookup
+            lookup.book = .empty
+            lookup.errorMessage = nil
+            Task { await lookup.fetchBook(documentId: id) }
+        } else if position == nil {
+            notice = "\(tab.collectionID)/\(id) does not exist"
+        }
+    }
+
+    // MARK: Forms
+
+    func openForm(editing index: Int?) {
+        guard !isReadOnly else { notice = "The folder is read-only: nothing can be changed"; return }
+        guard let spec = tab.form(editing: index) else {
+            notice = "Documents in '\(tab.collectionID)' are shown as raw fields and cannot be edited here"
+            return
+        }
+        let fields = spec.fields.map { FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint) }
+        let original = index.map { tab.snapshot(at: $0) }
+        form = FormSession(spec: spec, widget: FormWidget(fields: fields), initialValues: fields.map(\.text),
+                           tabID: tab.collectionID, documentID: original?.documentID, original: original)
+        validateForm(all: false)
+        mode = .form
+    }
+
+    private func handleForm(_ key: Key) {
+        guard var session = form else { mode = .browse; return }
+        switch Keymap.form.action(for: key).flatMap(Keymap.Action.init) {
+        case .save?: saveForm()
+        case .cancel?: if session.isDirty { mode = .confirm(.discardForm) } else { closeForm() }
+        case .nextField?: session.widget.focusNext(); form = session
+        case .previousField?: session.widget.focusPrevious(); form = session
+        default:
+            _ = session.widget.handle(key)
+            form = session
+            validateForm(all: false)
+        }
+    }
+
+    /// Shows each rule's message next to its field; `all` also marks empty untouched fields.
+    @discardableResult
+    private func validateForm(all: Bool) -> Bool {
+        guard var session = form else { return false }
+        var valid = true
+        for (index, field) in session.spec.fields.enumerated() {
+            let text = session.widget.fields[index].text
+            let message = field.rule.check(text)
+            if message != nil { valid = false }
+            let show = all || text != session.initialValues[index] || !text.isEmpty
+            session.widget.fields[index].message = show ? message : nil
+        }
+        form = session
+        return valid
+    }
+
+    func saveForm(overwrite: Bool = false) {
+        guard let session = form else { return }
+        guard validateForm(all: true) else {
+            notice = "Not saved: fix the marked fields first"
+            return
+        }
+        if !overwrite, let id = session.documentID, let conflict = conflict(for: session, id: id) {
+            mode = .confirm(.conflict(deleted: conflict))
+            return
+        }
+        do {
+            try session.spec.save(session.widget.values)
+            notice = session.documentID.map { "Saved \(session.tabID)/\($0)" } ?? "Added to \(session.tabID)"
+            closeForm()
+        } catch {
+            notice = "Not saved: \(error)"
+            mode = .form
+        }
+    }
+
+    /// nil when the document is as it was when the form opened; otherwise whether it is gone.
+    private func conflict(for session: FormSession, id: String) -> Bool? {
+        guard let tab = tabs.first(where: { $0.collectionID == session.tabID }) else { return nil }
+        guard let index = (0..<tab.rowCount).first(where: { tab.snapshot(at: $0).documentID == id }) else { return true }
+        return tab.snapshot(at: index) === session.original ? nil : false
+    }
+
+    private func closeForm() {
+        form = nil
+        mode = .browse
+    }
+
+    // MARK: Confirmations
+
+    private func handleConfirm(_ confirmation: Confirmation, _ key: Key) {
+        guard let name = Keymap.confirm.action(for: key), let action = Keymap.Action(rawValue: name) else { return }
+        switch (confirmation, action) {
+        case (.delete(let id), .yes):
+            mode = .browse
+            if let error = tab.delete(id: id) { notice = "Not deleted: \(error)" } else { notice = "Deleted \(tab.collectionID)/\(id)" }
+        case (.delete, _):
+            mode = .browse
+        case (.discardForm, .yes):
+            closeForm()
+            notice = "Changes discarded"
+        case (.discardForm, _):
+            mode = .form
+        case (.conflict, .yes):
+            mode = .form
+            saveForm(overwrite: true)
+        case (.conflict(let deleted), _):
+            if deleted || key == .escape {
+                mode = .form
+            } else if let session = form, let index = (0..<tab.rowCount).first(where: { tab.snapshot(at: $0).documentID == session.documentID }) {
+                closeForm()
+                openForm(editing: index)
+                notice = "Reloaded from disk; your edits were dropped"
+            }
+        }
+    }
+
+    // MARK: For the view
+
+    var bindings: [KeyBinding] {
+        switch mode {
+        case .browse: return Keymap.browse
+        case .filter: return Keymap.textInput
+        case .openPrompt: return Keymap.openPrompt
+        case .form: return Keymap.form
+        case .help: return [KeyBinding(keys: [.escape, .character("?")], action: "close", description: "Close the help", hint: "close")]
+        case .confirm: return Keymap.confirm
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import DocumentStore
+import ShelfModels
+
+/// Draws the app: `render(model, size)` gives the screen as cells and where the cursor goes.
+/// Only the rows in view are built, so a 100,000-document list costs what 30 rows do.
+@MainActor
+public enum AppView {
+    public struct Screen {
+        public var canvas: Canvas
+        /// Where the terminal's cursor should be (a text field being edited), or nil to hide it.
+        public var cursor: Point?
+    }
+
+    public static func listHeight(for size: Size) -> Int { max(1, size.height - 5) }
+
+    public static func render(_ model: AppModel, size: Size) -> Screen {
+        var canvas = Canvas(size: size)
+        guard !TooSmall.applies(to: size) else {
+            TooSmall(actual: size).render(into: &canvas, area: canvas.bounds)
+            return Screen(canvas: canvas, cursor: nil)
+        }
+        var cursor: Point?
+        let bounds = canvas.bounds
+        let tab = model.tab
+        TabBar(titles: model.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: model.activeTab)
+            .render(into: &canvas, area: bounds.row(0))
+
+        let body = Rect(x: 0, y: 1, width: size.width, height: size.height - 3)
+        let listWidth = max(28, size.width * 2 / 5)
+        let listArea = Rect(x: 0, y: body.y, width: listWidth, height: body.height)
+        let detailArea = Rect(x: listWidth, y: body.y, width: size.width - listWidth, height: body.height)
+
+        let visible = model.visibleRows(of: tab)
+        let position = model.selection(in: visible)
+        drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
+
+        if case .form = model.mode, let session = model.form {
+            cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
+        } else if model.showsLookup {
+            drawLookup(model.books.lookup, into: &canvas, area: detailArea)
+        } else {
+            drawDetail(tab, index: position.map { visible[$0] }, mode: model.colorMode, into: &canvas, area: detailArea)
+        }
+
+        // Status line: a text being typed, or the latest message, and the counts.
+        let statusRow = bounds.row(size.height - 2)
+        var counts = "\(visible.count == tab.rowCount ? "" : "\(visible.count) of ")\(tab.rowCount) document\(tab.rowCount == 1 ? "" : "s")"
+        if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
+        if model.isReadOnly { counts += " · read-only" }
+        switch model.mode {
+        case .filter, .openPrompt:
+            let prompt: String
+            if case .filter = model.mode { prompt = "Filter: " } else { prompt = "Open \(tab.collectionID)/" }
+            StatusBar(left: "", right: counts).render(into: &canvas, area: statusRow)
+            canvas.write(prompt, at: Point(x: 1, y: statusRow.y), style: Style(bold: true, reverse: true))
+            let fieldArea = Rect(x: 1 + prompt.displayWidth, y: statusRow.y, width: max(1, statusRow.width / 2 - prompt.displayWidth), height: 1)
+            var field = model.textField
+            field.style = Style(reverse: true)
+            field.render(into: &canvas, area: fieldArea)
+            cursor = field.cursorPosition(in: fieldArea)
+        default:
+            let message = model.notice ?? tab.statusMessage ?? (tab.isLoaded ? "" : "Loading \(tab.collectionID)…")
+            StatusBar(left: message, right: counts).render(into: &canvas, area: statusRow)
+        }
+        HintBar(bindings: model.bindings).render(into: &canvas, area: bounds.row(size.height - 1))
+
+        switch model.mode {
+        case .help:
+            HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
+                                   HelpSection(title: "In a form", bindings: Keymap.form),
+                                   HelpSection(title: "Anywhere", bindings: Keymap.global)],
+                        footer: "Esc or ? to close")
+                .render(into: &canvas, area: bounds)
+        case .confirm(let confirmation):
+            dialog(for: confirmation, model: model).render(into: &canvas, area: bounds)
+            cursor = nil
+        default: break
+        }
+        return Screen(canvas: canvas, cursor: cursor)
+    }
+
+    private static func drawList(_ model: AppModel, tab: CollectionTab, visible: [Int], position: Int?,
+                                 into canvas: inout Canvas, area: Rect) {
+        let filter = model.filterText(for: tab)
+        let title = tab.title + (filter.isEmpty ? "" : " /\(filter)")
+        let frame = Frame(title: title, footer: tab.isLoaded ? nil : "loading…", isFocused: true)
+        frame.render(into: &canvas, area: area)
+        let inner = frame.inner(of: area)
+        let state = ListState(selected: position, offset: model.listStates[tab.collectionID]?.offset ?? 0)
+            .keptVisible(rowCount: visible.count, height: inner.height)
+        var stored = model.listStates[tab.collectionID] ?? ListState()
+        stored.offset = state.offset
+        model.listStates[tab.collectionID] = stored
+        let window = visible.dropFirst(state.offset).prefix(inner.height)
+        let rows = window.map { tab.listRow(at: $0, mode: model.colorMode) }
+        let empty = tab.isLoaded ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : "Loading…"
+        ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty)
+            .render(into: &canvas, area: inner)
+    }
+
+    private static func drawDetail(_ tab: CollectionTab, index: Int?, mode: ColorMode, into canvas: inout Canvas, area: Rect) {
+        guard let index else {
+            Frame(title: "Detail").render(into: &canvas, area: area)
+            return
+        }
+        let snapshot = tab.snapshot(at: index)
+        let frame = Frame(title: snapshot.reference.path)
+        frame.render(into: &canvas, area: area)
+        var inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
+        let detail = tab.detail(at: index, mode: mode)
+        if let color = detail.swatch, inner.height > 8 {
+            Swatch(color: color, mode: mode).render(into: &canvas, area: Rect(x: inner.x, y: inner.y, width: inner.width, height: 3))
+            inner = Rect(x: inner.x, y: inner.y + 4, width: inner.width, height: inner.height - 4)
+        }
+        DetailWidget(lines: detail.lines).render(into: &canvas, area: inner)
+    }
+
+    private static func drawLookup(_ lookup: MappingSimpleTypesViewModel, into canvas: inout Canvas, area: Rect) {
+        let frame = Frame(title: "Opened as Book (MappingSimpleTypesViewModel)")
+        frame.render(into: &canvas, area: area)
+        let inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
+        var lines: [DetailLine]
+        if let error = lookup.errorMessage {
+            lines = [DetailLine("Error", error, valueStyle: Style(bold: true))]
+        } else if lookup.book.id == nil {
+            lines = [DetailLine("", "Reading…")]
+        } else {
+            let book = lookup.book
+            lines = [DetailLine("Id", book.id ?? ""), DetailLine("Title", book.title, valueStyle: Style(bold: true)),
+                     DetailLine("Author", book.author), DetailLine("Pages", "\(book.numberOfPages)")]
+        }
+        lines.append(DetailLine("", "Esc or a move returns to the list's detail", valueStyle: Style(dim: true)))
+        DetailWidget(lines: lines).render(into: &canvas, area: inner)
+    }
+
+    /// The form in the detail pane; returns where the cursor goes.
+    private static func drawForm(_ session: AppModel.FormSession, mode: ColorMode, into canvas: inout Canvas, area: Rect) -> Point? {
+        let frame = Frame(title: session.spec.title, footer: session.isDirty ? "edited" : nil, isFocused: true)
+        frame.render(into: &canvas, area: area)
+        let inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
+        session.widget.render(into: &canvas, area: inner)
+        // A live swatch beside each colour field whose text is a valid colour.
+        for (index, field) in session.spec.fields.enumerated() {
+            guard let color = field.rule.preview(session.widget.fields[index].text) else { continue }
+            let fieldArea = session.widget.fieldArea(index, in: inner)
+            let swatchWidth = min(6, max(0, inner.maxX - fieldArea.maxX - 1))
+            if swatchWidth > 0 {
+                Swatch(color: color, mode: mode, showsHex: false)
+                    .render(into: &canvas, area: Rect(x: fieldArea.maxX + 1, y: fieldArea.y, width: swatchWidth, height: 1))
+            }
+        }
+        return session.widget.cursorPosition(in: inner)
+    }
+
+    private static func dialog(for confirmation: AppModel.Confirmation, model: AppModel) -> ConfirmDialog {
+        let path = model.form.map { "\($0.tabID)/\($0.documentID ?? "")" } ?? ""
+        switch confirmation {
+        case .delete(let id):
+            return ConfirmDialog(title: "Delete", question: "Delete \(model.tab.collectionID)/\(id)? Its file is removed.")
+        case .discardForm:
+            return ConfirmDialog(title: "Discard", question: "Discard what you typed?", yesLabel: "Discard", noLabel: "Keep editing")
+        case .conflict(let deleted):
+            return deleted
+                ? ConfirmDialog(title: "Deleted on disk", question: "\(path) was deleted since this form opened. Save it again?",
+                                yesLabel: "Save again", noLabel: "Keep editing")
+                : ConfirmDialog(title: "Changed on disk", question: "\(path) changed on disk since this form opened. Overwrite it with your version? (Esc: back to the form)",
+                                yesLabel: "Overwrite", noLabel: "Reload")
+        }
+    }
+}

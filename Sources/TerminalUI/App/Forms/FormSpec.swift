@@ -1,0 +1,114 @@
+import DocumentStore
+import ShelfModels
+
+/// A document's edit form: its fields in the model's order, each with its rule, and how to
+/// save the values once every rule passes.
+struct FormSpec {
+    struct Field {
+        var label: String
+        var text: String
+        var rule: FieldRule
+    }
+
+    var title: String
+    var fields: [Field]
+    /// Writes the document; throws what the user must see.
+    var save: ([String]) throws -> Void
+}
+
+/// What a field accepts: `check` returns why a text is not accepted, or nil.
+struct FieldRule: Sendable {
+    var hint: String
+    var check: @Sendable (String) -> String?
+    /// A colour to preview beside the field as it is typed.
+    var preview: @Sendable (String) -> Color? = { _ in nil }
+
+    static let text = FieldRule(hint: "text") { $0.trimmed.isEmpty ? "required" : nil }
+    static let optionalText = FieldRule(hint: "text") { _ in nil }
+
+    static let wholeNumber = FieldRule(hint: "a whole number ≥ 0") { text in
+        guard let value = Int(text.trimmed) else { return "expected a whole number ≥ 0, found \"\(text.trimmed)\"" }
+        return value < 0 ? "expected a whole number ≥ 0, found \(value)" : nil
+    }
+
+    static func hexColor(optional: Bool) -> FieldRule {
+        FieldRule(hint: "#RGB, #RGBA, #RRGGBB or #RRGGBBAA", check: { text in
+            if optional && text.trimmed.isEmpty { return nil }
+            do throws(ColorParseError) { _ = try Color(hex: text); return nil } catch { return error.description }
+        }, preview: { try? Color(hex: $0) })
+    }
+
+    static let url = FieldRule(hint: "https://…") { text in
+        text.trimmed.isEmpty || FieldParsing.url(text) != nil ? nil : "expected a URL such as https://example.com/cover.jpg, found \"\(text.trimmed)\""
+    }
+
+    static let date = FieldRule(hint: "YYYY or YYYY-MM-DD") { text in
+        FieldParsing.date(text) == nil ? "expected a year (1843) or a date (2014-09-09), found \"\(text.trimmed)\"" : nil
+    }
+
+    static func coordinate(_ name: String, limit: Double) -> FieldRule {
+        FieldRule(hint: "-\(Int(limit))…\(Int(limit))") { text in
+            guard let value = Double(text.trimmed) else { return "expected a number, found \"\(text.trimmed)\"" }
+            return abs(value) <= limit ? nil : "\(name) must be between -\(Int(limit)) and \(Int(limit)), found \(value)"
+        }
+    }
+
+    static func oneOf(_ choices: [String]) -> FieldRule {
+        FieldRule(hint: choices.joined(separator: ", ")) { text in
+            choices.contains(text.trimmed) ? nil : "expected one of: \(choices.joined(separator: ", ")); found \"\(text.trimmed)\""
+        }
+    }
+
+    static let list = FieldRule(hint: "comma-separated") { _ in nil }
+
+    static let tags = FieldRule(hint: "title #hex; title #hex") { text in
+        if case .failure(let error) = FieldParsing.tags(text) { return error.description }
+        return nil
+    }
+}
+
+/// Turning form text into model values; the rules above use the same functions, so what
+/// validates is exactly what saves.
+enum FieldParsing {
+    static func url(_ text: String) -> URL? {
+        guard let url = URL(string: text.trimmed), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
+              url.host != nil else { return nil }
+        return url
+    }
+
+    static func date(_ text: String) -> Date? {
+        let text = text.trimmed
+        let full = text.count == 4 ? text + "-01-01" : text
+        return Timestamp(rfc3339: full + "T00:00:00Z")?.dateValue()
+    }
+
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
+    }
+
+    /// "fun #ec4be9; series #b0f566"
+    static func tags(_ text: String) -> Result<[Tag], FormError> {
+        var tags: [Tag] = []
+        for part in text.split(separator: ";").map({ $0.trimmed }) where !part.isEmpty {
+            guard let hashIndex = part.lastIndex(of: "#") else { return .failure(FormError("tag \"\(part)\" needs a colour: write it as title #hex")) }
+            let title = part[..<hashIndex].trimmed
+            guard !title.isEmpty else { return .failure(FormError("tag \"\(part)\" needs a title before its colour")) }
+            do throws(ColorParseError) {
+                tags.append(Tag(title: title, color: try Color(hex: String(part[hashIndex...]))))
+            } catch {
+                return .failure(FormError("tag \"\(title)\": \(error.description)"))
+            }
+        }
+        return .success(tags)
+    }
+
+    static func tagsText(_ tags: [Tag]) -> String {
+        tags.map { "\($0.title) \($0.color.hex)" }.joined(separator: "; ")
+    }
+}
+
+import Foundation
+
+extension StringProtocol {
+    var trimmed: String { trimmingCharacters(in: .whitespaces) }
+}

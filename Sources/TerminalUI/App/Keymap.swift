@@ -1,0 +1,58 @@
+/// Every key Shelf answers, per mode. The same tables drive key handling, the hint line and
+/// the help overlay, so the three never disagree.
+enum Keymap {
+    enum Action: String {
+        case up, down, pageUp, pageDown, top, bottom
+        case nextTab, previousTab, tabNumber
+        case filter, open, add, edit, delete, help, quit, clearFilter
+        case save, cancel, nextField, previousField
+        case yes, no
+    }
+
+    static let browse: [KeyBinding] = [
+        KeyBinding(keys: [.up, .character("k")], action: Action.up.rawValue, description: "Move up"),
+        KeyBinding(keys: [.down, .character("j")], action: Action.down.rawValue, description: "Move down"),
+        KeyBinding(keys: [.pageUp], action: Action.pageUp.rawValue, description: "Page up"),
+        KeyBinding(keys: [.pageDown], action: Action.pageDown.rawValue, description: "Page down"),
+        KeyBinding(keys: [.home, .character("g")], action: Action.top.rawValue, description: "First document"),
+        KeyBinding(keys: [.end, .character("G")], action: Action.bottom.rawValue, description: "Last document"),
+        KeyBinding(keys: [.tab], action: Action.nextTab.rawValue, description: "Next tab", hint: "tabs"),
+        KeyBinding(keys: [.backTab], action: Action.previousTab.rawValue, description: "Previous tab"),
+        KeyBinding(keys: (1...9).map { .character(Character("\($0)")) }, action: Action.tabNumber.rawValue,
+                   description: "Tab 1-9 (1 books, 2 colors, 3 languages, 4 offices, 5 articles)"),
+        KeyBinding(keys: [.character("/")], action: Action.filter.rawValue, description: "Filter the list as you type", hint: "filter"),
+        KeyBinding(keys: [.escape], action: Action.clearFilter.rawValue, description: "Clear the filter"),
+        KeyBinding(keys: [.character("o")], action: Action.open.rawValue, description: "Open a document by id", hint: "open"),
+        KeyBinding(keys: [.character("a")], action: Action.add.rawValue, description: "Add a document", hint: "add"),
+        KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document", hint: "edit"),
+        KeyBinding(keys: [.character("d")], action: Action.delete.rawValue, description: "Delete the selected document (asks y/n)", hint: "delete"),
+        KeyBinding(keys: [.character("?")], action: Action.help.rawValue, description: "Show or hide this help", hint: "help"),
+        KeyBinding(keys: [.character("q")], action: Action.quit.rawValue, description: "Quit", hint: "quit"),
+    ]
+
+    static let form: [KeyBinding] = [
+        KeyBinding(keys: [.tab, .down], action: Action.nextField.rawValue, description: "Next field", hint: "next"),
+        KeyBinding(keys: [.backTab, .up], action: Action.previousField.rawValue, description: "Previous field"),
+        KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Save (when every field is valid)", hint: "save"),
+        KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel (asks first if you typed)", hint: "cancel"),
+    ]
+
+    static let textInput: [KeyBinding] = [
+        KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Keep the filter, back to the list", hint: "done"),
+        KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Clear and close", hint: "cancel"),
+    ]
+
+    static let openPrompt: [KeyBinding] = [
+        KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Open the document", hint: "open"),
+        KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel", hint: "cancel"),
+    ]
+
+    static let confirm: [KeyBinding] = [
+        KeyBinding(keys: [.character("y")], action: Action.yes.rawValue, description: "Yes", hint: "yes"),
+        KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: "No", hint: "no"),
+    ]
+
+    static let global: [KeyBinding] = [
+        KeyBinding(keys: [.ctrl("c")], action: Action.quit.rawValue, description: "Quit from anywhere"),
+    ]
+}

@@ -1,0 +1,35 @@
+import DocumentStore
+import ShelfModels
+
+/// One tab: a collection shown as a list and a detail pane, with its form. The app talks to
+/// every tab through this, whatever the model behind it.
+@MainActor
+protocol CollectionTab: AnyObject {
+    var collectionID: String { get }
+    var title: String { get }
+    var isLoaded: Bool { get }
+    /// The listener's error, "No documents in 'x' collection", or a failed write.
+    var statusMessage: String? { get }
+    var rowCount: Int { get }
+    func snapshot(at index: Int) -> DocumentSnapshot
+    /// Lower-cased text the filter matches against.
+    func searchText(at index: Int) -> String
+    func listRow(at index: Int, mode: ColorMode) -> ListRow
+    func detail(at index: Int, mode: ColorMode) -> TabDetail
+    /// How many rows do not decode, when that is cheap to know (small collections).
+    var problemCount: Int? { get }
+    /// Called when the tab is shown and left: a tab listens only while it is shown.
+    func show()
+    func hide()
+    /// The form for a new document (nil index) or the one at `index`; nil when the tab's
+    /// documents cannot be edited here.
+    func form(editing index: Int?) -> FormSpec?
+    /// Deletes the document; returns why it failed, or nil.
+    func delete(id: String) -> String?
+}
+
+/// What the detail pane shows for one document.
+struct TabDetail {
+    var swatch: Color?
+    var lines: [DetailLine]
+}

@@ -1,0 +1,92 @@
+import DocumentStore
+import Foundation
+import ShelfModels
+
+/// A tab over a `LiveCollection` of one model, drawn by a `Presentation`.
+@MainActor
+final class ModelTab<Model: Codable & Sendable>: CollectionTab {
+    let live: LiveCollection<Model>
+    let presentation: Presentation<Model>
+    private let subscribe: () -> Void
+    private let unsubscribe: () -> Void
+    private let lastWriteError: () -> String?
+    private let remove: (String) -> String?
+    /// Search text per snapshot (snapshots are immutable, so the text never goes stale).
+    private var searchCache: [ObjectIdentifier: String] = [:]
+
+    init(live: LiveCollection<Model>, presentation: Presentation<Model>,
+         subscribe: @escaping () -> Void, unsubscribe: @escaping () -> Void,
+         writeError: @escaping () -> String? = { nil }, delete: ((String) -> String?)? = nil) {
+        self.live = live
+        self.presentation = presentation
+        self.subscribe = subscribe
+        self.unsubscribe = unsubscribe
+        self.lastWriteError = writeError
+        self.remove = delete ?? { id in
+            do { try live.delete(id: id); return nil } catch { return DocumentProblem(path: "\(live.collection.path)/\(id)", error: error).message }
+        }
+    }
+
+    var collectionID: String { live.collection.collectionID }
+    var title: String { presentation.title }
+    var isLoaded: Bool { live.hasLoaded }
+    var statusMessage: String? { lastWriteError() ?? live.statusMessage }
+    var rowCount: Int { live.rows.count }
+
+    func snapshot(at index: Int) -> DocumentSnapshot { live.rows[index].snapshot }
+
+    func searchText(at index: Int) -> String {
+        let snapshot = live.rows[index].snapshot
+        let key = ObjectIdentifier(snapshot)
+        if let cached = searchCache[key] { return cached }
+        if searchCache.count > 4 * max(live.rows.count, 1000) { searchCache = [:] }
+        let text = ([snapshot.documentID] + presentation.searchFields.compactMap { snapshot.get($0).map(RawValue.text) })
+            .joined(separator: " ").lowercased()
+        searchCache[key] = text
+        return text
+    }
+
+    func listRow(at index: Int, mode: ColorMode) -> ListRow {
+        let row = live.rows[index]
+        if let model = row.model { return ListRow(presentation.row(model, mode)) }
+        let name = presentation.nameFields.lazy.compactMap { row.snapshot.get($0) as? String }.first ?? row.id
+        return ListRow([Span(name), Span("  does not decode", style: Style(dim: true))], marker: "!")
+    }
+
+    func detail(at index: Int, mode: ColorMode) -> TabDetail {
+        let row = live.rows[index]
+        guard let model = row.model else {
+            var lines = [DetailLine("Problem", row.problem?.message ?? "unknown", valueStyle: Style(bold: true))]
+            lines += RawValue.lines(for: row.snapshot, except: [])
+            return TabDetail(swatch: nil, lines: lines)
+        }
+        return TabDetail(swatch: presentation.swatch(model), lines: presentation.detail(model, row.snapshot, mode))
+    }
+
+    var problemCount: Int? {
+        live.rows.count <= 10_000 ? live.rows.reduce(0) { $0 + ($1.problem == nil ? 0 : 1) } : nil
+    }
+
+    func show() { subscribe() }
+    func hide() { unsubscribe() }
+
+    func form(editing index: Int?) -> FormSpec? {
+        presentation.form?(index.map { live.rows[$0].snapshot })
+    }
+
+    func delete(id: String) -> String? { remove(id) }
+}
+
+/// How one model's documents are shown and edited.
+struct Presentation<Model> {
+    var title: String
+    /// Raw fields the filter searches, besides the id.
+    var searchFields: [String]
+    /// Raw fields that name a document which does not decode, tried in order.
+    var nameFields: [String]
+    var row: (Model, ColorMode) -> [Span]
+    var detail: (Model, DocumentSnapshot, ColorMode) -> [DetailLine]
+    var swatch: (Model) -> Color? = { _ in nil }
+    /// The form for the given document, or for a new one when nil.
+    var form: ((DocumentSnapshot?) -> FormSpec)?
+}

@@ -34,5 +34,7 @@ let package = Package(
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"]),
         .testTarget(name: "ShelfModelsTests", dependencies: ["ShelfModels"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        // Drives the built `shelf` binary: its commands, and the UI in tmux.
+        .testTarget(name: "ShelfEndToEndTests"),
     ]
 )

@@ -32,6 +32,8 @@ public final class LiveCollection<Model: Codable & Sendable> {
     /// The listener's own error (the folder cannot be read...), nil when it works.
     public private(set) var listenerError: String?
     @ObservationIgnored private var registration: ListenerRegistration?
+    /// A new listener's first snapshot holds every document as `.added`: it replaces the rows.
+    @ObservationIgnored private var awaitsFirstSnapshot = false
 
     public init(_ collection: CollectionReference) {
         self.collection = collection
@@ -51,6 +53,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
     /// Starts listening; calling it again while subscribed does nothing.
     public func subscribe() {
         guard registration == nil else { return }
+        awaitsFirstSnapshot = true
         registration = collection.addSnapshotListener { [weak self] snapshot, error in
             onMain { self?.apply(snapshot, error) }
         }
@@ -68,6 +71,12 @@ public final class LiveCollection<Model: Codable & Sendable> {
             return
         }
         listenerError = nil
+        if awaitsFirstSnapshot {
+            awaitsFirstSnapshot = false
+            rows = snapshot.documents.map(Row.init)
+            hasLoaded = true
+            return
+        }
         // Firestore's indices: each change applies to the rows as the previous ones left them.
         var updated = rows
         for change in snapshot.documentChanges {

@@ -61,6 +61,13 @@ static inline int shelf_attr_set(WINDOW *win, attr_t attrs, int pair) {
     return wattr_set(win, attrs, 0, &extended);
 }
 
+// Bytes waiting on a file descriptor (FIONREAD); -1 on error. A terminal that is readable
+// with nothing to read has reached end of input (it was closed).
+static inline int shelf_bytes_available(int fd) {
+    int count = 0;
+    return ioctl(fd, FIONREAD, &count) == 0 ? count : -1;
+}
+
 // glibc declares wcwidth only for _XOPEN_SOURCE, which the Glibc module was not built with.
 // The backend checks every cell against it: it is how ncurses measures a character.
 extern int wcwidth(wchar_t c);

@@ -77,7 +77,9 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             }
             if stamps[id] != FileStamp(fileStat) || racy.contains(id) { toRead.insert(id) }
         }
+        var progress = LoadProgress(total: toRead.count)
         for id in toRead {
+            if toRead.count >= LoadProgress.worthReporting { progress.advance { reportProgress($0, $1) } }
             let (stored, stamp) = DocumentFiles.readDocument(in: fd, fileName: id + DocumentFiles.fileExtension)
             if stored == .missing {
                 forget(id)
@@ -95,6 +97,13 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             }
         }
         return changed
+    }
+
+    /// Tells the listeners still waiting for their first snapshot how far the reading is.
+    private func reportProgress(_ read: Int, _ total: Int) {
+        for case let subscription as QuerySubscription in firestore?.subscribers(of: self) ?? [] where !subscription.hasDelivered {
+            subscription.deliver(progress: read, of: total)
+        }
     }
 
     private func forget(_ id: String) {
@@ -116,5 +125,25 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             sweepCursor = end
         }
         return ids
+    }
+}
+
+/// Paces progress reports during a long read: at most one every 50 ms.
+struct LoadProgress {
+    static let worthReporting = 2_000
+    let total: Int
+    private var read = 0
+    private var lastReport = DispatchTime.now()
+
+    init(total: Int) { self.total = total }
+
+    mutating func advance(_ report: (Int, Int) -> Void) {
+        read += 1
+        guard read % 256 == 0 else { return }
+        let now = DispatchTime.now()
+        if now.uptimeNanoseconds - lastReport.uptimeNanoseconds >= 50_000_000 {
+            lastReport = now
+            report(read, total)
+        }
     }
 }

@@ -48,10 +48,18 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
     private var results: [QueryDocumentSnapshot]?
     private var resultIDs: Set<String> = []
 
-    init(query: Query, listener: @escaping (QuerySnapshot?, Error?) -> Void) {
+    private let progress: Callback<(Int, Int) -> Void>?
+
+    init(query: Query, progress: ((Int, Int) -> Void)? = nil, listener: @escaping (QuerySnapshot?, Error?) -> Void) {
         self.query = query
         self.listener = Callback(listener)
+        self.progress = progress.map(Callback.init)
         super.init(firestore: query.firestore)
+    }
+
+    func deliver(progress read: Int, of total: Int) {
+        guard let progress else { return }
+        send { progress.function(read, total) }
     }
 
     var hasDelivered: Bool { results != nil }

@@ -78,7 +78,14 @@ public class Query: @unchecked Sendable {
 
     /// Calls `listener` at once with every matching document as `.added`, then with each change.
     public func addSnapshotListener(_ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
-        let subscription = QuerySubscription(query: self, listener: listener)
+        addSnapshotListener(progress: nil, listener)
+    }
+
+    /// Ours: as `addSnapshotListener`, and while a large collection is first read, `progress`
+    /// is called now and then with how many of its documents have been read so far.
+    public func addSnapshotListener(progress: ((_ read: Int, _ total: Int) -> Void)?,
+                                    _ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
+        let subscription = QuerySubscription(query: self, progress: progress, listener: listener)
         if let invalid {
             subscription.deliver(error: invalid)
             return subscription

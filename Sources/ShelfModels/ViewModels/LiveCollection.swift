@@ -27,8 +27,18 @@ public final class LiveCollection<Model: Codable & Sendable> {
     }
 
     public let collection: CollectionReference
-    public private(set) var rows: [Row] = []
+    public private(set) var rows: [Row] = [] {
+        didSet {
+            version += 1
+            positions = nil
+        }
+    }
+    /// Goes up each time the rows change, so screens can cache what they derive from them.
+    public private(set) var version = 0
+    @ObservationIgnored private var positions: [String: Int]?
     public private(set) var hasLoaded = false
+    /// While a large collection is first read: how many documents are read, of how many.
+    public private(set) var loadProgress: (read: Int, total: Int)?
     /// The listener's own error (the folder cannot be read...), nil when it works.
     public private(set) var listenerError: String?
     @ObservationIgnored private var registration: ListenerRegistration?
@@ -54,7 +64,9 @@ public final class LiveCollection<Model: Codable & Sendable> {
     public func subscribe() {
         guard registration == nil else { return }
         awaitsFirstSnapshot = true
-        registration = collection.addSnapshotListener { [weak self] snapshot, error in
+        registration = collection.addSnapshotListener(progress: { [weak self] read, total in
+            onMain { self?.loadProgress = (read, total) }
+        }) { [weak self] snapshot, error in
             onMain { self?.apply(snapshot, error) }
         }
     }
@@ -75,6 +87,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
             awaitsFirstSnapshot = false
             rows = snapshot.documents.map(Row.init)
             hasLoaded = true
+            loadProgress = nil
             return
         }
         // Firestore's indices: each change applies to the rows as the previous ones left them.
@@ -94,7 +107,17 @@ public final class LiveCollection<Model: Codable & Sendable> {
         hasLoaded = true
     }
 
-    public func row(id: String) -> Row? { rows.first { $0.id == id } }
+    public func row(id: String) -> Row? { index(of: id).map { rows[$0] } }
+
+    /// The row's position, from a map built once per change of the rows.
+    public func index(of id: String) -> Int? {
+        if let positions { return positions[id] }
+        var built: [String: Int] = [:]
+        built.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() { built[row.id] = index }
+        positions = built
+        return built[id]
+    }
 
     // MARK: Writes (on disk when they return; the listener then delivers them)
 

@@ -88,11 +88,17 @@ public final class AppModel {
 
     // MARK: Rows as the list shows them
 
+    /// The last filter result per tab, until its rows or its query change.
+    private var visibleCache: [String: (version: Int, query: String, rows: [Int])] = [:]
+
     /// Indices into the tab's rows that pass the filter, in order.
     func visibleRows(of tab: CollectionTab) -> [Int] {
         let query = filterText(for: tab).lowercased()
-        guard !query.isEmpty else { return Array(0..<tab.rowCount) }
-        return (0..<tab.rowCount).filter { tab.searchText(at: $0).contains(query) }
+        let version = tab.version
+        if let cached = visibleCache[tab.collectionID], cached.version == version, cached.query == query { return cached.rows }
+        let rows = query.isEmpty ? Array(0..<tab.rowCount) : tab.matching(query)
+        visibleCache[tab.collectionID] = (version, query, rows)
+        return rows
     }
 
     func filterText(for tab: CollectionTab) -> String {
@@ -105,11 +111,21 @@ public final class AppModel {
     func selection(in visible: [Int]) -> Int? {
         guard !visible.isEmpty else { return nil }
         let state = listStates[tab.collectionID] ?? ListState()
-        if let id = selectedIDs[tab.collectionID],
-           let position = visible.firstIndex(where: { tab.snapshot(at: $0).documentID == id }) {
+        if let id = selectedIDs[tab.collectionID], let index = tab.index(of: id),
+           let position = Self.position(of: index, in: visible) {
             return position
         }
         return min(state.selected ?? 0, visible.count - 1)
+    }
+
+    /// Where row `index` stands in `visible` (ascending indices), by binary search.
+    static func position(of index: Int, in visible: [Int]) -> Int? {
+        var low = 0, high = visible.count
+        while low < high {
+            let mid = (low + high) / 2
+            if visible[mid] < index { low = mid + 1 } else { high = mid }
+        }
+        return low < visible.count && visible[low] == index ? low : nil
     }
 
     private func select(position: Int?, in visible: [Int]) {
@@ -129,6 +145,7 @@ public final class AppModel {
     /// Handles one key; `pageSize` is the list's height, for PgUp/PgDn.
     public func handle(_ key: Key, pageSize: Int = 10) -> Outcome {
         if Keymap.global.action(for: key) == Keymap.Action.quit.rawValue { return .quit }
+        notice = nil  // a message lasts until the next key
         switch mode {
         case .browse: return handleBrowse(key, pageSize: pageSize)
         case .filter: handleFilter(key)
@@ -233,7 +250,7 @@ public final class AppModel {
         guard !id.isEmpty else { return }
         filters[tab.collectionID] = nil
         let visible = visibleRows(of: tab)
-        let position = visible.firstIndex { tab.snapshot(at: $0).documentID == id }
+        let position = tab.index(of: id).flatMap { Self.position(of: $0, in: visible) }
         if let position { select(position: position, in: visible) }
         if tab === tabs[0] {
             showsLookup = true
@@ -315,7 +332,7 @@ public final class AppModel {
     /// nil when the document is as it was when the form opened; otherwise whether it is gone.
     private func conflict(for session: FormSession, id: String) -> Bool? {
         guard let tab = tabs.first(where: { $0.collectionID == session.tabID }) else { return nil }
-        guard let index = (0..<tab.rowCount).first(where: { tab.snapshot(at: $0).documentID == id }) else { return true }
+        guard let index = tab.index(of: id) else { return true }
         return tab.snapshot(at: index) === session.original ? nil : false
     }
 
@@ -345,7 +362,7 @@ public final class AppModel {
         case (.conflict(let deleted), _):
             if deleted || key == .escape {
                 mode = .form
-            } else if let session = form, let index = (0..<tab.rowCount).first(where: { tab.snapshot(at: $0).documentID == session.documentID }) {
+            } else if let session = form, let id = session.documentID, let index = tab.index(of: id) {
                 closeForm()
                 openForm(editing: index)
                 notice = "Reloaded from disk; your edits were dropped"

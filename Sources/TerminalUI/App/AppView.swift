@@ -1,4 +1,5 @@
 import DocumentStore
+import Foundation
 import ShelfModels
 
 /// Draws the app: `render(model, size)` gives the screen as cells and where the cursor goes.
@@ -59,7 +60,7 @@ public enum AppView {
             field.render(into: &canvas, area: fieldArea)
             cursor = field.cursorPosition(in: fieldArea)
         default:
-            let message = model.notice ?? tab.statusMessage ?? (tab.isLoaded ? "" : "Loading \(tab.collectionID)…")
+            let message = model.notice ?? tab.statusMessage ?? (tab.isLoaded ? "" : loadingText(tab))
             StatusBar(left: message, right: counts).render(into: &canvas, area: statusRow)
         }
         HintBar(bindings: model.bindings).render(into: &canvas, area: bounds.row(size.height - 1))
@@ -83,7 +84,7 @@ public enum AppView {
                                  into canvas: inout Canvas, area: Rect) {
         let filter = model.filterText(for: tab)
         let title = tab.title + (filter.isEmpty ? "" : " /\(filter)")
-        let frame = Frame(title: title, footer: tab.isLoaded ? nil : "loading…", isFocused: true)
+        let frame = Frame(title: title, footer: tab.isLoaded ? nil : loadingText(tab), isFocused: true)
         frame.render(into: &canvas, area: area)
         let inner = frame.inner(of: area)
         let state = ListState(selected: position, offset: model.listStates[tab.collectionID]?.offset ?? 0)
@@ -93,9 +94,15 @@ public enum AppView {
         model.listStates[tab.collectionID] = stored
         let window = visible.dropFirst(state.offset).prefix(inner.height)
         let rows = window.map { tab.listRow(at: $0, mode: model.colorMode) }
-        let empty = tab.isLoaded ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : "Loading…"
+        let empty = tab.isLoaded ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : loadingText(tab)
         ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty)
             .render(into: &canvas, area: inner)
+    }
+
+    /// "Loading books… 12,345 of 100,000"
+    static func loadingText(_ tab: CollectionTab) -> String {
+        guard let progress = tab.loadProgress else { return "Loading \(tab.collectionID)…" }
+        return "Loading \(tab.collectionID)… \(progress.read.formatted()) of \(progress.total.formatted())"
     }
 
     private static func drawDetail(_ tab: CollectionTab, index: Int?, mode: ColorMode, into canvas: inout Canvas, area: Rect) {

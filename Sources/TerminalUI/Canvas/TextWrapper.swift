@@ -1,5 +1,6 @@
 /// Breaks text into lines of at most a given display width: at spaces where it can, inside
 /// a word only when the word alone is too long, and always at "\n". Never splits a grapheme.
+/// A line that fits is kept as it is; where a line is broken, runs of spaces collapse.
 public enum TextWrapper {
     public static func wrap(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
@@ -11,6 +12,8 @@ public enum TextWrapper {
     }
 
     private static func wrapParagraph(_ text: String, width: Int) -> [String] {
+        // A line that fits is kept exactly, spaces and all (padding around a swatch label).
+        if DisplayWidth.of(text) <= width { return [text] }
         var lines: [String] = []
         var line = ""
         var lineWidth = 0

@@ -24,7 +24,11 @@ public struct TooSmall: Widget, Hashable, Sendable {
     public func render(into canvas: inout Canvas, area: Rect) {
         canvas.fill(area)
         guard !area.isEmpty else { return }
-        let lines = TextWrapper.wrap(message, width: area.width)
+        // One line when it fits, else the two halves on lines of their own.
+        let lines = message.displayWidth <= area.width
+            ? [message]
+            : TextWrapper.wrap("Terminal too small:", width: area.width)
+                + TextWrapper.wrap("need at least \(required), have \(actual)", width: area.width)
         let top = area.y + max(0, (area.height - lines.count) / 2)
         for (index, line) in lines.enumerated() where top + index < area.maxY {
             let x = area.x + max(0, (area.width - line.displayWidth) / 2)

@@ -5,9 +5,8 @@ import Glibc
 /// Makes sure the terminal is usable again however Shelf ends.
 ///
 /// - Crashes (a Swift trap is SIGILL or SIGTRAP, plus SIGSEGV, SIGABRT, SIGBUS): a handler
-///   calls endwin, puts back the handler that was there before (Swift's backtracer, or the
-///   default) and lets the signal happen again, so the crash report lands on a normal screen
-///   and the process still dies of its signal.
+///   calls endwin, then the handler that was there before (Swift's backtracer, which prints
+///   the crash report, now on a normal screen), then dies of the signal's default action.
 /// - SIGTERM, SIGHUP, SIGINT: ignored as signals and delivered to the event loop through
 ///   dispatch sources instead, which call `NcursesScreen.stop()` and then `terminate(with:)`.
 public enum TerminalRestorer {
@@ -73,14 +72,18 @@ private enum CrashState {
 private func crashHandler(_ signalNumber: Int32, _ info: UnsafeMutablePointer<siginfo_t>?,
                           _ context: UnsafeMutableRawPointer?) {
     endwin()
-    var previous = CrashState.previous[Int(signalNumber)]
-    sigaction(signalNumber, &previous, nil)
-    // A fault (si_code > 0) happens again when the handler returns, now reaching the previous
-    // handler with the real context. A sent signal (kill, raise, abort: si_code <= 0) and a
-    // breakpoint (which resumes after the trap instruction) must be raised again; it is
-    // delivered as soon as this handler returns.
-    let code = info?.pointee.si_code ?? 0
-    if code <= 0 || signalNumber == SIGTRAP {
-        raise(signalNumber)
+    // Let the handler that was there before run now, on a normal screen: Swift's backtracer
+    // prints its crash report from it. Then die of the signal with the default action: a
+    // fault or a sent signal raised here is delivered as soon as this handler returns.
+    let previous = CrashState.previous[Int(signalNumber)]
+    let raw = unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self)
+    if raw != 0 && raw != 1 {  // neither SIG_DFL nor SIG_IGN
+        if previous.sa_flags & SA_SIGINFO != 0 {
+            previous.__sigaction_handler.sa_sigaction?(signalNumber, info, context)
+        } else {
+            previous.__sigaction_handler.sa_handler?(signalNumber)
+        }
     }
+    signal(signalNumber, SIG_DFL)
+    raise(signalNumber)
 }

@@ -8,12 +8,17 @@ protocol CollectionTab: AnyObject {
     var collectionID: String { get }
     var title: String { get }
     var isLoaded: Bool { get }
+    /// While a large collection is first read: documents read so far, of how many.
+    var loadProgress: (read: Int, total: Int)? { get }
     /// The listener's error, "No documents in 'x' collection", or a failed write.
     var statusMessage: String? { get }
     var rowCount: Int { get }
+    /// Changes whenever the rows do.
+    var version: Int { get }
     func snapshot(at index: Int) -> DocumentSnapshot
-    /// Lower-cased text the filter matches against.
-    func searchText(at index: Int) -> String
+    func index(of documentID: String) -> Int?
+    /// The rows whose id or searched fields contain `query` (lower-cased), in order.
+    func matching(_ query: String) -> [Int]
     func listRow(at index: Int, mode: ColorMode) -> ListRow
     func detail(at index: Int, mode: ColorMode) -> TabDetail
     /// How many rows do not decode, when that is cheap to know (small collections).

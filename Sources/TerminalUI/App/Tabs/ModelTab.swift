@@ -30,16 +30,23 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var collectionID: String { live.collection.collectionID }
     var title: String { presentation.title }
     var isLoaded: Bool { live.hasLoaded }
+    var loadProgress: (read: Int, total: Int)? { live.loadProgress }
     var statusMessage: String? { lastWriteError() ?? live.statusMessage }
     var rowCount: Int { live.rows.count }
 
+    var version: Int { live.version }
     func snapshot(at index: Int) -> DocumentSnapshot { live.rows[index].snapshot }
+    func index(of documentID: String) -> Int? { live.index(of: documentID) }
 
-    func searchText(at index: Int) -> String {
-        let snapshot = live.rows[index].snapshot
+    func matching(_ query: String) -> [Int] {
+        let rows = live.rows
+        if searchCache.count > 2 * rows.count + 1000 { searchCache = [:] }
+        return rows.indices.filter { searchText(of: rows[$0].snapshot).contains(query) }
+    }
+
+    private func searchText(of snapshot: DocumentSnapshot) -> String {
         let key = ObjectIdentifier(snapshot)
         if let cached = searchCache[key] { return cached }
-        if searchCache.count > 4 * max(live.rows.count, 1000) { searchCache = [:] }
         let text = ([snapshot.documentID] + presentation.searchFields.compactMap { snapshot.get($0).map(RawValue.text) })
             .joined(separator: " ").lowercased()
         searchCache[key] = text
@@ -64,7 +71,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     }
 
     var problemCount: Int? {
-        live.rows.count <= 10_000 ? live.rows.reduce(0) { $0 + ($1.problem == nil ? 0 : 1) } : nil
+        let rows = live.rows
+        return rows.count <= 10_000 ? rows.reduce(0) { $0 + ($1.problem == nil ? 0 : 1) } : nil
     }
 
     func show() { subscribe() }

@@ -38,11 +38,14 @@ final class RawTab: CollectionTab {
     var collectionID: String { inner.collectionID }
     var title: String { inner.title }
     var isLoaded: Bool { inner.isLoaded }
+    var loadProgress: (read: Int, total: Int)? { inner.loadProgress }
     var statusMessage: String? { inner.statusMessage }
     var rowCount: Int { inner.rowCount }
     var problemCount: Int? { inner.problemCount }
     func snapshot(at index: Int) -> DocumentSnapshot { inner.snapshot(at: index) }
-    func searchText(at index: Int) -> String { inner.searchText(at: index) }
+    var version: Int { inner.version }
+    func index(of documentID: String) -> Int? { inner.index(of: documentID) }
+    func matching(_ query: String) -> [Int] { inner.matching(query) }
     func listRow(at index: Int, mode: ColorMode) -> ListRow {
         let snapshot = inner.snapshot(at: index)
         if let problem = snapshot.readError { return ListRow([Span(snapshot.documentID), Span("  \(problem)", style: Style(dim: true))], marker: "!") }

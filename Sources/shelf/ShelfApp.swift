@@ -12,6 +12,10 @@ final class ShelfApp {
     private let model: AppModel
     private var sources: [any DispatchSourceProtocol] = []
     private var drawIsScheduled = false
+    private let timings = TimingLog()
+    /// Keys handled since the last frame, and when the first of them arrived.
+    private var pendingKeys: (labels: [String], since: Double)?
+    private var loggedLoads: Set<String> = []
 
     private init(screen: NcursesScreen, model: AppModel) {
         self.screen = screen
@@ -46,6 +50,10 @@ final class ShelfApp {
     }
 
     private func handle(_ keys: [Key]) {
+        if timings != nil {
+            let labels = keys.map { $0.label.replacingOccurrences(of: " ", with: "Space") }
+            pendingKeys = ((pendingKeys?.labels ?? []) + labels, pendingKeys?.since ?? TimingLog.now())
+        }
         for key in keys where key != .resize {
             if model.handle(key, pageSize: AppView.listHeight(for: screen.size)) == .quit { quit(signal: nil) }
         }
@@ -70,6 +78,20 @@ final class ShelfApp {
             DispatchQueue.main.async { MainActor.assumeIsolated { self.scheduleDraw() } }
         }
         screen.draw(frame.canvas, cursor: frame.cursor)
+        if let timings { logTimings(timings) }
+    }
+
+    private func logTimings(_ timings: TimingLog) {
+        let now = TimingLog.now()
+        timings.log("frame", String(now))
+        if let keys = pendingKeys {
+            timings.log("keys", String(keys.since), String(now), keys.labels.joined(separator: ","))
+            pendingKeys = nil
+        }
+        for id in model.loadedCollectionIDs where !loggedLoads.contains(id) {
+            loggedLoads.insert(id)
+            timings.log("loaded", id, String(now))
+        }
     }
 
     private func quit(signal: Int32?) -> Never {

@@ -17,13 +17,14 @@ protocol CollectionTab: AnyObject {
     var version: Int { get }
     func snapshot(at index: Int) -> DocumentSnapshot
     func index(of documentID: String) -> Int?
-    /// The rows whose id or searched fields contain `query` (lower-cased), in order.
-    func matching(_ query: String) -> [Int]
+    /// The rows (of `candidates`, or of all) whose id or searched fields contain `query`
+    /// (lower-cased), in order.
+    func matching(_ query: String, among candidates: [Int]?) -> [Int]
     func listRow(at index: Int, mode: ColorMode) -> ListRow
     func detail(at index: Int, mode: ColorMode) -> TabDetail
     /// How many rows do not decode, when that is cheap to know (small collections).
     var problemCount: Int? { get }
-    /// Called when the tab is shown and left: a tab listens only while it is shown.
+    /// Called when the tab is shown and left.
     func show()
     func hide()
     /// The form for a new document (nil index) or the one at `index`; nil when the tab's

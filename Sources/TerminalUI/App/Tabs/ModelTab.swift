@@ -11,8 +11,6 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     private let unsubscribe: () -> Void
     private let lastWriteError: () -> String?
     private let remove: (String) -> String?
-    /// Search text per snapshot (snapshots are immutable, so the text never goes stale).
-    private var searchCache: [ObjectIdentifier: String] = [:]
 
     init(live: LiveCollection<Model>, presentation: Presentation<Model>,
          subscribe: @escaping () -> Void, unsubscribe: @escaping () -> Void,
@@ -38,19 +36,33 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     func snapshot(at index: Int) -> DocumentSnapshot { live.rows[index].snapshot }
     func index(of documentID: String) -> Int? { live.index(of: documentID) }
 
-    func matching(_ query: String) -> [Int] {
-        let rows = live.rows
-        if searchCache.count > 2 * rows.count + 1000 { searchCache = [:] }
-        return rows.indices.filter { searchText(of: rows[$0].snapshot).contains(query) }
+    func matching(_ query: String, among candidates: [Int]?) -> [Int] {
+        let texts = searchTexts()
+        let needle = Array(query.utf8)
+        return (candidates ?? Array(texts.indices)).filter { texts[$0].contains(needle) }
     }
 
-    private func searchText(of snapshot: DocumentSnapshot) -> String {
-        let key = ObjectIdentifier(snapshot)
-        if let cached = searchCache[key] { return cached }
-        let text = ([snapshot.documentID] + presentation.searchFields.compactMap { snapshot.get($0).map(RawValue.text) })
-            .joined(separator: " ").lowercased()
-        searchCache[key] = text
-        return text
+    /// Lower-cased UTF-8 search text per row, rebuilt when the rows change; each document's
+    /// text is kept by snapshot (immutable), so a change recomputes only what changed.
+    private var searchIndex: (version: Int, texts: [SearchText])?
+    private var searchCache: [ObjectIdentifier: SearchText] = [:]
+
+    private func searchTexts() -> [SearchText] {
+        let version = live.version
+        if let searchIndex, searchIndex.version == version { return searchIndex.texts }
+        let rows = live.rows
+        var cache: [ObjectIdentifier: SearchText] = [:]
+        cache.reserveCapacity(rows.count)
+        let texts = rows.map { row -> SearchText in
+            let key = ObjectIdentifier(row.snapshot)
+            let text = searchCache[key] ?? SearchText(([row.id] + presentation.searchFields.compactMap { row.snapshot.get($0).map(RawValue.text) })
+                .joined(separator: " "))
+            cache[key] = text
+            return text
+        }
+        searchCache = cache
+        searchIndex = (version, texts)
+        return texts
     }
 
     func listRow(at index: Int, mode: ColorMode) -> ListRow {
@@ -70,9 +82,15 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         return TabDetail(swatch: presentation.swatch(model), lines: presentation.detail(model, row.snapshot, mode))
     }
 
+    /// Counting decodes every row, so only collections up to 10,000 documents are counted;
+    /// the count is kept until the rows change.
+    private var problems: (version: Int, count: Int?)?
     var problemCount: Int? {
+        if let problems, problems.version == live.version { return problems.count }
         let rows = live.rows
-        return rows.count <= 10_000 ? rows.reduce(0) { $0 + ($1.problem == nil ? 0 : 1) } : nil
+        let count = rows.count <= 10_000 ? rows.reduce(0) { $0 + ($1.problem == nil ? 0 : 1) } : nil
+        problems = (live.version, count)
+        return count
     }
 
     func show() { subscribe() }

@@ -32,7 +32,7 @@ final class RawTab: CollectionTab {
 
     init(store: Firestore, collectionID: String) {
         let live = LiveCollection<RawFields>(store.collection(collectionID))
-        inner = ModelTab(live: live, presentation: .raw(collectionID), subscribe: live.subscribe, unsubscribe: live.unsubscribe)
+        inner = ModelTab(live: live, presentation: .raw(collectionID), subscribe: live.subscribe, unsubscribe: {})
     }
 
     var collectionID: String { inner.collectionID }
@@ -45,7 +45,7 @@ final class RawTab: CollectionTab {
     func snapshot(at index: Int) -> DocumentSnapshot { inner.snapshot(at: index) }
     var version: Int { inner.version }
     func index(of documentID: String) -> Int? { inner.index(of: documentID) }
-    func matching(_ query: String) -> [Int] { inner.matching(query) }
+    func matching(_ query: String, among candidates: [Int]?) -> [Int] { inner.matching(query, among: candidates) }
     func listRow(at index: Int, mode: ColorMode) -> ListRow {
         let snapshot = inner.snapshot(at: index)
         if let problem = snapshot.readError { return ListRow([Span(snapshot.documentID), Span("  \(problem)", style: Style(dim: true))], marker: "!") }

@@ -1,0 +1,79 @@
+import DocumentStore
+import Foundation
+import ShelfModels
+import XCTest
+
+/// `DataCheck`, behind `shelf check`: every document of the known collections decoded with its
+/// model, one problem per failing document.
+final class DataCheckTests: DemoDataTestCase {
+    private let invalidDataLine = #"document books/invalid-data, field numberOfPages: expected Int, found the string "twohundredfifty""#
+    private let adaLine = "document programming-languages/ada, field language_name: expected String, but the field is missing"
+
+    /// Gives the two failing demo documents what their models expect.
+    private func fixTheDemoData() throws {
+        try writeFile("books/invalid-data.json", #"{"author": "Peter", "numberOfPages": 250, "title": "SwiftUI and Combine"}"#)
+        try writeFile("programming-languages/ada.json", #"{"language_name": "Ada", "year": "1843-01-01T00:00:00Z"}"#)
+    }
+
+    func testKnownCollectionsAreTheFiveDemoCollections() throws {
+        XCTAssertEqual(KnownCollection.allCases.map(\.rawValue), DemoData.collections)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: dataFolder.path).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(Set(folders), Set(DemoData.collections))
+    }
+
+    func testTheDemoDataHasExactlyInvalidDataAndAda() async throws {
+        let check = try await DataCheck.run(on: db)
+        XCTAssertEqual(check.checkedDocuments, try documentCount())
+        XCTAssertEqual(check.checkedCollections, 5)
+        XCTAssertEqual(check.problems.map(\.path), ["books/invalid-data", "programming-languages/ada"])
+        XCTAssertEqual(check.problems.map(\.field), ["numberOfPages", "language_name"])
+        XCTAssertEqual(check.problems.map(\.message), [invalidDataLine, adaLine])
+        XCTAssertEqual(check.report, [
+            invalidDataLine,
+            adaLine,
+            "checked \(try documentCount()) documents in 5 collections: 2 problems",
+        ].joined(separator: "\n"))
+    }
+
+    func testAFixedCopyAllDecodes() async throws {
+        try fixTheDemoData()
+        let check = try await DataCheck.run(on: db)
+        XCTAssertEqual(check.problems, [])
+        XCTAssertEqual(check.checkedDocuments, try documentCount())
+        XCTAssertEqual(check.report, "checked \(try documentCount()) documents in 5 collections: all decode")
+    }
+
+    func testEveryBrokenDocumentIsReportedInCollectionAndIdOrder() async throws {
+        try fixTheDemoData()
+        try writeFile("colors/zz-bad.json", ##"{"name": "Bad", "color": "#12345"}"##)
+        try writeFile("colors/aa-unreadable.json", "not JSON at all")
+        try writeFile("locations/nowhere.json", #"{"name": "Nowhere"}"#)
+        try writeFile("articles/unknown-status.json", #"{"title": "T", "status": "rejected"}"#)
+        let check = try await DataCheck.run(on: db)
+        XCTAssertEqual(check.problems.map(\.path),
+                       ["colors/aa-unreadable", "colors/zz-bad", "locations/nowhere", "articles/unknown-status"])
+        XCTAssertEqual(check.problems.map(\.field), [nil, "color", "location", "status"])
+        XCTAssertEqual(check.problems[1].message,
+                       ##"document colors/zz-bad, field color: "#12345" is not a hex colour: expected #RGB, #RGBA, #RRGGBB or #RRGGBBAA, found 5 hex digits"##)
+        XCTAssertTrue(check.report.hasSuffix("checked \(try documentCount()) documents in 5 collections: 4 problems"), check.report)
+        XCTAssertEqual(check.report.split(separator: "\n").count, 5)
+    }
+
+    func testAnEmptyFolderChecksNothing() async throws {
+        let check = try await DataCheck.run(on: try emptyStore())
+        XCTAssertEqual(check.checkedDocuments, 0)
+        XCTAssertEqual(check.problems, [])
+        XCTAssertEqual(check.report, "checked 0 documents in 5 collections: all decode")
+    }
+
+    func testOneDocumentAndOneProblemAreSingular() async throws {
+        let store = try emptyStore()
+        try store.collection("colors").document("only").setData(["name": "Only", "color": "#1234"])
+        var check = try await DataCheck.run(on: store)
+        XCTAssertEqual(check.report, "checked 1 document in 5 collections: all decode")
+        try store.collection("colors").document("only").setData(["name": "Only", "color": "#12"])
+        check = try await DataCheck.run(on: store)
+        XCTAssertEqual(check.problems.count, 1)
+        XCTAssertEqual(check.report.split(separator: "\n").last, "checked 1 document in 5 collections: 1 problem")
+    }
+}

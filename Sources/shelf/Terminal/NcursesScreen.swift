@@ -6,15 +6,20 @@ import TerminalUI
 /// The ncurses backend: turns the terminal into a screen, copies canvases to it, and reads
 /// keys. This and `TerminalRestorer` are the only code that knows ncurses exists.
 ///
-/// Main actor only (ncurses is not thread-safe). Call `start()` once, `stop()` before
-/// exiting; both are safe to repeat.
+/// Main actor only (ncurses is not thread-safe). Call `start()` before drawing and `stop()`
+/// before exiting; both are safe to repeat, and `start()` after `stop()` resumes the screen
+/// (to hand the terminal to `$EDITOR` in between, say).
 @MainActor
 public final class NcursesScreen {
     public enum StartError: Error, CustomStringConvertible {
+        /// stdin or stdout is not a terminal (redirected, piped, /dev/null).
+        case notATerminal
         case cannotOpenTerminal(term: String?)
 
         public var description: String {
             switch self {
+            case .notATerminal:
+                return "standard input and output must be a terminal to show the interface"
             case .cannotOpenTerminal(let term):
                 return "cannot use the terminal (TERM=\(term ?? "unset")): is this a terminal, and is TERM known to ncurses?"
             }
@@ -48,6 +53,19 @@ public final class NcursesScreen {
     /// `noColor` is NO_COLOR's value (read from the environment by default).
     public func start(noColor: String? = NcursesScreen.environment("NO_COLOR")) throws(StartError) {
         guard !isActive else { return }
+        if screen != nil {
+            // Started before and stopped (e.g. to run an editor): a refresh after endwin puts
+            // ncurses back in program mode; the next draw repaints everything.
+            isActive = true
+            lastSize = nil
+            cursorVisible = -1
+            setCursorVisible(false)
+            wrefresh(window)
+            return
+        }
+        // Not a terminal: ncurses would start, but no key could ever arrive (epoll cannot
+        // watch /dev/null or a file), so say so instead of hanging.
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         setlocale(LC_ALL, "")
         // newterm, unlike initscr, returns nil instead of exiting when the terminal is unusable.
         guard let screen = newterm(nil, shelf_stdout(), shelf_stdin()) else {

@@ -1,0 +1,160 @@
+import DocumentStore
+import Foundation
+import ShelfModels
+@testable import TerminalUI
+import XCTest
+
+/// The whole app rendered to text at fixed sizes, with no terminal: what a person would see.
+@MainActor
+final class AppViewTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-appview-\(UUID().uuidString)")
+        try write("books/hitchhiker", ##"{"author": "Douglas Adams", "field-doesnt-exist-in-struct": "hello", "numberOfPages": 816, "title": "The Ultimate Hitchhiker's Guide to the Galaxy"}"##)
+        try write("books/invalid-data", ##"{"author": "Peter", "numberOfPages": "twohundredfifty", "title": "SwiftUI and Combine"}"##)
+        try write("books/tagged", ##"{"author": "Douglas Adams", "numberOfPages": 816, "tags": [{"color": "#ec4be9", "title": "fun"}], "title": "Tagged 🚀 本"}"##)
+        try write("colors/a", ##"{"color": "#ff8000", "name": "Orange"}"##)
+        try write("colors/b", ##"{"color": "#123456", "name": "Navy-ish"}"##)
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func write(_ path: String, _ json: String) throws {
+        let url = folder.appendingPathComponent(path + ".json")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: url)
+    }
+
+    /// An app on the test folder, once the shown tab has its first snapshot.
+    private func makeApp(_ mode: ColorMode = .palette256) async throws -> AppModel {
+        var settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: mode)
+        try await waitUntilLoaded(app)
+        return app
+    }
+
+    private func waitUntilLoaded(_ app: AppModel) async throws {
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(app.tab.isLoaded, "the \(app.tab.collectionID) tab never loaded")
+    }
+
+    private func lines(_ app: AppModel, _ width: Int = 80, _ height: Int = 16) -> [String] {
+        AppView.render(app, size: Size(width: width, height: height)).canvas.lines
+    }
+
+    func testBooksListAndDetail() async throws {
+        let app = try await makeApp()
+        XCTAssertEqual(lines(app), [
+            " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles                      ",
+            "┌ Books ───────────────────────┐┌ books/hitchhiker ────────────────────────────┐",
+            "│  The Ultimate Hitchhiker's G…││ Title              The Ultimate Hitchhiker's │",
+            "│! SwiftUI and Combine  does n…││                    Guide to the Galaxy       │",
+            "│  Tagged 🚀 本  Douglas Adams…││ Author             Douglas Adams             │",
+            "│                              ││ Pages              816                       │",
+            "│                              ││ field-doesnt-exi…  hello                     │",
+            "│                              ││                                              │",
+            "│                              ││                                              │",
+            "│                              ││                                              │",
+            "│                              ││                                              │",
+            "│                              ││                                              │",
+            "│                              ││                                              │",
+            "└──────────────────────────────┘└──────────────────────────────────────────────┘",
+            "                                                   3 documents · 1 not decoding ",
+            "Tab tabs  / filter  o open  a add  e edit  d delete  ? help  q quit             ",
+        ])
+        XCTAssertTrue(AppView.render(app, size: Size(width: 80, height: 16)).canvas.style(at: Point(x: 3, y: 2)).reverse,
+                      "the selected row is in reverse video")
+    }
+
+    func testBrokenDocumentShowsItsProblem() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.down)
+        let screen = lines(app, 160, 16)
+        XCTAssertTrue(screen[2].hasSuffix("││ Problem        document books/invalid-data, field numberOfPages: expected Int, found the     │"), screen[2])
+        XCTAssertTrue(screen[3].contains("││                string \"twohundredfifty\"   "), screen[3])
+        XCTAssertEqual(screen[3].hasPrefix("│! SwiftUI and Combine  does not decode"), true, screen[3])
+        XCTAssertTrue(screen[5].contains("numberOfPages  twohundredfifty"), screen.joined(separator: "\n"))
+    }
+
+    func testColorSwatchCellsUseThePaletteIndex() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("2"))
+        try await waitUntilLoaded(app)
+        let screen = AppView.render(app, size: Size(width: 80, height: 16))
+        // Row 2 is the first colour: a four-cell swatch after the border and the marker column.
+        let swatch = screen.canvas.style(at: Point(x: 1, y: 2))
+        XCTAssertEqual(swatch.background, TerminalColor(Color(red: 0xff, green: 0x80, blue: 0x00)))
+        XCTAssertEqual(app.colorMode.paletteIndex(for: swatch.background), 208)
+        let text = screen.canvas.lines.joined(separator: "\n")
+        XCTAssertTrue(text.contains("Orange  #ff8000"), text)
+        XCTAssertTrue(text.contains("Palette  208 #ff8700"), text)
+        XCTAssertTrue(text.contains("RGBA     255 128 0 255"), text)
+    }
+
+    func testNoColorKeepsSwatchesReadable() async throws {
+        let app = try await makeApp(.none)
+        _ = app.handle(.character("2"))
+        try await waitUntilLoaded(app)
+        let screen = AppView.render(app, size: Size(width: 80, height: 16))
+        for y in 0..<16 {
+            for x in 0..<80 {
+                let style = screen.canvas.style(at: Point(x: x, y: y))
+                XCTAssertNil(app.colorMode.paletteIndex(for: style.foreground), "colour sent at \(x),\(y)")
+                XCTAssertNil(app.colorMode.paletteIndex(for: style.background), "colour sent at \(x),\(y)")
+            }
+        }
+        let text = screen.canvas.lines.joined(separator: "\n")
+        XCTAssertTrue(text.contains("#ff8000"), text)
+        XCTAssertTrue(text.contains("none (colour is off)"), text)
+        XCTAssertTrue(screen.canvas.style(at: Point(x: 1, y: 2)).reverse, "the list swatch is drawn in reverse video")
+    }
+
+    func testHelpOverlayListsTheKeys() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("?"))
+        let text = lines(app, 100, 40).joined(separator: "\n")
+        for expected in ["Move up", "Filter the list as you type", "Open a document by id", "Delete the selected document",
+                         "Save (when every field is valid)", "Quit from anywhere", "Esc or ? to close"] {
+            XCTAssertTrue(text.contains(expected), "help lacks \(expected):\n\(text)")
+        }
+        _ = app.handle(.escape)
+        XCTAssertFalse(lines(app, 100, 40).joined().contains("Quit from anywhere"))
+    }
+
+    func testTooSmallTerminal() async throws {
+        let app = try await makeApp()
+        XCTAssertEqual(lines(app, 40, 6), [
+            "                                        ",
+            "                                        ",
+            "          Terminal too small:           ",
+            "     need at least 60×16, have 40×6     ",
+            "                                        ",
+            "                                        ",
+        ])
+        XCTAssertTrue(lines(app, 60, 16)[0].contains("1 Books"), "recovers at the minimum size")
+    }
+
+    func testFormValidatesAsYouTypeAndKeepsUnknownFields() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        _ = app.handle(.down)
+        _ = app.handle(.down)
+        for _ in 0..<3 { _ = app.handle(.backspace) }
+        _ = app.handle(.character("x"))
+        let text = lines(app, 100, 20).joined(separator: "\n")
+        XCTAssertTrue(text.contains("expected a whole number ≥ 0, found \"x\""), text)
+        _ = app.handle(.enter)
+        XCTAssertEqual(app.notice, "Not saved: fix the marked fields first")
+        _ = app.handle(.backspace)
+        for character in "820" { _ = app.handle(.character(character)) }
+        _ = app.handle(.enter)
+        XCTAssertEqual(app.notice, "Saved books/hitchhiker")
+        let saved = try String(contentsOf: folder.appendingPathComponent("books/hitchhiker.json"), encoding: .utf8)
+        XCTAssertTrue(saved.contains(#""numberOfPages": 820"#), saved)
+        XCTAssertTrue(saved.contains(#""field-doesnt-exist-in-struct": "hello""#), saved)
+    }
+}

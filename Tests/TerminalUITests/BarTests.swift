@@ -1,0 +1,36 @@
+import TerminalUI
+import XCTest
+
+final class BarTests: XCTestCase {
+    func testTabBarReversesTheSelectedTab() {
+        let canvas = rendered(TabBar(titles: ["Books", "Colors"], selected: 1), width: 20, height: 1)
+        assertLines(canvas, " Books   Colors")
+        XCTAssertFalse(canvas.style(at: Point(x: 1, y: 0)).reverse)
+        XCTAssertTrue(canvas.style(at: Point(x: 8, y: 0)).reverse)
+        XCTAssertTrue(canvas.style(at: Point(x: 8, y: 0)).bold)
+    }
+
+    func testStatusBarPutsCountsRightAndCutsTheMessage() {
+        let bar = StatusBar(left: "Saved colors/dZI8vLbiPai2nph7UAxv", right: "12 colours")
+        let canvas = rendered(bar, width: 30, height: 1)
+        assertLines(canvas, " Saved colors/dZI… 12 colours")
+        XCTAssertTrue(canvas.style(at: Point(x: 29, y: 0)).reverse)  // the whole row
+        assertLines(rendered(StatusBar(left: "Ready", right: "吾輩 3"), width: 20, height: 1),
+                    " Ready       吾輩 3")
+    }
+
+    func testHintBarShowsHintsThatFitWhole() {
+        let bindings = [
+            KeyBinding(keys: [.character("q"), .ctrl("c")], action: "quit", description: "Quit Shelf", hint: "quit"),
+            KeyBinding(.character("/"), action: "search", description: "Search", hint: "search"),
+            KeyBinding(.character("x"), action: "secret", description: "Only in help"),
+            KeyBinding(.character("?"), action: "help", description: "All keys", hint: "help"),
+        ]
+        let canvas = rendered(HintBar(bindings: bindings), width: 30, height: 1)
+        assertLines(canvas, "q quit  / search  ? help")
+        XCTAssertTrue(canvas.style(at: Point(x: 0, y: 0)).bold)
+        XCTAssertFalse(canvas.style(at: Point(x: 2, y: 0)).bold)
+        // Too narrow for "/ search": it is left out, "? help" still fits after "q quit".
+        assertLines(rendered(HintBar(bindings: bindings), width: 15, height: 1), "q quit  ? help")
+    }
+}

@@ -157,4 +157,24 @@ final class AppViewTests: XCTestCase {
         XCTAssertTrue(saved.contains(#""numberOfPages": 820"#), saved)
         XCTAssertTrue(saved.contains(#""field-doesnt-exist-in-struct": "hello""#), saved)
     }
+
+    func testDeleteAsksThenUndoRestoresTheDocument() async throws {
+        let app = try await makeApp()
+        let file = folder.appendingPathComponent("books/hitchhiker.json")
+        func fields() throws -> NSDictionary { try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! NSDictionary }
+        let before = try fields()
+        _ = app.handle(.character("d"))
+        XCTAssertTrue(lines(app, 100, 20).joined().contains("Delete books/hitchhiker?"))
+        _ = app.handle(.character("n"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "n keeps the document")
+        _ = app.handle(.character("d"))
+        _ = app.handle(.character("y"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "y deletes it")
+        XCTAssertEqual(app.notice, "Deleted books/hitchhiker (u undoes)")
+        _ = app.handle(.character("u"))
+        XCTAssertEqual(app.notice, "Restored books/hitchhiker")
+        XCTAssertEqual(try fields(), before, "the same fields come back, the unknown one included")
+        _ = app.handle(.character("u"))
+        XCTAssertEqual(app.notice, "Nothing to undo")
+    }
 }

@@ -52,6 +52,8 @@ public final class AppModel {
     /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
     var showsLookup = false
     let isReadOnly: Bool
+    /// The last delete or edit, and the fields the document had before it, for `u`.
+    var lastChange: (path: String, fields: [String: Any])?
 
     public init(store: Firestore, colorMode: ColorMode, notice: String? = nil) {
         self.store = store
@@ -206,6 +208,7 @@ public final class AppModel {
             } else {
                 notice = "Nothing to delete: the list is empty"
             }
+        case .undo: undoLastChange()
         case .help: mode = .help
         case .quit: return .quit
         default: break
@@ -326,6 +329,9 @@ public final class AppModel {
         }
         do {
             try session.spec.save(session.widget.values)
+            if let original = session.original, let fields = original.data() {
+                lastChange = (original.reference.path, fields)
+            }
             notice = session.documentID.map { "Saved \(session.tabID)/\($0)" } ?? "Added to \(session.tabID)"
             closeForm()
         } catch {
@@ -346,6 +352,18 @@ public final class AppModel {
         mode = .browse
     }
 
+    /// Puts back the fields the document had before the last delete or edit.
+    private func undoLastChange() {
+        guard let change = lastChange else { notice = "Nothing to undo"; return }
+        do {
+            try store.document(change.path).setData(change.fields)
+            lastChange = nil
+            notice = "Restored \(change.path)"
+        } catch {
+            notice = "Not restored: \(error)"
+        }
+    }
+
     // MARK: Confirmations
 
     private func handleConfirm(_ confirmation: Confirmation, _ key: Key) {
@@ -353,7 +371,13 @@ public final class AppModel {
         switch (confirmation, action) {
         case (.delete(let id), .yes):
             mode = .browse
-            if let error = tab.delete(id: id) { notice = "Not deleted: \(error)" } else { notice = "Deleted \(tab.collectionID)/\(id)" }
+            let before = tab.index(of: id).map { tab.snapshot(at: $0) }
+            if let error = tab.delete(id: id) {
+                notice = "Not deleted: \(error)"
+            } else {
+                notice = "Deleted \(tab.collectionID)/\(id)" + (before?.data() == nil ? "" : " (u undoes)")
+                if let before, let fields = before.data() { lastChange = (before.reference.path, fields) }
+            }
         case (.delete, _):
             mode = .browse
         case (.discardForm, .yes):

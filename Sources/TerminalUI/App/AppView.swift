@@ -163,7 +163,9 @@ public enum AppView {
         let path = model.form.map { "\($0.tabID)/\($0.documentID ?? "")" } ?? ""
         switch confirmation {
         case .delete(let id):
-            return ConfirmDialog(title: "Delete", question: "Delete \(model.tab.collectionID)/\(id)? Its file is removed.")
+            let unreadable = model.tab.index(of: id).map { model.tab.snapshot(at: $0).readError != nil } ?? false
+            return ConfirmDialog(title: "Delete", question: "Delete \(model.tab.collectionID)/\(id)? Its file is removed"
+                                 + (unreadable ? ", and as it cannot be read, u cannot bring it back." : "; u brings it back."))
         case .discardForm:
             return ConfirmDialog(title: "Discard", question: "Discard what you typed?", yesLabel: "Discard", noLabel: "Keep editing")
         case .conflict(let deleted):

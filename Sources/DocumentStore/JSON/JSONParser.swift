@@ -91,6 +91,7 @@ struct JSONParser {
     }
 
     private mutating func parseString() throws(Failure) -> String {
+        let start = index
         index += 1  // opening quote
         var utf8: [UInt8] = []
         while true {
@@ -100,6 +101,7 @@ struct JSONParser {
             case UInt8(ascii: "\""):
                 index += 1
                 guard let string = String(validating: utf8, as: UTF8.self) else {
+                    index = start  // point at the string, not past it
                     throw fail("the text is not valid UTF-8")
                 }
                 return string

@@ -40,7 +40,12 @@ final class FieldDecoder: Decoder {
         }
         if T.self == Double.self { return try floatingPoint(Double.self) as! T }
         if T.self == Float.self { return try floatingPoint(Float.self) as! T }
-        if T.self == Date.self { return try timestamp(for: "Date").dateValue() as! T }
+        if T.self == Date.self { return try timestamp(for: "Date", Date.self).dateValue() as! T }
+        // Named here, so an error says "Timestamp" or "GeoPoint" rather than what they decode through.
+        if T.self == Timestamp.self { return try timestamp(for: "Timestamp", Timestamp.self) as! T }
+        if T.self == GeoPoint.self, value.objectValue == nil {
+            throw mismatch("a GeoPoint (a map of latitude and longitude)", T.self)
+        }
         if T.self == URL.self {
             guard case .string(let s) = value else { throw mismatch("a URL", T.self) }
             guard let url = URL(string: s), !s.isEmpty else { throw corrupted("expected a URL, found \(value.described)") }
@@ -73,8 +78,8 @@ final class FieldDecoder: Decoder {
         return number
     }
 
-    func timestamp(for typeName: String) throws -> Timestamp {
-        guard case .string(let s) = value else { throw mismatch("\(typeName) (an RFC 3339 timestamp string)", Date.self) }
+    func timestamp(for typeName: String, _ type: Any.Type) throws -> Timestamp {
+        guard case .string(let s) = value else { throw mismatch("\(typeName) (an RFC 3339 timestamp string)", type) }
         guard let timestamp = Timestamp(rfc3339: s) else {
             throw corrupted("expected \(typeName) as an RFC 3339 timestamp such as 2014-09-09T00:00:00Z, found \(value.described)")
         }

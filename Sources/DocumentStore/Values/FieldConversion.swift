@@ -57,7 +57,8 @@ struct FieldConversion {
         if let sentinel = value as? FieldValue {
             return try apply(sentinel, to: existing, mode: mode, field: field)
         }
-        if let map = value as? [String: Any] {
+        // A model's nested struct arrives as a JSON object: it merges into the stored map too.
+        if let map = value as? [String: Any] ?? (value as? JSONValue)?.objectValue.map({ $0 as [String: Any] }) {
             let base = mode == .merge ? existing?.objectValue ?? [:] : [:]
             return .object(try convertMap(map, existing: base, mode: mode, field: field))
         }

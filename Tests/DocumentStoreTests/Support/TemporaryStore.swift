@@ -1,0 +1,127 @@
+@testable import DocumentStore
+import Foundation
+import XCTest
+
+/// A store on a fresh folder under the temporary directory, removed by `remove()`.
+///
+/// Layout: `<scratch>/data` is the store's folder; `<scratch>/outside` is a folder next to it
+/// that the store must never touch (for the symbolic link tests).
+final class TemporaryStore {
+    let scratch: URL
+    let root: URL
+    let outside: URL
+    /// Where the store's callbacks run: private and serial, so tests never need the main queue.
+    let callbackQueue = DispatchQueue(label: "DocumentStoreTests.callbacks")
+    let db: Firestore
+
+    init(pollingInterval: TimeInterval = 0.05) throws {
+        scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("DocumentStoreTests-\(UUID().uuidString)", isDirectory: true)
+        root = scratch.appendingPathComponent("data", isDirectory: true)
+        outside = scratch.appendingPathComponent("outside", isDirectory: true)
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        var settings = FirestoreSettings()
+        settings.dispatchQueue = callbackQueue
+        settings.pollingInterval = pollingInterval
+        db = try Firestore(directory: root, settings: settings)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// The absolute path of `relative` inside the store's folder.
+    func path(_ relative: String) -> String { root.path + "/" + relative }
+
+    /// Writes a file as a script or an editor would: a temporary file outside the store's
+    /// folder, renamed into place (so a listener never sees it half written).
+    func writeFile(_ relative: String, _ text: String) throws {
+        try writeFile(relative, bytes: Array(text.utf8))
+    }
+
+    func writeFile(_ relative: String, bytes: [UInt8]) throws {
+        let target = URL(fileURLWithPath: path(relative))
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let temporary = scratch.appendingPathComponent("editor-\(UUID().uuidString).tmp")
+        try Data(bytes).write(to: temporary)
+        guard rename(temporary.path, target.path) == 0 else {
+            throw POSIXFailure(call: "rename", path: target.path, code: errno)
+        }
+    }
+
+    /// Overwrites the start of an existing file in place: same inode, no rename, as an editor
+    /// that saves in place does.
+    func overwriteInPlace(_ relative: String, with text: String) throws {
+        let fd = open(path(relative), O_WRONLY)
+        guard fd >= 0 else { throw POSIXFailure(call: "open", path: path(relative), code: errno) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard written == bytes.count else { throw POSIXFailure(call: "pwrite", path: path(relative), code: errno) }
+    }
+
+    func deleteFile(_ relative: String) throws {
+        guard unlink(path(relative)) == 0 else { throw POSIXFailure(call: "unlink", path: path(relative), code: errno) }
+    }
+
+    /// The file's text, or nil when it does not exist.
+    func readFile(_ relative: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path(relative)) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func readBytes(_ relative: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path(relative)).map { Array($0) }
+    }
+
+    /// The file's inode and size, from lstat.
+    func fileStatus(_ relative: String) throws -> (inode: UInt64, size: Int) {
+        var status = stat()
+        guard lstat(path(relative), &status) == 0 else { throw POSIXFailure(call: "lstat", path: path(relative), code: errno) }
+        return (UInt64(status.st_ino), Int(status.st_size))
+    }
+
+    /// Every name in a folder of the store, hidden ones included, sorted.
+    func fileNames(in relative: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path(relative))) ?? []).sorted()
+    }
+
+    /// Waits until every callback already queued on the store's callback queue has run.
+    func drainCallbacks() { callbackQueue.sync {} }
+}
+
+struct POSIXFailure: Error, CustomStringConvertible {
+    let call: String
+    let path: String
+    let code: Int32
+    var description: String { "\(call) \(path): \(String(cString: strerror(code)))" }
+}
+
+/// A test case with a fresh store for each test, removed in tearDown along with any listener
+/// the test left registered.
+class StoreTestCase: XCTestCase {
+    private(set) var store: TemporaryStore!
+    var db: Firestore { store.db }
+    private var registrations: [ListenerRegistration] = []
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        store = try TemporaryStore()
+    }
+
+    override func tearDown() {
+        for registration in registrations { registration.remove() }
+        registrations = []
+        store?.drainCallbacks()
+        store?.remove()
+        store = nil
+        super.tearDown()
+    }
+
+    /// Keeps `registration` to remove it in tearDown if the test does not.
+    @discardableResult
+    func track(_ registration: ListenerRegistration) -> ListenerRegistration {
+        registrations.append(registration)
+        return registration
+    }
+}

@@ -80,7 +80,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         var progress = LoadProgress(total: toRead.count)
         for id in toRead {
             if toRead.count >= LoadProgress.worthReporting { progress.advance { reportProgress($0, $1) } }
-            let (stored, stamp) = DocumentFiles.readDocument(in: fd, fileName: id + DocumentFiles.fileExtension)
+            let (stored, stamp) = files.readDocument(in: fd, fileName: id + DocumentFiles.fileExtension)
             if stored == .missing {
                 forget(id)
                 inodes[id] = nil

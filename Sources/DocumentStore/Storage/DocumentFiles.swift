@@ -129,8 +129,13 @@ final class DocumentFiles: Sendable {
 
     // MARK: Reading
 
+    /// How many document files this store has opened, so tests and benchmarks can check that
+    /// a quiet poll reads none.
+    let filesRead = Locked(0)
+
     /// Reads one document file; never throws, because a bad file is that document's problem.
-    static func readDocument(in dirFD: Int32, fileName: String) -> (StoredDocument, FileStamp?) {
+    func readDocument(in dirFD: Int32, fileName: String) -> (StoredDocument, FileStamp?) {
+        filesRead.withLock { $0 += 1 }
         let fd = openat(dirFD, fileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             switch errno {
@@ -144,7 +149,7 @@ final class DocumentFiles: Sendable {
         guard fstat(fd, &st) == 0 else { return (.unreadable(String(cString: strerror(errno))), nil) }
         let stamp = FileStamp(st)
         guard (st.st_mode & S_IFMT) == S_IFREG else { return (.unreadable("it is not a regular file"), stamp) }
-        guard st.st_size <= maxDocumentBytes else {
+        guard st.st_size <= Self.maxDocumentBytes else {
             return (.unreadable("the file is \(st.st_size) bytes; a document is at most 1 MiB"), stamp)
         }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
@@ -158,8 +163,8 @@ final class DocumentFiles: Sendable {
             if n == 0 { break }
             count += n
         }
-        guard count <= maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
-        return (parseDocument(bytes[0..<count]), stamp)
+        guard count <= Self.maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
+        return (Self.parseDocument(bytes[0..<count]), stamp)
     }
 
     static func parseDocument(_ bytes: ArraySlice<UInt8>) -> StoredDocument {
@@ -177,7 +182,7 @@ final class DocumentFiles: Sendable {
     func document(at path: ResourcePath) throws(DocumentStoreError) -> StoredDocument {
         guard let dirFD = try openFolder(path.parent.segments, create: false) else { return .missing }
         defer { close(dirFD) }
-        return Self.readDocument(in: dirFD, fileName: path.last + Self.fileExtension).0
+        return readDocument(in: dirFD, fileName: path.last + Self.fileExtension).0
     }
 
     // MARK: Writing
@@ -197,7 +202,7 @@ final class DocumentFiles: Sendable {
         }
         defer { flock(dirFD, LOCK_UN) }
         let fileName = path.last + Self.fileExtension
-        let (current, _) = Self.readDocument(in: dirFD, fileName: fileName)
+        let (current, _) = readDocument(in: dirFD, fileName: fileName)
         if let fields = try transform(current) {
             let bytes = JSONWriter.documentBytes(fields)
             guard bytes.count <= Self.maxDocumentBytes else {

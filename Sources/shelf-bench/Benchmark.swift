@@ -20,7 +20,7 @@ enum Benchmark {
         for line in MachineFacts(folder: parent).lines { print("  " + line) }
         print("  folder      fresh folders under \(parent) (one per size, removed afterwards)")
         print("  store       polling interval \(Format.duration(.nanoseconds(Int64(options.interval * 1e9)))),"
-              + " statBudget \(SizeRun.statBudget) files per tick; callbacks on a private serial queue")
+              + " whole collection stat'ed per tick up to \(SizeRun.statBudget) documents, else \(SizeRun.largeCollectionStatBudget) files a tick; callbacks on a private serial queue")
         print("")
         fflush(nil)  // every stream: stdout may be a pipe
 

@@ -30,6 +30,11 @@ struct MachineFacts {
         let statType = Self.output(of: "/usr/bin/stat", ["-f", "-c", "%T", folder])
         let mount = Self.mount(of: folder)
         fileSystem = [mount?.type, statType.map { "stat -f: \($0)" }].compactMap { $0 }.joined(separator: ", ")
+        if mount?.type == "ext4", let device = mount?.device.split(separator: "/").last,
+           let task = try? String(contentsOfFile: "/sys/fs/ext4/\(device)/journal_task", encoding: .utf8) {
+            // ext4 names its journal thread here, or "<none>" when the file system has no journal.
+            fileSystem += task.hasPrefix("<none>") ? ", no journal" : ", journalled"
+        }
         if fileSystem.isEmpty { fileSystem = "unknown" }
         device = mount?.device
         mountPoint = mount?.point

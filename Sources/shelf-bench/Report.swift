@@ -31,13 +31,13 @@ struct Report {
         out.append("")
         out.append("Listening (one collection listener; idle = nothing changes; CPU = getrusage user + sys of the whole process)")
         var listening = Table([["documents"], ["first", "snapshot"], ["idle tick", "CPU, net"], ["share of", "a core, net"],
-                               ["first minute", "share, net"], ["no listener", "share"]])
+                               ["first minute", "share, net"], ["no listener", "share"], ["CPU per", "external change"]])
         for r in results {
             let net = r.steady.share - r.baseline.share
             listening.add([Format.count(r.size), Format.duration(Measure.median(r.firstSnapshots)),
                            Format.duration(.nanoseconds(Int64(net * options.interval * 1e9))),
                            Format.percent(net) + mark(idleMisses(r)), Format.percent(r.firstMinute.share - r.baseline.share),
-                           Format.percent(r.baseline.share)])
+                           Format.percent(r.baseline.share), Format.duration(r.cpuPerChange)])
         }
         out.append(listening.render())
 
@@ -52,7 +52,7 @@ struct Report {
                 let late = delays.contains { $0 > interval * 2 } || missed > 0
                 return Format.duration(Measure.median(delays)) + " / " + Format.duration(delays.max()!) + mark(late)
             }
-            let sweepTicks = (r.size + SizeRun.statBudget - 1) / SizeRun.statBudget
+            let sweepTicks = SizeRun.sweepTicks(r.size)
             latency.add([Format.count(r.size), pair(r.created, "create"), pair(r.replaced, "replace"), pair(r.deleted, "delete"),
                          r.editedInPlace.isEmpty ? "none" : Format.duration(Measure.median(r.editedInPlace)),
                          r.editedInPlace.isEmpty ? "none" : Format.duration(r.editedInPlace.max()!) + mark(inPlaceLate(r)),
@@ -125,6 +125,9 @@ struct Report {
           first minute     the same within the first minute after the first snapshot, while the watcher still
                            treats every document as recently changed (it stats all of them each tick).
           no listener      the baseline: the process idle with the store open and no listener.
+          CPU per change   process CPU time during the create, replace and delete trials below, minus the
+                           steady idle rate over the same wall time, per change (the watcher's rescans,
+                           the delivery, and the benchmark's own few system calls).
           new file …       delay from the system call that makes an external change visible (rename, unlink,
                            pwrite) to the listener's callback with that change; each trial starts at a random
                            phase of the polling cycle. New file: <id>.json.tmp written, renamed to <id>.json.
@@ -134,7 +137,8 @@ struct Report {
                            editor saving in place; edits start 2.4–4.4 intervals apart and may overlap in large
                            collections, each timed from its own write. Found by the rotating sweep, so the delay
                            depends on where the sweep is: at most about the worst-case sweep.
-          worst-case sweep ceil(N / statBudget) ticks × interval: the longest an in-place edit waits to be stat'ed.
+          worst-case sweep ticks to stat every file (1 up to 1,000 documents, then ceil(N / 500)) × interval:
+                   the longest an in-place edit waits to be stat'ed.
           !                misses an aim or a bound (see Misses).
         """
     }

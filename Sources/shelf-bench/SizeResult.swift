@@ -31,10 +31,12 @@ struct SizeResult {
     var created: [Duration] = []
     var replaced: [Duration] = []
     var deleted: [Duration] = []
+    /// Process CPU time per create, replace or delete trial, beyond steady idle polling.
+    var cpuPerChange: Duration = .zero
     var editedInPlace: [Duration] = []
     /// Deliveries that did not come before the trial's timeout, per kind.
     var missed: [String: Int] = [:]
-    /// The longest an in-place edit can wait for the sweep: ceil(N / statBudget) ticks.
+    /// The longest an in-place edit can wait for the sweep: `SizeRun.sweepTicks(N)` ticks.
     var sweepWorst: Duration = .zero
     var memoryWithListener: Int?
     var peakMemory = 0

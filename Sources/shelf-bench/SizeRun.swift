@@ -10,8 +10,16 @@ struct SizeRun {
     let previousWriteMean: Duration?
 
     /// Documents one tick `fstatat`s besides the recently changed ones: CollectionWatcher's
-    /// `statBudget` (internal to DocumentStore, so repeated here).
+    /// CollectionWatcher's budgets (internal to DocumentStore, so repeated here): a collection
+    /// of up to `statBudget` documents is stat'ed whole every tick, a larger one
+    /// `largeCollectionStatBudget` files a tick.
     static let statBudget = 1_000
+    static let largeCollectionStatBudget = 500
+
+    /// Ticks for the sweep to reach every file of a collection of `size` documents.
+    static func sweepTicks(_ size: Int) -> Int {
+        size <= statBudget ? 1 : (size + largeCollectionStatBudget - 1) / largeCollectionStatBudget
+    }
     /// CollectionWatcher's `hotWindow`: files changed within it are checked every tick. The
     /// first scan counts every document as changed, so the steady state starts after it.
     static let hotWindow: Duration = .seconds(60)
@@ -98,6 +106,7 @@ struct SizeRun {
         let quick: Duration = interval * 12
         var untouched = books.map(\.id).shuffled(using: &random)
         let created = (0..<options.trials).map { _ in (id: factory.makeID(), book: factory.makeBook()) }
+        let changesCPU = Measure.cpuTime(), changesStart = ContinuousClock.now
         for (id, book) in created {
             try trial(.added, of: id, log: log, timeout: quick, random: &random, into: &result.created, missed: &result.missed["create"]) {
                 try editor.create(id, book)
@@ -115,12 +124,18 @@ struct SizeRun {
                 try editor.delete(id)
             }
         }
+        // What the changes cost beyond idle polling: CPU over the trials minus the steady idle rate.
+        let changesWall = ContinuousClock.now - changesStart
+        let changesNet = (Measure.cpuTime() - changesCPU) - changesWall * result.steady.share
+        result.cpuPerChange = changesNet / (3 * options.trials)
         say("create → .added: " + summary(result.created) + "; replace by rename → .modified: " + summary(result.replaced)
             + "; delete → .removed: " + summary(result.deleted))
+        say("CPU per external change, net of idle polling: \(Format.duration(result.cpuPerChange))"
+            + " (\(Format.duration(changesNet)) over \(3 * options.trials) changes in \(Format.duration(changesWall)))")
 
         // In place: started 2.4 to 4.4 intervals apart; in a large collection they overlap,
         // each timed from its own edit.
-        let ticksPerSweep = (size + Self.statBudget - 1) / Self.statBudget
+        let ticksPerSweep = Self.sweepTicks(size)
         result.sweepWorst = interval * ticksPerSweep
         var edits: [(id: String, at: ContinuousClock.Instant)] = []
         for _ in 0..<options.trials {
@@ -137,7 +152,7 @@ struct SizeRun {
             }
         }
         say("in-place edit → .modified: " + summary(result.editedInPlace)
-            + "; worst-case sweep ceil(\(Format.count(size)) / \(Self.statBudget)) = \(ticksPerSweep) ticks × \(Format.duration(interval))"
+            + "; worst-case sweep \(ticksPerSweep) ticks × \(Format.duration(interval))"
             + " = \(Format.duration(result.sweepWorst))")
 
         if !log.deliveredErrors.isEmpty {

@@ -4,15 +4,16 @@ import Foundation
 ///
 /// - Files created, deleted or renamed over change the folder's stamp: then one `readdir`
 ///   (which gives inodes for free) tells which ids were added, removed or replaced.
-/// - Files edited in place change only their own stamp: each tick `fstatat`s the recently
-///   changed files and the next `statBudget` files of a rotating sweep, so a collection of up
-///   to `statBudget` documents is fully checked every tick and a larger one over a bounded
-///   number of ticks.
-/// - A file whose stamp was taken within `racyWindow` of its last change could change again
-///   without its stamp moving (timestamps are coarse): it is read again until that is past.
+/// - Files edited in place change only their own stamp: a collection of up to `statBudget`
+///   documents is `fstatat`ed whole every tick; a larger one has its recently changed files
+///   and the next `largeCollectionStatBudget` files of a rotating sweep checked, so an edit is
+///   seen within a bounded number of ticks and idle polling stays well under 1% of a core.
+/// - A file (or the folder) read within `racyWindow` of its last change could change again
+///   without its stamp moving (timestamps are coarse): it is read once more after the window.
 /// Only files whose stamp changed are read; a quiet tick reads nothing.
 final class CollectionWatcher: Watcher, @unchecked Sendable {
     static let statBudget = 1000
+    static let largeCollectionStatBudget = 500
     static let racyWindow: TimeInterval = 1
     static let hotWindow: TimeInterval = 60
 
@@ -21,8 +22,10 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     private var inodes: [String: UInt64] = [:]
     private(set) var documents: [String: QueryDocumentSnapshot] = [:]
     private var folder: FileStamp?
-    private var folderIsRacy = false
-    private var racy: Set<String> = []
+    /// When the folder changed within the racy window: list it once more after the window.
+    private var relistFolderAt: TimeInterval?
+    /// Files read within the racy window of their last change, and when to read them again.
+    private var racy: [String: TimeInterval] = [:]
     private var recentlyChanged: [String: TimeInterval] = [:]
     private var sweepOrder: [String] = []
     private var sweepCursor = 0
@@ -45,7 +48,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         var changed: Set<String> = []
         guard let fd = try files.openFolder(path.segments, create: false) else {
             changed = Set(documents.keys)
-            documents = [:]; stamps = [:]; inodes = [:]; racy = []; sweepOrder = []
+            documents = [:]; stamps = [:]; inodes = [:]; racy = [:]; recentlyChanged = [:]; sweepOrder = []
             folder = nil
             return changed
         }
@@ -53,29 +56,40 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         var st = stat()
         fstat(fd, &st)
         let folderStamp = FileStamp(st)
+        let isFirstListing = folder == nil
         var toRead: Set<String> = []
-        if folderStamp != folder || folderIsRacy {
+        if folderStamp != folder || relistFolderAt.map({ now >= $0 }) == true {
             var listed: [String: UInt64] = [:]
+            listed.reserveCapacity(inodes.count + 16)
             for entry in DocumentFiles.listEntries(fd) where entry.isDirectory != true {
                 if let id = DocumentFiles.documentID(fileName: entry.name) { listed[id] = entry.inode }
             }
-            for (id, inode) in listed where inodes[id] != inode { toRead.insert(id) }
+            var added: [String] = []
+            for (id, inode) in listed where inodes[id] != inode {
+                toRead.insert(id)
+                if inodes[id] == nil { added.append(id) }
+            }
+            var removedAny = false
             for id in inodes.keys where listed[id] == nil {
+                removedAny = true
                 forget(id)
                 if documents.removeValue(forKey: id) != nil { changed.insert(id) }
             }
-            if listed.count != sweepOrder.count || !toRead.isEmpty { sweepOrder = listed.keys.sorted() }
+            // The sweep needs every name once, in no particular order.
+            if removedAny { sweepOrder.removeAll { listed[$0] == nil } }
+            sweepOrder += added
             inodes = listed
             folder = folderStamp
-            folderIsRacy = now - folderStamp.lastChange < Self.racyWindow
+            relistFolderAt = now - folderStamp.lastChange < Self.racyWindow ? folderStamp.lastChange + Self.racyWindow : nil
         }
-        for id in idsToCheck(now: now) where !toRead.contains(id) {
+        for id in racy.filter({ now >= $0.value }).keys { toRead.insert(id) }
+        for id in idsToStat(now: now) where !toRead.contains(id) {
             var fileStat = stat()
             guard fstatat(fd, id + DocumentFiles.fileExtension, &fileStat, AT_SYMLINK_NOFOLLOW) == 0 else {
                 toRead.insert(id)
                 continue
             }
-            if stamps[id] != FileStamp(fileStat) || racy.contains(id) { toRead.insert(id) }
+            if stamps[id] != FileStamp(fileStat) { toRead.insert(id) }
         }
         var progress = LoadProgress(total: toRead.count)
         for id in toRead {
@@ -88,12 +102,19 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
                 continue
             }
             stamps[id] = stamp
-            if let stamp, now - stamp.lastChange < Self.racyWindow { racy.insert(id) } else { racy.remove(id) }
+            // Timestamps are coarse: a change right after this read could leave the stamp as it
+            // is, so a file read within the window is read once more when the window has passed.
+            if let stamp, now - stamp.lastChange < Self.racyWindow {
+                racy[id] = stamp.lastChange + Self.racyWindow
+            } else {
+                racy[id] = nil
+            }
             if documents[id]?.stored != stored {
                 let reference = DocumentReference(firestore: firestore!, path: path.appending(id))
                 documents[id] = QueryDocumentSnapshot(reference: reference, stored: stored)
                 changed.insert(id)
-                recentlyChanged[id] = now
+                // The first listing is not a change anyone made: nothing is "recent" yet.
+                if !isFirstListing { recentlyChanged[id] = now }
             }
         }
         return changed
@@ -108,42 +129,20 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
 
     private func forget(_ id: String) {
         stamps[id] = nil
-        racy.remove(id)
+        racy[id] = nil
         recentlyChanged[id] = nil
     }
 
-    /// Racy and recently changed files, then the next slice of the sweep.
-    private func idsToCheck(now: TimeInterval) -> [String] {
-        recentlyChanged = recentlyChanged.filter { now - $0.value < Self.hotWindow }
-        var ids = Array(racy) + recentlyChanged.keys
-        if sweepOrder.count <= Self.statBudget {
-            ids += sweepOrder
-        } else {
-            if sweepCursor >= sweepOrder.count { sweepCursor = 0 }
-            let end = min(sweepCursor + Self.statBudget, sweepOrder.count)
-            ids += sweepOrder[sweepCursor..<end]
-            sweepCursor = end
+    /// Recently changed files, then the next slice of the sweep: all of a collection of up to
+    /// `statBudget` documents, `largeCollectionStatBudget` of a larger one.
+    private func idsToStat(now: TimeInterval) -> [String] {
+        if recentlyChanged.contains(where: { now - $0.value >= Self.hotWindow }) {
+            recentlyChanged = recentlyChanged.filter { now - $0.value < Self.hotWindow }
         }
-        return ids
-    }
-}
-
-/// Paces progress reports during a long read: at most one every 50 ms.
-struct LoadProgress {
-    static let worthReporting = 2_000
-    let total: Int
-    private var read = 0
-    private var lastReport = DispatchTime.now()
-
-    init(total: Int) { self.total = total }
-
-    mutating func advance(_ report: (Int, Int) -> Void) {
-        read += 1
-        guard read % 256 == 0 else { return }
-        let now = DispatchTime.now()
-        if now.uptimeNanoseconds - lastReport.uptimeNanoseconds >= 50_000_000 {
-            lastReport = now
-            report(read, total)
-        }
+        if sweepOrder.count <= Self.statBudget { return sweepOrder }
+        if sweepCursor >= sweepOrder.count { sweepCursor = 0 }
+        let end = min(sweepCursor + Self.largeCollectionStatBudget, sweepOrder.count)
+        defer { sweepCursor = end }
+        return Array(recentlyChanged.keys) + sweepOrder[sweepCursor..<end]
     }
 }

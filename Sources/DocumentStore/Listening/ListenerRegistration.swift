@@ -102,7 +102,9 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
         }
         guard !removed.isEmpty || !added.isEmpty || !modified.isEmpty else { return }
         let (new, changes) = Self.apply(removed: removed, added: added, modified: modified, to: old, order: query.areInIncreasingOrder)
-        store(new)
+        results = new
+        resultIDs.subtract(removed)
+        for document in added { resultIDs.insert(document.documentID) }
         send(QuerySnapshot(query: query, documents: new, changes: changes))
     }
 

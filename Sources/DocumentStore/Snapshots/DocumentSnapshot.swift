@@ -6,12 +6,14 @@ public class DocumentSnapshot: @unchecked Sendable {
     public let reference: DocumentReference
     let stored: StoredDocument
 
+    /// Kept, not derived: queries compare it on every step of a sort.
+    public let documentID: String
+
     init(reference: DocumentReference, stored: StoredDocument) {
         self.reference = reference
         self.stored = stored
+        documentID = reference.documentID
     }
-
-    public var documentID: String { reference.documentID }
 
     /// True when the file exists, even if it cannot be read (see `readError`).
     public var exists: Bool { stored != .missing }

@@ -7,13 +7,13 @@ import Observation
 public final class BooksViewModel {
     public let live: LiveCollection<ShelfBook>
     public let lookup: MappingSimpleTypesViewModel
-    public private(set) var writeError: String?
 
     public init(db: Firestore = .firestore()) {
         live = LiveCollection(db.collection("books"))
         lookup = MappingSimpleTypesViewModel(db: db)
     }
 
+    public var writeError: String? { live.writeError }
     public var errorMessage: String? { writeError ?? live.statusMessage }
 
     public func subscribe() { live.subscribe() }
@@ -30,27 +30,16 @@ public final class BooksViewModel {
 
     @discardableResult
     public func add(_ book: ShelfBook) -> DocumentReference? {
-        record { try live.add(book) }
+        live.attempt { try live.add(book) }
     }
 
     /// Saves with a merge, so no field the model does not know is lost.
     /// `removing` names optional fields the user cleared, deleted from the document.
     public func update(_ book: ShelfBook, id: String, removing fields: [String] = []) {
-        record { try live.update(book, id: id, removing: fields) }
+        live.attempt { try live.update(book, id: id, removing: fields) }
     }
 
     public func delete(id: String) {
-        record { try live.delete(id: id) }
-    }
-
-    private func record<T>(_ write: () throws -> T) -> T? {
-        do {
-            let result = try write()
-            writeError = nil
-            return result
-        } catch {
-            writeError = DocumentProblem(path: live.collection.path, error: error).message
-            return nil
-        }
+        live.attempt { try live.delete(id: id) }
     }
 }

@@ -6,13 +6,13 @@ import Observation
 @Observable @MainActor
 public final class CustomizeMappingViewModel {
     public let live: LiveCollection<ProgrammingLanguage>
-    public private(set) var writeError: String?
 
     public init(db: Firestore = .firestore()) {
         live = LiveCollection(db.collection("programming-languages"))
     }
 
     public var programmingLanguages: [ProgrammingLanguage] { live.models }
+    public var writeError: String? { live.writeError }
     public var errorMessage: String? { writeError ?? live.statusMessage }
 
     public func subscribe() { live.subscribe() }
@@ -20,13 +20,6 @@ public final class CustomizeMappingViewModel {
 
     @discardableResult
     public func addLanguage(name: String, year: Date) -> DocumentReference? {
-        do {
-            let reference = try live.add(ProgrammingLanguage(name: name, year: year))
-            writeError = nil
-            return reference
-        } catch {
-            writeError = DocumentProblem(path: live.collection.path, error: error).message
-            return nil
-        }
+        live.attempt { try live.add(ProgrammingLanguage(name: name, year: year)) }
     }
 }

@@ -121,6 +121,25 @@ public final class LiveCollection<Model: Codable & Sendable> {
 
     // MARK: Writes (on disk when they return; the listener then delivers them)
 
+    /// The last write's failure, for the screen to show; cleared by the next write that works.
+    public private(set) var writeError: String?
+
+    /// Runs a write, keeping its failure in `writeError`; nil when it failed.
+    @discardableResult
+    public func attempt<T>(_ write: () throws -> T) -> T? {
+        do {
+            let result = try write()
+            writeError = nil
+            return result
+        } catch {
+            writeError = DocumentProblem(path: collection.path, error: error).message
+            return nil
+        }
+    }
+
+    /// A write refused before it started, said the same way.
+    public func refuse(_ reason: String) { writeError = reason }
+
     @discardableResult
     public func add(_ model: Model) throws -> DocumentReference {
         try collection.addDocument(from: model)

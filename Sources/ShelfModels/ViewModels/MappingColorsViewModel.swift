@@ -6,14 +6,14 @@ import Observation
 public final class MappingColorsViewModel {
     public let live: LiveCollection<ColorEntry>
     public var newColor = ColorEntry.empty
-    /// The last write's failure; cleared by the next write that succeeds.
-    public private(set) var writeError: String?
 
     public init(db: Firestore = .firestore()) {
         live = LiveCollection(db.collection("colors"))
     }
 
     public var colorEntries: [ColorEntry] { live.models }
+    /// The last write's failure; cleared by the next write that succeeds.
+    public var writeError: String? { live.writeError }
 
     /// What the screen shows as its error: a failed write, the listener's problem, "No
     /// documents in 'colors' collection", or every document that does not decode.
@@ -30,7 +30,7 @@ public final class MappingColorsViewModel {
     /// Adds `newColor` as a new document, then starts a fresh `newColor`.
     @discardableResult
     public func addColorEntry() -> DocumentReference? {
-        record {
+        live.attempt {
             let reference = try live.add(newColor)
             newColor = .empty
             return reference
@@ -38,25 +38,11 @@ public final class MappingColorsViewModel {
     }
 
     public func updateColorEntry(_ entry: ColorEntry) {
-        guard let id = entry.id else {
-            writeError = "The colour has no id: add it first"
-            return
-        }
-        record { try live.update(entry, id: id) }
+        guard let id = entry.id else { return live.refuse("The colour has no id: add it first") }
+        live.attempt { try live.update(entry, id: id) }
     }
 
     public func deleteColorEntry(id: String) {
-        record { try live.delete(id: id) }
-    }
-
-    private func record<T>(_ write: () throws -> T) -> T? {
-        do {
-            let result = try write()
-            writeError = nil
-            return result
-        } catch {
-            writeError = DocumentProblem(path: live.collection.path, error: error).message
-            return nil
-        }
+        live.attempt { try live.delete(id: id) }
     }
 }

@@ -5,13 +5,13 @@ import Observation
 @Observable @MainActor
 public final class MappingEnumsViewModel {
     public let live: LiveCollection<Article>
-    public private(set) var writeError: String?
 
     public init(db: Firestore = .firestore()) {
         live = LiveCollection(db.collection("articles"))
     }
 
     public var articles: [Article] { live.models }
+    public var writeError: String? { live.writeError }
     public var errorMessage: String? { writeError ?? live.statusMessage }
 
     public func subscribe() { live.subscribe() }
@@ -19,13 +19,6 @@ public final class MappingEnumsViewModel {
 
     @discardableResult
     public func addArticle(title: String, status: Article.Status) -> DocumentReference? {
-        do {
-            let reference = try live.add(Article(title: title, status: status))
-            writeError = nil
-            return reference
-        } catch {
-            writeError = DocumentProblem(path: live.collection.path, error: error).message
-            return nil
-        }
+        live.attempt { try live.add(Article(title: title, status: status)) }
     }
 }

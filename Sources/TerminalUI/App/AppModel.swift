@@ -69,17 +69,17 @@ public final class AppModel {
         // listening once shown, so coming back to a large collection costs nothing.
         tabs = [
             ModelTab(live: books.live, presentation: KnownPresentations.books(books),
-                     subscribe: books.subscribe, unsubscribe: {}, writeError: { [books] in books.writeError },
+                     subscribe: books.subscribe, unsubscribe: {},
                      delete: { [books] id in books.delete(id: id); return books.writeError }),
             ModelTab(live: colors.live, presentation: KnownPresentations.colors(colors),
-                     subscribe: colors.subscribe, unsubscribe: colors.unsubscribe, writeError: { [colors] in colors.writeError },
+                     subscribe: colors.subscribe, unsubscribe: colors.unsubscribe,
                      delete: { [colors] id in colors.deleteColorEntry(id: id); return colors.writeError }),
             ModelTab(live: languages.live, presentation: KnownPresentations.languages(languages),
-                     subscribe: languages.subscribe, unsubscribe: {}, writeError: { [languages] in languages.writeError }),
+                     subscribe: languages.subscribe, unsubscribe: {}),
             ModelTab(live: offices.live, presentation: KnownPresentations.offices(offices),
                      subscribe: offices.subscribe, unsubscribe: {}),
             ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
-                     subscribe: articles.subscribe, unsubscribe: {}, writeError: { [articles] in articles.writeError }),
+                     subscribe: articles.subscribe, unsubscribe: {}),
         ]
         let known = Set(KnownCollection.allCases.map(\.rawValue))
         let others = ((try? store.listCollections()) ?? []).map(\.collectionID).filter { !known.contains($0) }

@@ -9,19 +9,18 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     let presentation: Presentation<Model>
     private let subscribe: () -> Void
     private let unsubscribe: () -> Void
-    private let lastWriteError: () -> String?
     private let remove: (String) -> String?
 
     init(live: LiveCollection<Model>, presentation: Presentation<Model>,
          subscribe: @escaping () -> Void, unsubscribe: @escaping () -> Void,
-         writeError: @escaping () -> String? = { nil }, delete: ((String) -> String?)? = nil) {
+         delete: ((String) -> String?)? = nil) {
         self.live = live
         self.presentation = presentation
         self.subscribe = subscribe
         self.unsubscribe = unsubscribe
-        self.lastWriteError = writeError
         self.remove = delete ?? { id in
-            do { try live.delete(id: id); return nil } catch { return DocumentProblem(path: "\(live.collection.path)/\(id)", error: error).message }
+            live.attempt { try live.delete(id: id) }
+            return live.writeError
         }
     }
 
@@ -29,7 +28,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var title: String { presentation.title }
     var isLoaded: Bool { live.hasLoaded }
     var loadProgress: (read: Int, total: Int)? { live.loadProgress }
-    var statusMessage: String? { lastWriteError() ?? live.statusMessage }
+    var statusMessage: String? { live.writeError ?? live.statusMessage }
     var rowCount: Int { live.rows.count }
 
     var version: Int { live.version }

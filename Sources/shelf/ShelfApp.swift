@@ -71,6 +71,7 @@ final class ShelfApp {
     /// delivering, a fetch finishing) schedules the next frame.
     private func draw() {
         drawIsScheduled = false
+        model.replayKeysWaitingForLoad()
         let size = screen.size
         let frame = withObservationTracking {
             AppView.render(model, size: size)

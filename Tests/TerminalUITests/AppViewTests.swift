@@ -51,12 +51,12 @@ final class AppViewTests: XCTestCase {
         XCTAssertEqual(lines(app), [
             " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles                      ",
             "┌ Books ───────────────────────┐┌ books/hitchhiker ────────────────────────────┐",
-            "│  The Ultimate Hitchhiker's G…││ Title              The Ultimate Hitchhiker's │",
-            "│! SwiftUI and Combine  does n…││                    Guide to the Galaxy       │",
-            "│  Tagged 🚀 本  Douglas Adams…││ Author             Douglas Adams             │",
-            "│                              ││ Pages              816                       │",
-            "│                              ││ field-doesnt-exi…  hello                     │",
-            "│                              ││                                              │",
+            "│  The Ultimate Hitchhiker's G…││ Title         The Ultimate Hitchhiker's      │",
+            "│! SwiftUI and Combine  does n…││               Guide to the Galaxy            │",
+            "│  Tagged 🚀 本  Douglas Adams…││ Author        Douglas Adams                  │",
+            "│                              ││ Pages         816                            │",
+            "│                              ││ Other fields  field-doesnt-exist-in-struct:  │",
+            "│                              ││               hello                          │",
             "│                              ││                                              │",
             "│                              ││                                              │",
             "│                              ││                                              │",
@@ -74,10 +74,12 @@ final class AppViewTests: XCTestCase {
         let app = try await makeApp()
         _ = app.handle(.down)
         let screen = lines(app, 160, 16)
-        XCTAssertTrue(screen[2].hasSuffix("││ Problem        document books/invalid-data, field numberOfPages: expected Int, found the     │"), screen[2])
-        XCTAssertTrue(screen[3].contains("││                string \"twohundredfifty\"   "), screen[3])
+        XCTAssertTrue(screen[2].hasSuffix("││ Problem  document books/invalid-data, field numberOfPages: expected Int, found the string    │"), screen[2])
+        XCTAssertTrue(screen[3].contains("││          \"twohundredfifty\"   "), screen[3])
         XCTAssertEqual(screen[3].hasPrefix("│! SwiftUI and Combine  does not decode"), true, screen[3])
-        XCTAssertTrue(screen[5].contains("numberOfPages  twohundredfifty"), screen.joined(separator: "\n"))
+        let text = screen.joined(separator: "\n")
+        XCTAssertTrue(text.contains("Fields   author: Peter"), text)
+        XCTAssertTrue(text.contains("numberOfPages: twohundredfifty"), text)
     }
 
     func testColorSwatchCellsUseThePaletteIndex() async throws {
@@ -85,10 +87,15 @@ final class AppViewTests: XCTestCase {
         _ = app.handle(.character("2"))
         try await waitUntilLoaded(app)
         let screen = AppView.render(app, size: Size(width: 80, height: 16))
-        // Row 2 is the first colour: a four-cell swatch after the border and the marker column.
-        let swatch = screen.canvas.style(at: Point(x: 1, y: 2))
-        XCTAssertEqual(swatch.background, TerminalColor(Color(red: 0xff, green: 0x80, blue: 0x00)))
-        XCTAssertEqual(app.colorMode.paletteIndex(for: swatch.background), 208)
+        // Row 2 is the first colour, selected: a four-cell swatch after the border and the
+        // marker column, drawn in reverse video so the row's selection leaves its colour alone.
+        let swatch = screen.canvas.style(at: Point(x: 3, y: 2))
+        XCTAssertEqual(swatch.foreground, TerminalColor(Color(red: 0xff, green: 0x80, blue: 0x00)))
+        XCTAssertTrue(swatch.reverse)
+        XCTAssertEqual(app.colorMode.paletteIndex(for: swatch.foreground), 208)
+        let unselected = screen.canvas.style(at: Point(x: 3, y: 3))
+        XCTAssertEqual(app.colorMode.paletteIndex(for: unselected.foreground), XtermPalette.index256(red: 0x12, green: 0x34, blue: 0x56))
+        XCTAssertTrue(unselected.reverse)
         let text = screen.canvas.lines.joined(separator: "\n")
         XCTAssertTrue(text.contains("Orange  #ff8000"), text)
         XCTAssertTrue(text.contains("Palette  208 #ff8700"), text)

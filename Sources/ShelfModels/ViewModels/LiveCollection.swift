@@ -80,6 +80,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
     private func apply(_ snapshot: QuerySnapshot?, _ error: Error?) {
         guard let snapshot else {
             listenerError = error.map { "\($0)" } ?? "No documents in '\(collection.collectionID)' collection"
+            hasLoaded = true  // loaded as far as it can be: the screen says why it is empty
             return
         }
         listenerError = nil

@@ -122,7 +122,10 @@ public final class AppModel {
            let position = Self.position(of: index, in: visible) {
             return position
         }
-        return min(state.selected ?? 0, visible.count - 1)
+        // From now on the selection follows this document, not this position.
+        let position = min(state.selected ?? 0, visible.count - 1)
+        selectedIDs[tab.collectionID] = tab.snapshot(at: visible[position]).documentID
+        return position
     }
 
     /// Where row `index` stands in `visible` (ascending indices), by binary search.
@@ -164,7 +167,25 @@ public final class AppModel {
         return .keepRunning
     }
 
+    /// Keys that act on a tab's documents, pressed before its first snapshot arrived: they are
+    /// replayed once it has, so a script typing "3jj" gets what it typed.
+    private var keysWaitingForLoad: [(key: Key, pageSize: Int)] = []
+
+    /// Replays the keys that waited for the shown tab to load; call before drawing.
+    public func replayKeysWaitingForLoad() {
+        guard tab.isLoaded, !keysWaitingForLoad.isEmpty else { return }
+        let waiting = keysWaitingForLoad
+        keysWaitingForLoad = []
+        for (key, pageSize) in waiting where handle(key, pageSize: pageSize) == .quit { break }
+    }
+
     private func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
+        // Once one key waits, the keys after it wait too, so they keep their order.
+        if let name = Keymap.browse.action(for: key), let action = Keymap.Action(rawValue: name),
+           (!tab.isLoaded && Self.actsOnDocuments.contains(action)) || (!keysWaitingForLoad.isEmpty && action != .quit) {
+            keysWaitingForLoad.append((key, pageSize))
+            return .keepRunning
+        }
         guard let name = Keymap.browse.action(for: key), let action = Keymap.Action(rawValue: name) else {
             if case .character(let c) = key { notice = "\"\(c)\" does nothing here: press ? for the keys" }
             return .keepRunning
@@ -215,6 +236,8 @@ public final class AppModel {
         }
         return .keepRunning
     }
+
+    private static let actsOnDocuments: Set<Keymap.Action> = [.up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
     func switchTab(to index: Int) {
         guard index != activeTab else { return }
@@ -328,11 +351,12 @@ public final class AppModel {
             return
         }
         do {
-            try session.spec.save(session.widget.values)
+            let id = try session.spec.save(session.widget.values)
             if let original = session.original, let fields = original.data() {
                 lastChange = (original.reference.path, fields)
             }
-            notice = session.documentID.map { "Saved \(session.tabID)/\($0)" } ?? "Added to \(session.tabID)"
+            notice = session.documentID == nil ? "Added \(session.tabID)/\(id)" : "Saved \(session.tabID)/\(id)"
+            selectedIDs[session.tabID] = id
             closeForm()
         } catch {
             notice = "Not saved: \(error)"
@@ -350,6 +374,7 @@ public final class AppModel {
     private func closeForm() {
         form = nil
         mode = .browse
+        showsLookup = false
     }
 
     /// Puts back the fields the document had before the last delete or edit.

@@ -146,15 +146,13 @@ public enum AppView {
         frame.render(into: &canvas, area: area)
         let inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
         session.widget.render(into: &canvas, area: inner)
-        // A live swatch beside each colour field whose text is a valid colour.
+        // A live swatch at the right end of each colour field's row (colour values are short).
         for (index, field) in session.spec.fields.enumerated() {
             guard let color = field.rule.preview(session.widget.fields[index].text) else { continue }
             let fieldArea = session.widget.fieldArea(index, in: inner)
-            let swatchWidth = min(6, max(0, inner.maxX - fieldArea.maxX - 1))
-            if swatchWidth > 0 {
-                Swatch(color: color, mode: mode, showsHex: false)
-                    .render(into: &canvas, area: Rect(x: fieldArea.maxX + 1, y: fieldArea.y, width: swatchWidth, height: 1))
-            }
+            guard fieldArea.width >= 20 else { continue }
+            Swatch(color: color, mode: mode, showsHex: false)
+                .render(into: &canvas, area: Rect(x: fieldArea.maxX - 6, y: fieldArea.y, width: 6, height: 1))
         }
         return session.widget.cursorPosition(in: inner)
     }

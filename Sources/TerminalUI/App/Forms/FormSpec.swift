@@ -12,8 +12,8 @@ struct FormSpec {
 
     var title: String
     var fields: [Field]
-    /// Writes the document; throws what the user must see.
-    var save: ([String]) throws -> Void
+    /// Writes the document and returns its id; throws what the user must see.
+    var save: ([String]) throws -> String
 }
 
 /// What a field accepts: `check` returns why a text is not accepted, or nil.

@@ -37,7 +37,7 @@ enum KnownPresentations {
                               DetailLine("Cover (large)", cover.large.absoluteString)]
                 }
                 if let color = book.color { lines.append(DetailLine("Color", " \(color.hex) ", valueStyle: swatchStyle(color, mode))) }
-                lines += RawValue.lines(for: snapshot, except: ShelfBook.knownFields)
+                lines += RawValue.lines(for: snapshot, except: ShelfBook.knownFields, title: "Other fields")
                 return lines
             },
             form: { snapshot in
@@ -72,13 +72,15 @@ enum KnownPresentations {
                             tags: tags.isEmpty && !hadOptional.contains("tags") ? nil : tags,
                             cover: givenURLs == 3 ? CoverImages(small: urls[0]!, medium: urls[1]!, large: urls[2]!) : nil,
                             color: values[8].trimmed.isEmpty ? nil : try? Color(hex: values[8]))
+                        var id = snapshot?.documentID
                         if let snapshot {
                             let cleared = (givenURLs == 0 ? ["cover"] : []) + (values[8].trimmed.isEmpty ? ["color"] : [])
                             model.update(book, id: snapshot.documentID, removing: cleared.filter(hadOptional.contains))
                         } else {
-                            model.add(book)
+                            id = model.add(book)?.documentID
                         }
                         if let error = model.writeError { throw FormError(error) }
+                        return id ?? ""
                     })
             })
     }
@@ -91,7 +93,7 @@ enum KnownPresentations {
             searchFields: ["name", "color"],
             nameFields: ["name"],
             row: { entry, mode in
-                [Span("    ", style: swatchStyle(entry.color, mode)), Span(" " + entry.name), Span("  " + entry.color.hex, style: dim)]
+                [Span("    ", style: listSwatchStyle(entry.color, mode)), Span(" " + entry.name), Span("  " + entry.color.hex, style: dim)]
             },
             detail: { entry, snapshot, mode in
                 var lines = [
@@ -101,7 +103,7 @@ enum KnownPresentations {
                     DetailLine("Palette", paletteDescription(entry.color, mode)),
                     DetailLine("Sample", " The quick brown fox ", valueStyle: sampleStyle(entry.color, mode)),
                 ]
-                lines += RawValue.lines(for: snapshot, except: ["name", "color"])
+                lines += RawValue.lines(for: snapshot, except: ["name", "color"], title: "Other fields")
                 return lines
             },
             swatch: { $0.color },
@@ -110,17 +112,19 @@ enum KnownPresentations {
                     title: snapshot.map { "Edit \($0.reference.path)" } ?? "New colour",
                     fields: [
                         .init(label: "Name", text: snapshot == nil ? "" : text(snapshot, "name"), rule: .text),
-                        .init(label: "Color", text: snapshot == nil ? ColorEntry.empty.color.hex : text(snapshot, "color"), rule: .hexColor(optional: false)),
+                        .init(label: "Color", text: text(snapshot, "color"), rule: .hexColor(optional: false)),
                     ],
                     save: { values in
                         let entry = ColorEntry(id: snapshot?.documentID, name: values[0].trimmed, color: try Color(hex: values[1]))
-                        if entry.id != nil {
+                        var id = entry.id
+                        if id != nil {
                             model.updateColorEntry(entry)
                         } else {
                             model.newColor = entry
-                            model.addColorEntry()
+                            id = model.addColorEntry()?.documentID
                         }
                         if let error = model.writeError { throw FormError(error) }
+                        return id ?? ""
                     })
             })
     }
@@ -152,6 +156,13 @@ enum KnownPresentations {
         return Swatch(color: color, mode: mode).fillStyle
     }
 
+    /// A list row's swatch: spaces in reverse video drawn in the colour, so the selected row's
+    /// reverse video leaves it as it is (and without colour it is still a visible block).
+    static func listSwatchStyle(_ color: Color, _ mode: ColorMode) -> Style {
+        guard mode.usesColor else { return Style(reverse: true) }
+        return Style(foreground: TerminalColor(color), reverse: true)
+    }
+
     static func sampleStyle(_ color: Color, _ mode: ColorMode) -> Style {
         guard mode.usesColor else { return Style(bold: true, reverse: true) }
         return swatchStyle(color, mode)
@@ -168,7 +179,7 @@ enum KnownPresentations {
             detail: { language, snapshot, _ in
                 [DetailLine("Name", language.name, valueStyle: Style(bold: true)),
                  DetailLine("First appeared", day(language.year))]
-                    + RawValue.lines(for: snapshot, except: ["language_name", "year"])
+                    + RawValue.lines(for: snapshot, except: ["language_name", "year"], title: "Other fields")
             },
             form: { snapshot in
                 let name = text(snapshot, "language_name").isEmpty ? text(snapshot, "name") : text(snapshot, "language_name")
@@ -180,9 +191,12 @@ enum KnownPresentations {
                         let language = ProgrammingLanguage(name: values[0].trimmed, year: FieldParsing.date(values[1])!)
                         if let snapshot {
                             try model.live.update(language, id: snapshot.documentID)
-                        } else if model.addLanguage(name: language.name, year: language.year) == nil {
+                            return snapshot.documentID
+                        }
+                        guard let added = model.addLanguage(name: language.name, year: language.year) else {
                             throw FormError(model.errorMessage ?? "could not add the language")
                         }
+                        return added.documentID
                     })
             })
     }
@@ -204,7 +218,7 @@ enum KnownPresentations {
                         DetailLine("Latitude", "\(point.latitude)"),
                         DetailLine("Longitude", "\(point.longitude)"),
                         DetailLine("Map", "https://www.openstreetmap.org/?mlat=\(point.latitude)&mlon=\(point.longitude)#map=16/\(point.latitude)/\(point.longitude)")]
-                    + RawValue.lines(for: snapshot, except: ["name", "location"])
+                    + RawValue.lines(for: snapshot, except: ["name", "location"], title: "Other fields")
             },
             form: { snapshot in
                 FormSpec(
@@ -215,7 +229,11 @@ enum KnownPresentations {
                     save: { values in
                         let office = Office(name: values[0].trimmed,
                                             location: GeoPoint(latitude: Double(values[1].trimmed)!, longitude: Double(values[2].trimmed)!))
-                        if let snapshot { try model.live.update(office, id: snapshot.documentID) } else { try model.live.add(office) }
+                        if let snapshot {
+                            try model.live.update(office, id: snapshot.documentID)
+                            return snapshot.documentID
+                        }
+                        return try model.live.add(office).documentID
                     })
             })
     }
@@ -232,7 +250,7 @@ enum KnownPresentations {
             detail: { article, snapshot, _ in
                 [DetailLine("Title", article.title, valueStyle: Style(bold: true)),
                  DetailLine("Status", article.status.rawValue)]
-                    + RawValue.lines(for: snapshot, except: ["title", "status"])
+                    + RawValue.lines(for: snapshot, except: ["title", "status"], title: "Other fields")
             },
             form: { snapshot in
                 FormSpec(
@@ -243,9 +261,12 @@ enum KnownPresentations {
                         let status = Article.Status(rawValue: values[1].trimmed)!
                         if let snapshot {
                             try model.live.update(Article(title: values[0].trimmed, status: status), id: snapshot.documentID)
-                        } else if model.addArticle(title: values[0].trimmed, status: status) == nil {
+                            return snapshot.documentID
+                        }
+                        guard let added = model.addArticle(title: values[0].trimmed, status: status) else {
                             throw FormError(model.errorMessage ?? "could not add the article")
                         }
+                        return added.documentID
                     })
             })
     }

@@ -20,10 +20,13 @@ enum RawValue {
         return text(value)
     }
 
-    /// One line per field, sorted by name; a file that cannot be read says why.
-    static func lines(for snapshot: DocumentSnapshot, except known: Set<String>) -> [DetailLine] {
+    /// One line per field, sorted by name, written "name: value" so a long field name is
+    /// never cut; the first line is labelled `title`. A file that cannot be read says why.
+    static func lines(for snapshot: DocumentSnapshot, except known: Set<String>, title: String) -> [DetailLine] {
         if let error = snapshot.readError { return [DetailLine("File", error.description, valueStyle: Style(bold: true))] }
         let fields = snapshot.data() ?? [:]
-        return fields.keys.sorted().filter { !known.contains($0) }.map { DetailLine($0, text(fields[$0]!)) }
+        return fields.keys.sorted().filter { !known.contains($0) }.enumerated().map { index, name in
+            DetailLine(index == 0 ? title : "", "\(name): \(text(fields[name]!))")
+        }
     }
 }

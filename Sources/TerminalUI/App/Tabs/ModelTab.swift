@@ -75,7 +75,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         let row = live.rows[index]
         guard let model = row.model else {
             var lines = [DetailLine("Problem", row.problem?.message ?? "unknown", valueStyle: Style(bold: true))]
-            lines += RawValue.lines(for: row.snapshot, except: [])
+            if row.snapshot.readError == nil { lines += RawValue.lines(for: row.snapshot, except: [], title: "Fields") }
             return TabDetail(swatch: nil, lines: lines)
         }
         return TabDetail(swatch: presentation.swatch(model), lines: presentation.detail(model, row.snapshot, mode))

@@ -21,7 +21,7 @@ extension Presentation where Model == RawFields {
             searchFields: ["title", "name"],
             nameFields: ["title", "name"],
             row: { _, _ in [] },
-            detail: { _, snapshot, _ in RawValue.lines(for: snapshot, except: []) })
+            detail: { _, snapshot, _ in RawValue.lines(for: snapshot, except: [], title: "Fields") })
     }
 }
 

@@ -22,6 +22,7 @@ final class FormWidgetTests: XCTestCase {
         XCTAssertEqual(makeForm().cursorPosition(in: Rect(x: 0, y: 0, width: 20, height: 3)), Point(x: 10, y: 0))
     }
 
+    /// The whole message, wrapped under the field: what is accepted is never cut off.
     func testValidationMessageUnderItsField() {
         var form = makeForm()
         form.fields[1].message = "expected #RGB or #RRGGBB"
@@ -30,7 +31,8 @@ final class FormWidgetTests: XCTestCase {
         assertLines(canvas, """
               Name Sky
             › Hex  #87ceeb
-                   ! expected #RGB …
+                   ! expected #RGB
+                   or #RRGGBB
             """)
         XCTAssertTrue(canvas.style(at: Point(x: 7, y: 2)).bold)
         XCTAssertEqual(form.cursorPosition(in: Rect(x: 0, y: 0, width: 24, height: 4)), Point(x: 14, y: 1))

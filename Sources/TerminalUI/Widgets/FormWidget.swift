@@ -54,21 +54,27 @@ public struct FormWidget: Widget, Hashable, Sendable {
         return min(widest, max(0, width / 3))
     }
 
-    /// Rows of each field (its own and its message's) from the top of the form.
-    private func fieldRows() -> [(row: Int, height: Int)] {
+    /// Rows of each field (its own and its message's, wrapped to the text's width) from the
+    /// top of the form.
+    private func fieldRows(width: Int) -> [(row: Int, height: Int)] {
         var rows: [(row: Int, height: Int)] = []
         var next = 0
+        let textWidth = max(1, width - Self.markerWidth - labelWidth(for: width) - 1)
         for field in fields {
-            let height = field.message == nil ? 1 : 2
+            let height = 1 + messageLines(field, width: textWidth).count
             rows.append((next, height))
             next += height
         }
         return rows
     }
 
+    private func messageLines(_ field: FormField, width: Int) -> [String] {
+        field.message.map { TextWrapper.wrap("! " + $0, width: width) } ?? []
+    }
+
     /// Rows scrolled off the top so that the focused field and its message are visible.
-    private func scrollOffset(height: Int) -> Int {
-        let rows = fieldRows()
+    private func scrollOffset(height: Int, width: Int) -> Int {
+        let rows = fieldRows(width: width)
         guard rows.indices.contains(focus) else { return 0 }
         let focused = rows[focus]
         return max(0, focused.row + focused.height - height)
@@ -77,9 +83,9 @@ public struct FormWidget: Widget, Hashable, Sendable {
     /// Where the text of field `index` is drawn in `area` (a zero-height rect when it is
     /// scrolled out of view).
     public func fieldArea(_ index: Int, in area: Rect) -> Rect {
-        let rows = fieldRows()
+        let rows = fieldRows(width: area.width)
         guard rows.indices.contains(index) else { return Rect(x: area.x, y: area.y, width: 0, height: 0) }
-        let y = rows[index].row - scrollOffset(height: area.height)
+        let y = rows[index].row - scrollOffset(height: area.height, width: area.width)
         let x = Self.markerWidth + labelWidth(for: area.width) + 1
         let visible = y >= 0 && y < area.height
         return Rect(x: area.x + x, y: area.y + y, width: area.width - x, height: visible ? 1 : 0)
@@ -110,11 +116,11 @@ public struct FormWidget: Widget, Hashable, Sendable {
                 input.style = focused ? input.style.reversed() : input.style.underlined()
                 input.render(into: &canvas, area: textArea)
             }
-            let messageY = textArea.y + 1
-            if let message = field.message, messageY >= area.y, messageY < area.maxY, textArea.width > 0 {
-                canvas.write(("! " + message).truncated(toWidth: textArea.width),
-                             at: Point(x: textArea.x, y: messageY), style: messageStyle,
-                             clippedTo: textArea.width)
+            guard textArea.width > 0 else { continue }
+            for (line, text) in messageLines(field, width: textArea.width).enumerated() {
+                let y = textArea.y + 1 + line
+                guard y >= area.y, y < area.maxY else { continue }
+                canvas.write(text, at: Point(x: textArea.x, y: y), style: messageStyle, clippedTo: textArea.width)
             }
         }
     }

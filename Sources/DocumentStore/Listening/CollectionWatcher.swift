@@ -44,6 +44,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     }
 
     override func scan() throws -> Set<String> {
+        guard let firestore else { return [] }  // the store is gone: nobody to tell
         let now = Date().timeIntervalSince1970
         var changed: Set<String> = []
         guard let fd = try files.openFolder(path.segments, create: false) else {
@@ -110,7 +111,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
                 racy[id] = nil
             }
             if documents[id]?.stored != stored {
-                let reference = DocumentReference(firestore: firestore!, path: path.appending(id))
+                let reference = DocumentReference(firestore: firestore, path: path.appending(id))
                 documents[id] = QueryDocumentSnapshot(reference: reference, stored: stored)
                 changed.insert(id)
                 // The first listing is not a change anyone made: nothing is "recent" yet.

@@ -49,16 +49,8 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
 
     /// Reads the document; the snapshot's `exists` says whether it is there.
     public func getDocument(completion: @escaping (DocumentSnapshot?, Error?) -> Void) {
-        let callback = Callback(completion)
-        let queue = firestore.settings.dispatchQueue
-        DispatchQueue.global().async {
-            let result = Result { try self.readSnapshot() }
-            queue.async {
-                switch result {
-                case .success(let snapshot): callback.function(snapshot, nil)
-                case .failure(let error): callback.function(nil, error)
-                }
-            }
+        readInBackground(answeringOn: firestore.settings.dispatchQueue, { try self.readSnapshot() }) { result in
+            completion(try? result.get(), result.failure)
         }
     }
 
@@ -66,11 +58,9 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     /// unless `T` is optional, which gives nil.
     public func getDocument<T: Decodable & SendableMetatype>(as type: T.Type, decoder: Firestore.Decoder = Firestore.Decoder(),
                                           completion: @escaping (Result<T, Error>) -> Void) {
-        let callback = Callback(completion)
-        let queue = firestore.settings.dispatchQueue
-        DispatchQueue.global().async {
-            let result = Callback(Result { try self.readSnapshot().data(as: T.self, decoder: decoder) })
-            queue.async { callback.function(result.function) }
+        readInBackground(answeringOn: firestore.settings.dispatchQueue,
+                         { Callback(try self.readSnapshot().data(as: T.self, decoder: decoder)) }) { result in
+            completion(result.map(\.function))
         }
     }
 
@@ -176,6 +166,24 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
             DocumentWatcher(firestore: firestore, reference: self)
         }
         return subscription
+    }
+}
+
+/// Runs a blocking read on a global queue and hands its result to `completion` on `queue`,
+/// as Firestore's completion handlers run on the callback queue.
+func readInBackground<T: Sendable>(answeringOn queue: DispatchQueue, _ work: @escaping @Sendable () throws -> T,
+                                   completion: @escaping (Result<T, Error>) -> Void) {
+    let callback = Callback(completion)
+    DispatchQueue.global().async {
+        let result = Result { try work() }
+        queue.async { callback.function(result) }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 

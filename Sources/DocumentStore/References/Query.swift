@@ -57,16 +57,8 @@ public class Query: @unchecked Sendable {
     }
 
     public func getDocuments(completion: @escaping (QuerySnapshot?, Error?) -> Void) {
-        let callback = Callback(completion)
-        let queue = firestore.settings.dispatchQueue
-        DispatchQueue.global().async {
-            let result = Result { try self.readSnapshot() }
-            queue.async {
-                switch result {
-                case .success(let snapshot): callback.function(snapshot, nil)
-                case .failure(let error): callback.function(nil, error)
-                }
-            }
+        readInBackground(answeringOn: firestore.settings.dispatchQueue, { try self.readSnapshot() }) { result in
+            completion(try? result.get(), result.failure)
         }
     }
 

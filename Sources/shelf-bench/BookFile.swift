@@ -1,47 +1,15 @@
 import Foundation
 
-/// A book's file as the store writes it: pretty JSON, two-space indent, sorted keys, final
-/// newline. Used to seed large collections in bulk; checked byte for byte against files the
-/// store wrote (`Benchmark.checkSeedFormat`) before it is trusted.
+/// A book's file as another program would write it: Foundation's JSON, not the store's
+/// writer, since the point is files the store did not make. Used for external edits and to
+/// seed large collections in bulk; `Benchmark.checkSeedFormat` checks the store reads it back
+/// as the same document before it is trusted.
 enum BookFile {
     static func bytes(_ book: Book) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(192)
-        out.append(contentsOf: "{\n  \"author\": ".utf8)
-        appendString(book.author, to: &out)
-        out.append(contentsOf: ",\n  \"genres\": ".utf8)
-        if book.genres.isEmpty {
-            out.append(contentsOf: "[]".utf8)
-        } else {
-            out.append(contentsOf: "[".utf8)
-            for (index, genre) in book.genres.enumerated() {
-                out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
-                appendString(genre, to: &out)
-            }
-            out.append(contentsOf: "\n  ]".utf8)
-        }
-        out.append(contentsOf: ",\n  \"numberOfPages\": \(book.numberOfPages),\n  \"title\": ".utf8)
-        appendString(book.title, to: &out)
-        out.append(contentsOf: "\n}\n".utf8)
-        return out
-    }
-
-    private static func appendString(_ string: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0x00..<0x20:
-                let hex = String(byte, radix: 16)
-                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        // A Book always encodes (strings, an integer and an array of strings).
+        return Array(try! encoder.encode(book)) + [0x0A]
     }
 
     /// Writes the books straight into `folder` as `<id>.json` with plain writes (no temp file,

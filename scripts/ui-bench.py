@@ -8,29 +8,20 @@ and the 95th percentile.
     swift build -c release --product shelf
     python3 scripts/ui-bench.py [--sizes 1000,10000,100000] [--binary .build/release/shelf]
 
-Collections are generated once into --cache (default: a temporary folder) in Shelf's on-disk
-format; they are seeding, not measured.
+Collections are made once with `shelf generate` into --cache (default: a temporary folder);
+that is seeding, not measured.
 """
-import argparse, fcntl, json, os, pty, select, shutil, signal, statistics, struct, subprocess, sys, tempfile, termios, time
+import argparse, fcntl, os, pty, select, shutil, signal, statistics, struct, subprocess, sys, tempfile, termios, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ADJECTIVES = ["Silent", "Crimson", "Hidden", "Last", "Broken", "Golden", "Distant", "Winter", "Hollow", "Burning"]
-NOUNS = ["River", "Empire", "Garden", "Signal", "Harbour", "Machine", "Library", "Orchard", "Comet", "Lantern"]
-AUTHORS = ["Ada Lindqvist", "Tomás Ferreira", "Mei Tanaka", "Olu Adeyemi", "Priya Raman", "Jonas Weber"]
-
-
-def seed(folder, count):
+def seed(binary, folder, count):
+    """A books collection of `count` synthetic books, made by `shelf generate` (kept in --cache)."""
     books = os.path.join(folder, "books")
     if os.path.isdir(books) and len(os.listdir(books)) == count:
         return
     shutil.rmtree(folder, ignore_errors=True)
-    os.makedirs(books)
-    for i in range(count):
-        doc = {"title": f"The {ADJECTIVES[i % 10]} {NOUNS[(i // 10) % 10]} {i // 100 + 1}",
-               "author": AUTHORS[i % len(AUTHORS)], "numberOfPages": 80 + (i * 37) % 900,
-               "genres": ["Sci-Fi", "Fantasy"][: 1 + i % 2]}
-        with open(os.path.join(books, f"generated-{i:07d}.json"), "w") as f:
-            f.write(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    os.makedirs(folder)
+    subprocess.run([binary, "generate", "--data", folder, "--count", str(count)], check=True, stdout=subprocess.DEVNULL)
 
 
 class Session:
@@ -130,7 +121,7 @@ def main():
           f"{'filter key ms':>15} | {'tab switch ms':>15} | {'peak RSS':>8}")
     for size in [int(s) for s in args.sizes.split(",")]:
         folder = os.path.join(cache, str(size))
-        seed(folder, size)
+        seed(args.binary, folder, size)
         timings = os.path.join(cache, f"timings-{size}.log")
         session = Session(args.binary, folder, timings)
         first = session.wait_output(b"Books", 30) - session.started

@@ -93,9 +93,9 @@ public final class Firestore: @unchecked Sendable {
                 watcher.start(interval: state.settings.pollingInterval)
             }
             watcher.subscribers.append(subscription)
+            subscription.watcher = watcher  // under the lock, as `unsubscribe` reads it
             return watcher
         }
-        subscription.watcher = watcher
         watcher.deliverFirstSnapshot(to: subscription)
     }
 

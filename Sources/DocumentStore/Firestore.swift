@@ -13,12 +13,17 @@ public final class Firestore: @unchecked Sendable {
     private struct State {
         var settings: FirestoreSettings
         var watchers: [WatchKey: Watcher] = [:]
+        var writeErrorHandler: (@Sendable (Error) -> Void)?
     }
 
     /// Opens a store on `directory`, creating the folder if it is missing (its parent must exist).
     public init(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
         self.directory = directory
-        files = try DocumentFiles(root: directory)
+        do {
+            files = try DocumentFiles(root: directory)
+        } catch {
+            throw error.firestoreError
+        }
         state = Locked(State(settings: settings))
     }
 
@@ -26,6 +31,33 @@ public final class Firestore: @unchecked Sendable {
     public var settings: FirestoreSettings {
         get { state.withLock { $0.settings } }
         set { state.withLock { $0.settings = newValue } }
+    }
+
+    /// Ours: where the errors of the plain write forms go (`ref.setData(data)` and the like,
+    /// which cannot throw). Called on the callback queue. When nil, they are printed to
+    /// standard error, so no write fails silently.
+    public var writeErrorHandler: (@Sendable (Error) -> Void)? {
+        get { state.withLock { $0.writeErrorHandler } }
+        set { state.withLock { $0.writeErrorHandler = newValue } }
+    }
+
+    func reportWriteError(_ error: Error, path: String) {
+        guard let handler = writeErrorHandler else {
+            FileHandle.standardError.write(Data("DocumentStore: a write to \(path) failed: \(error.localizedDescription)\n".utf8))
+            return
+        }
+        let box = Callback(error)
+        settings.dispatchQueue.async { handler(box.function) }
+    }
+
+    // MARK: Committing
+
+    /// The one way documents change: the writes are applied together, after checking that the
+    /// documents in `expected` are still as they were read; then listeners are told.
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:]) throws {
+        let paths = try files.commit(writes, expecting: expected, store: self)
+        for path in Set(paths.map(\.parent)) { didWrite(collection: path) }
+        for path in paths { didWrite(document: path) }
     }
 
     /// True when the folder cannot be written; writes will fail with a clear error.
@@ -74,7 +106,7 @@ public final class Firestore: @unchecked Sendable {
 
     /// The top-level collections: the folders in the store's folder.
     public func listCollections() throws -> [CollectionReference] {
-        try files.subfolderIDs([]).map { collection($0) }
+        do { return try files.subfolderIDs([]).map { collection($0) } } catch { throw error.firestoreError }
     }
 
     // MARK: Listening
@@ -118,10 +150,11 @@ public final class Firestore: @unchecked Sendable {
     var activeWatcherCount: Int { state.withLock { $0.watchers.count } }
 
     /// A write through the store is delivered at once rather than on the next tick.
-    func didWrite(_ path: ResourcePath) {
-        let watchers = state.withLock { state in
-            [state.watchers[.collection(path.parent)], state.watchers[.document(path)]].compactMap { $0 }
-        }
-        for watcher in watchers { watcher.poll() }
+    private func didWrite(collection path: ResourcePath) {
+        state.withLock { $0.watchers[.collection(path)] }?.poll()
+    }
+
+    private func didWrite(document path: ResourcePath) {
+        state.withLock { $0.watchers[.document(path)] }?.poll()
     }
 }

@@ -47,10 +47,10 @@ struct SizeRun {
         // One more into the full collection, then those removed again (not timed).
         let extra = (0..<options.singleWrites).map { _ in (id: factory.makeID(), book: factory.makeBook()) }
         for (id, book) in extra {
-            let (_, elapsed) = try Measure.time { try collection.document(id).setData(from: book) }
+            let (_, elapsed) = try Measure.time { try collection.document(id).write(book) }
             result.oneMore.append(elapsed)
         }
-        for (id, _) in extra { try collection.document(id).delete() }
+        for (id, _) in extra { try collection.document(id).deleteDocument() }
         say("one more write into the full collection (median of \(extra.count)): \(Format.duration(Measure.median(result.oneMore)))"
             + ", min \(Format.duration(result.oneMore.min()!)), max \(Format.duration(result.oneMore.max()!))")
 
@@ -176,7 +176,7 @@ struct SizeRun {
             let start = ContinuousClock.now
             for (id, book) in slice {
                 let began = ContinuousClock.now
-                try collection.document(id).setData(from: book)
+                try collection.document(id).write(book)
                 result.writes.append(.now - began)
             }
             return .now - start

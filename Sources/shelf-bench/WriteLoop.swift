@@ -52,9 +52,9 @@ enum WriteLoop {
                 "checksum": Self.checksum(payload),
             ]
             do {
-                try collection.document("\(prefix)-\(sequence % documents)").setData(data)
+                try collection.document("\(prefix)-\(sequence % documents)").write(data)
                 if let counter {
-                    try collection.document(counter).setData(["count": FieldValue.increment(Int64(1))], merge: true)
+                    try collection.document(counter).write(["count": FieldValue.increment(Int64(1))], merge: true)
                 }
             } catch {
                 fail("write \(sequence) failed: \(error)")

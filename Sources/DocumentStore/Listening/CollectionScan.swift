@@ -8,7 +8,7 @@ enum CollectionScan {
         var documents: [String: QueryDocumentSnapshot] = [:]
         for entry in DocumentFiles.listEntries(fd) where entry.isDirectory != true {
             guard let id = DocumentFiles.documentID(fileName: entry.name) else { continue }
-            let (stored, _) = firestore.files.readDocument(in: fd, fileName: entry.name)
+            let (stored, _) = firestore.files.readDocument(in: fd, fileName: entry.name, store: firestore)
             if stored == .missing { continue }
             documents[id] = QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id)), stored: stored)
         }

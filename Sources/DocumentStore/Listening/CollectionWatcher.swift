@@ -95,7 +95,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         var progress = LoadProgress(total: toRead.count)
         for id in toRead {
             if toRead.count >= LoadProgress.worthReporting { progress.advance { reportProgress($0, $1) } }
-            let (stored, stamp) = files.readDocument(in: fd, fileName: id + DocumentFiles.fileExtension)
+            let (stored, stamp) = files.readDocument(in: fd, fileName: id + DocumentFiles.fileExtension, store: firestore)
             if stored == .missing {
                 forget(id)
                 inodes[id] = nil

@@ -30,7 +30,7 @@ final class DocumentWatcher: Watcher, @unchecked Sendable {
             var st = stat()
             if fstatat(fd, fileName, &st, AT_SYMLINK_NOFOLLOW) == 0 {
                 if current != nil && FileStamp(st) == stamp && !isRacy { return [] }
-                (stored, newStamp) = files.readDocument(in: fd, fileName: fileName)
+                (stored, newStamp) = files.readDocument(in: fd, fileName: fileName, store: reference.firestore)
             }
         }
         stamp = newStamp

@@ -63,7 +63,7 @@ class Watcher: @unchecked Sendable {
             let message = "\(error)"
             if message != lastError {
                 lastError = message
-                for subscription in firestore?.subscribers(of: self) ?? [] { subscription.deliver(error: error) }
+                for subscription in firestore?.subscribers(of: self) ?? [] { subscription.deliver(error: publicError(error)) }
             }
             return
         }

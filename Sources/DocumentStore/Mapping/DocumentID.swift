@@ -1,43 +1,47 @@
 /// Types a `@DocumentID` property can hold.
-public protocol DocumentIDWrappable: Sendable {
-    static func wrap(_ reference: DocumentReference) -> Self
+public protocol DocumentIDWrappable {
+    static func wrap(_ documentReference: DocumentReference) throws -> Self
 }
 
 extension String: DocumentIDWrappable {
-    public static func wrap(_ reference: DocumentReference) -> String { reference.documentID }
+    public static func wrap(_ documentReference: DocumentReference) throws -> String { documentReference.documentID }
 }
 
 extension DocumentReference: DocumentIDWrappable {
-    public static func wrap(_ reference: DocumentReference) -> Self { reference as! Self }
+    public static func wrap(_ documentReference: DocumentReference) throws -> Self { documentReference as! Self }
 }
 
-/// Filled with the document's id when a document is decoded; never written as a field,
-/// because the id is the document's name, not part of its data.
+/// What `Firestore.Encoder` skips and `Firestore.Decoder` fills from the document's reference.
+protocol DocumentIDProtocol {
+    init(reference: DocumentReference?) throws
+}
+
+/// Filled with the document's id (or reference) when a document is decoded with
+/// `Firestore.Decoder`; left out when encoded with `Firestore.Encoder`, because the id is the
+/// document's name, not part of its data. A document field of the same name is an error
+/// (`FirestoreDecodingError.fieldNameConflict`), as in Firebase; other coders cannot handle it.
 @propertyWrapper
-public struct DocumentID<Value: DocumentIDWrappable>: Codable {
+public struct DocumentID<Value: DocumentIDWrappable & Codable>: Codable, DocumentIDProtocol {
     public var wrappedValue: Value?
 
     public init(wrappedValue value: Value?) { wrappedValue = value }
 
-    public init(from decoder: any Decoder) throws {
-        wrappedValue = MappingContext.document.map(Value.wrap)
+    init(reference: DocumentReference?) throws {
+        wrappedValue = try reference.map(Value.wrap)
     }
 
-    public func encode(to encoder: any Encoder) throws {}
+    public init(from decoder: any Decoder) throws {
+        guard let decoder = decoder as? FieldDecoder else {
+            throw FirestoreDecodingError.decodingIsNotSupported("DocumentID values can only be decoded with Firestore.Decoder")
+        }
+        try self.init(reference: decoder.reference)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        throw FirestoreEncodingError.encodingIsNotSupported("DocumentID values can only be encoded with Firestore.Encoder")
+    }
 }
 
 extension DocumentID: Equatable where Value: Equatable {}
 extension DocumentID: Hashable where Value: Hashable {}
 extension DocumentID: Sendable where Value: Sendable {}
-
-extension KeyedDecodingContainer {
-    /// The id comes from the document being read, whether or not a field of that name exists.
-    public func decode<Value>(_ type: DocumentID<Value>.Type, forKey key: Key) throws -> DocumentID<Value> {
-        DocumentID(wrappedValue: MappingContext.document.map(Value.wrap))
-    }
-}
-
-extension KeyedEncodingContainer {
-    /// Writes nothing: the id is not a field.
-    public mutating func encode<Value>(_ value: DocumentID<Value>, forKey key: Key) throws {}
-}

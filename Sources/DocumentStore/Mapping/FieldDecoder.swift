@@ -1,25 +1,34 @@
 import Foundation
 
-/// A `Decoder` over a stored `JSONValue`. Its errors say what was expected and what was found;
-/// `Firestore.Decoder` adds the document path and the field path.
+/// The `Swift.Decoder` behind `Firestore.Decoder`, over one stored value. Its errors say what was
+/// expected and what was found; `Firestore.Decoder` adds the document path and the field path.
 final class FieldDecoder: Decoder {
-    let value: JSONValue
+    let value: FirestoreValue
     let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let options: Firestore.Decoder
+    /// The document being decoded: `@DocumentID` reads it, and a path string resolves against its store.
+    let reference: DocumentReference?
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
-    init(_ value: JSONValue, codingPath: [any CodingKey]) {
+    init(_ value: FirestoreValue, codingPath: [any CodingKey], options: Firestore.Decoder, reference: DocumentReference?) {
         self.value = value
         self.codingPath = codingPath
+        self.options = options
+        self.reference = reference
+    }
+
+    func child(_ value: FirestoreValue, _ key: any CodingKey) -> FieldDecoder {
+        FieldDecoder(value, codingPath: codingPath + [key], options: options, reference: reference)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .object(let fields) = value else { throw mismatch("a map", [String: Any].self) }
-        return KeyedDecodingContainer(KeyedFields<Key>(fields: fields, codingPath: codingPath))
+        guard case .map(let fields) = value else { throw mismatch("a map", [String: Any].self) }
+        return KeyedDecodingContainer(KeyedFields<Key>(decoder: self, fields: fields))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let items) = value else { throw mismatch("an array", [Any].self) }
-        return ArrayItems(items: items, codingPath: codingPath)
+        return ArrayItems(decoder: self, items: items)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValue(decoder: self) }
@@ -28,62 +37,146 @@ final class FieldDecoder: Decoder {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == Bool.self {
-            guard case .bool(let b) = value else { throw mismatch("Bool", T.self) }
+            guard case .boolean(let b) = value else { throw mismatch("Bool", T.self) }
             return b as! T
         }
         if T.self == String.self {
             guard case .string(let s) = value else { throw mismatch("String", T.self) }
             return s as! T
         }
-        if let integerType = T.self as? any FixedWidthInteger.Type {
-            return try integer(integerType) as! T
+        if let integerType = T.self as? any FixedWidthInteger.Type { return try integer(integerType) as! T }
+        if T.self == Double.self { return try double() as! T }
+        if T.self == Float.self {
+            let double = try double()
+            guard !double.isFinite || abs(double) <= Double(Float.greatestFiniteMagnitude) else {
+                throw corrupted("expected Float, found the number \(double), which is out of range for Float")
+            }
+            return Float(double) as! T
         }
-        if T.self == Double.self { return try floatingPoint(Double.self) as! T }
-        if T.self == Float.self { return try floatingPoint(Float.self) as! T }
-        if T.self == Date.self { return try timestamp(for: "Date", Date.self).dateValue() as! T }
-        // Named here, so an error says "Timestamp" or "GeoPoint" rather than what they decode through.
-        if T.self == Timestamp.self { return try timestamp(for: "Timestamp", Timestamp.self) as! T }
-        if T.self == GeoPoint.self, value.objectValue == nil {
-            throw mismatch("a GeoPoint (a map of latitude and longitude)", T.self)
-        }
+        if T.self == Decimal.self { return Decimal(try double()) as! T }
+        if T.self == Date.self { return try date() as! T }
+        if T.self == Data.self { return try data() as! T }
+        if T.self == Timestamp.self { return try timestamp() as! T }
+        if T.self == GeoPoint.self { return try geoPoint() as! T }
+        if T.self == DocumentReference.self { return try documentReference() as! T }
         if T.self == URL.self {
             guard case .string(let s) = value else { throw mismatch("a URL", T.self) }
-            guard let url = URL(string: s), !s.isEmpty else { throw corrupted("expected a URL, found \(value.described)") }
+            guard !s.isEmpty, let url = URL(string: s) else { throw corrupted("expected a URL, found \(value.described)") }
             return url as! T
-        }
-        if T.self == Data.self {
-            guard case .string(let s) = value else { throw mismatch("Data (a base64 string)", T.self) }
-            guard let data = Data(base64Encoded: s) else { throw corrupted("expected Data as a base64 string, found \(value.described)") }
-            return data as! T
         }
         return try T(from: self)
     }
 
     private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        guard case .number(let text) = value else { throw mismatch("\(I.self)", I.self) }
-        if let exact = I(text) { return exact }
-        let isWholeLiteral = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
-        if let double = Double(text), double.rounded() == double {
-            if !isWholeLiteral, let converted = I(exactly: double) { return converted }
-            throw corrupted("expected \(I.self), found the number \(text), which is out of range for \(I.self) (\(I.min)...\(I.max))")
+        switch value {
+        case .integer(let i):
+            guard let exact = I(exactly: i) else {
+                throw corrupted("expected \(I.self), found the number \(i), which is out of range for \(I.self) (\(I.min)...\(I.max))")
+            }
+            return exact
+        case .double(let d):
+            guard d.rounded() == d else {
+                throw DecodingError.typeMismatch(I.self, .init(codingPath: codingPath,
+                    debugDescription: "expected \(I.self), found the number \(FirestoreValue.text(of: d)), which is not a whole number"))
+            }
+            guard let exact = I(exactly: d) else {
+                throw corrupted("expected \(I.self), found the number \(FirestoreValue.text(of: d)), which is out of range for \(I.self) (\(I.min)...\(I.max))")
+            }
+            return exact
+        default:
+            throw mismatch("\(I.self)", I.self)
         }
-        throw DecodingError.typeMismatch(I.self, .init(codingPath: codingPath, debugDescription: "expected \(I.self), found the number \(text), which is not a whole number"))
     }
 
-    private func floatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type) throws -> F {
-        guard case .number(let text) = value else { throw mismatch("\(F.self)", F.self) }
-        guard let number = F(text), number.isFinite else {
-            throw corrupted("expected \(F.self), found the number \(text), which is out of range for \(F.self)")
+    private func double() throws -> Double {
+        switch value {
+        case .double(let d): return d
+        case .integer(let i): return Double(i)
+        case .string(let s):
+            if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloatDecodingStrategy {
+                if s == positive { return .infinity }
+                if s == negative { return -.infinity }
+                if s == nan { return .nan }
+            }
+            throw mismatch("a number", Double.self)
+        default: throw mismatch("a number", Double.self)
         }
-        return number
     }
 
-    func timestamp(for typeName: String, _ type: Any.Type) throws -> Timestamp {
-        guard case .string(let s) = value else { throw mismatch("\(typeName) (an RFC 3339 timestamp string)", type) }
-        guard let timestamp = Timestamp(rfc3339: s) else {
-            throw corrupted("expected \(typeName) as an RFC 3339 timestamp such as 2014-09-09T00:00:00Z, found \(value.described)")
+    private func date() throws -> Date {
+        switch options.dateDecodingStrategy {
+        case .timestamp: return try timestamp(for: "Date").dateValue()
+        case .deferredToDate: return try Date(from: self)
+        case .secondsSince1970: return Date(timeIntervalSince1970: try double())
+        case .millisecondsSince1970: return Date(timeIntervalSince1970: try double() / 1000)
+        case .iso8601:
+            guard case .string(let s) = value else { throw mismatch("Date (an ISO 8601 string)", Date.self) }
+            guard let date = ISO8601DateFormatter().date(from: s) else { throw corrupted("expected an ISO 8601 date, found \(value.described)") }
+            return date
+        case .formatted(let formatter):
+            guard case .string(let s) = value else { throw mismatch("Date (a formatted string)", Date.self) }
+            guard let date = formatter.date(from: s) else { throw corrupted("expected a date as \(formatter.dateFormat ?? "the formatter's format"), found \(value.described)") }
+            return date
+        case .custom(let decode): return try decode(self)
         }
-        return timestamp
+    }
+
+    private func data() throws -> Data {
+        switch options.dataEncodingStrategy {
+        case .blob, .base64:
+            if case .bytes(let data) = value { return data }
+            guard case .string(let s) = value else { throw mismatch("Data (bytes or a base64 string)", Data.self) }
+            guard let data = Data(base64Encoded: s) else { throw corrupted("expected Data as a base64 string, found \(value.described)") }
+            return data
+        case .deferredToData: return try Data(from: self)
+        case .custom(let decode): return try decode(self)
+        }
+    }
+
+    /// A timestamp, an RFC 3339 string, or Firebase's Codable form `{"seconds", "nanoseconds"}`.
+    func timestamp(for typeName: String = "Timestamp") throws -> Timestamp {
+        switch value {
+        case .timestamp(let timestamp): return timestamp
+        case .string(let s):
+            guard let timestamp = Timestamp(rfc3339: s) else {
+                throw corrupted("expected \(typeName) as a timestamp or an RFC 3339 string such as 2014-09-09T00:00:00Z, found \(value.described)")
+            }
+            return timestamp
+        case .map: return try Timestamp(from: self)
+        default: throw mismatch("\(typeName) (a timestamp)", Timestamp.self)
+        }
+    }
+
+    private func geoPoint() throws -> GeoPoint {
+        switch value {
+        case .geoPoint(let point): return point
+        case .map: return try GeoPoint(from: self)
+        default: throw mismatch("a GeoPoint", GeoPoint.self)
+        }
+    }
+
+    private func documentReference() throws -> DocumentReference {
+        switch value {
+        case .reference(let reference): return reference
+        case .string(let s):
+            guard let store = reference?.firestore, let path = try? ResourcePath.parse(s, expectDocument: true) else {
+                throw mismatch("a DocumentReference", DocumentReference.self)
+            }
+            return DocumentReference(firestore: store, path: path)
+        default: throw mismatch("a DocumentReference", DocumentReference.self)
+        }
+    }
+
+    /// The stored name of a key, after `keyDecodingStrategy`.
+    func storedName(for key: any CodingKey, in fields: [String: FirestoreValue]) -> String {
+        switch options.keyDecodingStrategy {
+        case .useDefaultKeys: return key.stringValue
+        case .convertFromSnakeCase:
+            if fields[key.stringValue] != nil { return key.stringValue }
+            return fields.keys.first { SnakeCase.toCamelCase($0) == key.stringValue } ?? key.stringValue
+        case .custom(let convert):
+            return fields.keys.first { convert(codingPath + [FieldKey($0)]).stringValue == key.stringValue } ?? key.stringValue
+        }
     }
 
     // MARK: Errors
@@ -100,56 +193,63 @@ final class FieldDecoder: Decoder {
 }
 
 private struct KeyedFields<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let fields: [String: JSONValue]
-    let codingPath: [any CodingKey]
+    let decoder: FieldDecoder
+    let fields: [String: FirestoreValue]
+    var codingPath: [any CodingKey] { decoder.codingPath }
 
-    var allKeys: [Key] { fields.keys.compactMap { Key(stringValue: $0) } }
-    func contains(_ key: Key) -> Bool { fields[key.stringValue] != nil }
+    var allKeys: [Key] {
+        fields.keys.compactMap { name in
+            switch decoder.options.keyDecodingStrategy {
+            case .useDefaultKeys: return Key(stringValue: name)
+            case .convertFromSnakeCase: return Key(stringValue: SnakeCase.toCamelCase(name))
+            case .custom(let convert): return Key(stringValue: convert(codingPath + [FieldKey(name)]).stringValue)
+            }
+        }
+    }
 
-    private func decoder(for key: Key, expecting type: Any.Type) throws -> FieldDecoder {
-        guard let value = fields[key.stringValue] else {
+    private func value(for key: Key) -> FirestoreValue? { fields[decoder.storedName(for: key, in: fields)] }
+
+    func contains(_ key: Key) -> Bool { value(for: key) != nil }
+
+    private func child(for key: Key, expecting type: Any.Type) throws -> FieldDecoder {
+        guard let value = value(for: key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "expected \(type), but the field is missing"))
         }
-        return FieldDecoder(value, codingPath: codingPath + [key])
+        return decoder.child(value, key)
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try decoder(for: key, expecting: Any.self).value == .null }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decoder(for: key, expecting: T.self).decode(T.self) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder(for: key, expecting: type).decode(type) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder(for: key, expecting: type).decode(type) }
+    func decodeNil(forKey key: Key) throws -> Bool { try child(for: key, expecting: Any.self).value == .null }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if let documentID = T.self as? any DocumentIDProtocol.Type {
+            guard value(for: key) == nil else {
+                throw FirestoreDecodingError.fieldNameConflict(
+                    "document \(decoder.reference?.path ?? "(no reference)"): the field \(key.stringValue) is also the name of the model's @DocumentID property; rename one of them")
+            }
+            return try documentID.init(reference: decoder.reference) as! T
+        }
+        return try child(for: key, expecting: T.self).decode(T.self)
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try decoder(for: key, expecting: [String: Any].self).container(keyedBy: type)
+        try child(for: key, expecting: [String: Any].self).container(keyedBy: type)
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try decoder(for: key, expecting: [Any].self).unkeyedContainer()
+        try child(for: key, expecting: [Any].self).unkeyedContainer()
     }
-    func superDecoder() throws -> any Decoder { FieldDecoder(.object(fields), codingPath: codingPath) }
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        FieldDecoder(fields[key.stringValue] ?? .null, codingPath: codingPath + [key])
-    }
+    /// The superclass's fields, under "super" as `superEncoder()` writes them.
+    func superDecoder() throws -> any Decoder { decoder.child(fields["super"] ?? .null, FieldKey("super")) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { decoder.child(value(for: key) ?? .null, key) }
 }
 
 private struct ArrayItems: UnkeyedDecodingContainer {
-    let items: [JSONValue]
-    let codingPath: [any CodingKey]
+    let decoder: FieldDecoder
+    let items: [FirestoreValue]
     var currentIndex = 0
+    var codingPath: [any CodingKey] { decoder.codingPath }
 
-    init(items: [JSONValue], codingPath: [any CodingKey]) {
+    init(decoder: FieldDecoder, items: [FirestoreValue]) {
+        self.decoder = decoder
         self.items = items
-        self.codingPath = codingPath
     }
 
     var count: Int? { items.count }
@@ -161,7 +261,7 @@ private struct ArrayItems: UnkeyedDecodingContainer {
                                                           debugDescription: "expected \(type), but the array has only \(items.count) items"))
         }
         defer { currentIndex += 1 }
-        return FieldDecoder(items[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
+        return decoder.child(items[currentIndex], IndexKey(currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {

@@ -1,25 +1,68 @@
 import Foundation
 
 extension Firestore {
-    /// Maps document data to `Decodable` types, as Firestore's decoder does.
+    /// Maps document data to `Decodable` types, as Firebase's `Firestore.Decoder`.
     ///
     /// Errors are `DecodingError`s whose context reads well on its own: "document
     /// books/invalid-data, field numberOfPages: expected Int, found the string "twohundredfifty"".
-    public struct Decoder: Sendable {
+    /// Ours: plain JSON a person wrote maps too: an RFC 3339 string to `Date` or `Timestamp`, a
+    /// map of latitude and longitude to `GeoPoint`, a base64 string to `Data`, a path string to
+    /// `DocumentReference`.
+    public final class Decoder: @unchecked Sendable {
+        public enum DateDecodingStrategy {
+            case deferredToDate
+            case secondsSince1970
+            case millisecondsSince1970
+            case iso8601
+            case formatted(DateFormatter)
+            case custom((_ decoder: any Swift.Decoder) throws -> Date)
+            /// A Firestore timestamp (the default), or an RFC 3339 string.
+            case timestamp
+        }
+
+        public enum DataDecodingStrategy {
+            case deferredToData
+            case base64
+            case custom((_ decoder: any Swift.Decoder) throws -> Data)
+            /// Firestore bytes (the default), or a base64 string.
+            case blob
+        }
+
+        public enum NonConformingFloatDecodingStrategy {
+            case `throw`
+            case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+        }
+
+        public enum KeyDecodingStrategy {
+            case useDefaultKeys
+            /// The field `number_of_pages` is read for the key `numberOfPages`.
+            case convertFromSnakeCase
+            case custom((_ codingPath: [any CodingKey]) -> any CodingKey)
+        }
+
+        public var dateDecodingStrategy: DateDecodingStrategy = .timestamp
+        /// Named as in Firebase's SDK.
+        public var dataEncodingStrategy: DataDecodingStrategy = .blob
+        public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
+        public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+        public var userInfo: [CodingUserInfoKey: Any] = [:]
+
         public init() {}
 
         /// Decodes `data` (as `DocumentSnapshot.data()` returns it); `reference` fills `@DocumentID`.
-        public func decode<T: Decodable>(_ type: T.Type, from data: [String: Any], in reference: DocumentReference? = nil) throws -> T {
-            let conversion = FieldConversion(documentPath: reference?.path ?? "", writeTime: Timestamp())
-            let fields = try data.mapValues { try conversion.plain($0, field: "") }
-            return try decode(type, from: .object(fields), reference: reference)
+        public func decode<T: Decodable>(_ type: T.Type, from data: Any, in reference: DocumentReference? = nil) throws -> T {
+            let value: FirestoreValue
+            do {
+                value = try FirestoreValue(any: data, field: "", document: reference?.path ?? "")
+            } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
+            }
+            return try decode(type, from: value, reference: reference)
         }
 
-        func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, reference: DocumentReference?) throws -> T {
+        func decode<T: Decodable>(_ type: T.Type, from value: FirestoreValue, reference: DocumentReference?) throws -> T {
             do {
-                return try MappingContext.$document.withValue(reference) {
-                    try FieldDecoder(value, codingPath: []).decode(T.self)
-                }
+                return try FieldDecoder(value, codingPath: [], options: self, reference: reference).decode(T.self)
             } catch let error as DecodingError {
                 throw Self.locate(error, in: reference?.path)
             }

@@ -35,33 +35,42 @@ public final class CollectionReference: Query, @unchecked Sendable {
         return String((0..<20).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
-    /// Writes `value` as a new document with an automatic id.
-    @discardableResult
-    public func addDocument<T: Encodable>(from value: T, encoder: Firestore.Encoder = Firestore.Encoder()) throws -> DocumentReference {
-        let reference = document()
-        try reference.setData(from: value, encoder: encoder)
-        return reference
-    }
-
+    /// Writes `value` as a new document with an automatic id. Encoding errors are thrown; the
+    /// write's outcome goes to `completion`, or to the store's handler.
     @discardableResult
     public func addDocument<T: Encodable>(from value: T, encoder: Firestore.Encoder = Firestore.Encoder(),
-                                          completion: @escaping (Error?) -> Void) throws -> DocumentReference {
+                                          completion: ((Error?) -> Void)? = nil) throws -> DocumentReference {
         let reference = document()
         try reference.setData(from: value, encoder: encoder, completion: completion)
         return reference
     }
 
     @discardableResult
-    public func addDocument(data: [String: Any]) throws -> DocumentReference {
+    public func addDocument(data: [String: Any]) -> DocumentReference {
         let reference = document()
-        try reference.setData(data)
+        reference.setData(data)
         return reference
     }
 
     @discardableResult
-    public func addDocument(data: [String: Any], completion: @escaping (Error?) -> Void) -> DocumentReference {
+    public func addDocument(data: [String: Any], completion: ((Error?) -> Void)?) -> DocumentReference {
         let reference = document()
         reference.setData(data, completion: completion)
+        return reference
+    }
+
+    @discardableResult
+    public func addDocument(data: [String: Any]) async throws -> DocumentReference {
+        let reference = document()
+        try await reference.setData(data)
+        return reference
+    }
+
+    /// Ours: `addDocument(from:)` that throws the write's error as well as the encoding's.
+    @discardableResult
+    public func add<T: Encodable>(_ value: T, encoder: Firestore.Encoder = Firestore.Encoder()) throws -> DocumentReference {
+        let reference = document()
+        try reference.write(value, encoder: encoder)
         return reference
     }
 }

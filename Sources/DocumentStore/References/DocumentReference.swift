@@ -30,8 +30,12 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
 
     /// The subcollections of this document: the folders in its folder.
     public func listCollections() throws -> [CollectionReference] {
-        if let invalid { throw invalid }
-        return try firestore.files.subfolderIDs(resourcePath.segments).map { collection($0) }
+        do {
+            try checkValid()
+            return try firestore.files.subfolderIDs(resourcePath.segments).map { collection($0) }
+        } catch {
+            throw publicError(error)
+        }
     }
 
     public static func == (a: DocumentReference, b: DocumentReference) -> Bool {
@@ -40,15 +44,25 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
 
     public func hash(into hasher: inout Hasher) { hasher.combine(resourcePath) }
 
+    /// Throws why the path given for this reference was refused.
+    func checkValid() throws(DocumentStoreError) {
+        if let invalid = invalid as? DocumentStoreError { throw invalid }
+    }
+
     // MARK: Reading
 
     func readSnapshot() throws -> DocumentSnapshot {
-        if let invalid { throw invalid }
-        return DocumentSnapshot(reference: self, stored: try firestore.files.document(at: resourcePath))
+        do {
+            try checkValid()
+            return DocumentSnapshot(reference: self, stored: try firestore.files.document(at: resourcePath, store: firestore))
+        } catch {
+            throw publicError(error)
+        }
     }
 
-    /// Reads the document; the snapshot's `exists` says whether it is there.
-    public func getDocument(completion: @escaping (DocumentSnapshot?, Error?) -> Void) {
+    /// Reads the document; the snapshot's `exists` says whether it is there. `source` is
+    /// accepted for Firebase's sake: the files are both the server and the cache.
+    public func getDocument(source: FirestoreSource = .default, completion: @escaping (DocumentSnapshot?, Error?) -> Void) {
         readInBackground(answeringOn: firestore.settings.dispatchQueue, { try self.readSnapshot() }) { result in
             completion(try? result.get(), result.failure)
         }
@@ -56,101 +70,24 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
 
     /// Reads and decodes the document. A missing document fails with `DecodingError.valueNotFound`,
     /// unless `T` is optional, which gives nil.
-    public func getDocument<T: Decodable & SendableMetatype>(as type: T.Type, decoder: Firestore.Decoder = Firestore.Decoder(),
-                                          completion: @escaping (Result<T, Error>) -> Void) {
+    public func getDocument<T: Decodable & SendableMetatype>(as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none,
+                                                             decoder: Firestore.Decoder = Firestore.Decoder(),
+                                                             completion: @escaping (Result<T, Error>) -> Void) {
+        let decoder = Callback(decoder)
         readInBackground(answeringOn: firestore.settings.dispatchQueue,
-                         { Callback(try self.readSnapshot().data(as: T.self, decoder: decoder)) }) { result in
+                         { Callback(try self.readSnapshot().data(as: T.self, decoder: decoder.function)) }) { result in
             completion(result.map(\.function))
         }
     }
 
-    public func getDocument() async throws -> DocumentSnapshot {
+    public func getDocument(source: FirestoreSource = .default) async throws -> DocumentSnapshot {
         try await onIOQueue { try self.readSnapshot() }
     }
 
-    public func getDocument<T: Decodable & SendableMetatype>(as type: T.Type, decoder: Firestore.Decoder = Firestore.Decoder()) async throws -> T {
-        return try await onIOQueue { Callback(try self.readSnapshot().data(as: T.self, decoder: decoder)) }.function
-    }
-
-    // MARK: Writing (on disk when the call returns)
-
-    /// The one path every write takes: validation, the locked read-modify-write, and waking
-    /// listeners.
-    func write(_ transform: (StoredDocument, FieldConversion) throws -> [String: JSONValue]?) throws {
-        if let invalid { throw invalid }
-        let conversion = FieldConversion(documentPath: path, writeTime: Timestamp())
-        try firestore.files.update(resourcePath) { current in try transform(current, conversion) }
-        firestore.didWrite(resourcePath)
-    }
-
-    /// Refuses to merge into a file that is not a JSON object: that would lose what is in it.
-    private func existingFields(_ current: StoredDocument) throws -> [String: JSONValue]? {
-        if case .unreadable(let reason) = current {
-            throw DocumentStoreError.unreadableDocument(path: path, reason: reason + "; fix the file or replace the whole document")
-        }
-        return current.fields
-    }
-
-    /// Replaces the document with `data`, or with `merge: true` merges `data` into it (maps
-    /// deeply; fields not named are kept).
-    public func setData(_ data: [String: Any], merge: Bool = false) throws {
-        try write { current, conversion in
-            try conversion.set(data, over: merge ? try existingFields(current) : nil, merge: merge)
-        }
-    }
-
-    public func setData(_ data: [String: Any], merge: Bool = false, completion: @escaping (Error?) -> Void) {
-        report(completion) { try setData(data, merge: merge) }
-    }
-
-    /// Encodes `value` and writes it. With `merge: true` the fields the model does not know are kept.
-    public func setData<T: Encodable>(from value: T, merge: Bool = false, encoder: Firestore.Encoder = Firestore.Encoder()) throws {
-        try write { current, conversion in
-            let fields = try encoder.encodeFields(value, documentPath: path, writeTime: conversion.writeTime)
-            guard merge else { return fields }
-            return try conversion.set(fields, over: try existingFields(current), merge: true)
-        }
-    }
-
-    public func setData<T: Encodable>(from value: T, merge: Bool = false, encoder: Firestore.Encoder = Firestore.Encoder(),
-                                      completion: @escaping (Error?) -> Void) throws {
-        report(completion) { try setData(from: value, merge: merge, encoder: encoder) }
-    }
-
-    /// Sets the fields named by dotted paths ("cover.small"); the document must exist.
-    public func updateData(_ fields: [AnyHashable: Any]) throws {
-        var named: [String: Any] = [:]
-        for (key, value) in fields {
-            guard let name = key as? String else {
-                throw DocumentStoreError.invalidValue(path: path, field: "\(key)", reason: "a field path must be a String")
-            }
-            named[name] = value
-        }
-        try write { current, conversion in
-            guard let existing = try existingFields(current) else { throw DocumentStoreError.notFound(path: path) }
-            return try conversion.update(named, in: existing)
-        }
-    }
-
-    public func updateData(_ fields: [AnyHashable: Any], completion: @escaping (Error?) -> Void) {
-        report(completion) { try updateData(fields) }
-    }
-
-    /// Deletes the document (its subcollections stay, as in Firestore). Deleting a missing document succeeds.
-    public func delete() throws {
-        try write { _, _ in nil }
-    }
-
-    public func delete(completion: @escaping (Error?) -> Void) {
-        report(completion) { try delete() }
-    }
-
-    /// Runs a write now and hands its outcome to `completion` on the callback queue.
-    private func report(_ completion: @escaping (Error?) -> Void, _ body: () throws -> Void) {
-        let error: Error?
-        do { try body(); error = nil } catch let caught { error = caught }
-        let callback = Callback(completion)
-        firestore.settings.dispatchQueue.async { callback.function(error) }
+    public func getDocument<T: Decodable & SendableMetatype>(as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none,
+                                                             decoder: Firestore.Decoder = Firestore.Decoder()) async throws -> T {
+        let decoder = Callback(decoder)
+        return try await onIOQueue { Callback(try self.readSnapshot().data(as: T.self, decoder: decoder.function)) }.function
     }
 
     // MARK: Listening
@@ -159,7 +96,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     public func addSnapshotListener(_ listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
         let subscription = DocumentSubscription(reference: self, listener: listener)
         if let invalid {
-            subscription.deliver(error: invalid)
+            subscription.deliver(error: publicError(invalid))
             return subscription
         }
         firestore.subscribe(subscription, to: .document(resourcePath)) {

@@ -5,12 +5,12 @@ public class Query: @unchecked Sendable {
     public let firestore: Firestore
     let collectionPath: ResourcePath
     let invalid: Error?
-    let filters: [(field: String, value: JSONValue)]
-    let orders: [(field: String, descending: Bool)]
+    let filters: [(field: FieldPath, value: FirestoreValue)]
+    let orders: [(field: FieldPath, descending: Bool)]
     let limit: Int?
 
     init(firestore: Firestore, path: ResourcePath, invalid: Error?,
-         filters: [(field: String, value: JSONValue)] = [], orders: [(field: String, descending: Bool)] = [], limit: Int? = nil) {
+         filters: [(field: FieldPath, value: FirestoreValue)] = [], orders: [(field: FieldPath, descending: Bool)] = [], limit: Int? = nil) {
         self.firestore = firestore
         self.collectionPath = path
         self.invalid = invalid
@@ -19,25 +19,30 @@ public class Query: @unchecked Sendable {
         self.limit = limit
     }
 
-    private func refined(invalid: Error? = nil, filters: [(field: String, value: JSONValue)]? = nil,
-                         orders: [(field: String, descending: Bool)]? = nil, limit: Int?? = nil) -> Query {
+    private func refined(invalid: Error? = nil, filters: [(field: FieldPath, value: FirestoreValue)]? = nil,
+                         orders: [(field: FieldPath, descending: Bool)]? = nil, limit: Int?? = nil) -> Query {
         Query(firestore: firestore, path: collectionPath, invalid: self.invalid ?? invalid, filters: filters ?? self.filters,
               orders: orders ?? self.orders, limit: limit ?? self.limit)
     }
 
-    /// Documents whose `field` (a dotted path) equals `value`.
-    public func whereField(_ field: String, isEqualTo value: Any) -> Query {
+    /// Documents whose `field` (a dotted path or a `FieldPath`) equals `value`.
+    public func whereField(_ field: Any, isEqualTo value: Any) -> Query {
         do {
-            let json = try FieldConversion(documentPath: collectionPath.description, writeTime: Timestamp()).plain(value, field: field)
-            return refined(filters: filters + [(field, json)])
+            let path = try FieldPath.from(field, document: collectionPath.description)
+            let wanted = try FirestoreValue(any: value, field: path.description, document: collectionPath.description)
+            return refined(filters: filters + [(path, wanted)])
         } catch {
             return refined(invalid: error)
         }
     }
 
     /// Orders by `field`; as in Firestore, documents without the field are left out.
-    public func order(by field: String, descending: Bool = false) -> Query {
-        refined(orders: orders + [(field, descending)])
+    public func order(by field: Any, descending: Bool = false) -> Query {
+        do {
+            return refined(orders: orders + [(try FieldPath.from(field, document: collectionPath.description), descending)])
+        } catch {
+            return refined(invalid: error)
+        }
     }
 
     public func limit(to count: Int) -> Query {
@@ -50,19 +55,20 @@ public class Query: @unchecked Sendable {
     // MARK: Reading
 
     func readSnapshot() throws -> QuerySnapshot {
-        if let invalid { throw invalid }
-        let documents = try CollectionScan.readAll(firestore: firestore, path: collectionPath)
+        if let invalid { throw publicError(invalid) }
+        let documents: [String: QueryDocumentSnapshot]
+        do { documents = try CollectionScan.readAll(firestore: firestore, path: collectionPath) } catch { throw publicError(error) }
         let results = apply(to: documents.values)
         return QuerySnapshot(query: self, documents: results, changes: Self.allAdded(results))
     }
 
-    public func getDocuments(completion: @escaping (QuerySnapshot?, Error?) -> Void) {
+    public func getDocuments(source: FirestoreSource = .default, completion: @escaping (QuerySnapshot?, Error?) -> Void) {
         readInBackground(answeringOn: firestore.settings.dispatchQueue, { try self.readSnapshot() }) { result in
             completion(try? result.get(), result.failure)
         }
     }
 
-    public func getDocuments() async throws -> QuerySnapshot {
+    public func getDocuments(source: FirestoreSource = .default) async throws -> QuerySnapshot {
         try await onIOQueue { try self.readSnapshot() }
     }
 
@@ -79,7 +85,7 @@ public class Query: @unchecked Sendable {
                                     _ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
         let subscription = QuerySubscription(query: self, progress: progress, listener: listener)
         if let invalid {
-            subscription.deliver(error: invalid)
+            subscription.deliver(error: publicError(invalid))
             return subscription
         }
         firestore.subscribe(subscription, to: .collection(collectionPath)) {
@@ -101,37 +107,31 @@ public class Query: @unchecked Sendable {
     func matches(_ document: QueryDocumentSnapshot) -> Bool {
         guard !filters.isEmpty || !orders.isEmpty else { return true }
         guard let fields = document.stored.fields else { return false }
-        for filter in filters where !JSONOrder.equal(fields.value(at: filter.field), filter.value) { return false }
-        for order in orders where fields.value(at: order.field) == nil { return false }
+        for filter in filters {
+            guard let value = value(of: filter.field, in: document, fields), ValueOrder.compare(value, filter.value) == 0 else { return false }
+        }
+        for order in orders where value(of: order.field, in: document, fields) == nil { return false }
         return true
     }
 
     func areInIncreasingOrder(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot) -> Bool {
         for order in orders {
-            let left = a.stored.fields?.value(at: order.field)
-            let right = b.stored.fields?.value(at: order.field)
-            let comparison = JSONOrder.compare(left, right)
+            let left = a.stored.fields.flatMap { value(of: order.field, in: a, $0) }
+            let right = b.stored.fields.flatMap { value(of: order.field, in: b, $0) }
+            let comparison = ValueOrder.compare(left, right)
             if comparison != 0 { return order.descending ? comparison > 0 : comparison < 0 }
         }
-        return JSONOrder.compareStrings(a.documentID, b.documentID) < 0
+        return ValueOrder.compareStrings(a.documentID, b.documentID) < 0
+    }
+
+    /// A field's value, or the document's reference for `FieldPath.documentID()`.
+    private func value(of field: FieldPath, in document: QueryDocumentSnapshot, _ fields: [String: FirestoreValue]) -> FirestoreValue? {
+        field.isDocumentID ? .reference(document.reference) : fields.value(at: field.segments)
     }
 
     static func allAdded(_ documents: [QueryDocumentSnapshot]) -> [DocumentChange] {
         documents.enumerated().map { index, document in
             DocumentChange(type: .added, document: document, oldIndex: DocumentChange.notFound, newIndex: UInt(index))
         }
-    }
-}
-
-extension Dictionary where Key == String, Value == JSONValue {
-    /// The value at a dotted field path ("cover.small").
-    func value(at fieldPath: String) -> JSONValue? {
-        var fields = self
-        let keys = fieldPath.split(separator: ".", omittingEmptySubsequences: false)
-        for key in keys.dropLast() {
-            guard case .object(let nested)? = fields[String(key)] else { return nil }
-            fields = nested
-        }
-        return fields[String(keys.last ?? "")]
     }
 }

@@ -20,28 +20,36 @@ public class DocumentSnapshot: @unchecked Sendable {
 
     /// Why the document's file could not be read (not JSON, not an object, not UTF-8, over
     /// 1 MiB...), with the document's path; nil when it was read. Ours: Firestore has no such files.
-    public var readError: DocumentStoreError? {
-        if case .unreadable(let reason) = stored { return .unreadableDocument(path: reference.path, reason: reason) }
+    public var readError: FirestoreErrorCode? {
+        if case .unreadable(let reason) = stored { return DocumentStoreError.unreadableDocument(path: reference.path, reason: reason).firestoreError }
         return nil
     }
 
-    /// The fields as plain Swift values (timestamps as their RFC 3339 strings); nil when the
-    /// document does not exist or cannot be read.
-    public func data() -> [String: Any]? {
-        stored.fields?.mapValues(FieldConversion.plainValue)
+    /// Always false and false: the files are the server, and writes are on disk when they return.
+    public var metadata: SnapshotMetadata { SnapshotMetadata() }
+
+    /// The fields as the Firebase SDK gives them: numbers and booleans as `NSNumber`, and
+    /// `Timestamp`, `GeoPoint`, `Data`, `DocumentReference`, `String`, `NSNull`, arrays and maps.
+    /// Nil when the document does not exist or cannot be read. No server timestamp is ever
+    /// pending here, so `serverTimestampBehavior` changes nothing.
+    public func data(with serverTimestampBehavior: ServerTimestampBehavior = .none) -> [String: Any]? {
+        stored.fields?.mapValues(\.anyValue)
     }
 
-    /// The value at a dotted field path, or nil.
-    public func get(_ field: String) -> Any? {
-        stored.fields?.value(at: field).map(FieldConversion.plainValue)
+    /// The value at a dotted field path or a `FieldPath`, or nil.
+    public func get(_ field: Any, serverTimestampBehavior: ServerTimestampBehavior = .none) -> Any? {
+        guard let path = try? FieldPath.from(field, document: reference.path) else { return nil }
+        if path.isDocumentID { return documentID }
+        return stored.fields?.value(at: path.segments)?.anyValue
     }
 
-    public subscript(field: String) -> Any? { self.get(field) }
+    public subscript(field: Any) -> Any? { self.get(field) }
 
     /// Decodes the document. Errors are `DecodingError`s naming the document and the field; a
     /// missing document is `valueNotFound` (or nil when `T` is optional); an unreadable file is
     /// `dataCorrupted` with the reason.
-    public func data<T: Decodable>(as type: T.Type, decoder: Firestore.Decoder = Firestore.Decoder()) throws -> T {
+    public func data<T: Decodable>(as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none,
+                                   decoder: Firestore.Decoder = Firestore.Decoder()) throws -> T {
         switch stored {
         case .missing:
             guard T.self is ExpressibleByNilLiteral.Type else {
@@ -51,7 +59,7 @@ public class DocumentSnapshot: @unchecked Sendable {
         case .unreadable(let reason):
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "document \(reference.path) cannot be read: \(reason)"))
         case .fields(let fields):
-            return try decoder.decode(T.self, from: .object(fields), reference: reference)
+            return try decoder.decode(T.self, from: .map(fields), reference: reference)
         }
     }
 }
@@ -59,7 +67,7 @@ public class DocumentSnapshot: @unchecked Sendable {
 /// A document in a query's results: it exists, so `data()` is not optional.
 public final class QueryDocumentSnapshot: DocumentSnapshot, @unchecked Sendable {
     /// The fields; empty when the file cannot be read (see `readError`).
-    public override func data() -> [String: Any] {
-        super.data() ?? [:]
+    public override func data(with serverTimestampBehavior: ServerTimestampBehavior = .none) -> [String: Any] {
+        super.data(with: serverTimestampBehavior) ?? [:]
     }
 }

@@ -134,7 +134,7 @@ final class DocumentFiles: Sendable {
     let filesRead = Locked(0)
 
     /// Reads one document file; never throws, because a bad file is that document's problem.
-    func readDocument(in dirFD: Int32, fileName: String) -> (StoredDocument, FileStamp?) {
+    func readDocument(in dirFD: Int32, fileName: String, store: Firestore) -> (StoredDocument, FileStamp?) {
         filesRead.withLock { $0 += 1 }
         let fd = openat(dirFD, fileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -164,52 +164,86 @@ final class DocumentFiles: Sendable {
             count += n
         }
         guard count <= Self.maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
-        return (Self.parseDocument(bytes[0..<count]), stamp)
+        return (Self.parseDocument(bytes[0..<count], store: store), stamp)
     }
 
-    static func parseDocument(_ bytes: ArraySlice<UInt8>) -> StoredDocument {
+    static func parseDocument(_ bytes: ArraySlice<UInt8>, store: Firestore) -> StoredDocument {
+        let value: JSONValue
         do {
-            let value = try JSONParser.parse(bytes)
-            guard case .object(let fields) = value else {
-                return .unreadable("the file holds \(value.described), not a JSON object of fields")
-            }
-            return .fields(fields)
+            value = try JSONParser.parse(bytes)
         } catch {
             return .unreadable("not valid JSON: \(error)")
         }
+        guard case .object(let object) = value else {
+            return .unreadable("the file holds \(value.described), not a JSON object of fields")
+        }
+        do {
+            return .fields(try DocumentJSON.fields(object, store: store))
+        } catch {
+            return .unreadable("\(error)")
+        }
     }
 
-    func document(at path: ResourcePath) throws(DocumentStoreError) -> StoredDocument {
+    func document(at path: ResourcePath, store: Firestore) throws(DocumentStoreError) -> StoredDocument {
         guard let dirFD = try openFolder(path.parent.segments, create: false) else { return .missing }
         defer { close(dirFD) }
-        return readDocument(in: dirFD, fileName: path.last + Self.fileExtension).0
+        return readDocument(in: dirFD, fileName: path.last + Self.fileExtension, store: store).0
     }
 
     // MARK: Writing
 
-    /// The one way a document changes: under an exclusive lock on its collection folder (so
-    /// read-modify-write is safe across threads and processes), `transform` gets what is on disk
-    /// and returns the new fields, or nil to delete the document.
-    func update(_ path: ResourcePath,
-                _ transform: (StoredDocument) throws -> [String: JSONValue]?) throws {
-        let folder = display(path.parent.segments)
-        guard let dirFD = try openFolder(path.parent.segments, create: true) else {
-            throw DocumentStoreError.io(path: folder, operation: "create the folder", reason: "it could not be created")
+    /// The one way documents change. Under the store's write lock (so read-modify-write is safe
+    /// across threads and processes): every document in `expected` must still be what was read
+    /// (else `.aborted`), then each write's transform gets what is stored (or what an earlier
+    /// write of the same commit made of it) and returns the new fields, or nil to delete.
+    /// Returns the paths written.
+    @discardableResult
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
+                store: Firestore) throws -> [ResourcePath] {
+        let lock = try WriteLock(files: self)
+        defer { lock.release() }
+        for (path, seen) in expected {
+            let now = try document(at: path, store: store)
+            guard now == seen else {
+                throw DocumentStoreError.changedSinceRead(path: path.description)
+            }
         }
-        defer { close(dirFD) }
-        while flock(dirFD, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw DocumentStoreError.io(folder, "lock the folder", errno: errno) }
+        let writeTime = Timestamp()
+        var staged: [ResourcePath: StoredDocument] = [:]
+        var order: [ResourcePath] = []
+        for write in writes {
+            let current = try staged[write.path] ?? document(at: write.path, store: store)
+            let next: StoredDocument
+            if let fields = try write.transform(current, writeTime) {
+                next = .fields(try WriteLimits.checked(fields, document: write.path.description, store: store))
+            } else {
+                next = .missing
+            }
+            if staged[write.path] == nil { order.append(write.path) }
+            staged[write.path] = next
         }
-        defer { flock(dirFD, LOCK_UN) }
-        let fileName = path.last + Self.fileExtension
-        let (current, _) = readDocument(in: dirFD, fileName: fileName)
-        if let fields = try transform(current) {
-            let bytes = JSONWriter.documentBytes(fields)
+        var encoded: [(ResourcePath, [UInt8]?)] = []
+        for path in order {
+            guard case .fields(let fields) = staged[path]! else { encoded.append((path, nil)); continue }
+            let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))
             guard bytes.count <= Self.maxDocumentBytes else {
                 throw DocumentStoreError.documentTooLarge(path: path.description, bytes: bytes.count)
             }
+            encoded.append((path, bytes))
+        }
+        for (path, bytes) in encoded { try persist(bytes, at: path) }
+        return order
+    }
+
+    /// Writes or deletes one document file, atomically and durably.
+    private func persist(_ bytes: [UInt8]?, at path: ResourcePath) throws {
+        let folder = display(path.parent.segments)
+        guard let dirFD = try openFolder(path.parent.segments, create: bytes != nil) else { return }
+        defer { close(dirFD) }
+        let fileName = path.last + Self.fileExtension
+        if let bytes {
             try replace(fileName, in: dirFD, with: bytes, display: folder)
-        } else if current != .missing {
+        } else {
             guard unlinkat(dirFD, fileName, 0) == 0 || errno == ENOENT else {
                 throw DocumentStoreError.io(folder + "/" + fileName, "delete", errno: errno)
             }

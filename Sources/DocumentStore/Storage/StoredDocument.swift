@@ -1,11 +1,11 @@
 /// The content of one document file as read from disk.
 enum StoredDocument: Equatable, Sendable {
     case missing
-    case fields([String: JSONValue])
+    case fields([String: FirestoreValue])
     /// The file exists but is not a JSON object Shelf can read; the reason names what is wrong.
     case unreadable(String)
 
-    var fields: [String: JSONValue]? {
+    var fields: [String: FirestoreValue]? {
         if case .fields(let f) = self { return f }
         return nil
     }

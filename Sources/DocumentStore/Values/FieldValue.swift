@@ -1,9 +1,15 @@
-/// Sentinel values for `setData`, `updateData` and `addDocument(data:)`, as in Firestore.
-public struct FieldValue: @unchecked Sendable {
+import Foundation
+
+/// Sentinel values for writes, as Firestore's: the server's time, deleting a field, and
+/// transforms applied to what is stored when the write is committed. Encodable, so a model can
+/// carry one; Equatable, as Firebase's.
+public struct FieldValue: Equatable, @unchecked Sendable, CustomStringConvertible {
     enum Operation {
         case serverTimestamp
         case delete
-        case increment(Double, isInteger: Bool)
+        case increment(FirestoreValue)
+        case minimum(FirestoreValue)
+        case maximum(FirestoreValue)
         case arrayUnion([Any])
         case arrayRemove([Any])
     }
@@ -14,10 +20,44 @@ public struct FieldValue: @unchecked Sendable {
     public static func serverTimestamp() -> FieldValue { FieldValue(operation: .serverTimestamp) }
     /// Removes the field (in `updateData` or a merging `setData`).
     public static func delete() -> FieldValue { FieldValue(operation: .delete) }
-    public static func increment(_ by: Int64) -> FieldValue { FieldValue(operation: .increment(Double(by), isInteger: true)) }
-    public static func increment(_ by: Double) -> FieldValue { FieldValue(operation: .increment(by, isInteger: false)) }
+    /// Adds to the stored number (integers saturate at the 64-bit limits); a field that is not a
+    /// number becomes `by`.
+    public static func increment(_ by: Int64) -> FieldValue { FieldValue(operation: .increment(.integer(by))) }
+    public static func increment(_ by: Double) -> FieldValue { FieldValue(operation: .increment(.double(by))) }
+    /// The smaller of the stored number and `value`; a field that is not a number becomes `value`.
+    public static func minimum(_ value: Int64) -> FieldValue { FieldValue(operation: .minimum(.integer(value))) }
+    public static func minimum(_ value: Double) -> FieldValue { FieldValue(operation: .minimum(.double(value))) }
+    /// The larger of the stored number and `value`; a field that is not a number becomes `value`.
+    public static func maximum(_ value: Int64) -> FieldValue { FieldValue(operation: .maximum(.integer(value))) }
+    public static func maximum(_ value: Double) -> FieldValue { FieldValue(operation: .maximum(.double(value))) }
     /// Adds each element not already present.
     public static func arrayUnion(_ elements: [Any]) -> FieldValue { FieldValue(operation: .arrayUnion(elements)) }
     /// Removes every occurrence of each element.
     public static func arrayRemove(_ elements: [Any]) -> FieldValue { FieldValue(operation: .arrayRemove(elements)) }
+
+    public var description: String {
+        switch operation {
+        case .serverTimestamp: return "serverTimestamp()"
+        case .delete: return "delete()"
+        case .increment(let by): return "increment(\(by.described))"
+        case .minimum(let value): return "minimum(\(value.described))"
+        case .maximum(let value): return "maximum(\(value.described))"
+        case .arrayUnion(let elements): return "arrayUnion(\(elements.count) elements)"
+        case .arrayRemove(let elements): return "arrayRemove(\(elements.count) elements)"
+        }
+    }
+
+    public static func == (a: FieldValue, b: FieldValue) -> Bool {
+        func values(_ elements: [Any]) -> [FirestoreValue]? {
+            try? elements.map { element throws(DocumentStoreError) in try FirestoreValue(any: element, field: "", document: "") }
+        }
+        switch (a.operation, b.operation) {
+        case (.serverTimestamp, .serverTimestamp), (.delete, .delete): return true
+        case let (.increment(x), .increment(y)), let (.minimum(x), .minimum(y)), let (.maximum(x), .maximum(y)): return x == y
+        case let (.arrayUnion(x), .arrayUnion(y)), let (.arrayRemove(x), .arrayRemove(y)):
+            guard let x = values(x), let y = values(y) else { return false }
+            return x == y
+        default: return false
+        }
+    }
 }

@@ -12,19 +12,43 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.nanoseconds = nanoseconds
     }
 
-    /// Splits the date's own reference-date interval so that `dateValue()` gives the same `Date` back.
+    /// Splits the date's own reference-date interval so that `dateValue()` gives the same `Date`
+    /// back. Never traps: a date beyond any calendar saturates, and a write then refuses it as
+    /// outside Firestore's range.
     public init(date: Date) {
         let reference = date.timeIntervalSinceReferenceDate
+        guard reference.isFinite, abs(reference) < Self.saturation else {
+            self.init(seconds: reference < 0 ? -Self.saturationSeconds : Self.saturationSeconds, nanoseconds: 0)
+            return
+        }
         var whole = reference.rounded(.down)
         var nanos = ((reference - whole) * 1e9).rounded()
         if nanos >= 1e9 { whole += 1; nanos -= 1e9 }
         self.init(seconds: Int64(whole) + Self.referenceDateOffset, nanoseconds: Int32(nanos))
     }
 
+    /// Far beyond year 9999 and far from Int64's edges, so date arithmetic cannot overflow.
+    private static let saturationSeconds: Int64 = 1 << 50
+    private static let saturation = Double(saturationSeconds)
+
     public init() { self.init(date: Date()) }
 
+    /// The nearest `Date` not after this instant, so that saving it back never moves the time
+    /// forward (9999-12-31T23:59:59.999999Z must not become year 10000).
     public func dateValue() -> Date {
-        Date(timeIntervalSinceReferenceDate: Double(seconds - Self.referenceDateOffset) + Double(nanoseconds) / 1e9)
+        var interval = Double(seconds - Self.referenceDateOffset) + Double(nanoseconds) / 1e9
+        for _ in 0..<4 where Timestamp(date: Date(timeIntervalSinceReferenceDate: interval)) > self {
+            interval = interval.nextDown
+        }
+        return Date(timeIntervalSinceReferenceDate: interval)
+    }
+
+    /// The instants Firestore stores: 0001-01-01T00:00:00Z through 9999-12-31T23:59:59.999999999Z.
+    static let storableRange = Timestamp(seconds: -62_135_596_800, nanoseconds: 0)...Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999)
+
+    /// Firestore keeps microseconds; the rest is truncated.
+    var truncatedToMicroseconds: Timestamp {
+        Timestamp(seconds: seconds, nanoseconds: nanoseconds - nanoseconds % 1000)
     }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool {
@@ -40,7 +64,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// UTC, with the fraction in groups of three digits and only as long as needed.
     public var rfc3339: String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let days = seconds / 86_400 - (seconds % 86_400 < 0 ? 1 : 0)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = Self.civilDate(fromDays: days)
         var text = Self.pad(year, 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2)
@@ -142,20 +166,26 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 }
 
+/// Firebase's Codable form, `{"seconds": …, "nanoseconds": …}`, so a model a Firebase app cached
+/// with `JSONEncoder` decodes here and the reverse. `Firestore.Encoder` and `Firestore.Decoder`
+/// pass a `Timestamp` through as itself instead.
 extension Timestamp: Codable {
+    private enum CodingKeys: String, CodingKey { case seconds, nanoseconds }
+
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let timestamp = Timestamp(rfc3339: text) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "expected an RFC 3339 timestamp such as 2014-09-09T00:00:00Z, found the string \"\(text)\""))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let seconds = try container.decode(Int64.self, forKey: .seconds)
+        let nanoseconds = try container.decode(Int32.self, forKey: .nanoseconds)
+        guard (0..<1_000_000_000).contains(nanoseconds) else {
+            throw DecodingError.dataCorruptedError(forKey: .nanoseconds, in: container,
+                                                   debugDescription: "expected nanoseconds in 0..<1000000000, found \(nanoseconds)")
         }
-        self = timestamp
+        self.init(seconds: seconds, nanoseconds: nanoseconds)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rfc3339)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encode(nanoseconds, forKey: .nanoseconds)
     }
 }

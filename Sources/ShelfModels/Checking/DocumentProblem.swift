@@ -20,7 +20,7 @@ public struct DocumentProblem: Error, Equatable, Sendable, CustomStringConvertib
         case let decoding as DecodingError:
             field = decoding.fieldPath
             message = decoding.contextDescription
-        case let store as DocumentStoreError:
+        case let store as FirestoreErrorCode:
             field = nil
             message = store.description
         default:

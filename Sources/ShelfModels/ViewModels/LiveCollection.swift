@@ -143,21 +143,21 @@ public final class LiveCollection<Model: Codable & Sendable> {
 
     @discardableResult
     public func add(_ model: Model) throws -> DocumentReference {
-        try collection.addDocument(from: model)
+        try collection.add(model)
     }
 
     /// Merges, so fields the model does not know stay in the document. `removing` names
     /// optional fields the model left out on purpose: they are deleted from the document.
     public func update(_ model: Model, id: String, removing fields: [String] = []) throws {
         let reference = collection.document(id)
-        guard !fields.isEmpty else { return try reference.setData(from: model, merge: true) }
+        guard !fields.isEmpty else { return try reference.write(model, merge: true) }
         var data = try Firestore.Encoder().encode(model)
         for field in fields where data[field] == nil { data[field] = FieldValue.delete() }
-        try reference.setData(data, merge: true)
+        try reference.write(data, merge: true)
     }
 
     public func delete(id: String) throws {
-        try collection.document(id).delete()
+        try collection.document(id).deleteDocument()
     }
 }
 

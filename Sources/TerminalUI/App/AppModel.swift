@@ -381,7 +381,7 @@ public final class AppModel {
     private func undoLastChange() {
         guard let change = lastChange else { notice = "Nothing to undo"; return }
         do {
-            try store.document(change.path).setData(change.fields)
+            try store.document(change.path).write(change.fields)
             lastChange = nil
             notice = "Restored \(change.path)"
         } catch {

@@ -1,8 +1,9 @@
 import Foundation
 
 /// What went wrong outside of mapping: a bad path, a file that cannot be read or written.
-/// Each description names the document or folder and says what was expected.
-public enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedError {
+/// Each description names the document or folder and says what was expected. Callers see it as
+/// a `FirestoreErrorCode` (`firestoreError`) with this description.
+enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// An id or path that Firestore or the file system does not allow.
     case invalidPath(String, reason: String)
     /// A value that cannot be stored (NaN, an unsupported type, a FieldValue in the wrong place).
@@ -15,8 +16,12 @@ public enum DocumentStoreError: Error, Equatable, CustomStringConvertible, Local
     case unreadableDocument(path: String, reason: String)
     /// A system call failed.
     case io(path: String, operation: String, reason: String)
+    /// A transaction's document changed after the transaction read it.
+    case changedSinceRead(path: String)
+    /// A call that Firestore refuses (a batch used after commit, too many writes...).
+    case invalidCall(String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .invalidPath(let path, let reason): return "invalid path \"\(path)\": \(reason)"
         case .invalidValue(let path, let field, let reason):
@@ -26,10 +31,25 @@ public enum DocumentStoreError: Error, Equatable, CustomStringConvertible, Local
         case .notFound(let path): return "document \(path) does not exist (updateData needs an existing document)"
         case .unreadableDocument(let path, let reason): return "document \(path) cannot be read: \(reason)"
         case .io(let path, let operation, let reason): return "cannot \(operation) \(path): \(reason)"
+        case .changedSinceRead(let path): return "document \(path) changed after the transaction read it"
+        case .invalidCall(let message): return message
         }
     }
 
-    public var errorDescription: String? { description }
+    var code: FirestoreErrorCode.Code {
+        switch self {
+        case .invalidPath, .invalidValue, .documentTooLarge, .invalidCall: return .invalidArgument
+        case .notFound: return .notFound
+        case .unreadableDocument: return .dataLoss
+        case .changedSinceRead: return .aborted
+        case .io(_, _, let reason):
+            return reason == String(cString: strerror(EACCES)) || reason == String(cString: strerror(EROFS)) ? .permissionDenied : .unavailable
+        }
+    }
+
+    var firestoreError: FirestoreErrorCode { FirestoreErrorCode(code, description) }
+
+    var errorDescription: String? { description }
 
     static func io(_ path: String, _ operation: String, errno code: Int32) -> DocumentStoreError {
         .io(path: path, operation: operation, reason: String(cString: strerror(code)))

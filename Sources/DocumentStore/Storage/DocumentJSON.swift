@@ -1,0 +1,137 @@
+import Foundation
+
+/// The JSON of a document file, typed: plain JSON where the type is plain, and a one-key object
+/// tagged with `$` where JSON has no such type.
+///
+/// | Firestore type | on disk |
+/// |---|---|
+/// | null, boolean, string | `null`, `true`, `"text"` |
+/// | integer (64-bit) | `42` (no fraction, no exponent) |
+/// | double | `4.0`, `1.5e+300` (always a fraction or an exponent); `{"$double": "NaN"}`, `"Infinity"`, `"-Infinity"` |
+/// | timestamp | `{"$timestamp": "2026-11-23T08:00:00.123456Z"}` |
+/// | bytes | `{"$bytes": "<base64>"}` |
+/// | reference | `{"$ref": "books/hitchhiker"}` |
+/// | GeoPoint | `{"$geopoint": {"latitude": 51.5, "longitude": -0.12}}` |
+/// | array, map | `[…]`, `{…}`; a map whose only key starts with `$` is written `{"$map": {…}}` |
+///
+/// Plain JSON written by a person reads as the plain types: a timestamp-like string is a string
+/// (the decoder still maps it to `Date`), `{"latitude": …, "longitude": …}` is a map (which
+/// decodes to `GeoPoint`), an integer too large for 64 bits is a double.
+enum DocumentJSON {
+    static let tags: Set<String> = ["$double", "$timestamp", "$bytes", "$ref", "$geopoint", "$map"]
+
+    struct Failure: Error, CustomStringConvertible {
+        let field: String
+        let message: String
+        var description: String { "field \(field): \(message)" }
+    }
+
+    // MARK: Reading
+
+    static func fields(_ object: [String: JSONValue], store: Firestore) throws(Failure) -> [String: FirestoreValue] {
+        var fields: [String: FirestoreValue] = [:]
+        fields.reserveCapacity(object.count)
+        for (name, json) in object { fields[name] = try value(json, field: name, store: store) }
+        return fields
+    }
+
+    static func value(_ json: JSONValue, field: String, store: Firestore) throws(Failure) -> FirestoreValue {
+        switch json {
+        case .null: return .null
+        case .bool(let b): return .boolean(b)
+        case .string(let s): return .string(s)
+        case .number(let text): return number(text)
+        case .array(let items):
+            var values: [FirestoreValue] = []
+            values.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() { values.append(try value(item, field: "\(field)[\(index)]", store: store)) }
+            return .array(values)
+        case .object(let object):
+            if object.count == 1, let (tag, payload) = object.first, tags.contains(tag) {
+                return try tagged(tag, payload, field: field, store: store)
+            }
+            var fields: [String: FirestoreValue] = [:]
+            fields.reserveCapacity(object.count)
+            for (name, item) in object { fields[name] = try value(item, field: field + "." + name, store: store) }
+            return .map(fields)
+        }
+    }
+
+    /// A literal without fraction or exponent that fits 64 bits is an integer; any other is a double.
+    private static func number(_ text: String) -> FirestoreValue {
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+           let integer = Int64(text) {
+            return .integer(integer)
+        }
+        return .double(Double(text) ?? .nan)
+    }
+
+    private static func tagged(_ tag: String, _ payload: JSONValue, field: String, store: Firestore) throws(Failure) -> FirestoreValue {
+        func fail(_ expected: String) -> Failure {
+            Failure(field: field, message: "{\"\(tag)\": …} expects \(expected), found \(payload.described)")
+        }
+        switch (tag, payload) {
+        case ("$double", .string("NaN")): return .double(.nan)
+        case ("$double", .string("Infinity")): return .double(.infinity)
+        case ("$double", .string("-Infinity")): return .double(-.infinity)
+        case ("$double", .number(let text)): return .double(Double(text) ?? .nan)
+        case ("$double", _): throw fail("a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+        case ("$timestamp", .string(let text)):
+            guard let timestamp = Timestamp(rfc3339: text), Timestamp.storableRange.contains(timestamp) else {
+                throw fail("an RFC 3339 time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z")
+            }
+            return .timestamp(timestamp.truncatedToMicroseconds)
+        case ("$bytes", .string(let text)):
+            guard let data = Data(base64Encoded: text) else { throw fail("base64 text") }
+            return .bytes(data)
+        case ("$ref", .string(let text)):
+            guard let path = try? ResourcePath.parse(text, expectDocument: true) else {
+                throw fail("a document path such as \"books/hitchhiker\"")
+            }
+            return .reference(DocumentReference(firestore: store, path: path))
+        case ("$geopoint", .object(let point)):
+            guard point.count == 2, case .number(let lat)? = point["latitude"], case .number(let lng)? = point["longitude"],
+                  let latitude = Double(lat), let longitude = Double(lng),
+                  GeoPoint.problem(latitude: latitude, longitude: longitude) == nil else {
+                throw fail("{\"latitude\": -90...90, \"longitude\": -180...180}")
+            }
+            return .geoPoint(GeoPoint(latitude: latitude, longitude: longitude))
+        case ("$map", .object(let object)):
+            var fields: [String: FirestoreValue] = [:]
+            for (name, item) in object { fields[name] = try value(item, field: field + "." + name, store: store) }
+            return .map(fields)
+        default:
+            throw fail(tag == "$map" ? "a map" : tag == "$geopoint" ? "a map of latitude and longitude" : "a string")
+        }
+    }
+
+    // MARK: Writing
+
+    static func json(_ fields: [String: FirestoreValue]) -> [String: JSONValue] {
+        fields.mapValues(json)
+    }
+
+    static func json(_ value: FirestoreValue) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case .boolean(let b): return .bool(b)
+        case .integer(let i): return .number(String(i))
+        case .double(let d):
+            if d.isNaN { return .object(["$double": .string("NaN")]) }
+            if d.isInfinite { return .object(["$double": .string(d < 0 ? "-Infinity" : "Infinity")]) }
+            return .number(FirestoreValue.text(of: d))
+        case .string(let s): return .string(s)
+        case .timestamp(let t): return .object(["$timestamp": .string(t.rfc3339)])
+        case .bytes(let data): return .object(["$bytes": .string(data.base64EncodedString())])
+        case .reference(let reference): return .object(["$ref": .string(reference.path)])
+        case .geoPoint(let point):
+            return .object(["$geopoint": .object(["latitude": .number(FirestoreValue.text(of: point.latitude)),
+                                                  "longitude": .number(FirestoreValue.text(of: point.longitude))])])
+        case .array(let items): return .array(items.map(json))
+        case .map(let fields):
+            let object = JSONValue.object(fields.mapValues(json))
+            if fields.count == 1, fields.keys.first!.hasPrefix("$") { return .object(["$map": object]) }
+            return object
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A path to a field, as Firebase's `FieldPath`: `FieldPath(["cover", "small"])` is the field
+/// `small` of the map `cover`; a name may contain dots. `FieldPath.documentID()` stands for the
+/// document's id.
+public final class FieldPath: Hashable, CustomStringConvertible, @unchecked Sendable {
+    let segments: [String]
+
+    public init(_ fieldNames: [String]) {
+        segments = fieldNames
+    }
+
+    /// The id of the document, where a query or an order takes a field.
+    public static func documentID() -> FieldPath { FieldPath(["__name__"]) }
+
+    var isDocumentID: Bool { segments == ["__name__"] }
+
+    /// The dotted form: `cover.small`; a name with a dot or other special text is quoted in
+    /// backticks, as Firestore writes it.
+    public var description: String {
+        segments.map { name in
+            name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") }) || name.first!.isNumber
+                ? "`" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "`", with: "\\`") + "`"
+                : name
+        }.joined(separator: ".")
+    }
+
+    public static func == (a: FieldPath, b: FieldPath) -> Bool {
+        a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for segment in segments { hasher.combine(Array(segment.utf8)) }
+    }
+
+    /// A dotted string as the API takes it ("cover.small"), or a `FieldPath`; anything else, or
+    /// an empty part, is an error that names it.
+    static func from(_ key: Any, document: String) throws(DocumentStoreError) -> FieldPath {
+        if let path = key as? FieldPath {
+            guard !path.segments.isEmpty, !path.segments.contains(where: \.isEmpty) else {
+                throw .invalidValue(path: document, field: path.description, reason: "a field path cannot be empty or have empty parts")
+            }
+            return path
+        }
+        let text: String
+        if let string = key as? String { text = string }
+        else if let hashable = key as? AnyHashable, let string = hashable.base as? String { text = string }
+        else { throw .invalidValue(path: document, field: "\(key)", reason: "a field path must be a String or a FieldPath") }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.contains(where: \.isEmpty) else {
+            throw .invalidValue(path: document, field: text, reason: "a field path cannot be empty or have empty parts (as in \"a..b\" or \".a\")")
+        }
+        return FieldPath(parts)
+    }
+
+    func isPrefix(of other: FieldPath) -> Bool {
+        segments.count <= other.segments.count && zip(segments, other.segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    }
+}

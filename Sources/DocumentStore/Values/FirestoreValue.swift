@@ -1,0 +1,96 @@
+import Foundation
+
+/// A field value as Firestore types it. Everything inside DocumentStore speaks this: the files,
+/// `data()` and `get()`, the encoder and decoder, queries and listeners.
+enum FirestoreValue: Sendable {
+    case null
+    case boolean(Bool)
+    case integer(Int64)
+    case double(Double)
+    case timestamp(Timestamp)
+    case string(String)
+    case bytes(Data)
+    case reference(DocumentReference)
+    case geoPoint(GeoPoint)
+    case array([FirestoreValue])
+    case map([String: FirestoreValue])
+
+    var mapValue: [String: FirestoreValue]? {
+        if case .map(let fields) = self { return fields }
+        return nil
+    }
+
+    /// The number as a Double, for arithmetic across integers and doubles.
+    var numberValue: Double? {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+
+    /// The type's name as an error message says it.
+    var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .boolean: return "a boolean"
+        case .integer: return "an integer"
+        case .double: return "a double"
+        case .timestamp: return "a timestamp"
+        case .string: return "a string"
+        case .bytes: return "bytes"
+        case .reference: return "a document reference"
+        case .geoPoint: return "a GeoPoint"
+        case .array: return "an array"
+        case .map: return "a map"
+        }
+    }
+
+    /// The value as a person reads it in an error message: `the string "twohundredfifty"`.
+    var described: String {
+        switch self {
+        case .null: return "null"
+        case .boolean(let b): return "the boolean \(b)"
+        case .integer(let i): return "the number \(i)"
+        case .double(let d): return "the number \(Self.text(of: d))"
+        case .timestamp(let t): return "the timestamp \(t.rfc3339)"
+        case .string(let s):
+            let shown = s.count > 60 ? String(s.prefix(57)) + "..." : s
+            return "the string \"\(shown)\""
+        case .bytes(let data): return "\(data.count) byte\(data.count == 1 ? "" : "s")"
+        case .reference(let reference): return "the reference \(reference.path)"
+        case .geoPoint(let point): return "the GeoPoint \(point)"
+        case .array(let items): return "an array of \(items.count) item\(items.count == 1 ? "" : "s")"
+        case .map: return "a map"
+        }
+    }
+
+    /// A double as written on disk and in messages: the shortest text that reads back exactly,
+    /// always with a "." or an exponent so that it reads back as a double, not an integer.
+    static func text(of double: Double) -> String {
+        let text = "\(double)"
+        return text.contains(where: { $0 == "." || $0 == "e" || $0 == "n" || $0 == "i" }) ? text : text + ".0"
+    }
+}
+
+extension FirestoreValue: Equatable {
+    /// Firestore's equality: same type and same value. An integer never equals a double (1 is
+    /// not 1.0), NaN equals NaN, 0.0 is not -0.0, strings are equal when their UTF-8 bytes are.
+    static func == (a: FirestoreValue, b: FirestoreValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.boolean(x), .boolean(y)): return x == y
+        case let (.integer(x), .integer(y)): return x == y
+        case let (.double(x), .double(y)): return x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN)
+        case let (.timestamp(x), .timestamp(y)): return x == y
+        case let (.string(x), .string(y)): return x.utf8.elementsEqual(y.utf8)
+        case let (.bytes(x), .bytes(y)): return x == y
+        case let (.reference(x), .reference(y)): return x.resourcePath == y.resourcePath
+        case let (.geoPoint(x), .geoPoint(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.map(x), .map(y)):
+            return x.count == y.count && x.allSatisfy { key, value in y[key].map { $0 == value } ?? false }
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Firestore's total order of values: null < booleans < numbers < timestamps < strings < bytes <
+/// references < GeoPoints < arrays < maps. Numbers compare by value across integers and
+/// doubles, exactly (NaN before every other number); strings by their UTF-8 bytes; references
+/// segment by segment; maps by their sorted keys, then values.
+enum ValueOrder {
+    static func compare(_ a: FirestoreValue?, _ b: FirestoreValue?) -> Int {
+        switch (a, b) {
+        case (nil, nil): return 0
+        case (nil, _): return -1
+        case (_, nil): return 1
+        case let (a?, b?): return compare(a, b)
+        }
+    }
+
+    static func compare(_ a: FirestoreValue, _ b: FirestoreValue) -> Int {
+        let (rankA, rankB) = (rank(a), rank(b))
+        if rankA != rankB { return rankA < rankB ? -1 : 1 }
+        switch (a, b) {
+        case let (.boolean(x), .boolean(y)): return x == y ? 0 : (!x ? -1 : 1)
+        case let (.integer(x), .integer(y)): return sign(x, y)
+        case let (.double(x), .double(y)): return compareDoubles(x, y)
+        case let (.integer(x), .double(y)): return compareIntegerToDouble(x, y)
+        case let (.double(x), .integer(y)): return -compareIntegerToDouble(y, x)
+        case let (.timestamp(x), .timestamp(y)): return x == y ? 0 : (x < y ? -1 : 1)
+        case let (.string(x), .string(y)): return compareStrings(x, y)
+        case let (.bytes(x), .bytes(y)):
+            return x == y ? 0 : (x.lexicographicallyPrecedes(y) ? -1 : 1)
+        case let (.reference(x), .reference(y)):
+            for (u, v) in zip(x.resourcePath.segments, y.resourcePath.segments) {
+                let c = compareStrings(u, v)
+                if c != 0 { return c }
+            }
+            return sign(x.resourcePath.segments.count, y.resourcePath.segments.count)
+        case let (.geoPoint(x), .geoPoint(y)):
+            let c = compareDoubles(x.latitude, y.latitude)
+            return c != 0 ? c : compareDoubles(x.longitude, y.longitude)
+        case let (.array(x), .array(y)):
+            for (u, v) in zip(x, y) {
+                let c = compare(u, v)
+                if c != 0 { return c }
+            }
+            return sign(x.count, y.count)
+        case let (.map(x), .map(y)):
+            let keysX = x.keys.sorted(by: { compareStrings($0, $1) < 0 })
+            let keysY = y.keys.sorted(by: { compareStrings($0, $1) < 0 })
+            for (kx, ky) in zip(keysX, keysY) {
+                let c = compareStrings(kx, ky)
+                if c != 0 { return c }
+                let v = compare(x[kx]!, y[ky]!)
+                if v != 0 { return v }
+            }
+            return sign(keysX.count, keysY.count)
+        default: return 0
+        }
+    }
+
+    static func compareStrings(_ a: String, _ b: String) -> Int {
+        if a.utf8.elementsEqual(b.utf8) { return 0 }
+        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+    }
+
+    private static func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a == b ? 0 : (a < b ? -1 : 1) }
+
+    /// NaN sorts before every other number and equals itself.
+    private static func compareDoubles(_ a: Double, _ b: Double) -> Int {
+        if a.isNaN { return b.isNaN ? 0 : -1 }
+        if b.isNaN { return 1 }
+        return sign(a, b)
+    }
+
+    /// Exact: 2^53 + 1 is greater than the double 2^53.
+    private static func compareIntegerToDouble(_ a: Int64, _ b: Double) -> Int {
+        if b.isNaN { return 1 }
+        if b >= 0x1p63 { return -1 }
+        if b < -0x1p63 { return 1 }
+        let whole = b.rounded(.down)
+        let integer = Int64(whole)
+        if a != integer { return sign(a, integer) }
+        return whole == b ? 0 : -1  // b has a fraction above `integer`
+    }
+
+    private static func rank(_ value: FirestoreValue) -> Int {
+        switch value {
+        case .null: return 0
+        case .boolean: return 1
+        case .integer, .double: return 2
+        case .timestamp: return 3
+        case .string: return 4
+        case .bytes: return 5
+        case .reference: return 6
+        case .geoPoint: return 7
+        case .array: return 8
+        case .map: return 9
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == FirestoreValue {
+    /// The value at a field path (["cover", "small"]).
+    func value(at segments: [String]) -> FirestoreValue? {
+        var fields = self
+        for key in segments.dropLast() {
+            guard case .map(let nested)? = fields[key] else { return nil }
+            fields = nested
+        }
+        return segments.last.flatMap { fields[$0] }
+    }
+}

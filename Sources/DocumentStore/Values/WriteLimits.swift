@@ -1,0 +1,83 @@
+import Foundation
+
+/// Firestore's limits on what a document holds, checked once on the way to the disk, whatever
+/// the way in (a dictionary, the encoder, a transform), so the store never writes what it, or
+/// Firestore, could not read back.
+enum WriteLimits {
+    /// Maps and arrays nest at most this deep.
+    static let maxDepth = 20
+    static let maxFieldNameBytes = 1500
+
+    /// The fields as they will be stored: checked, and timestamps truncated to microseconds, as
+    /// Firestore stores them.
+    static func checked(_ fields: [String: FirestoreValue], document: String, store: Firestore) throws(DocumentStoreError) -> [String: FirestoreValue] {
+        var result: [String: FirestoreValue] = [:]
+        result.reserveCapacity(fields.count)
+        for (name, value) in fields {
+            try checkName(name, field: name, document: document)
+            result[name] = try checked(value, field: name, depth: 1, document: document, store: store)
+        }
+        return result
+    }
+
+    private static func checked(_ value: FirestoreValue, field: String, depth: Int, document: String,
+                                store: Firestore) throws(DocumentStoreError) -> FirestoreValue {
+        func fail(_ reason: String) -> DocumentStoreError { .invalidValue(path: document, field: field, reason: reason) }
+        switch value {
+        case .null, .boolean, .integer, .double, .string, .bytes:
+            return value
+        case .timestamp(let timestamp):
+            guard Timestamp.storableRange.contains(timestamp) else {
+                throw fail("the timestamp \(timestamp.rfc3339) is outside the range Firestore stores, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z")
+            }
+            return .timestamp(timestamp.truncatedToMicroseconds)
+        case .geoPoint(let point):
+            if let problem = GeoPoint.problem(latitude: point.latitude, longitude: point.longitude) {
+                throw fail("invalid GeoPoint: \(problem)")
+            }
+            return value
+        case .reference(let reference):
+            if let invalid = reference.invalid { throw fail("the reference is invalid: \(invalid)") }
+            guard reference.firestore.directory.standardizedFileURL == store.directory.standardizedFileURL else {
+                throw fail("the reference \(reference.path) belongs to the store at \(reference.firestore.directory.path), not this one at \(store.directory.path)")
+            }
+            return value
+        case .array(let items):
+            guard depth <= maxDepth else { throw tooDeep(field: field, document: document) }
+            var result: [FirestoreValue] = []
+            result.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                if case .array = item {
+                    throw DocumentStoreError.invalidValue(path: document, field: "\(field)[\(index)]",
+                                                          reason: "an array cannot directly hold another array; put the inner array in a map")
+                }
+                result.append(try checked(item, field: "\(field)[\(index)]", depth: depth + 1, document: document, store: store))
+            }
+            return .array(result)
+        case .map(let fields):
+            guard depth <= maxDepth else { throw tooDeep(field: field, document: document) }
+            var result: [String: FirestoreValue] = [:]
+            result.reserveCapacity(fields.count)
+            for (name, item) in fields {
+                let path = field + "." + name
+                try checkName(name, field: path, document: document)
+                result[name] = try checked(item, field: path, depth: depth + 1, document: document, store: store)
+            }
+            return .map(result)
+        }
+    }
+
+    private static func tooDeep(field: String, document: String) -> DocumentStoreError {
+        .invalidValue(path: document, field: field, reason: "maps and arrays can be nested at most \(maxDepth) levels deep")
+    }
+
+    private static func checkName(_ name: String, field: String, document: String) throws(DocumentStoreError) {
+        func fail(_ reason: String) -> DocumentStoreError { .invalidValue(path: document, field: field, reason: reason) }
+        if name.isEmpty { throw fail("a field name cannot be empty") }
+        let bytes = name.utf8.count
+        if bytes > maxFieldNameBytes { throw fail("a field name is at most \(maxFieldNameBytes) bytes, this one is \(bytes)") }
+        if bytes >= 4 && name.hasPrefix("__") && name.hasSuffix("__") {
+            throw fail("field names that begin and end with \"__\" are reserved")
+        }
+    }
+}

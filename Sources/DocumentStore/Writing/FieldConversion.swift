@@ -1,0 +1,170 @@
+import Foundation
+
+/// Applies what a caller writes to what is stored, as Firestore does for `setData` (replace,
+/// merge, merge of named fields) and `updateData`, with `FieldValue` sentinels resolved against
+/// the stored values.
+struct FieldConversion {
+    let documentPath: String
+    /// One instant for every `serverTimestamp()` of a write.
+    let writeTime: Timestamp
+
+    enum Merge {
+        case none
+        case all
+        case fields([FieldPath])
+    }
+
+    private func fail(_ field: String, _ reason: String) -> DocumentStoreError {
+        .invalidValue(path: documentPath, field: field, reason: reason)
+    }
+
+    // MARK: setData
+
+    /// The document's new fields after `setData(data)` over `existing` (nil: no document).
+    func set(_ data: [String: WriteValue], over existing: [String: FirestoreValue]?, merge: Merge) throws(DocumentStoreError) -> [String: FirestoreValue] {
+        switch merge {
+        case .none:
+            return try replace(data, field: "")
+        case .all:
+            return try mergeMap(data, into: existing ?? [:], field: "")
+        case .fields(let paths):
+            var fields = existing ?? [:]
+            for path in paths {
+                guard let value = Self.value(at: path.segments[...], in: data) else {
+                    throw fail(path.description, "the field is named in mergeFields but missing from the data")
+                }
+                try Self.setValue(at: path.segments[...], in: &fields) { current throws(DocumentStoreError) in
+                    switch value {
+                    case .sentinel(let sentinel): return try apply(sentinel, to: current, field: path.description)
+                    case .map(let map): return .map(try replace(map, field: path.description))
+                    case .value(let plain): return plain
+                    }
+                }
+            }
+            return fields
+        }
+    }
+
+    /// Plain data: maps as given, sentinels other than `delete()` resolved against nothing.
+    private func replace(_ data: [String: WriteValue], field: String) throws(DocumentStoreError) -> [String: FirestoreValue] {
+        var fields: [String: FirestoreValue] = [:]
+        fields.reserveCapacity(data.count)
+        for (key, value) in data {
+            let path = field.isEmpty ? key : field + "." + key
+            switch value {
+            case .value(let plain): fields[key] = plain
+            case .map(let map): fields[key] = .map(try replace(map, field: path))
+            case .sentinel(let sentinel):
+                if case .delete = sentinel.operation {
+                    throw fail(path, "FieldValue.delete() can only be used with updateData and with setData and merge: true")
+                }
+                fields[key] = try apply(sentinel, to: nil, field: path)
+            }
+        }
+        return fields
+    }
+
+    /// Deep merge: maps merge into stored maps, everything else replaces.
+    private func mergeMap(_ data: [String: WriteValue], into existing: [String: FirestoreValue], field: String) throws(DocumentStoreError) -> [String: FirestoreValue] {
+        var fields = existing
+        for (key, value) in data {
+            let path = field.isEmpty ? key : field + "." + key
+            switch value {
+            case .value(let plain): fields[key] = plain
+            case .map(let map): fields[key] = .map(try mergeMap(map, into: existing[key]?.mapValue ?? [:], field: path))
+            case .sentinel(let sentinel): fields[key] = try apply(sentinel, to: existing[key], field: path)
+            }
+        }
+        return fields
+    }
+
+    // MARK: updateData
+
+    /// `updateData`: each field path replaces the value at its path; no path may lie inside another.
+    func update(_ data: [(FieldPath, WriteValue)], in existing: [String: FirestoreValue]) throws(DocumentStoreError) -> [String: FirestoreValue] {
+        let paths = data.map(\.0)
+        for (i, a) in paths.enumerated() {
+            for b in paths[(i + 1)...] where a.isPrefix(of: b) || b.isPrefix(of: a) {
+                throw fail(b.description, "the field path conflicts with \(a.description) in the same update")
+            }
+        }
+        var fields = existing
+        for (path, value) in data {
+            try Self.setValue(at: path.segments[...], in: &fields) { current throws(DocumentStoreError) in
+                switch value {
+                case .sentinel(let sentinel): return try apply(sentinel, to: current, field: path.description)
+                case .map(let map): return .map(try replace(map, field: path.description))
+                case .value(let plain): return plain
+                }
+            }
+        }
+        return fields
+    }
+
+    // MARK: Paths
+
+    private static func value(at path: ArraySlice<String>, in data: [String: WriteValue]) -> WriteValue? {
+        guard let value = data[path.first!] else { return nil }
+        if path.count == 1 { return value }
+        guard case .map(let nested) = value else { return nil }
+        return Self.value(at: path.dropFirst(), in: nested)
+    }
+
+    /// Sets (or with nil removes) the value at `path`, creating maps on the way.
+    private static func setValue(at path: ArraySlice<String>, in fields: inout [String: FirestoreValue],
+                                 _ make: (FirestoreValue?) throws(DocumentStoreError) -> FirestoreValue?) throws(DocumentStoreError) {
+        let key = path.first!
+        if path.count == 1 {
+            fields[key] = try make(fields[key])
+            return
+        }
+        var nested = fields[key]?.mapValue ?? [:]
+        if fields[key] == nil, try make(nil) == nil { return }  // deleting inside a missing map: nothing to do
+        try setValue(at: path.dropFirst(), in: &nested, make)
+        fields[key] = .map(nested)
+    }
+
+    // MARK: Sentinels
+
+    /// The value a sentinel leaves at a field holding `existing`; nil removes the field.
+    func apply(_ sentinel: FieldValue, to existing: FirestoreValue?, field: String) throws(DocumentStoreError) -> FirestoreValue? {
+        switch sentinel.operation {
+        case .serverTimestamp:
+            return .timestamp(writeTime.truncatedToMicroseconds)
+        case .delete:
+            return nil
+        case .increment(let operand):
+            switch (existing, operand) {
+            case let (.integer(current)?, .integer(by)):
+                let (sum, overflow) = current.addingReportingOverflow(by)
+                return .integer(overflow ? (by > 0 ? .max : .min) : sum)
+            case (.integer?, _), (.double?, _):
+                return .double(existing!.numberValue! + operand.numberValue!)
+            default:
+                return operand
+            }
+        case .minimum(let operand), .maximum(let operand):
+            guard let current = existing, let a = current.numberValue, let b = operand.numberValue else { return operand }
+            if case .minimum = sentinel.operation { return b < a || a.isNaN ? operand : current }
+            return b > a || a.isNaN ? operand : current
+        case .arrayUnion(let elements):
+            var items: [FirestoreValue] = []
+            if case .array(let current)? = existing { items = current }
+            for element in try values(elements, field: field) where !items.contains(element) { items.append(element) }
+            return .array(items)
+        case .arrayRemove(let elements):
+            guard case .array(let current)? = existing else { return .array([]) }
+            let removed = try values(elements, field: field)
+            return .array(current.filter { !removed.contains($0) })
+        }
+    }
+
+    private func values(_ elements: [Any], field: String) throws(DocumentStoreError) -> [FirestoreValue] {
+        var values: [FirestoreValue] = []
+        for (index, element) in elements.enumerated() {
+            if element is FieldValue { throw fail("\(field)[\(index)]", "FieldValue sentinels cannot be used inside arrays") }
+            values.append(try FirestoreValue(any: element, field: "\(field)[\(index)]", document: documentPath))
+        }
+        return values
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// Foundation on Linux has no `NSErrorPointer`; a transaction's block takes this, so Firebase's
+/// `errorPointer?.pointee = error` compiles unchanged.
+public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
+
+/// Options of `runTransaction`, as Firebase's.
+public final class TransactionOptions: @unchecked Sendable {
+    /// How many times the block may run before the transaction fails with `.aborted`. At least 1.
+    public var maxAttempts: Int = 5
+
+    public init() {}
+}
+
+/// Reads and writes that commit together only if nothing read has changed since, as Firestore's
+/// optimistic transactions: reads record what they saw; the commit (atomic, as a batch) checks
+/// under the store's write lock that each document read is still what was seen, across threads
+/// and processes. Otherwise the block runs again. All reads come before any write.
+public final class Transaction: @unchecked Sendable {
+    let firestore: Firestore
+    private struct State {
+        var reads: [ResourcePath: StoredDocument] = [:]
+        var writes: [DocumentWrite] = []
+        var problem: Error?
+    }
+    private let state = Locked(State())
+
+    init(firestore: Firestore) { self.firestore = firestore }
+
+    /// Reads a document, recording what was seen. Reading after a write is an error, as in Firestore.
+    public func getDocument(_ document: DocumentReference) throws -> DocumentSnapshot {
+        do {
+            try document.checkValid()
+            try checkStore(document)
+            if let seen = state.withLock({ $0.reads[document.resourcePath] }) {
+                return DocumentSnapshot(reference: document, stored: seen)
+            }
+            if state.withLock({ !$0.writes.isEmpty }) {
+                throw DocumentStoreError.invalidCall("a transaction must do all its reads before its writes; \(document.path) was read after a write")
+            }
+            let stored = try firestore.files.document(at: document.resourcePath, store: firestore)
+            state.withLock { $0.reads[document.resourcePath] = stored }
+            return DocumentSnapshot(reference: document, stored: stored)
+        } catch {
+            throw publicError(error)
+        }
+    }
+
+    private func checkStore(_ document: DocumentReference) throws(DocumentStoreError) {
+        guard document.firestore.files.rootPath == firestore.files.rootPath else {
+            throw .invalidCall("document \(document.path) belongs to the store at \(document.firestore.directory.path), not to this transaction's store at \(firestore.directory.path)")
+        }
+    }
+
+    @discardableResult
+    private func add(_ document: DocumentReference, _ makeWrite: () throws -> DocumentWrite) -> Transaction {
+        let write: Result<DocumentWrite, Error> = Result {
+            try checkStore(document)
+            return try makeWrite()
+        }
+        state.withLock { state in
+            switch write {
+            case .success(let write): state.writes.append(write)
+            case .failure(let error): if state.problem == nil { state.problem = error }
+            }
+        }
+        return self
+    }
+
+    @discardableResult
+    public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
+        add(document) { try .set(data, merge: .none, at: document) }
+    }
+
+    @discardableResult
+    public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> Transaction {
+        add(document) { try .set(data, merge: merge ? .all : .none, at: document) }
+    }
+
+    @discardableResult
+    public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> Transaction {
+        add(document) { try .set(data, merge: .mergeFields(mergeFields, in: document.path), at: document) }
+    }
+
+    @discardableResult
+    public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference,
+                                      encoder: Firestore.Encoder = Firestore.Encoder()) throws -> Transaction {
+        let fields = try encoder.encodeFields(value)
+        return add(document) { try .set(fields, merge: .none, at: document) }
+    }
+
+    @discardableResult
+    public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference, merge: Bool,
+                                      encoder: Firestore.Encoder = Firestore.Encoder()) throws -> Transaction {
+        let fields = try encoder.encodeFields(value)
+        return add(document) { try .set(fields, merge: merge ? .all : .none, at: document) }
+    }
+
+    @discardableResult
+    public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> Transaction {
+        add(document) { try .update(fields, at: document) }
+    }
+
+    @discardableResult
+    public func deleteDocument(_ document: DocumentReference) -> Transaction {
+        add(document) { try .delete(at: document) }
+    }
+
+    /// Commits if every document read is unchanged; `.aborted` if one changed.
+    func commit() throws {
+        let (reads, writes, problem) = state.withLock { ($0.reads, $0.writes, $0.problem) }
+        if let problem { throw publicError(problem) }
+        guard writes.count <= WriteBatch.maxWrites else {
+            throw DocumentStoreError.invalidCall("a transaction holds at most \(WriteBatch.maxWrites) writes, this one has \(writes.count)").firestoreError
+        }
+        if writes.isEmpty {
+            // Nothing to write: the reads only need to have been consistent, which they were if
+            // nothing changed since; check without taking the write lock's cost of a commit.
+            for (path, seen) in reads where try firestore.files.document(at: path, store: firestore) != seen {
+                throw DocumentStoreError.changedSinceRead(path: path.description).firestoreError
+            }
+            return
+        }
+        do { try firestore.commit(writes, expecting: reads) } catch { throw publicError(error) }
+    }
+}
+
+extension Firestore {
+    /// Runs `updateBlock` and commits its writes atomically if nothing it read has changed;
+    /// otherwise runs it again, up to `options.maxAttempts` times, then fails with `.aborted`.
+    /// A block that sets the error pointer, or throws from a read, fails the transaction at once
+    /// and writes nothing. The block runs on a background queue; `completion` on the callback queue.
+    public func runTransaction(with options: TransactionOptions? = nil,
+                               _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
+                               completion: @escaping (Any?, Error?) -> Void) {
+        let block = Callback(updateBlock)
+        let callback = Callback(completion)
+        let maxAttempts = options?.maxAttempts ?? 5
+        DispatchQueue.global().async {
+            let result = Callback(Result { try self.runTransactionNow(maxAttempts: maxAttempts, block.function) })
+            self.settings.dispatchQueue.async {
+                switch result.function {
+                case .success(let value): callback.function(value, nil)
+                case .failure(let error): callback.function(nil, error)
+                }
+            }
+        }
+    }
+
+    public func runTransaction(_ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
+                               completion: @escaping (Any?, Error?) -> Void) {
+        runTransaction(with: nil, updateBlock, completion: completion)
+    }
+
+    public func runTransaction(with options: TransactionOptions? = nil,
+                               _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
+        let block = Callback(updateBlock)
+        let maxAttempts = options?.maxAttempts ?? 5
+        return try await onIOQueue { Callback(try self.runTransactionNow(maxAttempts: maxAttempts, block.function)) }.function
+    }
+
+    /// The attempts, on the calling thread.
+    func runTransactionNow(maxAttempts: Int, _ updateBlock: (Transaction, NSErrorPointer) -> Any?) throws -> Any? {
+        guard maxAttempts >= 1 else {
+            throw DocumentStoreError.invalidCall("TransactionOptions.maxAttempts must be at least 1, got \(maxAttempts)").firestoreError
+        }
+        var lastError: Error?
+        for attempt in 1...maxAttempts {
+            let transaction = Transaction(firestore: self)
+            var blockError: NSError?
+            let value = withUnsafeMutablePointer(to: &blockError) { updateBlock(transaction, $0) }
+            if let blockError { throw blockError }
+            do {
+                try transaction.commit()
+                return value
+            } catch let error as FirestoreErrorCode where error.code == .aborted {
+                lastError = error
+                // Back off with jitter, so writers contending for one document take turns.
+                usleep(UInt32.random(in: 0...(1000 << min(attempt, 6))))
+            }
+        }
+        throw FirestoreErrorCode(.aborted, "the transaction was tried \(maxAttempts) times and each time a document it read had changed before it could commit (last: \(lastError.map { "\($0)" } ?? "none"))")
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Writes to several documents that commit together, as Firestore's `WriteBatch`: after a crash
+/// at any moment, every document of the batch is new or every one is old, for this process,
+/// for other processes and for listeners. At most 500 writes. Bad data is reported by `commit`,
+/// with the write that held it, since the builder methods cannot throw (as in Firebase, where
+/// they raise).
+public final class WriteBatch: @unchecked Sendable {
+    static let maxWrites = 500
+
+    public let firestore: Firestore
+    private struct State {
+        var writes: [DocumentWrite] = []
+        var problem: Error?
+        var isCommitted = false
+    }
+    private let state = Locked(State())
+
+    init(firestore: Firestore) { self.firestore = firestore }
+
+    /// Adds a write, or remembers why it could not be added.
+    @discardableResult
+    private func add(_ document: DocumentReference, _ makeWrite: () throws -> DocumentWrite) -> WriteBatch {
+        state.withLock { state in
+            guard state.problem == nil else { return }
+            do {
+                if state.isCommitted { throw DocumentStoreError.invalidCall("a write batch cannot be used after commit() has been called") }
+                guard document.firestore.files.rootPath == firestore.files.rootPath else {
+                    throw DocumentStoreError.invalidCall("document \(document.path) belongs to the store at \(document.firestore.directory.path), not to this batch's store at \(firestore.directory.path)")
+                }
+                state.writes.append(try makeWrite())
+            } catch {
+                state.problem = error
+            }
+        }
+        return self
+    }
+
+    @discardableResult
+    public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> WriteBatch {
+        add(document) { try .set(data, merge: .none, at: document) }
+    }
+
+    @discardableResult
+    public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> WriteBatch {
+        add(document) { try .set(data, merge: merge ? .all : .none, at: document) }
+    }
+
+    @discardableResult
+    public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> WriteBatch {
+        add(document) { try .set(data, merge: .mergeFields(mergeFields, in: document.path), at: document) }
+    }
+
+    /// Encodes `value` (throwing its encoding error) and adds the write.
+    @discardableResult
+    public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference,
+                                      encoder: Firestore.Encoder = Firestore.Encoder()) throws -> WriteBatch {
+        let fields = try encoder.encodeFields(value)
+        return add(document) { try .set(fields, merge: .none, at: document) }
+    }
+
+    @discardableResult
+    public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference, merge: Bool,
+                                      encoder: Firestore.Encoder = Firestore.Encoder()) throws -> WriteBatch {
+        let fields = try encoder.encodeFields(value)
+        return add(document) { try .set(fields, merge: merge ? .all : .none, at: document) }
+    }
+
+    @discardableResult
+    public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference, mergeFields: [Any],
+                                      encoder: Firestore.Encoder = Firestore.Encoder()) throws -> WriteBatch {
+        let fields = try encoder.encodeFields(value)
+        return add(document) { try .set(fields, merge: .mergeFields(mergeFields, in: document.path), at: document) }
+    }
+
+    @discardableResult
+    public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> WriteBatch {
+        add(document) { try .update(fields, at: document) }
+    }
+
+    @discardableResult
+    public func deleteDocument(_ document: DocumentReference) -> WriteBatch {
+        add(document) { try .delete(at: document) }
+    }
+
+    // MARK: Committing
+
+    /// Ours: commits and throws the error, for callers that must not fail silently.
+    public func commitNow() throws {
+        let writes = try state.withLock { state throws -> [DocumentWrite] in
+            if let problem = state.problem { throw publicError(problem) }
+            if state.isCommitted { throw DocumentStoreError.invalidCall("a write batch can be committed only once").firestoreError }
+            state.isCommitted = true
+            return state.writes
+        }
+        guard writes.count <= Self.maxWrites else {
+            throw DocumentStoreError.invalidCall("a write batch holds at most \(Self.maxWrites) writes, this one has \(writes.count)").firestoreError
+        }
+        do { try firestore.commit(writes) } catch { throw publicError(error) }
+    }
+
+    /// Commits; a failure goes to the store's `writeErrorHandler`, or standard error.
+    public func commit() {
+        do { try commitNow() } catch { firestore.reportWriteError(error, path: "a write batch") }
+    }
+
+    public func commit(completion: ((Error?) -> Void)?) {
+        guard let completion else { return commit() }
+        var failure: Error?
+        do { try commitNow() } catch { failure = error }
+        let callback = Callback(completion)
+        let error = Callback(failure)
+        firestore.settings.dispatchQueue.async { callback.function(error.function) }
+    }
+
+    public func commit() async throws {
+        try await onIOQueue { try self.commitNow() }
+    }
+}
+
+extension Firestore {
+    /// A new batch of writes on this store.
+    public func batch() -> WriteBatch { WriteBatch(firestore: self) }
+}

@@ -1,4 +1,4 @@
-import DocumentStore
+@testable import DocumentStore
 import Foundation
 import XCTest
 

@@ -92,8 +92,8 @@ final class MergeAndUpdateTests: StoreTestCase {
 
     func testSetDataDictionaryWithMergeMergesMapsDeeply() async throws {
         let ref = db.document("maps/deep")
-        try ref.setData(["a": ["x": 1, "y": ["p": 1, "q": 2] as [String: Any]] as [String: Any], "b": 1])
-        try ref.setData(["a": ["y": ["q": 3, "r": 4] as [String: Any], "z": FieldValue.delete()] as [String: Any]], merge: true)
+        try await ref.setData(["a": ["x": 1, "y": ["p": 1, "q": 2] as [String: Any]] as [String: Any], "b": 1])
+        try await ref.setData(["a": ["y": ["q": 3, "r": 4] as [String: Any], "z": FieldValue.delete()] as [String: Any]], merge: true)
         XCTAssertEqual(store.readFile("maps/deep.json"), """
             {
               "a": {
@@ -111,8 +111,8 @@ final class MergeAndUpdateTests: StoreTestCase {
     }
 
     func testUpdateDataKeepsOtherFieldsAndFollowsDottedPaths() async throws {
-        try hitchhiker.updateData(["numberOfPages": 815, "cover.small": "https://e.com/s", "meta.stats.reads": 3])
-        try hitchhiker.updateData(["meta.stats.likes": 1, "cover.small": "https://e.com/S"])
+        try await hitchhiker.updateData(["numberOfPages": 815, "cover.small": "https://e.com/s", "meta.stats.reads": 3])
+        try await hitchhiker.updateData(["meta.stats.likes": 1, "cover.small": "https://e.com/S"])
         XCTAssertEqual(store.readFile("books/hitchhiker.json"), """
             {
               "author": "Douglas Adams",
@@ -132,16 +132,16 @@ final class MergeAndUpdateTests: StoreTestCase {
 
             """)
         // A whole map given to updateData replaces that map (only setData merges).
-        try hitchhiker.updateData(["meta": ["new": true]])
+        try await hitchhiker.updateData(["meta": ["new": true]])
         let snapshot = try await hitchhiker.getDocument()
         XCTAssertEqual(snapshot.get("meta") as? [String: Bool], ["new": true])
     }
 
     func testFieldValueSentinels() async throws {
         let ref = db.document("counters/one")
-        try ref.setData(["count": 1, "ratio": 0.5, "tags": ["a", "b", "a"], "gone": "soon", "nested": ["gone": 1, "kept": 2]])
+        try await ref.setData(["count": 1, "ratio": 0.5, "tags": ["a", "b", "a"], "gone": "soon", "nested": ["gone": 1, "kept": 2]])
         let before = Timestamp()
-        try ref.updateData([
+        try await ref.updateData([
             "count": FieldValue.increment(Int64(2)),
             "ratio": FieldValue.increment(0.25),
             "fresh": FieldValue.increment(Int64(5)),
@@ -162,7 +162,7 @@ final class MergeAndUpdateTests: StoreTestCase {
         let when = try XCTUnwrap(Timestamp(rfc3339: try XCTUnwrap(snapshot.get("when") as? String)))
         XCTAssertLessThanOrEqual(Timestamp(seconds: before.seconds, nanoseconds: 0), when)
 
-        try ref.updateData(["tags": FieldValue.arrayUnion(["b", "c"]), "count": FieldValue.increment(-3.5)])
+        try await ref.updateData(["tags": FieldValue.arrayUnion(["b", "c"]), "count": FieldValue.increment(-3.5)])
         let again = try await ref.getDocument()
         XCTAssertEqual(again.get("tags") as? [String], ["b", "c"])
         XCTAssertEqual(again.get("count") as? Double, -0.5)
@@ -193,9 +193,9 @@ final class MergeAndUpdateTests: StoreTestCase {
     }
 
     func testDeleteRemovesTheDocumentAndDeletingAgainSucceeds() async throws {
-        try hitchhiker.delete()
+        try await hitchhiker.delete()
         XCTAssertNil(store.readFile("books/hitchhiker.json"))
-        try hitchhiker.delete()
+        try await hitchhiker.delete()
         let snapshot = try await hitchhiker.getDocument()
         XCTAssertFalse(snapshot.exists)
     }

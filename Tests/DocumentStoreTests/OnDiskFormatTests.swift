@@ -137,13 +137,13 @@ final class OnDiskFormatTests: StoreTestCase {
     func testSubcollectionsLiveInTheDocumentsFolder() async throws {
         let review = db.collection("books").document("hitchhiker").collection("reviews").document("r1")
         XCTAssertEqual(review.path, "books/hitchhiker/reviews/r1")
-        try review.setData(["stars": 5])
+        try await review.setData(["stars": 5])
         XCTAssertEqual(store.readFile("books/hitchhiker/reviews/r1.json"), "{\n  \"stars\": 5\n}\n")
         // The parent document does not have to exist, as in Firestore.
         let parent = try await db.document("books/hitchhiker").getDocument()
         XCTAssertFalse(parent.exists)
         let deeper = db.document("books/hitchhiker/reviews/r1/replies/first")
-        try deeper.setData(["text": "agreed"])
+        try await deeper.setData(["text": "agreed"])
         XCTAssertEqual(store.readFile("books/hitchhiker/reviews/r1/replies/first.json"), "{\n  \"text\": \"agreed\"\n}\n")
         let replies = try await db.collection("books/hitchhiker/reviews/r1/replies").getDocuments()
         XCTAssertEqual(replies.ids, ["first"])
@@ -160,7 +160,7 @@ final class OnDiskFormatTests: StoreTestCase {
         XCTAssertEqual(snapshot.get("numberOfPages") as? Int, 412)
         XCTAssertEqual(snapshot.get("x") as? String, "é😀/")
         // Rewriting it through the store gives the canonical form.
-        try db.document("books/by-hand").setData(snapshot.data()!)
+        try await db.document("books/by-hand").setData(snapshot.data()!)
         XCTAssertEqual(store.readFile("books/by-hand.json"), """
             {
               "numberOfPages": 412,

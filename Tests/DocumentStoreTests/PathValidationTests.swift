@@ -50,7 +50,7 @@ final class PathValidationTests: StoreTestCase {
         await assertRefused(documentID: "____", reason: "ids matching __.*__ are reserved")
         // Not matching __.*__: allowed.
         for id in ["__x", "x__", "___", "_x_"] {
-            XCTAssertNoThrow(try db.collection("books").document(id).setData(["ok": true]), id)
+            XCTAssertNoThrow(try db.collection("books").document(id).write(["ok": true]), id)
         }
     }
 
@@ -71,7 +71,7 @@ final class PathValidationTests: StoreTestCase {
                             reason: "an id is at most 250 bytes here (a document is the file <id>.json and file names are limited to 255 bytes), this one is 251")
         // 250 bytes fit: the file name is exactly 255 bytes.
         let longest = String(repeating: "b", count: 250)
-        try db.collection("books").document(longest).setData(["ok": true])
+        try await db.collection("books").document(longest).setData(["ok": true])
         XCTAssertEqual(store.fileNames(in: "books"), [longest + ".json"])
         let snapshot = try await db.collection("books").getDocuments()
         XCTAssertEqual(snapshot.ids, [longest])

@@ -39,7 +39,7 @@ final class PropertyWrapperTests: StoreTestCase {
     }
 
     func testDocumentIDCanHoldTheReference() async throws {
-        try db.document("books/linked").setData(["title": "T"])
+        try await db.document("books/linked").setData(["title": "T"])
         let read = try await db.document("books/linked").getDocument(as: Linked.self)
         XCTAssertEqual(read.reference?.path, "books/linked")
         XCTAssertEqual(read.reference, db.document("books/linked"))
@@ -108,7 +108,7 @@ final class PropertyWrapperTests: StoreTestCase {
 
     func testFieldValueServerTimestampsOfOneWriteShareOneInstant() async throws {
         let ref = db.document("stamped/three")
-        try ref.setData(["a": FieldValue.serverTimestamp(), "nested": ["b": FieldValue.serverTimestamp()] as [String: Any]])
+        try await ref.setData(["a": FieldValue.serverTimestamp(), "nested": ["b": FieldValue.serverTimestamp()] as [String: Any]])
         let snapshot = try await ref.getDocument()
         let a = try XCTUnwrap(snapshot.get("a") as? String)
         XCTAssertEqual(snapshot.get("nested.b") as? String, a)

@@ -115,7 +115,7 @@ final class QueryTests: StoreTestCase {
     // MARK: Indices of several changes at once
 
     private func document(_ id: String, pages: Int) -> QueryDocumentSnapshot {
-        QueryDocumentSnapshot(reference: books.document(id), stored: .fields(["pages": .number("\(pages)")]))
+        QueryDocumentSnapshot(reference: books.document(id), stored: .fields(["pages": .integer(Int64(pages))]))
     }
 
     func testIndicesApplyInOrderRemovalsThenAdditionsThenModifications() {

@@ -92,10 +92,10 @@ final class SymbolicLinkTests: StoreTestCase {
                        .unreadableDocument(path: "books/evil", reason: reason + "; fix the file or replace the whole document"))
         XCTAssertEqual(thrownError { try self.db.document("books/evil").updateData(["hacked": true]) } as? DocumentStoreError,
                        .unreadableDocument(path: "books/evil", reason: reason + "; fix the file or replace the whole document"))
-        try db.document("books/evil").setData(["replaced": true])
+        try await db.document("books/evil").setData(["replaced": true])
         let attributes = try FileManager.default.attributesOfItem(atPath: store.path("books/evil.json"))
         XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeRegular)
-        try db.document("books/evil").delete()
+        try await db.document("books/evil").delete()
         XCTAssertNil(store.readFile("books/evil.json"))
         XCTAssertEqual(outsideNames, ["x.json"])
         XCTAssertEqual(try String(contentsOf: store.outside.appendingPathComponent("x.json"), encoding: .utf8), secret)

@@ -106,7 +106,7 @@ final class ThreadSafetyTests: StoreTestCase {
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
             for index in 0..<100 {
                 do {
-                    try collection.document("t\(thread)-\(index)").setData(["thread": thread, "index": index])
+                    try collection.document("t\(thread)-\(index)").write(["thread": thread, "index": index])
                 } catch {
                     errors.withLock { $0.append("\(error)") }
                 }

@@ -112,7 +112,7 @@ final class UnreadableFileTests: StoreTestCase {
         try db.document("colors/array").setData(from: Color(name: "Cerise", color: "#d52c67"))
         let read = try await db.document("colors/array").getDocument(as: Color.self)
         XCTAssertEqual(read, Color(id: "array", name: "Cerise", color: "#d52c67"))
-        try db.document("colors/binary").delete()
+        try await db.document("colors/binary").delete()
         XCTAssertNil(store.readFile("colors/binary.json"))
     }
 

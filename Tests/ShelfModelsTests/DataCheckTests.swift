@@ -68,10 +68,10 @@ final class DataCheckTests: DemoDataTestCase {
 
     func testOneDocumentAndOneProblemAreSingular() async throws {
         let store = try emptyStore()
-        try store.collection("colors").document("only").setData(["name": "Only", "color": "#1234"])
+        try await store.collection("colors").document("only").setData(["name": "Only", "color": "#1234"])
         var check = try await DataCheck.run(on: store)
         XCTAssertEqual(check.report, "checked 1 document in 5 collections: all decode")
-        try store.collection("colors").document("only").setData(["name": "Only", "color": "#12"])
+        try await store.collection("colors").document("only").setData(["name": "Only", "color": "#12"])
         check = try await DataCheck.run(on: store)
         XCTAssertEqual(check.problems.count, 1)
         XCTAssertEqual(check.report.split(separator: "\n").last, "checked 1 document in 5 collections: 1 problem")

@@ -14,6 +14,7 @@ public final class Firestore: @unchecked Sendable {
         var settings: FirestoreSettings
         var watchers: [WatchKey: Watcher] = [:]
         var writeErrorHandler: (@Sendable (Error) -> Void)?
+        var isTerminated = false
     }
 
     /// Opens a store on `directory`, creating the folder if it is missing (its parent must exist).
@@ -24,14 +25,18 @@ public final class Firestore: @unchecked Sendable {
         } catch {
             throw error.firestoreError
         }
-        state = Locked(State(settings: settings))
+        state = Locked(State(settings: settings.copy() as! FirestoreSettings))
     }
 
-    /// Callback queue and polling interval; set before adding listeners to affect them.
+    /// Callback queue and polling interval; set before adding listeners to affect them. A copy,
+    /// as Firebase's: change it and assign it back.
     public var settings: FirestoreSettings {
-        get { state.withLock { $0.settings } }
-        set { state.withLock { $0.settings = newValue } }
+        get { state.withLock { $0.settings.copy() as! FirestoreSettings } }
+        set { state.withLock { $0.settings = newValue.copy() as! FirestoreSettings } }
     }
+
+    /// Where callbacks run (the settings' `dispatchQueue`), without copying the settings.
+    var callbackQueue: DispatchQueue { state.withLock { $0.settings.dispatchQueue } }
 
     /// Ours: where the errors of the plain write forms go (`ref.setData(data)` and the like,
     /// which cannot throw). Called on the callback queue. When nil, they are printed to
@@ -47,7 +52,7 @@ public final class Firestore: @unchecked Sendable {
             return
         }
         let box = Callback(error)
-        settings.dispatchQueue.async { handler(box.function) }
+        callbackQueue.async { handler(box.function) }
     }
 
     // MARK: Committing
@@ -55,6 +60,7 @@ public final class Firestore: @unchecked Sendable {
     /// The one way documents change: the writes are applied together, after checking that the
     /// documents in `expected` are still as they were read; then listeners are told.
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:]) throws {
+        if state.withLock({ $0.isTerminated }) { throw terminatedError }
         let paths = try files.commit(writes, expecting: expected, store: self)
         for path in Set(paths.map(\.parent)) { didWrite(collection: path) }
         for path in paths { didWrite(document: path) }
@@ -116,8 +122,26 @@ public final class Firestore: @unchecked Sendable {
         case document(ResourcePath)
     }
 
+    var terminatedError: FirestoreErrorCode {
+        FirestoreErrorCode(.failedPrecondition, "the store at \(directory.path) was terminated; open a new Firestore to use it again")
+    }
+
+    /// Stops every watcher; later writes and listeners fail.
+    func terminateNow() {
+        let watchers = state.withLock { state -> [Watcher] in
+            state.isTerminated = true
+            defer { state.watchers = [:] }
+            return Array(state.watchers.values)
+        }
+        for watcher in watchers {
+            for subscription in subscribers(of: watcher) { subscription.remove() }
+            watcher.stop()
+        }
+    }
+
     /// Adds a subscription to the shared watcher for `key`, creating and starting it if needed.
     func subscribe(_ subscription: Subscription, to key: WatchKey, make: () -> Watcher) {
+        if state.withLock({ $0.isTerminated }) { return subscription.deliver(error: terminatedError) }
         let watcher = state.withLock { state -> Watcher in
             let watcher = state.watchers[key] ?? make()
             if state.watchers[key] == nil {

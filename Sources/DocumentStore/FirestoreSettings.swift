@@ -1,12 +1,64 @@
 import Foundation
 
-/// Settings of a store, as Firestore's `FirestoreSettings`.
-public struct FirestoreSettings: Sendable {
+/// Settings of a store, as Firebase's `FirestoreSettings`: a class, so the settings code of
+/// Firebase's docs compiles unchanged (`let settings = FirestoreSettings(); settings.cacheSettings
+/// = …; db.settings = settings`). As in Firebase, `db.settings` hands out a copy: change it, then
+/// assign it back. Settings apply to listeners added after they are set.
+public final class FirestoreSettings: NSObject, NSCopying, @unchecked Sendable {
     /// Where completions and listeners run: the main queue by default. Use a serial queue, so
     /// snapshots arrive in order.
     public var dispatchQueue: DispatchQueue = .main
-    /// How often listeners look at the files, in seconds (ours: Firestore is pushed, files are polled).
+    /// Ours: how often listeners look at the files, in seconds (Firestore pushes changes; files
+    /// are polled).
     public var pollingInterval: TimeInterval = 0.25
+    /// Accepted for Firebase's sake: the files are the database and there is no other cache.
+    public var cacheSettings: any LocalCacheSettings = PersistentCacheSettings()
+    /// Accepted for Firebase's sake (the emulator's `host` and `isSSLEnabled`): there is no server.
+    public var host: String = "localhost"
+    public var isSSLEnabled: Bool = false
+    /// Accepted for Firebase's sake; deprecated there in favour of `cacheSettings`.
+    public var isPersistenceEnabled: Bool = true
+    public var cacheSizeBytes: Int64 = FirestoreCacheSizeUnlimited
 
+    public override init() {}
+
+    public func copy(with zone: NSZone? = nil) -> Any {
+        let copy = FirestoreSettings()
+        copy.dispatchQueue = dispatchQueue
+        copy.pollingInterval = pollingInterval
+        copy.cacheSettings = cacheSettings
+        copy.host = host
+        copy.isSSLEnabled = isSSLEnabled
+        copy.isPersistenceEnabled = isPersistenceEnabled
+        copy.cacheSizeBytes = cacheSizeBytes
+        return copy
+    }
+}
+
+/// As Firebase's constant: no limit on the cache's size.
+public let FirestoreCacheSizeUnlimited: Int64 = -1
+
+/// Firebase's local cache settings, accepted so its configuration code compiles. Here the
+/// folder of files is the database itself; nothing is cached besides it.
+public protocol LocalCacheSettings: Sendable {}
+
+public struct PersistentCacheSettings: LocalCacheSettings {
     public init() {}
+    public init(sizeBytes: NSNumber) {}
+}
+
+public struct MemoryCacheSettings: LocalCacheSettings {
+    public init() {}
+    public init(garbageCollectorSettings: any MemoryGarbageCollectorSettings) {}
+}
+
+public protocol MemoryGarbageCollectorSettings: Sendable {}
+
+public struct MemoryEagerGCSettings: MemoryGarbageCollectorSettings {
+    public init() {}
+}
+
+public struct MemoryLRUGCSettings: MemoryGarbageCollectorSettings {
+    public init() {}
+    public init(sizeBytes: NSNumber) {}
 }

@@ -34,7 +34,7 @@ struct SizeRun {
         var random = SplitMix64(seed: 0xBE4C + UInt64(size))
         let books = factory.makeBooks(size)
 
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.dispatchQueue = DispatchQueue(label: "shelf-bench.callbacks")
         settings.pollingInterval = options.interval
         let db = try Firestore(directory: URL(fileURLWithPath: folder + "/data"), settings: settings)

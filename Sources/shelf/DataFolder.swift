@@ -72,7 +72,7 @@ struct DataFolder {
     }
 
     func openStore(pollingInterval: TimeInterval? = nil) throws -> Firestore {
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         if let pollingInterval { settings.pollingInterval = pollingInterval }
         do {
             return try Firestore.configure(directory: url, settings: settings)

@@ -354,7 +354,7 @@ final class GuideSnippetsTests: XCTestCase {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(json.utf8).write(to: file)
         }
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.dispatchQueue = callbacks
         settings.pollingInterval = 0.05
         db = try Firestore.configure(directory: data, settings: settings)

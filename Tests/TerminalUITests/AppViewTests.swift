@@ -30,7 +30,7 @@ final class AppViewTests: XCTestCase {
 
     /// An app on the test folder, once the shown tab has its first snapshot.
     private func makeApp(_ mode: ColorMode = .palette256) async throws -> AppModel {
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: mode)
         try await waitUntilLoaded(app)

@@ -16,7 +16,7 @@ class Subscription: ListenerRegistration, @unchecked Sendable {
 
     init(firestore: Firestore) {
         self.firestore = firestore
-        callbackQueue = firestore.settings.dispatchQueue
+        callbackQueue = firestore.callbackQueue
     }
 
     func remove() {

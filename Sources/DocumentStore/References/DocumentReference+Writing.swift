@@ -25,7 +25,7 @@ extension DocumentReference {
         do { try run(makeWrite) } catch { failure = error }
         let callback = Callback(completion)
         let error = Callback(failure)
-        firestore.settings.dispatchQueue.async { callback.function(error.function) }
+        firestore.callbackQueue.async { callback.function(error.function) }
     }
 
     /// The async form: the write runs off the caller's thread.

@@ -63,7 +63,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     /// Reads the document; the snapshot's `exists` says whether it is there. `source` is
     /// accepted for Firebase's sake: the files are both the server and the cache.
     public func getDocument(source: FirestoreSource = .default, completion: @escaping (DocumentSnapshot?, Error?) -> Void) {
-        readInBackground(answeringOn: firestore.settings.dispatchQueue, { try self.readSnapshot() }) { result in
+        readInBackground(answeringOn: firestore.callbackQueue, { try self.readSnapshot() }) { result in
             completion(try? result.get(), result.failure)
         }
     }
@@ -74,7 +74,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
                                                              decoder: Firestore.Decoder = Firestore.Decoder(),
                                                              completion: @escaping (Result<T, Error>) -> Void) {
         let decoder = Callback(decoder)
-        readInBackground(answeringOn: firestore.settings.dispatchQueue,
+        readInBackground(answeringOn: firestore.callbackQueue,
                          { Callback(try self.readSnapshot().data(as: T.self, decoder: decoder.function)) }) { result in
             completion(result.map(\.function))
         }

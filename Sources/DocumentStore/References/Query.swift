@@ -63,7 +63,7 @@ public class Query: @unchecked Sendable {
     }
 
     public func getDocuments(source: FirestoreSource = .default, completion: @escaping (QuerySnapshot?, Error?) -> Void) {
-        readInBackground(answeringOn: firestore.settings.dispatchQueue, { try self.readSnapshot() }) { result in
+        readInBackground(answeringOn: firestore.callbackQueue, { try self.readSnapshot() }) { result in
             completion(try? result.get(), result.failure)
         }
     }

@@ -138,7 +138,7 @@ extension Firestore {
         let maxAttempts = options?.maxAttempts ?? 5
         DispatchQueue.global().async {
             let result = Callback(Result { try self.runTransactionNow(maxAttempts: maxAttempts, block.function) })
-            self.settings.dispatchQueue.async {
+            self.callbackQueue.async {
                 switch result.function {
                 case .success(let value): callback.function(value, nil)
                 case .failure(let error): callback.function(nil, error)

@@ -110,7 +110,7 @@ public final class WriteBatch: @unchecked Sendable {
         do { try commitNow() } catch { failure = error }
         let callback = Callback(completion)
         let error = Callback(failure)
-        firestore.settings.dispatchQueue.async { callback.function(error.function) }
+        firestore.callbackQueue.async { callback.function(error.function) }
     }
 
     public func commit() async throws {

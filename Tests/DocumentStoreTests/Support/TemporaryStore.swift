@@ -20,7 +20,7 @@ final class TemporaryStore {
         root = scratch.appendingPathComponent("data", isDirectory: true)
         outside = scratch.appendingPathComponent("outside", isDirectory: true)
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.dispatchQueue = callbackQueue
         settings.pollingInterval = pollingInterval
         db = try Firestore(directory: root, settings: settings)

@@ -40,7 +40,7 @@ class DemoDataTestCase: XCTestCase {
     private(set) var db: Firestore!
 
     static var settings: FirestoreSettings {
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.pollingInterval = 0.05
         return settings
     }

@@ -1,0 +1,20 @@
+/// Firebase's `includeMetadataChanges:` forms. Metadata never changes here (nothing is pending,
+/// nothing comes from a cache), so they deliver what the plain forms deliver.
+extension DocumentReference {
+    public func addSnapshotListener(includeMetadataChanges: Bool,
+                                    listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
+        addSnapshotListener(listener)
+    }
+}
+
+extension Query {
+    public func addSnapshotListener(includeMetadataChanges: Bool,
+                                    listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
+        addSnapshotListener(listener)
+    }
+}
+
+extension QuerySnapshot {
+    /// Always false and false: nothing is pending and nothing comes from a cache.
+    public var metadata: SnapshotMetadata { SnapshotMetadata() }
+}

@@ -80,7 +80,9 @@ final class FieldDecoder: Decoder {
                     debugDescription: "expected \(I.self), found the number \(FirestoreValue.text(of: d)), which is not a whole number"))
             }
             guard let exact = I(exactly: d) else {
-                throw corrupted("expected \(I.self), found the number \(FirestoreValue.text(of: d)), which is out of range for \(I.self) (\(I.min)...\(I.max))")
+                // A whole number shown in full (18446744073709551616, not 1.8446744073709552e+19).
+                let shown = abs(d) < 1e21 ? String(format: "%.0f", d) : FirestoreValue.text(of: d)
+                throw corrupted("expected \(I.self), found the number \(shown), which is out of range for \(I.self) (\(I.min)...\(I.max))")
             }
             return exact
         default:
@@ -122,7 +124,7 @@ final class FieldDecoder: Decoder {
     }
 
     private func data() throws -> Data {
-        switch options.dataEncodingStrategy {
+        switch options.dataDecodingStrategy {
         case .blob, .base64:
             if case .bytes(let data) = value { return data }
             guard case .string(let s) = value else { throw mismatch("Data (bytes or a base64 string)", Data.self) }
@@ -143,7 +145,7 @@ final class FieldDecoder: Decoder {
             }
             return timestamp
         case .map: return try Timestamp(from: self)
-        default: throw mismatch("\(typeName) (a timestamp)", Timestamp.self)
+        default: throw mismatch("\(typeName) (a timestamp or an RFC 3339 string)", Timestamp.self)
         }
     }
 
@@ -151,7 +153,7 @@ final class FieldDecoder: Decoder {
         switch value {
         case .geoPoint(let point): return point
         case .map: return try GeoPoint(from: self)
-        default: throw mismatch("a GeoPoint", GeoPoint.self)
+        default: throw mismatch("a GeoPoint (or a map of latitude and longitude)", GeoPoint.self)
         }
     }
 
@@ -220,11 +222,9 @@ private struct KeyedFields<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeNil(forKey key: Key) throws -> Bool { try child(for: key, expecting: Any.self).value == .null }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        // The id, not a field: a field of the same name is ignored, as in Firebase's SDK since
+        // version 10 (older versions threw `FirestoreDecodingError.fieldNameConflict`).
         if let documentID = T.self as? any DocumentIDProtocol.Type {
-            guard value(for: key) == nil else {
-                throw FirestoreDecodingError.fieldNameConflict(
-                    "document \(decoder.reference?.path ?? "(no reference)"): the field \(key.stringValue) is also the name of the model's @DocumentID property; rename one of them")
-            }
             return try documentID.init(reference: decoder.reference) as! T
         }
         return try child(for: key, expecting: T.self).decode(T.self)

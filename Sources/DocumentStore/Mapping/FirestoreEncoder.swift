@@ -56,8 +56,17 @@ extension Firestore {
             try encodeFields(value).mapValues(\.anyValue)
         }
 
-        /// The fields of `value`, sentinels included, ready for a write.
-        func encodeFields<T: Encodable>(_ value: T) throws -> [String: WriteValue] {
+        /// The fields of `value`, sentinels included, ready for a write. Errors are
+        /// `EncodingError`s whose description names `document` (when given) and the field.
+        func encodeFields<T: Encodable>(_ value: T, in document: String? = nil) throws -> [String: WriteValue] {
+            do {
+                return try fields(of: value)
+            } catch let error as EncodingError {
+                throw Self.locate(error, in: document)
+            }
+        }
+
+        private func fields<T: Encodable>(of value: T) throws -> [String: WriteValue] {
             let slot = EncodingSlot()
             try ValueEncoder(options: self, slot: slot, codingPath: []).encodeValue(value)
             let encoded = try slot.writeValue(codingPath: [])
@@ -72,6 +81,21 @@ extension Firestore {
                     codingPath: [], debugDescription: "a document is a map of fields, but \(T.self) encodes to \(shown)"))
             }
             return fields
+        }
+
+        /// Rewrites the error's description to name the document and the field, as the
+        /// decoder's errors do: "document books/x, field price: nan is not allowed ...".
+        static func locate(_ error: EncodingError, in documentPath: String?) -> EncodingError {
+            guard case .invalidValue(let value, let context) = error else { return error }
+            let message = context.debugDescription
+            if message.hasPrefix("document ") || message.hasPrefix("field ") { return error }
+            var place = documentPath.map { "document \($0)" } ?? ""
+            if !context.codingPath.isEmpty {
+                place += (place.isEmpty ? "" : ", ") + "field " + Firestore.Decoder.fieldPath(context.codingPath)
+            }
+            return .invalidValue(value, .init(codingPath: context.codingPath,
+                                              debugDescription: place.isEmpty ? message : place + ": " + message,
+                                              underlyingError: context.underlyingError))
         }
     }
 }

@@ -15,7 +15,24 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Splits the date's own reference-date interval so that `dateValue()` gives the same `Date`
     /// back. Never traps: a date beyond any calendar saturates, and a write then refuses it as
     /// outside Firestore's range.
+    ///
+    /// Of the instants that read back as this date, the one on the coarsest whole second,
+    /// millisecond or microsecond is taken: a Date cannot hold every microsecond, so a stored
+    /// timestamp read as a Date and written back stays the same timestamp.
     public init(date: Date) {
+        let nearest = Timestamp(nearest: date)
+        for unit: Int64 in [1_000_000_000, 1_000_000, 1_000] {
+            let coarse = nearest.rounded(toMultipleOf: unit)
+            if coarse != nearest, coarse.dateValue() == date {
+                self = coarse
+                return
+            }
+        }
+        self = nearest
+    }
+
+    /// The instant nearest the date's interval, to the nanosecond.
+    private init(nearest date: Date) {
         let reference = date.timeIntervalSinceReferenceDate
         guard reference.isFinite, abs(reference) < Self.saturation else {
             self.init(seconds: reference < 0 ? -Self.saturationSeconds : Self.saturationSeconds, nanoseconds: 0)
@@ -25,6 +42,17 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         var nanos = ((reference - whole) * 1e9).rounded()
         if nanos >= 1e9 { whole += 1; nanos -= 1e9 }
         self.init(seconds: Int64(whole) + Self.referenceDateOffset, nanoseconds: Int32(nanos))
+    }
+
+    /// The nearest instant on a whole multiple of `unit` nanoseconds.
+    private func rounded(toMultipleOf unit: Int64) -> Timestamp {
+        var nanos = (Int64(nanoseconds) + unit / 2) / unit * unit
+        var whole = seconds
+        if nanos >= 1_000_000_000 {
+            nanos -= 1_000_000_000
+            whole += 1
+        }
+        return Timestamp(seconds: whole, nanoseconds: Int32(nanos))
     }
 
     /// Far beyond year 9999 and far from Int64's edges, so date arithmetic cannot overflow.
@@ -37,7 +65,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// forward (9999-12-31T23:59:59.999999Z must not become year 10000).
     public func dateValue() -> Date {
         var interval = Double(seconds - Self.referenceDateOffset) + Double(nanoseconds) / 1e9
-        for _ in 0..<4 where Timestamp(date: Date(timeIntervalSinceReferenceDate: interval)) > self {
+        for _ in 0..<4 where Timestamp(nearest: Date(timeIntervalSinceReferenceDate: interval)) > self {
             interval = interval.nextDown
         }
         return Date(timeIntervalSinceReferenceDate: interval)

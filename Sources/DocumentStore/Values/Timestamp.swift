@@ -61,14 +61,35 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public init() { self.init(date: Date()) }
 
-    /// The nearest `Date` not after this instant, so that saving it back never moves the time
-    /// forward (9999-12-31T23:59:59.999999Z must not become year 10000).
+    /// The nearest `Date`, as Firebase's. Near year 9999 a Date is coarse (about 30 µs), and the
+    /// nearest may lie past 9999-12-31T23:59:59.999999999Z, which no write accepts; then the
+    /// nearest one not after this instant, so that saving it back never leaves Firestore's range.
     public func dateValue() -> Date {
-        var interval = Double(seconds - Self.referenceDateOffset) + Double(nanoseconds) / 1e9
-        for _ in 0..<4 where Timestamp(nearest: Date(timeIntervalSinceReferenceDate: interval)) > self {
-            interval = interval.nextDown
+        let sum = (Double(seconds) - Double(Self.referenceDateOffset)) + Double(nanoseconds) / 1e9
+        // The sum is rounded twice; of it and its neighbours, take the one nearest this instant.
+        var best = sum
+        var bestDistance = distance(to: sum)
+        for candidate in [sum.nextDown, sum.nextUp] where distance(to: candidate) < bestDistance {
+            best = candidate
+            bestDistance = distance(to: candidate)
         }
-        return Date(timeIntervalSinceReferenceDate: interval)
+        let limit = Self.storableRange.upperBound
+        if self <= limit, Timestamp(nearest: Date(timeIntervalSinceReferenceDate: best)) > limit {
+            for _ in 0..<4 where Timestamp(nearest: Date(timeIntervalSinceReferenceDate: best)) > self {
+                best = best.nextDown
+            }
+        }
+        return Date(timeIntervalSinceReferenceDate: best)
+    }
+
+    /// How far a reference-date interval is from this instant, in nanoseconds (saturating).
+    private func distance(to interval: Double) -> Int64 {
+        let other = Timestamp(nearest: Date(timeIntervalSinceReferenceDate: interval))
+        let (whole, overflow) = other.seconds.subtractingReportingOverflow(seconds)
+        let (nanos, overflowInScale) = whole.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflowInSum) = nanos.addingReportingOverflow(Int64(other.nanoseconds) - Int64(nanoseconds))
+        guard !overflow, !overflowInScale, !overflowInSum, total != .min else { return .max }
+        return abs(total)
     }
 
     /// The instants Firestore stores: 0001-01-01T00:00:00Z through 9999-12-31T23:59:59.999999999Z.

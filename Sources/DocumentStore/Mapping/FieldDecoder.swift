@@ -64,6 +64,9 @@ final class FieldDecoder: Decoder {
             guard !s.isEmpty, let url = URL(string: s) else { throw corrupted("expected a URL, found \(value.described)") }
             return url as! T
         }
+        if let dictionary = T.self as? any StringKeyedDecodable.Type, !options.keyDecodingStrategy.isDefault {
+            return try dictionary.decodeEntries(from: self) as! T
+        }
         return try T(from: self)
     }
 
@@ -294,4 +297,29 @@ struct IndexKey: CodingKey {
     init(_ index: Int) { intValue = index }
     init?(stringValue: String) { return nil }
     init?(intValue: Int) { self.intValue = intValue }
+}
+
+/// A `[String: Value]` dictionary: its keys are data, so the key strategy leaves them alone, as
+/// JSONDecoder's and Firebase's do.
+protocol StringKeyedDecodable {
+    static func decodeEntries(from decoder: FieldDecoder) throws -> Any
+}
+
+extension Dictionary: StringKeyedDecodable where Key == String, Value: Decodable {
+    static func decodeEntries(from decoder: FieldDecoder) throws -> Any {
+        guard case .map(let fields) = decoder.value else { throw decoder.mismatch("a map", [String: Any].self) }
+        var entries: [String: Value] = [:]
+        entries.reserveCapacity(fields.count)
+        for (key, value) in fields {
+            entries[key] = try decoder.child(value, FieldKey(key)).decode(Value.self)
+        }
+        return entries
+    }
+}
+
+extension Firestore.Decoder.KeyDecodingStrategy {
+    var isDefault: Bool {
+        if case .useDefaultKeys = self { return true }
+        return false
+    }
 }

@@ -209,6 +209,8 @@ struct ValueEncoder: Swift.Encoder {
         case let string as String: slot.content = .value(.string(string))
         case let bool as Bool: slot.content = .value(.boolean(bool))
         case let integer as any FixedWidthInteger: slot.content = .value(try self.integer(integer))
+        case let dictionary as any StringKeyedEncodable where !options.keyEncodingStrategy.isDefault:
+            try dictionary.encodeEntries(into: self)
         default: try value.encode(to: self)
         }
     }
@@ -258,6 +260,31 @@ struct ValueEncoder: Swift.Encoder {
         case .convertToSnakeCase: return SnakeCase.from(camelCase: key.stringValue)
         case .custom(let convert): return convert(codingPath + [key]).stringValue
         }
+    }
+}
+
+/// A `[String: Value]` dictionary: its keys are data, not property names, so the key strategy
+/// leaves them as they are, as JSONEncoder's and Firebase's do.
+protocol StringKeyedEncodable {
+    func encodeEntries(into encoder: ValueEncoder) throws
+}
+
+extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable {
+    func encodeEntries(into encoder: ValueEncoder) throws {
+        let box = EncodingSlot.MapBox()
+        encoder.slot.content = .map(box)
+        for (key, value) in self {
+            let slot = EncodingSlot()
+            box.slots[key] = slot
+            try encoder.child(slot, FieldKey(key)).encodeValue(value)
+        }
+    }
+}
+
+extension Firestore.Encoder.KeyEncodingStrategy {
+    var isDefault: Bool {
+        if case .useDefaultKeys = self { return true }
+        return false
     }
 }
 

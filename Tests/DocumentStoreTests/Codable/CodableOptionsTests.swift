@@ -163,6 +163,23 @@ final class CodableOptionsTests: StoreTestCase {
                        "field authorName: expected String, but the field is missing")
     }
 
+    /// The keys of a `[String: …]` dictionary are data, so they are written as they are.
+    func testKeyStrategiesLeaveDictionaryKeysAlone() {
+        struct Shelf: Codable, Equatable {
+            var booksByAuthor: [String: Book]
+        }
+        let encoder = Firestore.Encoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let decoder = Firestore.Decoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let shelf = Shelf(booksByAuthor: ["douglasAdams": Book(numberOfPages: 1, authorName: "DA", isbn: "x")])
+        let encoded = assertEncodes(shelf, to: ["books_by_author": ["douglasAdams": ["number_of_pages": 1, "author_name": "DA", "isbn": "x"]]],
+                                    with: encoder)
+        assertDecodes(encoded ?? [:], to: shelf, with: decoder)
+        assertDecodes(["books_by_author": ["snake_key": ["number_of_pages": 2, "author_name": "A", "isbn": "y"]]],
+                      to: Shelf(booksByAuthor: ["snake_key": Book(numberOfPages: 2, authorName: "A", isbn: "y")]), with: decoder)
+    }
+
     func testCustomKeys() {
         let encoder = Firestore.Encoder()
         encoder.keyEncodingStrategy = .custom { path in AnyKey(path.last!.stringValue.uppercased()) }

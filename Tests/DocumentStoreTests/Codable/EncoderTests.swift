@@ -32,6 +32,13 @@ final class EncoderTests: StoreTestCase {
         XCTAssertEqual(encoded?.keys.sorted(), ["x"])
     }
 
+    func testExplicitNullWritesNullForNil() {
+        struct Model: Codable, Equatable { @ExplicitNull var name: String? }
+        assertRoundTrip(Model(name: nil), fields: ["name": NSNull()])
+        assertRoundTrip(Model(name: "good name"), fields: ["name": "good name"])
+        assertDecodes([:], to: Model(name: nil))
+    }
+
     /// An enum with associated values and its own coding, one of them a Timestamp.
     enum Choice: Codable, Equatable {
         case number(Int)

@@ -18,6 +18,7 @@ final class PropertyWrapperTests: StoreTestCase {
         XCTAssertEqual(read, Book(id: "hitchhiker", title: "H2G2"))
     }
 
+    /// As Firebase's SDK since version 10 (see DocumentIDTests).
     func testDocumentIDWinsOverAFieldOfTheSameName() async throws {
         try store.writeFile("books/named.json", #"{"id": "from-the-field", "title": "T"}"#)
         let read = try await db.document("books/named").getDocument(as: Book.self)
@@ -68,13 +69,12 @@ final class PropertyWrapperTests: StoreTestCase {
         try ref.setData(from: Stamped(title: "T", createdAt: nil, updatedAt: nil, keptAt: kept))
         let after = Timestamp()
 
+        // Changed with the value model: `get` gives the Timestamp itself, as Firebase's does,
+        // where it used to give the RFC 3339 string stored on disk.
         let snapshot = try await ref.getDocument()
-        let createdText = try XCTUnwrap(snapshot.get("createdAt") as? String)
-        let updatedText = try XCTUnwrap(snapshot.get("updatedAt") as? String)
-        XCTAssertEqual(createdText, updatedText, "one write, one instant")
-        XCTAssertEqual(snapshot.get("keptAt") as? String, "2014-09-09T00:00:00Z", "a set value is kept")
-        let written = try XCTUnwrap(Timestamp(rfc3339: createdText))
-        XCTAssertTrue(written.rfc3339.hasSuffix("Z"))
+        let written = try XCTUnwrap(snapshot.get("createdAt") as? Timestamp)
+        XCTAssertEqual(snapshot.get("updatedAt") as? Timestamp, written, "one write, one instant")
+        XCTAssertEqual(snapshot.get("keptAt") as? Timestamp, Timestamp(seconds: 1_410_220_800, nanoseconds: 0), "a set value is kept")
         XCTAssertLessThanOrEqual(Timestamp(seconds: before.seconds, nanoseconds: 0), written)
         XCTAssertLessThanOrEqual(written, after)
 
@@ -86,18 +86,18 @@ final class PropertyWrapperTests: StoreTestCase {
         // Writing the read value back keeps it: it is set now.
         try ref.setData(from: read)
         let again = try await ref.getDocument()
-        XCTAssertEqual(again.get("createdAt") as? String, createdText)
-        XCTAssertEqual(again.get("updatedAt") as? String, updatedText)
+        XCTAssertEqual(again.get("createdAt") as? Timestamp, written)
+        XCTAssertEqual(again.get("updatedAt") as? Timestamp, written)
     }
 
     func testServerTimestampSetIsKept() async throws {
         let ref = db.document("stamped/two")
         let value = Stamped(title: "T", createdAt: Date(timeIntervalSince1970: 0),
-                            updatedAt: Timestamp(seconds: 1_410_265_800, nanoseconds: 5), keptAt: nil)
+                            updatedAt: Timestamp(seconds: 1_410_265_800, nanoseconds: 5_000), keptAt: nil)
         try ref.setData(from: value)
         let snapshot = try await ref.getDocument()
-        XCTAssertEqual(snapshot.get("createdAt") as? String, "1970-01-01T00:00:00Z")
-        XCTAssertEqual(snapshot.get("updatedAt") as? String, "2014-09-09T12:30:00.000000005Z")
+        XCTAssertEqual((snapshot.get("createdAt") as? Timestamp)?.rfc3339, "1970-01-01T00:00:00Z")
+        XCTAssertEqual((snapshot.get("updatedAt") as? Timestamp)?.rfc3339, "2014-09-09T12:30:00.000005Z")
     }
 
     func testServerTimestampMissingOrNullReadsAsNil() async throws {
@@ -110,9 +110,8 @@ final class PropertyWrapperTests: StoreTestCase {
         let ref = db.document("stamped/three")
         try await ref.setData(["a": FieldValue.serverTimestamp(), "nested": ["b": FieldValue.serverTimestamp()] as [String: Any]])
         let snapshot = try await ref.getDocument()
-        let a = try XCTUnwrap(snapshot.get("a") as? String)
-        XCTAssertEqual(snapshot.get("nested.b") as? String, a)
-        XCTAssertNotNil(Timestamp(rfc3339: a))
+        let a = try XCTUnwrap(snapshot.get("a") as? Timestamp)
+        XCTAssertEqual(snapshot.get("nested.b") as? Timestamp, a)
     }
 
     // MARK: @ExplicitNull and plain optionals

@@ -35,8 +35,9 @@ final class RoundTripTests: StoreTestCase {
 
         static let min = Integers(int: .min, int8: .min, int16: .min, int32: .min, int64: .min,
                                   uint: .min, uint8: .min, uint16: .min, uint32: .min, uint64: .min)
+        /// Firestore stores 64-bit signed integers: the unsigned types stop at Int64.max.
         static let max = Integers(int: .max, int8: .max, int16: .max, int32: .max, int64: .max,
-                                  uint: .max, uint8: .max, uint16: .max, uint32: .max, uint64: .max)
+                                  uint: UInt(Int64.max), uint8: .max, uint16: .max, uint32: .max, uint64: UInt64(Int64.max))
     }
 
     func testEveryIntegerTypeAtItsMinimum() async throws {
@@ -67,14 +68,28 @@ final class RoundTripTests: StoreTestCase {
               "int32": 2147483647,
               "int64": 9223372036854775807,
               "int8": 127,
-              "uint": 18446744073709551615,
+              "uint": 9223372036854775807,
               "uint16": 65535,
               "uint32": 4294967295,
-              "uint64": 18446744073709551615,
+              "uint64": 9223372036854775807,
               "uint8": 255
             }
 
             """)
+    }
+
+    /// Changed with the value model: an unsigned integer above Int64.max is refused when
+    /// encoding, where it used to be written (and could not be read back as a Firestore value).
+    func testAnUnsignedIntegerAboveInt64MaxIsRefused() {
+        var tooBig = Integers.max
+        tooBig.uint64 = .max
+        let error = thrownError { try self.ref.setData(from: tooBig) }
+        guard case .invalidValue(_, let context)? = error as? EncodingError else {
+            return XCTFail("expected EncodingError.invalidValue, got \(String(describing: error))")
+        }
+        XCTAssertEqual(context.debugDescription,
+                       "document roundtrip/value, field uint64: 18446744073709551615 is out of range for a 64-bit integer, the only integer Firestore stores")
+        XCTAssertNil(store.readFile("roundtrip/value.json"))
     }
 
     struct Floats: Codable, Equatable {
@@ -137,21 +152,65 @@ final class RoundTripTests: StoreTestCase {
         var timestamps: [Timestamp]
     }
 
+    /// Dates and timestamps to the microsecond, which is what Firestore keeps.
     func testDatesAndTimestampsIncludingSubSecond() async throws {
         try await assertRoundTrip(Times(
             date: Date(timeIntervalSince1970: 1_700_000_000.123456),
             dates: [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1_000_000_000.5),
                     Date(timeIntervalSince1970: 1_410_220_800.25), Date(timeIntervalSinceReferenceDate: 0.000_001)],
-            timestamp: Timestamp(seconds: 1_410_265_800, nanoseconds: 123_456_789),
-            timestamps: [Timestamp(seconds: 0, nanoseconds: 0), Timestamp(seconds: -1, nanoseconds: 999_999_999),
-                         Timestamp(seconds: 253_402_300_799, nanoseconds: 1)]
+            timestamp: Timestamp(seconds: 1_410_265_800, nanoseconds: 123_456_000),
+            timestamps: [Timestamp(seconds: 0, nanoseconds: 0), Timestamp(seconds: -1, nanoseconds: 999_999_000),
+                         Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_000)]
         ), through: ref)
         let stored = try await ref.getDocument()
-        XCTAssertEqual(stored.get("timestamp") as? String, "2014-09-09T12:30:00.123456789Z")
-        XCTAssertEqual(stored.get("dates") as? [String],
+        XCTAssertEqual(stored.get("timestamp") as? Timestamp, Timestamp(seconds: 1_410_265_800, nanoseconds: 123_456_000))
+        XCTAssertEqual((stored.get("dates") as? [Timestamp])?.map(\.rfc3339),
                        ["1970-01-01T00:00:00Z", "1938-04-24T22:13:19.500Z", "2014-09-09T00:00:00.250Z", "2001-01-01T00:00:00.000001Z"])
-        XCTAssertEqual(stored.get("timestamps") as? [String],
-                       ["1970-01-01T00:00:00Z", "1969-12-31T23:59:59.999999999Z", "9999-12-31T23:59:59.000000001Z"])
+        XCTAssertEqual((stored.get("timestamps") as? [Timestamp])?.map(\.rfc3339),
+                       ["1970-01-01T00:00:00Z", "1969-12-31T23:59:59.999999Z", "9999-12-31T23:59:59.999999Z"])
+    }
+
+    /// Changed with the value model: Firestore keeps microseconds and truncates the rest, and so
+    /// does the store (it used to keep nanoseconds).
+    func testNanosecondsAreTruncatedToMicrosecondsAsFirestoreDoes() async throws {
+        try ref.setData(from: Times(date: Date(timeIntervalSince1970: 0), dates: [],
+                                    timestamp: Timestamp(seconds: 1_410_265_800, nanoseconds: 123_456_789),
+                                    timestamps: [Timestamp(seconds: -1, nanoseconds: 999_999_999)]))
+        let read = try await ref.getDocument(as: Times.self)
+        XCTAssertEqual(read, Times(date: Date(timeIntervalSince1970: 0), dates: [],
+                                   timestamp: Timestamp(seconds: 1_410_265_800, nanoseconds: 123_456_000),
+                                   timestamps: [Timestamp(seconds: -1, nanoseconds: 999_999_000)]))
+    }
+
+    /// A stored timestamp read as a Date and written back is the same timestamp wherever a Date
+    /// holds microseconds (from about 1700 to 2240).
+    func testADateReadAndWrittenBackKeepsItsTimestamp() async throws {
+        struct Dated: Codable { var at: Date }
+        let instants = [Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_000), Timestamp(seconds: 0, nanoseconds: 1_000),
+                        Timestamp(seconds: -1, nanoseconds: 999_999_000), Timestamp(seconds: 1_410_220_800, nanoseconds: 999_000),
+                        Timestamp(seconds: 4_102_444_799, nanoseconds: 999_999_000), Timestamp(seconds: -7_000_000_000, nanoseconds: 7_000)]
+        for instant in instants {
+            try await ref.setData(["at": instant])
+            try ref.write(try await ref.getDocument(as: Dated.self))
+            let again = try await ref.getDocument().get("at")
+            XCTAssertEqual(again as? Timestamp, instant)
+        }
+    }
+
+    /// Where a Date is coarser (30 µs near year 9999), the first write-back moves the time to
+    /// what the Date holds, never past 9999-12-31 nor before year 1, and the next keeps it.
+    func testACoarseDateSettlesOnWhatItHolds() async throws {
+        struct Dated: Codable { var at: Date }
+        let expected = [Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999): Timestamp(seconds: 253_402_300_799, nanoseconds: 999_969_000),
+                        Timestamp(seconds: -62_135_596_800, nanoseconds: 1_000): Timestamp(seconds: -62_135_596_800, nanoseconds: 0)]
+        for (instant, settled) in expected {
+            try await ref.setData(["at": instant])
+            for _ in 0..<2 {
+                try ref.write(try await ref.getDocument(as: Dated.self))
+                let again = try await ref.getDocument().get("at")
+                XCTAssertEqual(again as? Timestamp, settled)
+            }
+        }
     }
 
     func testATimestampWrittenWithAnOffsetReadsAsTheSameInstant() async throws {
@@ -174,13 +233,13 @@ final class RoundTripTests: StoreTestCase {
         ), through: ref)
     }
 
+    /// Changed with the value model: `Firestore.Encoder` passes a GeoPoint through as itself (as
+    /// Firebase's does), so the range is checked by the write, with the same words.
     func testAGeoPointOffTheEarthIsRefused() async throws {
-        let error = thrownError { try self.ref.setData(from: Places(office: GeoPoint(latitude: 91, longitude: 0), corners: [])) }
-        guard case .invalidValue(_, let context)? = error as? EncodingError else {
-            return XCTFail("expected EncodingError.invalidValue, got \(String(describing: error))")
-        }
-        XCTAssertEqual(context.debugDescription, "invalid GeoPoint: latitude 91.0 is outside -90...90")
-        let fromData = thrownError { try self.ref.setData(["where": GeoPoint(latitude: 0, longitude: -180.5)]) }
+        let error = thrownError { try self.ref.write(Places(office: GeoPoint(latitude: 91, longitude: 0), corners: [])) }
+        XCTAssertEqual((error as NSError?)?.code, FirestoreErrorCode.invalidArgument.rawValue)
+        XCTAssertEqual(error.map { "\($0)" }, "document roundtrip/value, field office: invalid GeoPoint: latitude 91.0 is outside -90...90")
+        let fromData = await thrownError { try await self.ref.setData(["where": GeoPoint(latitude: 0, longitude: -180.5)]) }
         XCTAssertEqual(fromData.map { "\($0)" }, "document roundtrip/value, field where: invalid GeoPoint: longitude -180.5 is outside -180...180")
         XCTAssertNil(store.readFile("roundtrip/value.json"))
 
@@ -205,7 +264,11 @@ final class RoundTripTests: StoreTestCase {
             empty: Data()
         ), through: ref)
         let stored = try await ref.getDocument()
-        XCTAssertEqual(stored.get("blob") as? String, "AAEC/f7/")
+        // Changed with the value model: Data is stored as bytes (a tagged base64 string on disk),
+        // and `get` gives Data, as Firebase's does.
+        XCTAssertEqual(stored.get("blob") as? Data, Data([0, 1, 2, 253, 254, 255]))
+        XCTAssertEqual(stored.get("empty") as? Data, Data())
+        XCTAssertTrue(store.readFile("roundtrip/value.json")?.contains(#""$bytes": "AAEC/f7/""#) == true)
         XCTAssertEqual(stored.get("cover") as? String, "https://covers.openlibrary.org/b/id/10555691-S.jpg?size=small&q=a%20b#top")
         XCTAssertEqual(stored.get("file") as? String, "file:///tmp/some%20file.json")
     }
@@ -227,7 +290,6 @@ final class RoundTripTests: StoreTestCase {
         var cover: Cover
         var optionalCover: Cover?
         var reviews: [Review]
-        var matrix: [[Int]]
         var emptyArray: [String]
         var counts: [String: Int]
         var byLanguage: [String: [Review]]
@@ -242,14 +304,25 @@ final class RoundTripTests: StoreTestCase {
             cover: Cover(small: URL(string: "https://example.com/s.jpg")!, large: nil),
             optionalCover: Cover(small: URL(string: "https://example.com/s.jpg")!, large: URL(string: "https://example.com/l.jpg")!),
             reviews: [review, Review(stars: 1, text: "", tags: [])],
-            matrix: [[1, 2], [], [3]],
             emptyArray: [],
-            counts: ["a": 1, "b": 2, "with.dot": 3, "": 4],
+            counts: ["a": 1, "b": 2, "with.dot": 3, "with space": 4],
             byLanguage: ["en": [review], "es": []],
             emptyMap: [:],
             byNumber: [1: "one", 42: "forty-two"],
             deep: ["x": ["y": [1.5, -2]]]
         ), through: ref)
+    }
+
+    /// Changed with the value model: Firestore refuses an array directly inside an array and an
+    /// empty field name, and so does the store (it used to write both).
+    func testNestedArraysAndEmptyFieldNamesAreRefusedAsFirestoreRefusesThem() {
+        struct Matrix: Codable { var rows: [[Int]] }
+        let error = thrownError { try self.ref.write(Matrix(rows: [[1, 2], [3]])) }
+        XCTAssertEqual(error.map { "\($0)" }, "document roundtrip/value, field rows[0]: an array cannot directly hold another array; put the inner array in a map")
+        struct Counts: Codable { var counts: [String: Int] }
+        let empty = thrownError { try self.ref.write(Counts(counts: ["": 4])) }
+        XCTAssertEqual(empty.map { "\($0)" }, "document roundtrip/value, field counts.: a field name cannot be empty")
+        XCTAssertNil(store.readFile("roundtrip/value.json"))
     }
 
     struct Optionals: Codable, Equatable {
@@ -304,13 +377,17 @@ final class RoundTripTests: StoreTestCase {
         }
     }
 
+    /// Changed with the value model: a Date is stored as a tagged timestamp, where it used to be
+    /// a plain RFC 3339 string (which still reads as a Date, see GuideSnippetsTests).
     func testCodingKeysRenameAndLeaveOut() async throws {
         let swift = Renamed(name: "Swift", year: Date(timeIntervalSince1970: 1_410_220_800), reasonWhyILoveThis: "Codable")
         try ref.setData(from: swift)
         XCTAssertEqual(store.readFile("roundtrip/value.json"), """
             {
               "language_name": "Swift",
-              "year": "2014-09-09T00:00:00Z"
+              "year": {
+                "$timestamp": "2014-09-09T00:00:00Z"
+              }
             }
 
             """)
@@ -338,12 +415,23 @@ final class RoundTripTests: StoreTestCase {
         XCTAssertNil(store.readFile("roundtrip/value.json"))
     }
 
-    func testNonFiniteNumbersAreRefused() {
+    /// `Firestore.Encoder` refuses NaN and the infinities by default, as Firebase's does.
+    /// Changed with the value model: `setData` stores them, as Firestore does (they used to be
+    /// refused because plain JSON has no way to write them).
+    func testNonFiniteNumbersAreRefusedByTheEncoderAndStoredBySetData() async throws {
         struct Number: Codable { var value: Double }
-        XCTAssertNotNil(thrownError { try self.ref.setData(from: Number(value: .nan)) })
+        let nan = thrownError { try self.ref.setData(from: Number(value: .nan)) }
+        XCTAssertEqual(encodingDescription(nan),
+                       "document roundtrip/value, field value: nan is not allowed by nonConformingFloatEncodingStrategy .throw; use .convertToString, or store it through setData")
         XCTAssertNotNil(thrownError { try self.ref.setData(from: Number(value: .infinity)) })
-        let error = thrownError { try self.ref.setData(["value": Double.infinity]) }
-        XCTAssertEqual("\(error.map { "\($0)" } ?? "")", "document roundtrip/value, field value: inf cannot be stored in JSON; expected a finite number")
         XCTAssertNil(store.readFile("roundtrip/value.json"))
+
+        try await ref.setData(["value": Double.infinity, "nan": Double.nan, "low": -Double.infinity])
+        let stored = try await ref.getDocument()
+        XCTAssertEqual(stored.get("value") as? Double, .infinity)
+        XCTAssertEqual(stored.get("low") as? Double, -.infinity)
+        XCTAssertEqual((stored.get("nan") as? Double)?.isNaN, true)
+        let number = try await ref.getDocument(as: Number.self)
+        XCTAssertEqual(number.value, .infinity)
     }
 }

@@ -1,9 +1,9 @@
-/// Thrown where Firebase throws it: a Firestore-only type given to another decoder, or a
-/// `@DocumentID` property whose name is also a field of the document.
+/// Thrown where Firebase throws it: a Firestore-only type (`DocumentReference`, `@DocumentID`)
+/// given to another decoder. `fieldNameConflict` is kept so that code naming it compiles; as in
+/// Firebase's SDK since version 10, a field named as the `@DocumentID` property is ignored instead.
 public enum FirestoreDecodingError: Error {
     case decodingIsNotSupported(String)
     case fieldNameConflict(String)
-    case `internal`
 }
 
 /// Thrown where Firebase throws it: a Firestore-only type (`DocumentReference`, `FieldValue`,

@@ -18,8 +18,10 @@ protocol DocumentIDProtocol {
 
 /// Filled with the document's id (or reference) when a document is decoded with
 /// `Firestore.Decoder`; left out when encoded with `Firestore.Encoder`, because the id is the
-/// document's name, not part of its data. A document field of the same name is an error
-/// (`FirestoreDecodingError.fieldNameConflict`), as in Firebase; other coders cannot handle it.
+/// document's name, not part of its data. A document field of the same name is ignored, as in
+/// Firebase's SDK since version 10. Decoded without a document (`Firestore.Decoder().decode(_:from:)`
+/// with no `in:`) it is nil. Other coders cannot handle it (`FirestoreEncodingError` /
+/// `FirestoreDecodingError.decodingIsNotSupported`).
 @propertyWrapper
 public struct DocumentID<Value: DocumentIDWrappable & Codable>: Codable, DocumentIDProtocol {
     public var wrappedValue: Value?

@@ -64,6 +64,9 @@ final class FieldDecoder: Decoder {
             guard !s.isEmpty, let url = URL(string: s) else { throw corrupted("expected a URL, found \(value.described)") }
             return url as! T
         }
+        if let dictionary = T.self as? any StringKeyedDecodable.Type, !options.keyDecodingStrategy.isDefault {
+            return try dictionary.decodeEntries(from: self) as! T
+        }
         return try T(from: self)
     }
 
@@ -80,7 +83,9 @@ final class FieldDecoder: Decoder {
                     debugDescription: "expected \(I.self), found the number \(FirestoreValue.text(of: d)), which is not a whole number"))
             }
             guard let exact = I(exactly: d) else {
-                throw corrupted("expected \(I.self), found the number \(FirestoreValue.text(of: d)), which is out of range for \(I.self) (\(I.min)...\(I.max))")
+                // A whole number shown in full (18446744073709551616, not 1.8446744073709552e+19).
+                let shown = abs(d) < 1e21 ? String(format: "%.0f", d) : FirestoreValue.text(of: d)
+                throw corrupted("expected \(I.self), found the number \(shown), which is out of range for \(I.self) (\(I.min)...\(I.max))")
             }
             return exact
         default:
@@ -122,7 +127,7 @@ final class FieldDecoder: Decoder {
     }
 
     private func data() throws -> Data {
-        switch options.dataEncodingStrategy {
+        switch options.dataDecodingStrategy {
         case .blob, .base64:
             if case .bytes(let data) = value { return data }
             guard case .string(let s) = value else { throw mismatch("Data (bytes or a base64 string)", Data.self) }
@@ -143,7 +148,7 @@ final class FieldDecoder: Decoder {
             }
             return timestamp
         case .map: return try Timestamp(from: self)
-        default: throw mismatch("\(typeName) (a timestamp)", Timestamp.self)
+        default: throw mismatch("\(typeName) (a timestamp or an RFC 3339 string)", Timestamp.self)
         }
     }
 
@@ -151,7 +156,7 @@ final class FieldDecoder: Decoder {
         switch value {
         case .geoPoint(let point): return point
         case .map: return try GeoPoint(from: self)
-        default: throw mismatch("a GeoPoint", GeoPoint.self)
+        default: throw mismatch("a GeoPoint (or a map of latitude and longitude)", GeoPoint.self)
         }
     }
 
@@ -220,11 +225,9 @@ private struct KeyedFields<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeNil(forKey key: Key) throws -> Bool { try child(for: key, expecting: Any.self).value == .null }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        // The id, not a field: a field of the same name is ignored, as in Firebase's SDK since
+        // version 10 (older versions threw `FirestoreDecodingError.fieldNameConflict`).
         if let documentID = T.self as? any DocumentIDProtocol.Type {
-            guard value(for: key) == nil else {
-                throw FirestoreDecodingError.fieldNameConflict(
-                    "document \(decoder.reference?.path ?? "(no reference)"): the field \(key.stringValue) is also the name of the model's @DocumentID property; rename one of them")
-            }
             return try documentID.init(reference: decoder.reference) as! T
         }
         return try child(for: key, expecting: T.self).decode(T.self)
@@ -294,4 +297,29 @@ struct IndexKey: CodingKey {
     init(_ index: Int) { intValue = index }
     init?(stringValue: String) { return nil }
     init?(intValue: Int) { self.intValue = intValue }
+}
+
+/// A `[String: Value]` dictionary: its keys are data, so the key strategy leaves them alone, as
+/// JSONDecoder's and Firebase's do.
+protocol StringKeyedDecodable {
+    static func decodeEntries(from decoder: FieldDecoder) throws -> Any
+}
+
+extension Dictionary: StringKeyedDecodable where Key == String, Value: Decodable {
+    static func decodeEntries(from decoder: FieldDecoder) throws -> Any {
+        guard case .map(let fields) = decoder.value else { throw decoder.mismatch("a map", [String: Any].self) }
+        var entries: [String: Value] = [:]
+        entries.reserveCapacity(fields.count)
+        for (key, value) in fields {
+            entries[key] = try decoder.child(value, FieldKey(key)).decode(Value.self)
+        }
+        return entries
+    }
+}
+
+extension Firestore.Decoder.KeyDecodingStrategy {
+    var isDefault: Bool {
+        if case .useDefaultKeys = self { return true }
+        return false
+    }
 }

@@ -41,8 +41,13 @@ extension Firestore {
         }
 
         public var dateDecodingStrategy: DateDecodingStrategy = .timestamp
-        /// Named as in Firebase's SDK.
-        public var dataEncodingStrategy: DataDecodingStrategy = .blob
+        public var dataDecodingStrategy: DataDecodingStrategy = .blob
+        /// The name an earlier version of this API used.
+        @available(*, deprecated, renamed: "dataDecodingStrategy")
+        public var dataEncodingStrategy: DataDecodingStrategy {
+            get { dataDecodingStrategy }
+            set { dataDecodingStrategy = newValue }
+        }
         public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
         public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
         public var userInfo: [CodingUserInfoKey: Any] = [:]

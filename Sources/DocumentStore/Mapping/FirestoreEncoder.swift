@@ -56,8 +56,17 @@ extension Firestore {
             try encodeFields(value).mapValues(\.anyValue)
         }
 
-        /// The fields of `value`, sentinels included, ready for a write.
-        func encodeFields<T: Encodable>(_ value: T) throws -> [String: WriteValue] {
+        /// The fields of `value`, sentinels included, ready for a write. Errors are
+        /// `EncodingError`s whose description names `document` (when given) and the field.
+        func encodeFields<T: Encodable>(_ value: T, in document: String? = nil) throws -> [String: WriteValue] {
+            do {
+                return try fields(of: value)
+            } catch let error as EncodingError {
+                throw Self.locate(error, in: document)
+            }
+        }
+
+        private func fields<T: Encodable>(of value: T) throws -> [String: WriteValue] {
             let slot = EncodingSlot()
             try ValueEncoder(options: self, slot: slot, codingPath: []).encodeValue(value)
             let encoded = try slot.writeValue(codingPath: [])
@@ -72,6 +81,21 @@ extension Firestore {
                     codingPath: [], debugDescription: "a document is a map of fields, but \(T.self) encodes to \(shown)"))
             }
             return fields
+        }
+
+        /// Rewrites the error's description to name the document and the field, as the
+        /// decoder's errors do: "document books/x, field price: nan is not allowed ...".
+        static func locate(_ error: EncodingError, in documentPath: String?) -> EncodingError {
+            guard case .invalidValue(let value, let context) = error else { return error }
+            let message = context.debugDescription
+            if message.hasPrefix("document ") || message.hasPrefix("field ") { return error }
+            var place = documentPath.map { "document \($0)" } ?? ""
+            if !context.codingPath.isEmpty {
+                place += (place.isEmpty ? "" : ", ") + "field " + Firestore.Decoder.fieldPath(context.codingPath)
+            }
+            return .invalidValue(value, .init(codingPath: context.codingPath,
+                                              debugDescription: place.isEmpty ? message : place + ": " + message,
+                                              underlyingError: context.underlyingError))
         }
     }
 }
@@ -185,6 +209,8 @@ struct ValueEncoder: Swift.Encoder {
         case let string as String: slot.content = .value(.string(string))
         case let bool as Bool: slot.content = .value(.boolean(bool))
         case let integer as any FixedWidthInteger: slot.content = .value(try self.integer(integer))
+        case let dictionary as any StringKeyedEncodable where !options.keyEncodingStrategy.isDefault:
+            try dictionary.encodeEntries(into: self)
         default: try value.encode(to: self)
         }
     }
@@ -234,6 +260,31 @@ struct ValueEncoder: Swift.Encoder {
         case .convertToSnakeCase: return SnakeCase.from(camelCase: key.stringValue)
         case .custom(let convert): return convert(codingPath + [key]).stringValue
         }
+    }
+}
+
+/// A `[String: Value]` dictionary: its keys are data, not property names, so the key strategy
+/// leaves them as they are, as JSONEncoder's and Firebase's do.
+protocol StringKeyedEncodable {
+    func encodeEntries(into encoder: ValueEncoder) throws
+}
+
+extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable {
+    func encodeEntries(into encoder: ValueEncoder) throws {
+        let box = EncodingSlot.MapBox()
+        encoder.slot.content = .map(box)
+        for (key, value) in self {
+            let slot = EncodingSlot()
+            box.slots[key] = slot
+            try encoder.child(slot, FieldKey(key)).encodeValue(value)
+        }
+    }
+}
+
+extension Firestore.Encoder.KeyEncodingStrategy {
+    var isDefault: Bool {
+        if case .useDefaultKeys = self { return true }
+        return false
     }
 }
 

@@ -84,20 +84,20 @@ extension DocumentReference {
     /// write's own outcome goes to `completion`, or to the store's handler.
     public func setData<T: Encodable>(from value: T, encoder: Firestore.Encoder = Firestore.Encoder(),
                                       completion: ((Error?) -> Void)? = nil) throws {
-        let fields = try encoder.encodeFields(value)
+        let fields = try encoder.encodeFields(value, in: path)
         runReporting(completion) { try .set(fields, merge: .none, at: self) }
     }
 
     /// With `merge: true` the fields the model does not know are kept.
     public func setData<T: Encodable>(from value: T, merge: Bool, encoder: Firestore.Encoder = Firestore.Encoder(),
                                       completion: ((Error?) -> Void)? = nil) throws {
-        let fields = try encoder.encodeFields(value)
+        let fields = try encoder.encodeFields(value, in: path)
         runReporting(completion) { try .set(fields, merge: merge ? .all : .none, at: self) }
     }
 
     public func setData<T: Encodable>(from value: T, mergeFields: [Any], encoder: Firestore.Encoder = Firestore.Encoder(),
                                       completion: ((Error?) -> Void)? = nil) throws {
-        let fields = try encoder.encodeFields(value)
+        let fields = try encoder.encodeFields(value, in: path)
         runReporting(completion) { try .set(fields, merge: .mergeFields(mergeFields, in: path), at: self) }
     }
 
@@ -106,7 +106,7 @@ extension DocumentReference {
     /// `setData(from:merge:)` that throws the write's error as well as the encoding's, for
     /// callers that must not fail silently (Shelf's own view models).
     public func write<T: Encodable>(_ value: T, merge: Bool = false, encoder: Firestore.Encoder = Firestore.Encoder()) throws {
-        let fields = try encoder.encodeFields(value)
+        let fields = try encoder.encodeFields(value, in: path)
         try run { try .set(fields, merge: merge ? .all : .none, at: self) }
     }
 

@@ -11,6 +11,12 @@ extension FirestoreValue {
         }
         let type = type(of: value)
         if type == Bool.self { self = .boolean(value as! Bool); return }
+        // An NSNumber first (what `data()` and `Firestore.Encoder` return): on Linux `as? Double`
+        // also matches one holding an integer or a boolean, which would change its type.
+        if type is NSNumber.Type, let number = value as? NSNumber {
+            self = try Self.number(number, fail: fail)
+            return
+        }
         if let integer = value as? any BinaryInteger {
             guard let exact = Int64(exactly: integer) else {
                 throw fail("\(integer) is out of range for a 64-bit integer (\(Int64.min)...\(Int64.max)), the only integer Firestore stores")
@@ -21,16 +27,7 @@ extension FirestoreValue {
         if let double = value as? Double { self = .double(double); return }
         if let float = value as? Float { self = .double(Double(float)); return }
         if let number = value as? NSNumber {
-            switch String(cString: number.objCType) {
-            case "c", "B": self = .boolean(number.boolValue)
-            case "f", "d": self = .double(number.doubleValue)
-            case "Q":
-                guard number.uint64Value <= UInt64(Int64.max) else {
-                    throw fail("\(number.uint64Value) is out of range for a 64-bit integer (\(Int64.min)...\(Int64.max)), the only integer Firestore stores")
-                }
-                self = .integer(Int64(number.uint64Value))
-            default: self = .integer(number.int64Value)
-            }
+            self = try Self.number(number, fail: fail)
             return
         }
         switch value {
@@ -73,6 +70,23 @@ extension FirestoreValue {
             throw fail("FieldValue.\(value) cannot be used here")
         default:
             throw fail("values of type \(type) cannot be stored; use String, Bool, a number, NSNull, Date, Timestamp, GeoPoint, Data, DocumentReference, arrays or maps")
+        }
+    }
+
+    /// A boolean is the NSNumber class `NSNumber(value: true)` makes; "c" alone is also Int8's type.
+    private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+
+    private static func number(_ number: NSNumber, fail: (String) -> DocumentStoreError) throws(DocumentStoreError) -> FirestoreValue {
+        switch String(cString: number.objCType) {
+        case "B": return .boolean(number.boolValue)
+        case "c" where ObjectIdentifier(type(of: number)) == booleanClass: return .boolean(number.boolValue)
+        case "f", "d": return .double(number.doubleValue)
+        case "Q", "L", "I", "S", "C":
+            guard number.uint64Value <= UInt64(Int64.max) else {
+                throw fail("\(number.uint64Value) is out of range for a 64-bit integer (\(Int64.min)...\(Int64.max)), the only integer Firestore stores")
+            }
+            return .integer(Int64(number.uint64Value))
+        default: return .integer(number.int64Value)
         }
     }
 

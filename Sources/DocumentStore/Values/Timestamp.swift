@@ -15,7 +15,24 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Splits the date's own reference-date interval so that `dateValue()` gives the same `Date`
     /// back. Never traps: a date beyond any calendar saturates, and a write then refuses it as
     /// outside Firestore's range.
+    ///
+    /// Of the instants that read back as this date, the one on the coarsest whole second,
+    /// millisecond or microsecond is taken: a Date cannot hold every microsecond, so a stored
+    /// timestamp read as a Date and written back stays the same timestamp.
     public init(date: Date) {
+        let nearest = Timestamp(nearest: date)
+        for unit: Int64 in [1_000_000_000, 1_000_000, 1_000] {
+            let coarse = nearest.rounded(toMultipleOf: unit)
+            if coarse != nearest, coarse.dateValue() == date {
+                self = coarse
+                return
+            }
+        }
+        self = nearest
+    }
+
+    /// The instant nearest the date's interval, to the nanosecond.
+    private init(nearest date: Date) {
         let reference = date.timeIntervalSinceReferenceDate
         guard reference.isFinite, abs(reference) < Self.saturation else {
             self.init(seconds: reference < 0 ? -Self.saturationSeconds : Self.saturationSeconds, nanoseconds: 0)
@@ -27,20 +44,52 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(seconds: Int64(whole) + Self.referenceDateOffset, nanoseconds: Int32(nanos))
     }
 
+    /// The nearest instant on a whole multiple of `unit` nanoseconds.
+    private func rounded(toMultipleOf unit: Int64) -> Timestamp {
+        var nanos = (Int64(nanoseconds) + unit / 2) / unit * unit
+        var whole = seconds
+        if nanos >= 1_000_000_000 {
+            nanos -= 1_000_000_000
+            whole += 1
+        }
+        return Timestamp(seconds: whole, nanoseconds: Int32(nanos))
+    }
+
     /// Far beyond year 9999 and far from Int64's edges, so date arithmetic cannot overflow.
     private static let saturationSeconds: Int64 = 1 << 50
     private static let saturation = Double(saturationSeconds)
 
     public init() { self.init(date: Date()) }
 
-    /// The nearest `Date` not after this instant, so that saving it back never moves the time
-    /// forward (9999-12-31T23:59:59.999999Z must not become year 10000).
+    /// The nearest `Date`, as Firebase's. Near year 9999 a Date is coarse (about 30 µs), and the
+    /// nearest may lie past 9999-12-31T23:59:59.999999999Z, which no write accepts; then the
+    /// nearest one not after this instant, so that saving it back never leaves Firestore's range.
     public func dateValue() -> Date {
-        var interval = Double(seconds - Self.referenceDateOffset) + Double(nanoseconds) / 1e9
-        for _ in 0..<4 where Timestamp(date: Date(timeIntervalSinceReferenceDate: interval)) > self {
-            interval = interval.nextDown
+        let sum = (Double(seconds) - Double(Self.referenceDateOffset)) + Double(nanoseconds) / 1e9
+        // The sum is rounded twice; of it and its neighbours, take the one nearest this instant.
+        var best = sum
+        var bestDistance = distance(to: sum)
+        for candidate in [sum.nextDown, sum.nextUp] where distance(to: candidate) < bestDistance {
+            best = candidate
+            bestDistance = distance(to: candidate)
         }
-        return Date(timeIntervalSinceReferenceDate: interval)
+        let limit = Self.storableRange.upperBound
+        if self <= limit, Timestamp(nearest: Date(timeIntervalSinceReferenceDate: best)) > limit {
+            for _ in 0..<4 where Timestamp(nearest: Date(timeIntervalSinceReferenceDate: best)) > self {
+                best = best.nextDown
+            }
+        }
+        return Date(timeIntervalSinceReferenceDate: best)
+    }
+
+    /// How far a reference-date interval is from this instant, in nanoseconds (saturating).
+    private func distance(to interval: Double) -> Int64 {
+        let other = Timestamp(nearest: Date(timeIntervalSinceReferenceDate: interval))
+        let (whole, overflow) = other.seconds.subtractingReportingOverflow(seconds)
+        let (nanos, overflowInScale) = whole.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflowInSum) = nanos.addingReportingOverflow(Int64(other.nanoseconds) - Int64(nanoseconds))
+        guard !overflow, !overflowInScale, !overflowInSum, total != .min else { return .max }
+        return abs(total)
     }
 
     /// The instants Firestore stores: 0001-01-01T00:00:00Z through 9999-12-31T23:59:59.999999999Z.

@@ -97,6 +97,13 @@ public final class Transaction: @unchecked Sendable {
     }
 
     @discardableResult
+    public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference, mergeFields: [Any],
+                                      encoder: Firestore.Encoder = Firestore.Encoder()) throws -> Transaction {
+        let fields = try encoder.encodeFields(value)
+        return add(document) { try .set(fields, merge: .mergeFields(mergeFields, in: document.path), at: document) }
+    }
+
+    @discardableResult
     public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> Transaction {
         add(document) { try .update(fields, at: document) }
     }

@@ -21,8 +21,10 @@ extension FirestoreValue {
         if let double = value as? Double { self = .double(double); return }
         if let float = value as? Float { self = .double(Double(float)); return }
         if let number = value as? NSNumber {
+            // A boolean NSNumber is its own class; its type code ("c") is also Int8's on Darwin.
+            if Swift.type(of: number) == Self.booleanNumberType { self = .boolean(number.boolValue); return }
             switch String(cString: number.objCType) {
-            case "c", "B": self = .boolean(number.boolValue)
+            case "B": self = .boolean(number.boolValue)
             case "f", "d": self = .double(number.doubleValue)
             case "Q":
                 guard number.uint64Value <= UInt64(Int64.max) else {
@@ -94,6 +96,11 @@ extension FirestoreValue {
         case .map(let fields): return fields.mapValues(\.anyValue)
         }
     }
+}
+
+extension FirestoreValue {
+    /// The class of `NSNumber(value: true)`: booleans come back from `data()` as this.
+    fileprivate static let booleanNumberType = type(of: NSNumber(value: true))
 }
 
 private protocol OptionalProtocol { var isNone: Bool { get } }

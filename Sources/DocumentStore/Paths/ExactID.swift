@@ -40,6 +40,10 @@ struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 }
 
+extension ExactID: ExpressibleByStringLiteral {
+    init(stringLiteral id: String) { self.init(id) }
+}
+
 /// Strings as their UTF-8 bytes: equality, order and hashing that never normalize.
 enum UTF8Bytes {
     static func equal(_ a: String, _ b: String) -> Bool {

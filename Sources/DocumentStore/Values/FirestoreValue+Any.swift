@@ -18,8 +18,9 @@ extension FirestoreValue {
             self = .integer(exact)
             return
         }
-        if let double = value as? Double { self = .double(double); return }
-        if let float = value as? Float { self = .double(Double(float)); return }
+        if type == Double.self { self = .double(value as! Double); return }
+        if type == Float.self { self = .double(Double(value as! Float)); return }
+        // Before `as? Double`, which an integer NSNumber (as `data()` gives it) would pass.
         if let number = value as? NSNumber {
             // A boolean NSNumber is its own class; its type code ("c") is also Int8's on Darwin.
             if Swift.type(of: number) == Self.booleanNumberType { self = .boolean(number.boolValue); return }
@@ -35,6 +36,8 @@ extension FirestoreValue {
             }
             return
         }
+        if let double = value as? Double { self = .double(double); return }
+        if let float = value as? Float { self = .double(Double(float)); return }
         switch value {
         case let string as String: self = .string(string)
         case is NSNull: self = .null

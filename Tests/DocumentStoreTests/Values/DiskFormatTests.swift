@@ -171,6 +171,16 @@ final class DiskFormatTests: StoreTestCase {
                       "\(String(describing: collection))")
     }
 
+    func testTwoFieldNamesThatDifferOnlyInNormalizationAreNamedClearly() async throws {
+        let error = try await readError(of: "{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2}")
+        XCTAssertEqual(error?.code, .dataLoss)
+        XCTAssertTrue(error?.description.hasSuffix("the fields \"caf\u{E9}\" (U+0063 U+0061 U+0066 U+00E9) and \"cafe\u{301}\" "
+            + "(U+0063 U+0061 U+0066 U+0065 U+0301) differ only in Unicode normalization, and the store cannot hold both in one map; "
+            + "rename one of them") == true, "\(String(describing: error))")
+        let twice = try await readError(of: #"{"a": 1, "a": 2}"#)
+        XCTAssertTrue(twice?.description.hasSuffix(#"the field "a" appears twice"#) == true, "\(String(describing: twice))")
+    }
+
     func testAnUnreadableDocumentIsNeitherMergedIntoNorUpdated() throws {
         try store.writeFile("disk/doc.json", #"{"author": {"$ref": 5}}"#)
         XCTAssertEqual(storeError { try ref.update(["x": 1]) }?.code, .dataLoss)

@@ -82,6 +82,16 @@ final class ValueOrderTests: StoreTestCase {
         XCTAssertNotEqual(FirestoreValue.map(["a": .integer(1)]), .map(["a": .integer(1), "b": .null]))
     }
 
+    func testMapsAndDocumentsCompareFieldNamesByBytes() {
+        let precomposed: [String: FirestoreValue] = ["caf\u{E9}": .integer(1)]
+        let decomposed: [String: FirestoreValue] = ["cafe\u{301}": .integer(1)]
+        XCTAssertNotEqual(FirestoreValue.map(precomposed), .map(decomposed))
+        XCTAssertEqual(FirestoreValue.map(precomposed), .map(["caf\u{E9}": .integer(1)]))
+        XCTAssertNotEqual(StoredDocument.fields(precomposed), .fields(decomposed), "an edit that only renormalizes a name is a change")
+        XCTAssertEqual(StoredDocument.fields(precomposed), .fields(precomposed))
+        XCTAssertNotEqual(StoredDocument.missing, .fields([:]))
+    }
+
     func testAMissingValueSortsFirst() {
         XCTAssertEqual(ValueOrder.compare(nil, .null), -1)
         XCTAssertEqual(ValueOrder.compare(.null, nil), 1)

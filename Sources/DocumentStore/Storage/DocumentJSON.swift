@@ -14,9 +14,14 @@ import Foundation
 /// | GeoPoint | `{"$geopoint": {"latitude": 51.5, "longitude": -0.12}}` |
 /// | array, map | `[…]`, `{…}`; a map whose only key starts with `$` is written `{"$map": {…}}` |
 ///
+/// Keys are written sorted by their UTF-8 bytes. A timestamp keeps microseconds (the rest is
+/// truncated, on write and on read) and lies in 0001-01-01T00:00:00Z...9999-12-31T23:59:59.999999999Z.
+///
 /// Plain JSON written by a person reads as the plain types: a timestamp-like string is a string
 /// (the decoder still maps it to `Date`), `{"latitude": …, "longitude": …}` is a map (which
-/// decodes to `GeoPoint`), an integer too large for 64 bits is a double.
+/// decodes to `GeoPoint`), an integer too large for 64 bits is a double, `{"$unknown": …}` is a
+/// map. A known tag holding the wrong thing (`{"$ref": 5}`) makes the document unreadable, with
+/// a message naming the field and what the tag holds.
 enum DocumentJSON {
     static let tags: Set<String> = ["$double", "$timestamp", "$bytes", "$ref", "$geopoint", "$map"]
 

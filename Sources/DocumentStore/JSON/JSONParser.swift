@@ -60,13 +60,24 @@ struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw fail("expected ':' after field name \"\(key)\", found \(shownByte())") }
             index += 1
             skipWhitespace()
-            if fields[key] != nil { throw fail("the field \"\(key)\" appears twice") }
+            if fields[key] != nil { throw fail(Self.duplicate(key, of: fields.keys.first { $0 == key }!)) }
             fields[key] = try parseValue()
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { index += 1; continue }
             if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(fields) }
             throw fail("expected ',' or '}', found \(shownByte())")
         }
+    }
+
+    /// Swift's `String ==` finds two names equal that differ only in Unicode normalization; a
+    /// document's fields are keyed by `String`, so it cannot hold both: say exactly that.
+    private static func duplicate(_ key: String, of existing: String) -> String {
+        guard !existing.utf8.elementsEqual(key.utf8) else { return "the field \"\(key)\" appears twice" }
+        func scalars(_ name: String) -> String {
+            name.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
+        }
+        return "the fields \"\(existing)\" (\(scalars(existing))) and \"\(key)\" (\(scalars(key))) differ only in Unicode "
+            + "normalization, and the store cannot hold both in one map; rename one of them"
     }
 
     private mutating func parseArray() throws(Failure) -> JSONValue {
@@ -232,4 +243,8 @@ struct JSONParser {
         let column = String(decoding: bytes[lineStart..<min(index, bytes.count)], as: UTF8.self).count + 1
         return Failure(message: message, line: line, column: column)
     }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

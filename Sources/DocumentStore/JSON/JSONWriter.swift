@@ -1,5 +1,6 @@
 /// Writes `JSONValue`s in the one format Shelf puts on disk: two-space indentation,
-/// `"key": value`, keys sorted, a final newline. Stable output keeps diffs and hand edits clean.
+/// `"key": value`, keys sorted by their UTF-8 bytes (Firestore's order of field names), a final
+/// newline. Stable output keeps diffs and hand edits clean.
 enum JSONWriter {
     static func documentBytes(_ fields: [String: JSONValue]) -> [UInt8] {
         var out: [UInt8] = []
@@ -35,7 +36,7 @@ enum JSONWriter {
         case .object(let fields):
             if fields.isEmpty { out.append(contentsOf: "{}".utf8); return }
             out.append(UInt8(ascii: "{"))
-            for (i, key) in fields.keys.sorted().enumerated() {
+            for (i, key) in fields.keys.sorted(by: { UTF8Bytes.compare($0, $1) < 0 }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1, pretty, &out)
                 writeString(key, into: &out)

@@ -10,7 +10,9 @@ import Foundation
 ///   seen within a bounded number of ticks and idle polling stays well under 1% of a core.
 /// - A file (or the folder) read within `racyWindow` of its last change could change again
 ///   without its stamp moving (timestamps are coarse): it is read once more after the window.
-/// Only files whose stamp changed are read; a quiet tick reads nothing.
+/// Only files whose stamp changed are read; a quiet tick reads nothing. Documents are keyed by
+/// the bytes of their ids, so "café" precomposed and decomposed stay two documents; a file whose
+/// name is not valid UTF-8 is a document that cannot be read, listed but never opened.
 final class CollectionWatcher: Watcher, @unchecked Sendable {
     static let statBudget = 1000
     static let largeCollectionStatBudget = 500
@@ -18,16 +20,16 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     static let hotWindow: TimeInterval = 60
 
     let path: ResourcePath
-    private var stamps: [String: FileStamp] = [:]
-    private var inodes: [String: UInt64] = [:]
-    private(set) var documents: [String: QueryDocumentSnapshot] = [:]
+    private var stamps: [ExactID: FileStamp] = [:]
+    private var inodes: [ExactID: UInt64] = [:]
+    private(set) var documents: [ExactID: QueryDocumentSnapshot] = [:]
     private var folder: FileStamp?
     /// When the folder changed within the racy window: list it once more after the window.
     private var relistFolderAt: TimeInterval?
     /// Files read within the racy window of their last change, and when to read them again.
-    private var racy: [String: TimeInterval] = [:]
-    private var recentlyChanged: [String: TimeInterval] = [:]
-    private var sweepOrder: [String] = []
+    private var racy: [ExactID: TimeInterval] = [:]
+    private var recentlyChanged: [ExactID: TimeInterval] = [:]
+    private var sweepOrder: [ExactID] = []
     private var sweepCursor = 0
 
     init(firestore: Firestore, path: ResourcePath) {
@@ -39,14 +41,14 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         (subscription as? QuerySubscription)?.hasDelivered ?? true
     }
 
-    override func send(to subscription: Subscription, changed: Set<String>?) {
+    override func send(to subscription: Subscription, changed: Set<ExactID>?) {
         (subscription as? QuerySubscription)?.update(documents: documents, changed: changed)
     }
 
-    override func scan() throws -> Set<String> {
+    override func scan() throws -> Set<ExactID> {
         guard let firestore else { return [] }  // the store is gone: nobody to tell
         let now = Date().timeIntervalSince1970
-        var changed: Set<String> = []
+        var changed: Set<ExactID> = []
         guard let fd = try files.openFolder(path.segments, create: false) else {
             changed = Set(documents.keys)
             documents = [:]; stamps = [:]; inodes = [:]; racy = [:]; recentlyChanged = [:]; sweepOrder = []
@@ -58,15 +60,21 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         fstat(fd, &st)
         let folderStamp = FileStamp(st)
         let isFirstListing = folder == nil
-        var toRead: Set<String> = []
+        var toRead: Set<ExactID> = []
         if folderStamp != folder || relistFolderAt.map({ now >= $0 }) == true {
-            var listed: [String: UInt64] = [:]
+            var listed: [ExactID: UInt64] = [:]
             listed.reserveCapacity(inodes.count + 16)
             for entry in DocumentFiles.listEntries(fd) where entry.isDirectory != true {
-                if let id = DocumentFiles.documentID(fileName: entry.name) { listed[id] = entry.inode }
+                if let id = DocumentFileName.id(of: entry) { listed[id] = entry.inode }
             }
-            var added: [String] = []
+            var added: [ExactID] = []
             for (id, inode) in listed where inodes[id] != inode {
+                if id.isUndecodableFileName {
+                    // No id opens it: it is reported as it is listed, and gone when it is renamed.
+                    if documents[id] == nil { changed.insert(id) }
+                    documents[id] = DocumentFileName.undecodableDocument(id, in: path, firestore: firestore)
+                    continue
+                }
                 toRead.insert(id)
                 if inodes[id] == nil { added.append(id) }
             }
@@ -86,7 +94,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         for id in racy.filter({ now >= $0.value }).keys { toRead.insert(id) }
         for id in idsToStat(now: now) where !toRead.contains(id) {
             var fileStat = stat()
-            guard fstatat(fd, id + DocumentFiles.fileExtension, &fileStat, AT_SYMLINK_NOFOLLOW) == 0 else {
+            guard fstatat(fd, id.text + DocumentFiles.fileExtension, &fileStat, AT_SYMLINK_NOFOLLOW) == 0 else {
                 toRead.insert(id)
                 continue
             }
@@ -95,7 +103,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         var progress = LoadProgress(total: toRead.count)
         for id in toRead {
             if toRead.count >= LoadProgress.worthReporting { progress.advance { reportProgress($0, $1) } }
-            let (stored, stamp) = files.readDocument(in: fd, fileName: id + DocumentFiles.fileExtension, store: firestore)
+            let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
             if stored == .missing {
                 forget(id)
                 inodes[id] = nil
@@ -111,7 +119,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
                 racy[id] = nil
             }
             if documents[id]?.stored != stored {
-                let reference = DocumentReference(firestore: firestore, path: path.appending(id))
+                let reference = DocumentReference(firestore: firestore, path: path.appending(id.text))
                 documents[id] = QueryDocumentSnapshot(reference: reference, stored: stored)
                 changed.insert(id)
                 // The first listing is not a change anyone made: nothing is "recent" yet.
@@ -128,7 +136,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         }
     }
 
-    private func forget(_ id: String) {
+    private func forget(_ id: ExactID) {
         stamps[id] = nil
         racy[id] = nil
         recentlyChanged[id] = nil
@@ -136,7 +144,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
 
     /// Recently changed files, then the next slice of the sweep: all of a collection of up to
     /// `statBudget` documents, `largeCollectionStatBudget` of a larger one.
-    private func idsToStat(now: TimeInterval) -> [String] {
+    private func idsToStat(now: TimeInterval) -> [ExactID] {
         if recentlyChanged.contains(where: { now - $0.value >= Self.hotWindow }) {
             recentlyChanged = recentlyChanged.filter { now - $0.value < Self.hotWindow }
         }

@@ -16,11 +16,11 @@ final class DocumentWatcher: Watcher, @unchecked Sendable {
         (subscription as? DocumentSubscription)?.hasDelivered ?? true
     }
 
-    override func send(to subscription: Subscription, changed: Set<String>?) {
+    override func send(to subscription: Subscription, changed: Set<ExactID>?) {
         if let current { (subscription as? DocumentSubscription)?.update(current) }
     }
 
-    override func scan() throws -> Set<String> {
+    override func scan() throws -> Set<ExactID> {
         let path = reference.resourcePath
         let fileName = path.last + DocumentFiles.fileExtension
         var stored = StoredDocument.missing
@@ -37,6 +37,6 @@ final class DocumentWatcher: Watcher, @unchecked Sendable {
         isRacy = newStamp.map { Date().timeIntervalSince1970 - $0.lastChange < CollectionWatcher.racyWindow } ?? false
         guard current?.stored != stored else { return [] }
         current = DocumentSnapshot(reference: reference, stored: stored)
-        return [path.last]
+        return [ExactID(path.last)]
     }
 }

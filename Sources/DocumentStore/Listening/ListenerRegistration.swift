@@ -46,7 +46,8 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
     private let listener: Callback<(QuerySnapshot?, Error?) -> Void>
     // Touched only on the watcher's queue.
     private var results: [QueryDocumentSnapshot]?
-    private var resultIDs: Set<String> = []
+    /// By the bytes of the ids: "café" precomposed and decomposed are two documents.
+    private var resultIDs: Set<ExactID> = []
 
     private let progress: Callback<(Int, Int) -> Void>?
 
@@ -66,14 +67,14 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
 
     /// `changed` lists the ids whose document changed since the last call; nil means "look at
     /// everything".
-    func update(documents: [String: QueryDocumentSnapshot], changed: Set<String>?) {
+    func update(documents: [ExactID: QueryDocumentSnapshot], changed: Set<ExactID>?) {
         guard let old = results else {
             let all = query.apply(to: documents.values)
             store(all)
             send(QuerySnapshot(query: query, documents: all, changes: Query.allAdded(all)))
             return
         }
-        var removed: Set<String> = []
+        var removed: Set<ExactID> = []
         var added: [QueryDocumentSnapshot] = []
         var modified: [QueryDocumentSnapshot] = []
         if let changed, query.limit == nil {
@@ -89,11 +90,11 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
         } else {
             // A limit can pull documents in and out of the results: compare all of them.
             let new = query.apply(to: documents.values)
-            let newIDs = Set(new.map(\.documentID))
+            let newIDs = Set(new.map(\.key))
             removed = resultIDs.subtracting(newIDs)
-            let oldByID = Dictionary(uniqueKeysWithValues: old.map { ($0.documentID, $0) })
+            let oldByID = Dictionary(uniqueKeysWithValues: old.map { ($0.key, $0) })
             for document in new {
-                if let before = oldByID[document.documentID] {
+                if let before = oldByID[document.key] {
                     if before !== document { modified.append(document) }
                 } else {
                     added.append(document)
@@ -104,13 +105,13 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
         let (new, changes) = Self.apply(removed: removed, added: added, modified: modified, to: old, order: query.areInIncreasingOrder)
         results = new
         resultIDs.subtract(removed)
-        for document in added { resultIDs.insert(document.documentID) }
+        for document in added { resultIDs.insert(document.key) }
         send(QuerySnapshot(query: query, documents: new, changes: changes))
     }
 
     private func store(_ new: [QueryDocumentSnapshot]) {
         results = new
-        resultIDs = Set(new.map(\.documentID))
+        resultIDs = Set(new.map(\.key))
     }
 
     private func send(_ snapshot: QuerySnapshot) {
@@ -124,7 +125,7 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
 
     /// Applies the changes one by one, as Firestore reports them: removals, then additions,
     /// then modifications, each index taken in the results as they stand at that step.
-    static func apply(removed: Set<String>, added: [QueryDocumentSnapshot], modified: [QueryDocumentSnapshot],
+    static func apply(removed: Set<ExactID>, added: [QueryDocumentSnapshot], modified: [QueryDocumentSnapshot],
                       to old: [QueryDocumentSnapshot], order: (QueryDocumentSnapshot, QueryDocumentSnapshot) -> Bool)
         -> ([QueryDocumentSnapshot], [DocumentChange]) {
         var current = old
@@ -137,8 +138,8 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
             }
             return low
         }
-        for document in old where removed.contains(document.documentID) {
-            let index = current.firstIndex { $0.documentID == document.documentID }!
+        for document in old where removed.contains(document.key) {
+            let index = current.firstIndex { $0.key == document.key }!
             current.remove(at: index)
             changes.append(DocumentChange(type: .removed, document: document, oldIndex: UInt(index), newIndex: DocumentChange.notFound))
         }
@@ -148,7 +149,7 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
             changes.append(DocumentChange(type: .added, document: document, oldIndex: DocumentChange.notFound, newIndex: UInt(index)))
         }
         for document in modified.sorted(by: order) {
-            let oldIndex = current.firstIndex { $0.documentID == document.documentID }!
+            let oldIndex = current.firstIndex { $0.key == document.key }!
             current.remove(at: oldIndex)
             let newIndex = insertionIndex(document)
             current.insert(document, at: newIndex)

@@ -54,7 +54,7 @@ class Watcher: @unchecked Sendable {
     }
 
     private func tick() {
-        let changed: Set<String>
+        let changed: Set<ExactID>
         do {
             changed = try scan()
             lastError = nil
@@ -80,8 +80,8 @@ class Watcher: @unchecked Sendable {
 
     // MARK: For subclasses
 
-    /// Looks at the files; returns the ids of the documents that changed.
-    func scan() throws -> Set<String> { [] }
+    /// Looks at the files; returns the ids of the documents that changed, by their bytes.
+    func scan() throws -> Set<ExactID> { [] }
     func hasDelivered(to subscription: Subscription) -> Bool { true }
-    func send(to subscription: Subscription, changed: Set<String>?) {}
+    func send(to subscription: Subscription, changed: Set<ExactID>?) {}
 }

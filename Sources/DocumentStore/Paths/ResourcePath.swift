@@ -1,7 +1,17 @@
 /// A slash-separated path to a collection (odd number of segments) or a document (even),
-/// checked once against Firestore's rules and the file system's.
+/// checked once against Firestore's rules and the file system's. Two paths are equal when their
+/// segments have the same UTF-8 bytes, as in Firestore: "café" precomposed and decomposed are
+/// two documents, as they are two files.
 struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     let segments: [String]
+
+    static func == (a: ResourcePath, b: ResourcePath) -> Bool {
+        a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { UTF8Bytes.equal($0, $1) }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for segment in segments { UTF8Bytes.hash(segment, into: &hasher) }
+    }
 
     var description: String { segments.joined(separator: "/") }
     var isDocument: Bool { segments.count % 2 == 0 }
@@ -9,13 +19,15 @@ struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     var parent: ResourcePath { ResourcePath(segments: Array(segments.dropLast())) }
     func appending(_ segment: String) -> ResourcePath { ResourcePath(segments: segments + [segment]) }
 
-    /// Parses a path given by the caller; a leading or trailing slash is tolerated.
+    /// Parses a path given by the caller; a leading or trailing slash is tolerated. Split on
+    /// the byte "/", not on characters: a "/" followed by a combining mark is still a slash.
     static func parse(_ text: String, expectDocument: Bool) throws(DocumentStoreError) -> ResourcePath {
-        var trimmed = Substring(text)
-        if trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }
-        if trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let slash = UInt8(ascii: "/")
+        var trimmed = Substring(text).utf8[...]
+        if trimmed.first == slash { trimmed = trimmed.dropFirst() }
+        if trimmed.last == slash { trimmed = trimmed.dropLast() }
         guard !trimmed.isEmpty else { throw .invalidPath(text, reason: "the path is empty") }
-        let segments = trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let segments = trimmed.split(separator: slash, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         for segment in segments { try validate(id: segment, in: text) }
         let path = ResourcePath(segments: segments)
         if expectDocument && !path.isDocument {
@@ -30,16 +42,21 @@ struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     /// Longest id whose file name `<id>.json` fits the 255-byte limit of Linux file systems.
     static let maxIDBytes = 250
 
-    /// Firestore's id rules, plus what one file per document needs.
+    /// Firestore's id rules, plus what one file per document needs. Checked on the bytes, as the
+    /// file system sees them: `"a/\u{301}"` holds a slash even though Swift's `contains("/")`
+    /// sees only the character "/́".
     static func validate(id: String, in path: String) throws(DocumentStoreError) {
         let shown = path.isEmpty ? id : path
-        if id.isEmpty { throw .invalidPath(shown, reason: "an id cannot be empty") }
-        if id.contains("/") { throw .invalidPath(shown, reason: "an id cannot contain \"/\"") }
-        if id == "." || id == ".." { throw .invalidPath(shown, reason: "an id cannot be \".\" or \"..\"") }
-        if id.hasPrefix("__") && id.hasSuffix("__") && id.utf8.count >= 4 {
+        let utf8 = id.utf8
+        if utf8.isEmpty { throw .invalidPath(shown, reason: "an id cannot be empty") }
+        if utf8.contains(UInt8(ascii: "/")) { throw .invalidPath(shown, reason: "an id cannot contain \"/\"") }
+        if utf8.elementsEqual(".".utf8) || utf8.elementsEqual("..".utf8) {
+            throw .invalidPath(shown, reason: "an id cannot be \".\" or \"..\"")
+        }
+        if utf8.starts(with: "__".utf8) && utf8.reversed().starts(with: "__".utf8) && utf8.count >= 4 {
             throw .invalidPath(shown, reason: "ids matching __.*__ are reserved")
         }
-        if id.hasPrefix(".") {
+        if utf8.first == UInt8(ascii: ".") {
             throw .invalidPath(shown, reason: "an id cannot start with \".\" (names starting with a dot are the store's temporary files)")
         }
         if id.utf8.contains(0) { throw .invalidPath(shown, reason: "an id cannot contain a NUL character") }

@@ -56,7 +56,7 @@ public class Query: @unchecked Sendable {
 
     func readSnapshot() throws -> QuerySnapshot {
         if let invalid { throw publicError(invalid) }
-        let documents: [String: QueryDocumentSnapshot]
+        let documents: [ExactID: QueryDocumentSnapshot]
         do { documents = try CollectionScan.readAll(firestore: firestore, path: collectionPath) } catch { throw publicError(error) }
         let results = apply(to: documents.values)
         return QuerySnapshot(query: self, documents: results, changes: Self.allAdded(results))
@@ -96,7 +96,8 @@ public class Query: @unchecked Sendable {
 
     // MARK: Evaluating
 
-    /// The matching documents in the query's order (ties and the default order: document id).
+    /// The matching documents in the query's order (ties and the default order: document id,
+    /// by its UTF-8 bytes, as Firestore orders ids).
     func apply(to documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
         var matching = documents.filter(matches)
         matching.sort(by: areInIncreasingOrder)
@@ -121,7 +122,7 @@ public class Query: @unchecked Sendable {
             let comparison = ValueOrder.compare(left, right)
             if comparison != 0 { return order.descending ? comparison > 0 : comparison < 0 }
         }
-        return ValueOrder.compareStrings(a.documentID, b.documentID) < 0
+        return a.key < b.key
     }
 
     /// A field's value, or the document's reference for `FieldPath.documentID()`.

@@ -8,11 +8,14 @@ public class DocumentSnapshot: @unchecked Sendable {
 
     /// Kept, not derived: queries compare it on every step of a sort.
     public let documentID: String
+    /// The id as the store tells documents apart: by its bytes.
+    let key: ExactID
 
-    init(reference: DocumentReference, stored: StoredDocument) {
+    init(reference: DocumentReference, stored: StoredDocument, key: ExactID? = nil) {
         self.reference = reference
         self.stored = stored
         documentID = reference.documentID
+        self.key = key ?? ExactID(documentID)
     }
 
     /// True when the file exists, even if it cannot be read (see `readError`).

@@ -99,6 +99,8 @@ final class DocumentFiles: Sendable {
         var inode: UInt64
         /// nil when the file system does not say (DT_UNKNOWN).
         var isDirectory: Bool?
+        /// The name's bytes when they are not valid UTF-8 (`name` then has U+FFFD in their place).
+        var undecodableName: [UInt8]? = nil
     }
 
     /// Every name in an open folder except "." and "..", with the inode readdir gives for free.
@@ -109,13 +111,15 @@ final class DocumentFiles: Sendable {
         rewinddir(dir)
         var entries: [Entry] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            let (name, undecodable) = withUnsafeBytes(of: entry.pointee.d_name) { raw -> (String, [UInt8]?) in
+                let cName = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+                if let name = String(validatingCString: cName) { return (name, nil) }
+                return (String(cString: cName), Array(raw.prefix(strlen(cName))))
             }
             if name == "." || name == ".." { continue }
             let type = entry.pointee.d_type
             let isDirectory: Bool? = type == UInt8(DT_UNKNOWN) ? nil : type == UInt8(DT_DIR)
-            entries.append(Entry(name: name, inode: UInt64(entry.pointee.d_ino), isDirectory: isDirectory))
+            entries.append(Entry(name: name, inode: UInt64(entry.pointee.d_ino), isDirectory: isDirectory, undecodableName: undecodable))
         }
         return entries
     }

@@ -14,9 +14,14 @@ import Foundation
 /// | GeoPoint | `{"$geopoint": {"latitude": 51.5, "longitude": -0.12}}` |
 /// | array, map | `[…]`, `{…}`; a map whose only key starts with `$` is written `{"$map": {…}}` |
 ///
+/// Keys are written sorted by their UTF-8 bytes. A timestamp keeps microseconds (the rest is
+/// truncated, on write and on read) and lies in 0001-01-01T00:00:00Z...9999-12-31T23:59:59.999999999Z.
+///
 /// Plain JSON written by a person reads as the plain types: a timestamp-like string is a string
 /// (the decoder still maps it to `Date`), `{"latitude": …, "longitude": …}` is a map (which
-/// decodes to `GeoPoint`), an integer too large for 64 bits is a double.
+/// decodes to `GeoPoint`), an integer too large for 64 bits is a double, `{"$unknown": …}` is a
+/// map. A known tag holding the wrong thing (`{"$ref": 5}`) makes the document unreadable, with
+/// a message naming the field and what the tag holds.
 enum DocumentJSON {
     static let tags: Set<String> = ["$double", "$timestamp", "$bytes", "$ref", "$geopoint", "$map"]
 
@@ -66,42 +71,52 @@ enum DocumentJSON {
         return .double(Double(text) ?? .nan)
     }
 
+    /// What each tag holds, as an error message says it.
+    private static let expected: [String: String] = [
+        "$double": "\"NaN\", \"Infinity\", \"-Infinity\" or a number",
+        "$timestamp": "an RFC 3339 time in a string, such as \"2014-09-09T12:30:00Z\", from \(Timestamp.storableRangeText)",
+        "$bytes": "base64 text in a string, such as \"AAEC\"",
+        "$ref": "a document path in a string, such as \"books/hitchhiker\"",
+        "$geopoint": "a map {\"latitude\": -90...90, \"longitude\": -180...180}",
+        "$map": "a map",
+    ]
+
     private static func tagged(_ tag: String, _ payload: JSONValue, field: String, store: Firestore) throws(Failure) -> FirestoreValue {
-        func fail(_ expected: String) -> Failure {
-            Failure(field: field, message: "{\"\(tag)\": …} expects \(expected), found \(payload.described)")
+        func fail(_ detail: String = "") -> Failure {
+            Failure(field: field, message: "{\"\(tag)\": …} expects \(expected[tag]!), found \(payload.described)\(detail)")
         }
         switch (tag, payload) {
         case ("$double", .string("NaN")): return .double(.nan)
         case ("$double", .string("Infinity")): return .double(.infinity)
         case ("$double", .string("-Infinity")): return .double(-.infinity)
-        case ("$double", .number(let text)): return .double(Double(text) ?? .nan)
-        case ("$double", _): throw fail("a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+        case ("$double", .number(let text)):
+            guard let double = Double(text) else { throw fail() }
+            return .double(double)
         case ("$timestamp", .string(let text)):
-            guard let timestamp = Timestamp(rfc3339: text), Timestamp.storableRange.contains(timestamp) else {
-                throw fail("an RFC 3339 time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z")
-            }
+            guard let timestamp = Timestamp(rfc3339: text) else { throw fail() }
+            if let problem = timestamp.rangeProblem { throw fail(" (\(problem))") }
             return .timestamp(timestamp.truncatedToMicroseconds)
         case ("$bytes", .string(let text)):
-            guard let data = Data(base64Encoded: text) else { throw fail("base64 text") }
+            guard let data = Data(base64Encoded: text) else { throw fail() }
             return .bytes(data)
         case ("$ref", .string(let text)):
-            guard let path = try? ResourcePath.parse(text, expectDocument: true) else {
-                throw fail("a document path such as \"books/hitchhiker\"")
+            do {
+                return .reference(DocumentReference(firestore: store, path: try ResourcePath.parse(text, expectDocument: true)))
+            } catch {
+                throw fail(" (\(error))")
             }
-            return .reference(DocumentReference(firestore: store, path: path))
         case ("$geopoint", .object(let point)):
             guard point.count == 2, case .number(let lat)? = point["latitude"], case .number(let lng)? = point["longitude"],
-                  let latitude = Double(lat), let longitude = Double(lng),
-                  GeoPoint.problem(latitude: latitude, longitude: longitude) == nil else {
-                throw fail("{\"latitude\": -90...90, \"longitude\": -180...180}")
-            }
+                  let latitude = Double(lat), let longitude = Double(lng) else { throw fail() }
+            if let problem = GeoPoint.problem(latitude: latitude, longitude: longitude) { throw fail(" (\(problem))") }
             return .geoPoint(GeoPoint(latitude: latitude, longitude: longitude))
         case ("$map", .object(let object)):
             var fields: [String: FirestoreValue] = [:]
+            fields.reserveCapacity(object.count)
             for (name, item) in object { fields[name] = try value(item, field: field + "." + name, store: store) }
             return .map(fields)
         default:
-            throw fail(tag == "$map" ? "a map" : tag == "$geopoint" ? "a map of latitude and longitude" : "a string")
+            throw fail()
         }
     }
 

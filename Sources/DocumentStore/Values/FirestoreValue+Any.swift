@@ -26,10 +26,6 @@ extension FirestoreValue {
         }
         if let double = value as? Double { self = .double(double); return }
         if let float = value as? Float { self = .double(Double(float)); return }
-        if let number = value as? NSNumber {
-            self = try Self.number(number, fail: fail)
-            return
-        }
         switch value {
         case let string as String: self = .string(string)
         case is NSNull: self = .null
@@ -108,6 +104,10 @@ extension FirestoreValue {
         case .map(let fields): return fields.mapValues(\.anyValue)
         }
     }
+}
+
+extension FirestoreValue {
+    /// The class of `NSNumber(value: true)`: booleans come back from `data()` as this.
 }
 
 private protocol OptionalProtocol { var isNone: Bool { get } }

@@ -94,6 +94,16 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The instants Firestore stores: 0001-01-01T00:00:00Z through 9999-12-31T23:59:59.999999999Z.
     static let storableRange = Timestamp(seconds: -62_135_596_800, nanoseconds: 0)...Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999)
+    static let storableRangeText = "0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z"
+
+    /// Why Firestore would refuse to store this instant, or nil when it stores it.
+    var rangeProblem: String? {
+        if Self.storableRange.contains(self) { return nil }
+        // A Date too far out to convert saturates at 2^50 seconds: say so, not its odd year.
+        let shown = seconds >= Self.saturationSeconds ? "a time after year 9999"
+            : seconds <= -Self.saturationSeconds ? "a time before year 1" : "the timestamp \(rfc3339)"
+        return "\(shown) is outside the range Firestore stores, \(Self.storableRangeText)"
+    }
 
     /// Firestore keeps microseconds; the rest is truncated.
     var truncatedToMicroseconds: Timestamp {
@@ -113,8 +123,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// UTC, with the fraction in groups of three digits and only as long as needed.
     public var rfc3339: String {
-        let days = seconds / 86_400 - (seconds % 86_400 < 0 ? 1 : 0)
-        let secondOfDay = seconds - days * 86_400
+        // Without multiplying, so that even Int64.min seconds cannot overflow.
+        let remainder = seconds % 86_400
+        let days = seconds / 86_400 - (remainder < 0 ? 1 : 0)
+        let secondOfDay = remainder < 0 ? remainder + 86_400 : remainder
         let (year, month, day) = Self.civilDate(fromDays: days)
         var text = Self.pad(year, 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2)
         text += "T" + Self.pad(secondOfDay / 3600, 2) + ":" + Self.pad(secondOfDay / 60 % 60, 2)

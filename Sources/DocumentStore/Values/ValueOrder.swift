@@ -57,8 +57,7 @@ enum ValueOrder {
     }
 
     static func compareStrings(_ a: String, _ b: String) -> Int {
-        if a.utf8.elementsEqual(b.utf8) { return 0 }
-        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+        UTF8Bytes.compare(a, b)
     }
 
     private static func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a == b ? 0 : (a < b ? -1 : 1) }

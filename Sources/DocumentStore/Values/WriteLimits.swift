@@ -27,9 +27,7 @@ enum WriteLimits {
         case .null, .boolean, .integer, .double, .string, .bytes:
             return value
         case .timestamp(let timestamp):
-            guard Timestamp.storableRange.contains(timestamp) else {
-                throw fail("the timestamp \(timestamp.rfc3339) is outside the range Firestore stores, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z")
-            }
+            if let problem = timestamp.rangeProblem { throw fail(problem) }
             return .timestamp(timestamp.truncatedToMicroseconds)
         case .geoPoint(let point):
             if let problem = GeoPoint.problem(latitude: point.latitude, longitude: point.longitude) {

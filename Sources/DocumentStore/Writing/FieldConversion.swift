@@ -134,19 +134,11 @@ struct FieldConversion {
         case .delete:
             return nil
         case .increment(let operand):
-            switch (existing, operand) {
-            case let (.integer(current)?, .integer(by)):
-                let (sum, overflow) = current.addingReportingOverflow(by)
-                return .integer(overflow ? (by > 0 ? .max : .min) : sum)
-            case (.integer?, _), (.double?, _):
-                return .double(existing!.numberValue! + operand.numberValue!)
-            default:
-                return operand
-            }
-        case .minimum(let operand), .maximum(let operand):
-            guard let current = existing, let a = current.numberValue, let b = operand.numberValue else { return operand }
-            if case .minimum = sentinel.operation { return b < a || a.isNaN ? operand : current }
-            return b > a || a.isNaN ? operand : current
+            return Self.increment(existing, by: operand)
+        case .minimum(let operand):
+            return Self.extreme(existing, operand, minimum: true)
+        case .maximum(let operand):
+            return Self.extreme(existing, operand, minimum: false)
         case .arrayUnion(let elements):
             var items: [FirestoreValue] = []
             if case .array(let current)? = existing { items = current }
@@ -157,6 +149,41 @@ struct FieldConversion {
             let removed = try values(elements, field: field)
             return .array(current.filter { !removed.contains($0) })
         }
+    }
+
+    /// Firestore's increment: a field that is not a number counts as the integer 0; integers
+    /// stay integers and saturate at the 64-bit limits instead of overflowing; with a double on
+    /// either side the sum is a double.
+    static func increment(_ existing: FirestoreValue?, by operand: FirestoreValue) -> FirestoreValue {
+        switch (existing, operand) {
+        case let (.double(base)?, _):
+            return .double(base + (operand.numberValue ?? 0))
+        case let (.integer(base)?, .integer(by)):
+            return .integer(saturatingSum(base, by))
+        case let (.integer(base)?, _):
+            return .double(Double(base) + (operand.numberValue ?? 0))
+        default:
+            return increment(.integer(0), by: operand)
+        }
+    }
+
+    private static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
+    }
+
+    /// Firestore's minimum and maximum: a field that is not a number becomes the operand; two
+    /// integers compare exactly; otherwise as doubles, where NaN wins (the stored NaN first) and
+    /// a tie keeps what is stored (so 3 stays 3 against 3.0, and -0.0 stays against 0).
+    static func extreme(_ existing: FirestoreValue?, _ operand: FirestoreValue, minimum: Bool) -> FirestoreValue {
+        guard let existing, let stored = existing.numberValue, let given = operand.numberValue else { return operand }
+        if case .integer(let a) = existing, case .integer(let b) = operand {
+            return .integer(minimum ? min(a, b) : max(a, b))
+        }
+        if stored.isNaN { return existing }
+        if given.isNaN { return operand }
+        if stored == given { return existing }
+        return (minimum ? stored < given : stored > given) ? existing : operand
     }
 
     private func values(_ elements: [Any], field: String) throws(DocumentStoreError) -> [FirestoreValue] {

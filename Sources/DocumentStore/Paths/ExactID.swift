@@ -1,0 +1,73 @@
+import Foundation
+
+/// A document id as the store tells documents apart: by its exact UTF-8 bytes, as Firestore
+/// compares ids. Swift's `String ==` (and its hashing) treats "café" written with U+00E9 and
+/// with "e" + U+0301 as one string; on disk they are two files and in Firestore two documents,
+/// so every table keyed by id uses this instead of `String`.
+struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The id. For a file whose name is not valid UTF-8, the name with its invalid bytes
+    /// escaped (`caf\xE9`): such a file is reported as a document that cannot be read.
+    let text: String
+    /// True for a file whose name is not valid UTF-8; it never equals a real id, even one
+    /// spelled like its escaped form.
+    let isUndecodableFileName: Bool
+
+    init(_ id: String) {
+        text = id
+        isUndecodableFileName = false
+    }
+
+    init(undecodableFileName escaped: String) {
+        text = escaped
+        isUndecodableFileName = true
+    }
+
+    var description: String { text }
+
+    static func == (a: ExactID, b: ExactID) -> Bool {
+        a.isUndecodableFileName == b.isUndecodableFileName && UTF8Bytes.equal(a.text, b.text)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        UTF8Bytes.hash(text, into: &hasher)
+        hasher.combine(isUndecodableFileName)
+    }
+
+    /// Firestore's order of ids: by UTF-8 bytes (an undecodable name after its look-alike).
+    static func < (a: ExactID, b: ExactID) -> Bool {
+        let order = UTF8Bytes.compare(a.text, b.text)
+        return order != 0 ? order < 0 : (!a.isUndecodableFileName && b.isUndecodableFileName)
+    }
+}
+
+extension ExactID: ExpressibleByStringLiteral {
+    init(stringLiteral id: String) { self.init(id) }
+}
+
+/// Strings as their UTF-8 bytes: equality, order and hashing that never normalize.
+enum UTF8Bytes {
+    static func equal(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    }
+
+    /// -1, 0 or 1, as the bytes compare (unsigned, shorter first on a common prefix).
+    static func compare(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                if order != 0 { return order < 0 ? -1 : 1 }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+            }
+        }
+    }
+
+    static func hash(_ string: String, into hasher: inout Hasher) {
+        var string = string
+        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(string.utf8.count)  // ends the string, so segments of a path hash apart
+    }
+}

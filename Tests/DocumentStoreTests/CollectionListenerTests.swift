@@ -89,7 +89,7 @@ final class CollectionListenerTests: StoreTestCase {
         try slow.writeFile("books/b.json", #"{"title": "b"}"#)
         try slow.deleteFile("books/c.json")
         try slow.writeFile("books/a.json", #"{"title": "a, replaced"}"#)
-        try slow.db.document("books/d").setData(["title": "d"])
+        try slow.db.document("books/d").write(["title": "d"])
         let snapshot = try XCTUnwrap(recorder.snapshot(2))
         // [a c e] -c-> [a e] +b-> [a b e] +d-> [a b d e], then a modified in place.
         XCTAssertEqual(snapshot.changes, [
@@ -128,15 +128,15 @@ final class CollectionListenerTests: StoreTestCase {
         let recorder = listen()
         XCTAssertEqual(recorder.snapshot(1)?.ids, ["b"])
         let books = db.collection("books")
-        try books.document("a").setData(["title": "a"])
+        try books.document("a").write(["title": "a"])
         XCTAssertEqual(recorder.snapshot(2)?.changes, [Change(.added, "a", nil, 0)])
-        try books.document("b").updateData(["pages": 3])
+        try books.document("b").update(["pages": 3])
         let updated = try XCTUnwrap(recorder.snapshot(3))
         XCTAssertEqual(updated.changes, [Change(.modified, "b", 1, 1)])
         XCTAssertEqual(updated.documents[1].get("pages") as? Int, 3)
-        try books.document("a").delete()
+        try books.document("a").deleteDocument()
         XCTAssertEqual(recorder.snapshot(4)?.changes, [Change(.removed, "a", 0, nil)])
-        let added = try books.addDocument(data: ["title": "auto"])
+        let added = try books.add(["title": "auto"])
         let fifth = try XCTUnwrap(recorder.snapshot(5))
         XCTAssertEqual(fifth.changes.map(\.type), [.added])
         XCTAssertEqual(fifth.changes.first?.id, added.documentID)
@@ -149,7 +149,7 @@ final class CollectionListenerTests: StoreTestCase {
         XCTAssertEqual(recorder.snapshot(1)?.ids, ["a", "b"])
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: store.path("books/a.json"))
         try store.writeFile("books/b.json", #"{"title": "b"}"#)  // same content, new inode
-        try db.document("books/a").setData(["title": "a"])     // same content through the store
+        try db.document("books/a").write(["title": "a"])     // same content through the store
         recorder.expectNothing(for: quietPeriod, "touched and rewritten with the same content")
     }
 
@@ -166,7 +166,7 @@ final class CollectionListenerTests: StoreTestCase {
 
         try seed("b")
         try store.deleteFile("books/a.json")
-        try db.document("books/c").setData(["title": "c"])
+        try db.document("books/c").write(["title": "c"])
         recorder.expectNothing(for: quietPeriod, "after remove()")
         XCTAssertEqual(recorder.events.count, 1)
     }
@@ -229,7 +229,7 @@ final class CollectionListenerTests: StoreTestCase {
         let reviews = db.collection("books/a/reviews")
         let recorder = listen(reviews)
         XCTAssertEqual(recorder.snapshot(1)?.count, 0)
-        try reviews.document("r1").setData(["stars": 5])
+        try reviews.document("r1").write(["stars": 5])
         XCTAssertEqual(recorder.snapshot(2)?.changes, [Change(.added, "r1", nil, 0)])
         // A document added to the parent collection is not in the subcollection.
         try seed("b")
@@ -240,7 +240,7 @@ final class CollectionListenerTests: StoreTestCase {
         let recorder = ListenerRecorder<QuerySnapshot>()
         track(db.collection("books/hitchhiker").addSnapshotListener(recorder.listener))
         let error = recorder.error(1)
-        XCTAssertEqual(error as? DocumentStoreError, .invalidPath(
+        XCTAssertEqual(error as? FirestoreErrorCode, DocumentStoreError.invalidPath(
             "books/hitchhiker", reason: "a collection path has an odd number of segments (collection or collection/document/collection), this one has 2"))
         XCTAssertEqual(db.activeWatcherCount, 0)
         recorder.expectNothing(for: quietPeriod, "after the error")

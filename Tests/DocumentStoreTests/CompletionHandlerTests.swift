@@ -34,7 +34,7 @@ final class CompletionHandlerTests: StoreTestCase {
         db.collection("books/hitchhiker").getDocuments { snapshot, error in
             XCTAssertTrue(self.onCallbackQueue)
             XCTAssertNil(snapshot)
-            XCTAssertNotNil(error as? DocumentStoreError)
+            XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument)
             done.fulfill()
         }
         wait(for: [done], timeout: 10)
@@ -64,8 +64,8 @@ final class CompletionHandlerTests: StoreTestCase {
         let configured = try Firestore.configure(directory: store.root, settings: db.settings)
         XCTAssertTrue(Firestore.firestore() === configured)
         XCTAssertEqual(configured.directory, store.root)
-        try db.document("colors/red").setData(["name": "red"])
-        try db.document("books/hitchhiker/reviews/r1").setData(["stars": 5])
+        try db.document("colors/red").write(["name": "red"])
+        try db.document("books/hitchhiker/reviews/r1").write(["stars": 5])
         XCTAssertEqual(try configured.listCollections().map(\.path), ["books", "colors"])
         XCTAssertEqual(try db.document("books/hitchhiker").listCollections().map(\.path), ["books/hitchhiker/reviews"])
         XCTAssertFalse(db.isReadOnly)
@@ -75,7 +75,7 @@ final class CompletionHandlerTests: StoreTestCase {
         let file = store.scratch.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)
         XCTAssertThrowsError(try Firestore(directory: file)) { error in
-            XCTAssertEqual(error as? DocumentStoreError, .io(path: file.path, operation: "open the data folder", reason: "it is a file, not a folder"))
+            XCTAssertEqual(error as? FirestoreErrorCode, DocumentStoreError.io(path: file.path, operation: "open the data folder", reason: "it is a file, not a folder"))
         }
     }
 }

@@ -9,31 +9,29 @@ final class DocumentSizeTests: StoreTestCase {
     private func text(forFileOf bytes: Int) -> String { String(repeating: "x", count: bytes - 17) }
 
     func testADocumentOfExactly1MiBIsWritten() throws {
-        try db.document("big/fits").setData(["text": text(forFileOf: 1_048_576)])
+        try db.document("big/fits").write(["text": text(forFileOf: 1_048_576)])
         XCTAssertEqual(store.readBytes("big/fits.json")?.count, 1_048_576)
     }
 
     func testALargerDocumentIsRefusedAndNothingIsWritten() throws {
-        try db.document("big/doc").setData(["text": "small"])
-        let error = thrownError { try self.db.document("big/doc").setData(["text": self.text(forFileOf: 1_048_577)]) }
-        XCTAssertEqual(error as? DocumentStoreError, .documentTooLarge(path: "big/doc", bytes: 1_048_577))
+        try db.document("big/doc").write(["text": "small"])
+        let error = thrownError { try self.db.document("big/doc").write(["text": self.text(forFileOf: 1_048_577)]) }
+        XCTAssertEqual(error as? FirestoreErrorCode, DocumentStoreError.documentTooLarge(path: "big/doc", bytes: 1_048_577))
         XCTAssertEqual(error.map { "\($0)" }, "document big/doc is 1048577 bytes; a document is at most 1 MiB (1048576 bytes)")
         XCTAssertEqual(store.readFile("big/doc.json"), "{\n  \"text\": \"small\"\n}\n", "the old document is kept")
         XCTAssertEqual(store.fileNames(in: "big"), ["doc.json"])
 
         struct Big: Codable { var text: String }
-        let fromModel = thrownError { try self.db.document("big/model").setData(from: Big(text: String(repeating: "y", count: 2_000_000))) }
-        XCTAssertEqual(fromModel as? DocumentStoreError, .documentTooLarge(path: "big/model", bytes: 2_000_017))
+        let fromModel = thrownError { try self.db.document("big/model").write(Big(text: String(repeating: "y", count: 2_000_000))) }
+        XCTAssertEqual(fromModel as? FirestoreErrorCode, DocumentStoreError.documentTooLarge(path: "big/model", bytes: 2_000_017))
         XCTAssertNil(store.readFile("big/model.json"))
     }
 
     func testAnUpdateThatWouldGrowPastTheLimitIsRefused() throws {
-        try db.document("big/grow").setData(["text": text(forFileOf: 1_000_000)])
-        let error = thrownError { try self.db.document("big/grow").updateData(["b": String(repeating: "z", count: 100_000)]) }
-        guard case .documentTooLarge(let path, _)? = error as? DocumentStoreError else {
-            return XCTFail("expected documentTooLarge, got \(String(describing: error))")
-        }
-        XCTAssertEqual(path, "big/grow")
+        try db.document("big/grow").write(["text": text(forFileOf: 1_000_000)])
+        let error = thrownError { try self.db.document("big/grow").update(["b": String(repeating: "z", count: 100_000)]) }
+        XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument)
+        XCTAssertEqual((error as? FirestoreErrorCode)?.description.hasPrefix("document big/grow is 1100"), true, "\(String(describing: error))")
         XCTAssertEqual(store.readBytes("big/grow.json")?.count, 1_000_000)
     }
 
@@ -43,7 +41,7 @@ final class DocumentSizeTests: StoreTestCase {
         let snapshot = try await db.document("big/huge").getDocument()
         XCTAssertTrue(snapshot.exists)
         XCTAssertNil(snapshot.data())
-        XCTAssertEqual(snapshot.readError, .unreadableDocument(path: "big/huge", reason: "the file is 1100012 bytes; a document is at most 1 MiB"))
+        XCTAssertEqual(snapshot.readError, DocumentStoreError.unreadableDocument(path: "big/huge", reason: "the file is 1100012 bytes; a document is at most 1 MiB"))
 
         let all = try await db.collection("big").getDocuments()
         XCTAssertEqual(all.ids, ["huge", "small"])

@@ -3,8 +3,9 @@ import Foundation
 import XCTest
 
 /// Point 1, the files themselves: one `<collection>/<id>.json` per document, pretty-printed with
-/// sorted keys, two-space indentation, `"key": value`, a final newline, RFC 3339 UTC timestamps,
-/// GeoPoints as {latitude, longitude}, URLs and enums as strings.
+/// sorted keys, two-space indentation, `"key": value`, a final newline; timestamps (kept to the
+/// microsecond, as Firestore keeps them) and GeoPoints tagged as `{"$timestamp": RFC 3339 UTC}` and
+/// `{"$geopoint": {latitude, longitude}}`, so they read back typed; URLs and enums as strings.
 final class OnDiskFormatTests: StoreTestCase {
     enum Status: String, Codable { case draft, inReview = "in review" }
 
@@ -45,9 +46,9 @@ final class OnDiskFormatTests: StoreTestCase {
             extras: [:],
             status: .inReview,
             subtitle: nil)
-        try db.collection("books").document("hitchhiker").setData(from: book)
+        try db.collection("books").document("hitchhiker").write(book)
 
-        XCTAssertEqual(store.fileNames(in: ""), ["books"])
+        XCTAssertEqual(store.fileNames(in: ""), [".shelf", "books"], "the collection, and the store's hidden folder (its write lock)")
         XCTAssertEqual(store.fileNames(in: "books"), ["hitchhiker.json"])
         XCTAssertEqual(store.readFile("books/hitchhiker.json"), """
             {
@@ -63,14 +64,20 @@ final class OnDiskFormatTests: StoreTestCase {
               "noTags": [],
               "numberOfPages": 816,
               "office": {
-                "latitude": 53.553986,
-                "longitude": 9.9856482
+                "$geopoint": {
+                  "latitude": 53.553986,
+                  "longitude": 9.9856482
+                }
               },
-              "published": "1979-10-12T00:00:00Z",
+              "published": {
+                "$timestamp": "1979-10-12T00:00:00Z"
+              },
               "rating": 4.5,
               "status": "in review",
               "title": "Don't Panic: \\"42\\" – Café ☕\\n",
-              "updated": "2014-09-09T12:30:00.123456789Z",
+              "updated": {
+                "$timestamp": "2014-09-09T12:30:00.123456Z"
+              },
               "website": "https://example.com/books?id=42&lang=en"
             }
 
@@ -78,7 +85,7 @@ final class OnDiskFormatTests: StoreTestCase {
     }
 
     func testDictionaryDataIsWrittenTheSameWay() throws {
-        try db.document("colors/dZI8vLbiPai2nph7UAxv").setData([
+        try db.document("colors/dZI8vLbiPai2nph7UAxv").write([
             "name": "Carmine Pink",
             "color": "#f05138",
             "seen": Date(timeIntervalSince1970: 1_410_220_800.5),
@@ -104,10 +111,14 @@ final class OnDiskFormatTests: StoreTestCase {
                 1.0,
                 -3.0
               ],
-              "seen": "2014-09-09T00:00:00.500Z",
+              "seen": {
+                "$timestamp": "2014-09-09T00:00:00.500Z"
+              },
               "where": {
-                "latitude": -33.5,
-                "longitude": 151.0
+                "$geopoint": {
+                  "latitude": -33.5,
+                  "longitude": 151.0
+                }
               }
             }
 
@@ -115,7 +126,7 @@ final class OnDiskFormatTests: StoreTestCase {
     }
 
     func testKeysAreSortedByTheirBytesSoUppercaseComesFirst() throws {
-        try db.document("order/keys").setData(["b": 1, "B": 2, "a": 3, "ä": 4, "10": 5, "9": 6])
+        try db.document("order/keys").write(["b": 1, "B": 2, "a": 3, "ä": 4, "10": 5, "9": 6])
         XCTAssertEqual(store.readFile("order/keys.json"), """
             {
               "10": 5,
@@ -130,7 +141,7 @@ final class OnDiskFormatTests: StoreTestCase {
     }
 
     func testAnEmptyDocumentIsAnEmptyObject() throws {
-        try db.document("empty/doc").setData([:])
+        try db.document("empty/doc").write([:])
         XCTAssertEqual(store.readFile("empty/doc.json"), "{}\n")
     }
 

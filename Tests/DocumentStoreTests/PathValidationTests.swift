@@ -11,23 +11,27 @@ final class PathValidationTests: StoreTestCase {
         let viaCollection = books.document(id)
         var expected = DocumentStoreError.invalidPath("books/" + id, reason: reason)
         for (what, body) in [
-            ("setData", { try viaCollection.setData(["title": "T"]) }),
-            ("setData(merge:)", { try viaCollection.setData(["title": "T"], merge: true) }),
-            ("updateData", { try viaCollection.updateData(["title": "T"]) }),
-            ("delete", { try viaCollection.delete() }),
-        ] as [(String, () throws -> Void)] {
-            let error = thrownError(file: file, line: line, body)
-            XCTAssertEqual(error as? DocumentStoreError, expected, "\(what) of \(id.prefix(40))", file: file, line: line)
+            ("setData", { try await viaCollection.setData(["title": "T"]) }),
+            ("setData(merge:)", { try await viaCollection.setData(["title": "T"], merge: true) }),
+            ("setData(mergeFields:)", { try await viaCollection.setData(["title": "T"], mergeFields: ["title"]) }),
+            ("updateData", { try await viaCollection.updateData(["title": "T"]) }),
+            ("delete", { try await viaCollection.delete() }),
+            ("write", { try viaCollection.write(["title": "T"]) }),
+            ("update", { try viaCollection.update(["title": "T"]) }),
+            ("deleteDocument", { try viaCollection.deleteDocument() }),
+        ] as [(String, () async throws -> Void)] {
+            let error = await thrownError(file: file, line: line, body)
+            XCTAssertEqual(error as? FirestoreErrorCode, expected, "\(what) of \(id.prefix(40))", file: file, line: line)
         }
         let readError = await thrownError(file: file, line: line) { _ = try await viaCollection.getDocument() }
-        XCTAssertEqual(readError as? DocumentStoreError, expected, "getDocument", file: file, line: line)
+        XCTAssertEqual(readError as? FirestoreErrorCode, expected, "getDocument", file: file, line: line)
 
         // The same id in a full path gives the same refusal, naming the whole path.
         if !id.contains("/") && !id.isEmpty {
             let viaPath = db.document("books/" + id)
-            let error = thrownError(file: file, line: line) { try viaPath.setData(["title": "T"]) }
+            let error = await thrownError(file: file, line: line) { try await viaPath.setData(["title": "T"]) }
             expected = .invalidPath("books/" + id, reason: reason)
-            XCTAssertEqual(error as? DocumentStoreError, expected, "db.document(path)", file: file, line: line)
+            XCTAssertEqual(error as? FirestoreErrorCode, expected, "db.document(path)", file: file, line: line)
         }
         XCTAssertEqual(store.fileNames(in: "books"), [], "nothing was written", file: file, line: line)
     }
@@ -89,9 +93,11 @@ final class PathValidationTests: StoreTestCase {
         ]
         for (collection, expected) in cases {
             let error = await thrownError { _ = try await collection.getDocuments() }
-            XCTAssertEqual(error as? DocumentStoreError, expected)
-            let addError = thrownError { _ = try collection.addDocument(data: ["x": 1]) }
-            XCTAssertEqual(addError as? DocumentStoreError, expected)
+            XCTAssertEqual(error as? FirestoreErrorCode, expected)
+            let addError = await thrownError { _ = try await collection.addDocument(data: ["x": 1]) }
+            XCTAssertEqual(addError as? FirestoreErrorCode, expected)
+            let addModelError = thrownError { _ = try collection.add(["x": 1]) }
+            XCTAssertEqual(addModelError as? FirestoreErrorCode, expected)
         }
         XCTAssertEqual(store.fileNames(in: ""), [], "nothing was written")
     }
@@ -107,9 +113,9 @@ final class PathValidationTests: StoreTestCase {
         ]
         for (reference, expected) in cases {
             let error = await thrownError { _ = try await reference.getDocument() }
-            XCTAssertEqual(error as? DocumentStoreError, expected)
-            let writeError = thrownError { try reference.setData(["x": 1]) }
-            XCTAssertEqual(writeError as? DocumentStoreError, expected)
+            XCTAssertEqual(error as? FirestoreErrorCode, expected)
+            let writeError = await thrownError { try await reference.setData(["x": 1]) }
+            XCTAssertEqual(writeError as? FirestoreErrorCode, expected)
         }
         XCTAssertEqual(store.fileNames(in: ""), [])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store.scratch.path).sorted(), ["data", "outside"])
@@ -117,13 +123,13 @@ final class PathValidationTests: StoreTestCase {
     }
 
     func testErrorsReadWell() {
-        let error = thrownError { try self.db.collection("books").document("..").setData([:]) }
+        let error = thrownError { try self.db.collection("books").document("..").write([:]) }
         XCTAssertEqual(error.map { "\($0)" }, #"invalid path "books/..": an id cannot be "." or "..""#)
         XCTAssertEqual((error as? LocalizedError)?.errorDescription, #"invalid path "books/..": an id cannot be "." or "..""#)
     }
 
     func testALeadingOrTrailingSlashIsTolerated() throws {
-        try db.document("/books/hitchhiker/").setData(["t": 1])
+        try db.document("/books/hitchhiker/").write(["t": 1])
         XCTAssertEqual(db.document("/books/hitchhiker/").path, "books/hitchhiker")
         XCTAssertEqual(store.fileNames(in: "books"), ["hitchhiker.json"])
     }

@@ -53,7 +53,7 @@ final class QueryTests: StoreTestCase {
         let sfTwo = try await ids(books.whereField("genre", isEqualTo: "sf").limit(to: 2))
         XCTAssertEqual(sfTwo, ["dune", "hyperion"])
         let error = await thrownError { _ = try await self.books.limit(to: 0).getDocuments() }
-        XCTAssertEqual(error as? DocumentStoreError, .invalidValue(path: "books", field: "limit", reason: "a limit must be positive, got 0"))
+        XCTAssertEqual(error as? FirestoreErrorCode, DocumentStoreError.invalidValue(path: "books", field: "limit", reason: "a limit must be positive, got 0"))
     }
 
     func testAFilteredListenerSeesDocumentsEnterAndLeave() throws {
@@ -61,13 +61,13 @@ final class QueryTests: StoreTestCase {
         track(books.whereField("genre", isEqualTo: "classic").addSnapshotListener(recorder.listener))
         XCTAssertEqual(recorder.snapshot(1)?.changes, [Change(.added, "emma", nil, 0), Change(.added, "quijote", nil, 1)])
 
-        try books.document("dune").updateData(["genre": "classic"])
+        try books.document("dune").update(["genre": "classic"])
         XCTAssertEqual(recorder.snapshot(2)?.changes, [Change(.added, "dune", nil, 0)])
-        try books.document("emma").updateData(["genre": "romance"])
+        try books.document("emma").update(["genre": "romance"])
         XCTAssertEqual(recorder.snapshot(3)?.changes, [Change(.removed, "emma", 1, nil)])
-        try books.document("quijote").updateData(["pages": 1000])
+        try books.document("quijote").update(["pages": 1000])
         XCTAssertEqual(recorder.snapshot(4)?.changes, [Change(.modified, "quijote", 1, 1)])
-        try books.document("kindred").updateData(["pages": 1])
+        try books.document("kindred").update(["pages": 1])
         recorder.expectNothing(for: 0.5, "a change to a document outside the results")
     }
 
@@ -75,13 +75,13 @@ final class QueryTests: StoreTestCase {
         let recorder = ListenerRecorder<QuerySnapshot>()
         track(books.order(by: "pages").addSnapshotListener(recorder.listener))
         XCTAssertEqual(recorder.snapshot(1)?.ids, ["kindred", "dune", "emma", "hyperion", "quijote"])
-        try books.document("kindred").updateData(["pages": 500])
+        try books.document("kindred").update(["pages": 500])
         let moved = try XCTUnwrap(recorder.snapshot(2))
         XCTAssertEqual(moved.changes, [Change(.modified, "kindred", 0, 3)])
         XCTAssertEqual(moved.ids, ["dune", "emma", "hyperion", "kindred", "quijote"])
         try store.writeFile("books/zero.json", #"{"title": "Zero", "pages": 0}"#)
         XCTAssertEqual(recorder.snapshot(3)?.changes, [Change(.added, "zero", nil, 0)])
-        try books.document("untitled").updateData(["pages": 300])
+        try books.document("untitled").update(["pages": 300])
         XCTAssertEqual(recorder.snapshot(4)?.changes, [Change(.added, "untitled", nil, 1)], "gaining the ordered field brings it in")
     }
 
@@ -91,24 +91,24 @@ final class QueryTests: StoreTestCase {
         XCTAssertEqual(recorder.snapshot(1)?.changes, [Change(.added, "kindred", nil, 0), Change(.added, "dune", nil, 1)])
 
         // kindred grows past emma: it leaves the first two, emma enters.
-        try books.document("kindred").updateData(["pages": 2000])
+        try books.document("kindred").update(["pages": 2000])
         let swapped = try XCTUnwrap(recorder.snapshot(2))
         XCTAssertEqual(swapped.changes, [Change(.removed, "kindred", 0, nil), Change(.added, "emma", nil, 1)])
         XCTAssertEqual(swapped.ids, ["dune", "emma"])
 
         // A new short book pushes emma out.
-        try books.document("short").setData(["title": "Short", "pages": 10])
+        try books.document("short").write(["title": "Short", "pages": 10])
         let pushed = try XCTUnwrap(recorder.snapshot(3))
         XCTAssertEqual(pushed.changes, [Change(.removed, "emma", 1, nil), Change(.added, "short", nil, 0)])
         XCTAssertEqual(pushed.ids, ["short", "dune"])
 
         // Deleting one lets the next one in.
-        try books.document("short").delete()
+        try books.document("short").deleteDocument()
         let refilled = try XCTUnwrap(recorder.snapshot(4))
         XCTAssertEqual(refilled.changes, [Change(.removed, "short", 0, nil), Change(.added, "emma", nil, 1)])
 
         // A change beyond the limit delivers nothing.
-        try books.document("hyperion").updateData(["pages": 483])
+        try books.document("hyperion").update(["pages": 483])
         recorder.expectNothing(for: 0.5, "a change outside the limit")
     }
 

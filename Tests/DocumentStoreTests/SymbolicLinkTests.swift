@@ -29,17 +29,20 @@ final class SymbolicLinkTests: StoreTestCase {
         let expected = DocumentStoreError.io(path: store.path("linked"), operation: "open the folder", reason: linkReason)
 
         let readAll = await thrownError { _ = try await self.db.collection("linked").getDocuments() }
-        XCTAssertEqual(readAll as? DocumentStoreError, expected)
+        XCTAssertEqual(readAll as? FirestoreErrorCode, expected)
         let readOne = await thrownError { _ = try await self.db.document("linked/x").getDocument() }
-        XCTAssertEqual(readOne as? DocumentStoreError, expected)
+        XCTAssertEqual(readOne as? FirestoreErrorCode, expected)
         for write in [
-            { try self.db.document("linked/x").setData(["hacked": true]) },
-            { try self.db.document("linked/new").setData(["hacked": true]) },
-            { try self.db.document("linked/x").updateData(["hacked": true]) },
-            { try self.db.document("linked/x").delete() },
-            { _ = try self.db.collection("linked").addDocument(data: ["hacked": true]) },
-        ] as [() throws -> Void] {
-            XCTAssertEqual(thrownError(write) as? DocumentStoreError, expected)
+            { try await self.db.document("linked/x").setData(["hacked": true]) },
+            { try await self.db.document("linked/new").setData(["hacked": true]) },
+            { try await self.db.document("linked/x").updateData(["hacked": true]) },
+            { try await self.db.document("linked/x").delete() },
+            { _ = try await self.db.collection("linked").addDocument(data: ["hacked": true]) },
+            { try self.db.document("linked/new").write(["hacked": true]) },
+            { _ = try self.db.collection("linked").add(["hacked": true]) },
+        ] as [() async throws -> Void] {
+            let error = await thrownError(write)
+            XCTAssertEqual(error as? FirestoreErrorCode, expected)
         }
         XCTAssertEqual(outsideNames, ["x.json"])
         XCTAssertEqual(try String(contentsOf: store.outside.appendingPathComponent("x.json"), encoding: .utf8), secret)
@@ -50,17 +53,17 @@ final class SymbolicLinkTests: StoreTestCase {
         let recorder = ListenerRecorder<QuerySnapshot>()
         track(db.collection("linked").addSnapshotListener(recorder.listener))
         let error = recorder.error(1)
-        XCTAssertEqual(error as? DocumentStoreError, .io(path: store.path("linked"), operation: "open the folder", reason: linkReason))
+        XCTAssertEqual(error as? FirestoreErrorCode, DocumentStoreError.io(path: store.path("linked"), operation: "open the folder", reason: linkReason))
         XCTAssertEqual(recorder.snapshots.count, 0)
     }
 
     func testADocumentFolderThatIsALinkIsRefusedForSubcollections() async throws {
         try link("books/hitchhiker", to: store.outside)
         let expected = DocumentStoreError.io(path: store.path("books/hitchhiker"), operation: "open the folder", reason: linkReason)
-        let write = thrownError { try self.db.document("books/hitchhiker/reviews/r1").setData(["hacked": true]) }
-        XCTAssertEqual(write as? DocumentStoreError, expected)
+        let write = thrownError { try self.db.document("books/hitchhiker/reviews/r1").write(["hacked": true]) }
+        XCTAssertEqual(write as? FirestoreErrorCode, expected)
         let read = await thrownError { _ = try await self.db.collection("books/hitchhiker/reviews").getDocuments() }
-        XCTAssertEqual(read as? DocumentStoreError, expected)
+        XCTAssertEqual(read as? FirestoreErrorCode, expected)
         XCTAssertEqual(outsideNames, ["x.json"], "no reviews folder was created outside")
         // The link is not a document of "books" either.
         let books = try await db.collection("books").getDocuments()
@@ -87,10 +90,10 @@ final class SymbolicLinkTests: StoreTestCase {
 
         // Merging writes refuse; a full replace writes a new file in place of the link; delete
         // removes the link. The file outside is never touched.
-        let merge = thrownError { try self.db.document("books/evil").setData(["hacked": true], merge: true) }
-        XCTAssertEqual(merge as? DocumentStoreError,
+        let merge = thrownError { try self.db.document("books/evil").write(["hacked": true], merge: true) }
+        XCTAssertEqual(merge as? FirestoreErrorCode,
                        .unreadableDocument(path: "books/evil", reason: reason + "; fix the file or replace the whole document"))
-        XCTAssertEqual(thrownError { try self.db.document("books/evil").updateData(["hacked": true]) } as? DocumentStoreError,
+        XCTAssertEqual(thrownError { try self.db.document("books/evil").update(["hacked": true]) } as? FirestoreErrorCode,
                        .unreadableDocument(path: "books/evil", reason: reason + "; fix the file or replace the whole document"))
         try await db.document("books/evil").setData(["replaced": true])
         let attributes = try FileManager.default.attributesOfItem(atPath: store.path("books/evil.json"))
@@ -103,7 +106,7 @@ final class SymbolicLinkTests: StoreTestCase {
 
     func testDeletingADocumentThatIsALinkRemovesOnlyTheLink() throws {
         try link("books/evil.json", to: store.outside.appendingPathComponent("x.json"))
-        try db.document("books/evil").delete()
+        try db.document("books/evil").deleteDocument()
         XCTAssertEqual(store.fileNames(in: "books"), [])
         XCTAssertEqual(outsideNames, ["x.json"])
     }

@@ -17,7 +17,7 @@ final class ThreadSafetyTests: StoreTestCase {
         let workers = 8
         let rounds = 25
         let collection = db.collection("busy")
-        try collection.document("counter").setData(["count": 0])
+        try collection.document("counter").write(["count": 0])
         let failures = Locked<[String]>([])
         let listenersSeen = Locked(0)
 
@@ -29,8 +29,8 @@ final class ThreadSafetyTests: StoreTestCase {
             do {
                 for round in 0..<rounds {
                     let ref = collection.document("w\(worker)-\(round % 5)")
-                    try ref.setData(from: Entry(worker: worker, round: round))
-                    try collection.document("counter").updateData(["count": FieldValue.increment(Int64(1))])
+                    try ref.write(Entry(worker: worker, round: round))
+                    try collection.document("counter").update(["count": FieldValue.increment(Int64(1))])
                     let snapshot = try ref.readSnapshot()
                     let entry = try snapshot.data(as: Entry.self)
                     if entry.worker != worker || entry.round != round {
@@ -45,8 +45,8 @@ final class ThreadSafetyTests: StoreTestCase {
                     }
                     if round % 7 == 0 {
                         let documentListener = ref.addSnapshotListener { _, _ in }
-                        try collection.document("w\(worker)-gone").setData(["x": round])
-                        try collection.document("w\(worker)-gone").delete()
+                        try collection.document("w\(worker)-gone").write(["x": round])
+                        try collection.document("w\(worker)-gone").deleteDocument()
                         documentListener.remove()
                     }
                 }
@@ -86,7 +86,7 @@ final class ThreadSafetyTests: StoreTestCase {
                 group.addTask {
                     for round in 0..<10 {
                         let ref = collection.document("t\(worker)")
-                        try ref.setData(from: Entry(worker: worker, round: round))
+                        try ref.write(Entry(worker: worker, round: round))
                         let back = try await ref.getDocument(as: Entry.self)
                         XCTAssertEqual(back.worker, worker)
                         XCTAssertEqual(back.round, round)

@@ -101,15 +101,15 @@ final class UnreadableFileTests: StoreTestCase {
             let ref = db.document("colors/\(file.id)")
             let expected = DocumentStoreError.unreadableDocument(
                 path: "colors/\(file.id)", reason: file.reason + "; fix the file or replace the whole document")
-            XCTAssertEqual(thrownError { try ref.setData(["name": "x"], merge: true) } as? DocumentStoreError, expected)
-            XCTAssertEqual(thrownError { try ref.setData(from: Color(name: "x", color: "#000000"), merge: true) } as? DocumentStoreError, expected)
-            XCTAssertEqual(thrownError { try ref.updateData(["name": "x"]) } as? DocumentStoreError, expected)
+            XCTAssertEqual(thrownError { try ref.write(["name": "x"], merge: true) } as? FirestoreErrorCode, expected)
+            XCTAssertEqual(thrownError { try ref.write(Color(name: "x", color: "#000000"), merge: true) } as? FirestoreErrorCode, expected)
+            XCTAssertEqual(thrownError { try ref.update(["name": "x"]) } as? FirestoreErrorCode, expected)
             XCTAssertEqual(store.readBytes("colors/\(file.id).json"), file.bytes, "\(file.id) is untouched")
         }
     }
 
     func testAFullReplaceOrDeleteIsAskedForAndWorks() async throws {
-        try db.document("colors/array").setData(from: Color(name: "Cerise", color: "#d52c67"))
+        try db.document("colors/array").write(Color(name: "Cerise", color: "#d52c67"))
         let read = try await db.document("colors/array").getDocument(as: Color.self)
         XCTAssertEqual(read, Color(id: "array", name: "Cerise", color: "#d52c67"))
         try await db.document("colors/binary").delete()

@@ -210,7 +210,7 @@ final class OtherScreensViewModelTests: DemoDataTestCase {
         XCTAssertNil(model.errorMessage)
         let stored = try readJSON("programming-languages/\(reference.documentID).json")
         XCTAssertEqual(stored["language_name"] as? String, "Zig")
-        XCTAssertEqual(stored["year"] as? String, "2016-02-08T00:00:00Z")
+        XCTAssertEqual(stored["year"] as? [String: String], ["$timestamp": "2016-02-08T00:00:00Z"], "a Date is stored as a tagged timestamp")
         XCTAssertEqual(Set(stored.keys), ["language_name", "year"])
 
         try await waitUntil("Zig is listed") { model.programmingLanguages.contains { $0.id == reference.documentID } }

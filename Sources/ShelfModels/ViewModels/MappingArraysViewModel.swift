@@ -34,9 +34,9 @@ public final class MappingArraysViewModel {
     public func save() {
         do {
             if let id = book.id {
-                try db.collection("books").document(id).setData(from: book, merge: true)
+                try db.collection("books").document(id).write(book, merge: true)
             } else {
-                book.id = try db.collection("books").addDocument(from: book).documentID
+                book.id = try db.collection("books").add(book).documentID
             }
             errorMessage = nil
         } catch {

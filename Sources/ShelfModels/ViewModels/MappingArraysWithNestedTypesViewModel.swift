@@ -32,7 +32,7 @@ public final class MappingArraysWithNestedTypesViewModel {
         guard var book, let id = book.id, !book.tags.contains(tag) else { return }
         book.tags.append(tag)
         do {
-            try db.collection("books").document(id).setData(from: book, merge: true)
+            try db.collection("books").document(id).write(book, merge: true)
             self.book = book
             errorMessage = nil
         } catch {

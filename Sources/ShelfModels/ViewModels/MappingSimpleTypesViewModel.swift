@@ -36,7 +36,7 @@ public final class MappingSimpleTypesViewModel {
             return
         }
         do {
-            try db.collection("books").document(id).setData(from: book, merge: true)
+            try db.collection("books").document(id).write(book, merge: true)
             errorMessage = nil
         } catch {
             errorMessage = DocumentProblem(path: "books/\(id)", error: error).message
@@ -46,7 +46,7 @@ public final class MappingSimpleTypesViewModel {
     /// Adds the book as a new document with an automatic id, and keeps that id.
     public func addBook() {
         do {
-            let reference = try db.collection("books").addDocument(from: book)
+            let reference = try db.collection("books").add(book)
             book.id = reference.documentID
             errorMessage = nil
         } catch {

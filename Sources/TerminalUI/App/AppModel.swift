@@ -47,8 +47,13 @@ public final class AppModel {
     var filters: [String: String] = [:]
     var textField = TextField()
     var form: FormSession?
-    /// A one-off message for the status line, e.g. "Saved colors/abc".
-    var notice: String?
+    /// A one-off message for the status line, e.g. "Saved colors/abc"; also where the store's
+    /// plain-form write errors go.
+    var notice: String? {
+        get { status.text }
+        set { status.set(newValue) }
+    }
+    let status = StatusNotice()
     /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
     var showsLookup = false
     let isReadOnly: Bool
@@ -58,7 +63,6 @@ public final class AppModel {
     public init(store: Firestore, colorMode: ColorMode, notice: String? = nil) {
         self.store = store
         self.colorMode = colorMode
-        self.notice = notice
         isReadOnly = store.isReadOnly
         books = BooksViewModel(db: store)
         colors = MappingColorsViewModel(db: store)
@@ -84,6 +88,8 @@ public final class AppModel {
         let known = Set(KnownCollection.allCases.map(\.rawValue))
         let others = ((try? store.listCollections()) ?? []).map(\.collectionID).filter { !known.contains($0) }
         tabs += others.map { RawTab(store: store, collectionID: $0) }
+        self.notice = notice
+        status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
         tabs[0].show()
     }

@@ -12,6 +12,8 @@ struct GenerateCommand: ParsableCommand {
 
     @OptionGroup var options: DataOptions
 
+    static let batchSize = 500
+
     @Option(help: "How many books to write.")
     var count: Int = 10_000
 
@@ -23,9 +25,15 @@ struct GenerateCommand: ParsableCommand {
         let store = try options.folder().openStore()
         let books = store.collection("books")
         let start = Date()
-        for index in 0..<count {
-            try books.document(String(format: "generated-%07d", index)).setData(from: SyntheticBooks.book(index))
-            if index % 10_000 == 9_999 { print("\(index + 1) books written") }
+        // Firestore's largest batch: one commit (one durability barrier) per 500 books.
+        for first in stride(from: 0, to: count, by: Self.batchSize) {
+            let end = min(first + Self.batchSize, count)
+            let batch = store.batch()
+            for index in first..<end {
+                try batch.setData(from: SyntheticBooks.book(index), forDocument: books.document(String(format: "generated-%07d", index)))
+            }
+            try batch.commitNow()
+            for written in stride(from: (first / 10_000 + 1) * 10_000, through: end, by: 10_000) { print("\(written) books written") }
         }
         print("wrote \(count) books to \(books.path) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
     }

@@ -183,7 +183,7 @@ enum KnownPresentations {
             },
             form: { snapshot in
                 let name = text(snapshot, "language_name").isEmpty ? text(snapshot, "name") : text(snapshot, "language_name")
-                let year = (snapshot?.get("year") as? String).flatMap { Timestamp(rfc3339: $0) }.map { day($0.dateValue()) } ?? text(snapshot, "year")
+                let year = RawValue.timestamp(snapshot?.get("year")).map { day($0.dateValue()) } ?? text(snapshot, "year")
                 return FormSpec(
                     title: snapshot.map { "Edit \($0.reference.path)" } ?? "New language",
                     fields: [.init(label: "Name", text: name, rule: .text), .init(label: "Year", text: year, rule: .date)],
@@ -221,11 +221,15 @@ enum KnownPresentations {
                     + RawValue.lines(for: snapshot, except: ["name", "location"], title: "Other fields")
             },
             form: { snapshot in
-                FormSpec(
+                // A GeoPoint once Shelf saved it; a map of latitude and longitude as written by hand.
+                let point = RawValue.geoPoint(snapshot?.get("location"))
+                return FormSpec(
                     title: snapshot.map { "Edit \($0.reference.path)" } ?? "New office",
                     fields: [.init(label: "Name", text: text(snapshot, "name"), rule: .text),
-                             .init(label: "Latitude", text: text(snapshot, "location.latitude"), rule: .coordinate("latitude", limit: 90)),
-                             .init(label: "Longitude", text: text(snapshot, "location.longitude"), rule: .coordinate("longitude", limit: 180))],
+                             .init(label: "Latitude", text: point.map { "\($0.latitude)" } ?? text(snapshot, "location.latitude"),
+                                   rule: .coordinate("latitude", limit: 90)),
+                             .init(label: "Longitude", text: point.map { "\($0.longitude)" } ?? text(snapshot, "location.longitude"),
+                                   rule: .coordinate("longitude", limit: 180))],
                     save: { values in
                         let office = Office(name: values[0].trimmed,
                                             location: GeoPoint(latitude: Double(values[1].trimmed)!, longitude: Double(values[2].trimmed)!))

@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+
+/// `shelf generate --data DIR --count N`, run as a user runs it: it writes in batches of 500
+/// (Firestore's largest), prints as before, and what it writes decodes.
+final class GenerateCommandTests: XCTestCase {
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ShelfGenerateTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: scratch)
+        super.tearDown()
+    }
+
+    private func bookFiles(in data: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("books").path)
+            .filter { $0.hasSuffix(".json") }.sorted()
+    }
+
+    func testGenerateWritesEveryBookAcrossSeveralBatches() throws {
+        let data = scratch.appendingPathComponent("big")
+        let result = try run(["generate", "--data", data.path, "--count", "1201"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.hasPrefix("wrote 1201 books to books in "), result.output)
+        XCTAssertEqual(result.output.split(separator: "\n").count, 1, "no progress line below 10,000 books: \(result.output)")
+        let files = try bookFiles(in: data)
+        XCTAssertEqual(files.count, 1201, "500 + 500 + 201")
+        XCTAssertEqual(files.first, "generated-0000000.json")
+        XCTAssertEqual(files.last, "generated-0001200.json")
+        XCTAssertEqual(try String(contentsOf: data.appendingPathComponent("books/generated-0001200.json"), encoding: .utf8), """
+            {
+              "author": "Ada Lindqvist",
+              "genres": [
+                "Sci-Fi",
+                "Horror"
+              ],
+              "numberOfPages": 380,
+              "title": "The Silent River 13"
+            }
+
+            """)
+
+        let check = try run(["check", "--data", data.path])
+        XCTAssertEqual(check.output, "checked 1201 documents in 5 collections: all decode\n")
+        XCTAssertEqual(check.status, 0)
+    }
+
+    func testACountBelowOneIsRefused() throws {
+        let result = try run(["generate", "--data", scratch.appendingPathComponent("none").path, "--count", "0"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("--count must be at least 1, got 0"), result.output)
+    }
+}

@@ -125,7 +125,7 @@ final class ThreadSafetyTests: StoreTestCase {
     func testSettingsFromManyThreads() throws {
         let db = self.db
         DispatchQueue.concurrentPerform(iterations: 8) { i in
-            var settings = db.settings
+            let settings = db.settings
             settings.pollingInterval = 0.05 + Double(i) / 1000
             db.settings = settings
             _ = db.settings.pollingInterval

@@ -16,7 +16,7 @@ final class TypedValuesTests: XCTestCase {
     override func setUp() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-typed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.pollingInterval = 0.05
         store = try Firestore(directory: folder, settings: settings)
         try store.document("books/hitchhiker").write(Self.typedBook(store))

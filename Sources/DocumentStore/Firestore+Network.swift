@@ -5,21 +5,21 @@ import Foundation
 extension Firestore {
     /// Succeeds at once: the files are always there.
     public func enableNetwork(completion: ((Error?) -> Void)? = nil) { answer(completion) }
-    public func enableNetwork() async throws {}
+    nonisolated(nonsending) public func enableNetwork() async throws {}
 
     /// Succeeds at once and changes nothing: there is no server to disconnect from, and reads
     /// and writes of the files go on, as Firebase's do against its cache while offline.
     public func disableNetwork(completion: ((Error?) -> Void)? = nil) { answer(completion) }
-    public func disableNetwork() async throws {}
+    nonisolated(nonsending) public func disableNetwork() async throws {}
 
     /// Succeeds at once: every write is on disk when it returns, so none is ever pending.
     public func waitForPendingWrites(completion: ((Error?) -> Void)? = nil) { answer(completion) }
-    public func waitForPendingWrites() async throws {}
+    nonisolated(nonsending) public func waitForPendingWrites() async throws {}
 
     /// Succeeds and deletes nothing: Firebase clears its local cache, never the server's data, and
     /// here the files are the data itself.
     public func clearPersistence(completion: ((Error?) -> Void)? = nil) { answer(completion) }
-    public func clearPersistence() async throws {}
+    nonisolated(nonsending) public func clearPersistence() async throws {}
 
     /// Stops every listener of this store; later writes and listeners fail with
     /// `.failedPrecondition`, as on a terminated Firebase instance.
@@ -28,7 +28,7 @@ extension Firestore {
         answer(completion)
     }
 
-    public func terminate() async throws { terminateNow() }
+    nonisolated(nonsending) public func terminate() async throws { terminateNow() }
 
     private func answer(_ completion: ((Error?) -> Void)?) {
         guard let completion else { return }

@@ -74,6 +74,14 @@ public struct FirestoreErrorCode: Error, CustomNSError, LocalizedError, CustomSt
     public static var unauthenticated: Code { .unauthenticated }
 }
 
+extension FirestoreErrorCode.Code {
+    /// `catch FirestoreErrorCode.notFound { … }` and `case FirestoreErrorCode.aborted:` match a
+    /// thrown `FirestoreErrorCode` of that code, as with Firebase's bridged error.
+    public static func ~= (code: FirestoreErrorCode.Code, error: any Error) -> Bool {
+        (error as? FirestoreErrorCode)?.code == code
+    }
+}
+
 /// What callers see of an error: the store's own errors as `FirestoreErrorCode`, and the
 /// encoder's and decoder's errors as they are (as with Firebase).
 func publicError(_ error: Error) -> Error {

@@ -60,7 +60,7 @@ public final class CollectionReference: Query, @unchecked Sendable {
     }
 
     @discardableResult
-    public func addDocument(data: [String: Any]) async throws -> DocumentReference {
+    nonisolated(nonsending) public func addDocument(data: [String: Any]) async throws -> DocumentReference {
         let reference = document()
         try await reference.setData(data)
         return reference

@@ -63,17 +63,17 @@ extension DocumentReference {
         runReporting(completion) { try .set(documentData, merge: .mergeFields(mergeFields, in: path), at: self) }
     }
 
-    public func setData(_ documentData: [String: Any]) async throws {
+    nonisolated(nonsending) public func setData(_ documentData: [String: Any]) async throws {
         let data = Callback(documentData)
         try await runAsync { try .set(data.function, merge: .none, at: self) }
     }
 
-    public func setData(_ documentData: [String: Any], merge: Bool) async throws {
+    nonisolated(nonsending) public func setData(_ documentData: [String: Any], merge: Bool) async throws {
         let data = Callback(documentData)
         try await runAsync { try .set(data.function, merge: merge ? .all : .none, at: self) }
     }
 
-    public func setData(_ documentData: [String: Any], mergeFields: [Any]) async throws {
+    nonisolated(nonsending) public func setData(_ documentData: [String: Any], mergeFields: [Any]) async throws {
         let data = Callback((documentData, mergeFields))
         try await runAsync { try .set(data.function.0, merge: .mergeFields(data.function.1, in: self.path), at: self) }
     }
@@ -127,7 +127,7 @@ extension DocumentReference {
         runReporting(completion) { try .update(fields, at: self) }
     }
 
-    public func updateData(_ fields: [AnyHashable: Any]) async throws {
+    nonisolated(nonsending) public func updateData(_ fields: [AnyHashable: Any]) async throws {
         let data = Callback(fields)
         try await runAsync { try .update(data.function, at: self) }
     }
@@ -147,7 +147,7 @@ extension DocumentReference {
         runReporting(completion) { try .delete(at: self) }
     }
 
-    public func delete() async throws {
+    nonisolated(nonsending) public func delete() async throws {
         try await runAsync { try .delete(at: self) }
     }
 

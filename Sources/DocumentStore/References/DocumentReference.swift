@@ -80,11 +80,11 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
         }
     }
 
-    public func getDocument(source: FirestoreSource = .default) async throws -> DocumentSnapshot {
+    nonisolated(nonsending) public func getDocument(source: FirestoreSource = .default) async throws -> DocumentSnapshot {
         try await onIOQueue { try self.readSnapshot() }
     }
 
-    public func getDocument<T: Decodable & SendableMetatype>(as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none,
+    nonisolated(nonsending) public func getDocument<T: Decodable & SendableMetatype>(as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none,
                                                              decoder: Firestore.Decoder = Firestore.Decoder()) async throws -> T {
         let decoder = Callback(decoder)
         return try await onIOQueue { Callback(try self.readSnapshot().data(as: T.self, decoder: decoder.function)) }.function

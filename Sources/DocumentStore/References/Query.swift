@@ -68,7 +68,7 @@ public class Query: @unchecked Sendable {
         }
     }
 
-    public func getDocuments(source: FirestoreSource = .default) async throws -> QuerySnapshot {
+    nonisolated(nonsending) public func getDocuments(source: FirestoreSource = .default) async throws -> QuerySnapshot {
         try await onIOQueue { try self.readSnapshot() }
     }
 

@@ -159,7 +159,7 @@ extension Firestore {
         runTransaction(with: nil, updateBlock, completion: completion)
     }
 
-    public func runTransaction(with options: TransactionOptions? = nil,
+    nonisolated(nonsending) public func runTransaction(with options: TransactionOptions? = nil,
                                _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
         let block = Callback(updateBlock)
         let maxAttempts = options?.maxAttempts ?? 5

@@ -113,7 +113,7 @@ public final class WriteBatch: @unchecked Sendable {
         firestore.callbackQueue.async { callback.function(error.function) }
     }
 
-    public func commit() async throws {
+    nonisolated(nonsending) public func commit() async throws {
         try await onIOQueue { try self.commitNow() }
     }
 }

@@ -216,4 +216,44 @@ final class FirebaseDocsSnippetsTests: XCTestCase {
             XCTAssertEqual((error as? FirestoreErrorCode)?.code, .failedPrecondition)
         }
     }
+
+    /// A view model on the main actor, as SwiftUI code holds one: its state goes into the async
+    /// forms without a Sendable error, and Firebase's error patterns match.
+    @MainActor
+    func testAsyncFormsFromTheMainActor() async throws {
+        let model = MainActorModel(db: db)
+        try await model.save()
+        let book = try await model.load()
+        XCTAssertEqual(book?["title"] as? String, "Dune")
+        do {
+            try await db.document("books/nowhere").updateData(["title": "x"])
+            XCTFail("updateData of a missing document succeeded")
+        } catch FirestoreErrorCode.notFound {
+            // as Firebase's bridged error matches
+        }
+    }
+}
+
+@MainActor
+private final class MainActorModel {
+    let db: Firestore
+    var fields: [String: Any] = ["title": "Dune", "pages": 412]
+    init(db: Firestore) { self.db = db }
+
+    func save() async throws {
+        try await db.collection("books").document("dune").setData(fields)
+        try await db.collection("books").document("dune").setData(fields, merge: true)
+        try await db.collection("books").document("dune").updateData(["pages": 413])
+        let batch = db.batch()
+        batch.setData(fields, forDocument: db.collection("books").document("copy"))
+        try await batch.commit()
+        _ = try await db.runTransaction { transaction, _ in
+            transaction.setData(["n": 1], forDocument: self.db.collection("books").document("tx"))
+            return nil
+        }
+    }
+
+    func load() async throws -> [String: Any]? {
+        try await db.collection("books").document("dune").getDocument().data()
+    }
 }

@@ -5,6 +5,7 @@ enum CollectionScan {
     /// Every document of the collection, keyed by the bytes of its id; a file whose name is not
     /// valid UTF-8 is there too, as a document that cannot be read.
     static func readAll(firestore: Firestore, path: ResourcePath) throws -> [ExactID: QueryDocumentSnapshot] {
+        let readLock = firestore.files.lockForReading(); defer { readLock?.release() }  // never half a batch
         guard let fd = try firestore.files.openFolder(path.segments, create: false) else { return [:] }
         defer { close(fd) }
         var documents: [ExactID: QueryDocumentSnapshot] = [:]

@@ -56,7 +56,7 @@ class Watcher: @unchecked Sendable {
     private func tick() {
         let changed: Set<ExactID>
         do {
-            changed = try scan()
+            changed = try files.reading { try scan() }  // never half a batch (see CommitJournal)
             lastError = nil
         } catch {
             // Said once per distinct problem, then polling goes on so a fix is seen.

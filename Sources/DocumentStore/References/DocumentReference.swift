@@ -54,7 +54,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     func readSnapshot() throws -> DocumentSnapshot {
         do {
             try checkValid()
-            return DocumentSnapshot(reference: self, stored: try firestore.files.document(at: resourcePath, store: firestore))
+            return DocumentSnapshot(reference: self, stored: try firestore.files.reading { try firestore.files.document(at: resourcePath, store: firestore) })
         } catch {
             throw publicError(error)
         }

@@ -10,7 +10,9 @@ final class DocumentFiles: Sendable {
     static let fileExtension = ".json"
 
     let rootPath: String
-    private let rootFD: Int32
+    let rootFD: Int32
+    /// Said once: a committed journal this process cannot roll forward (a read-only folder).
+    let reportedStuckJournal = Locked(false)
 
     init(root: URL) throws(DocumentStoreError) {
         rootPath = root.path
@@ -27,6 +29,9 @@ final class DocumentFiles: Sendable {
         let fd = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(rootPath, "open the data folder", errno: errno) }
         rootFD = fd
+        // Opening the store completes a batch a writer committed before it died, and forgets
+        // one it had not committed. A folder this process cannot write is read as it is.
+        if hasJournalFiles && !isReadOnly { try recover() }
     }
 
     deinit { close(rootFD) }
@@ -197,15 +202,18 @@ final class DocumentFiles: Sendable {
     // MARK: Writing
 
     /// The one way documents change. Under the store's write lock (so read-modify-write is safe
-    /// across threads and processes): every document in `expected` must still be what was read
-    /// (else `.aborted`), then each write's transform gets what is stored (or what an earlier
-    /// write of the same commit made of it) and returns the new fields, or nil to delete.
+    /// across threads and processes), after rolling forward a batch a dead writer committed:
+    /// every document in `expected` must still be what was read (else `.aborted`), then each
+    /// write's transform gets what is stored (or what an earlier write of the same commit made
+    /// of it) and returns the new fields, or nil to delete. One document is written by one
+    /// atomic rename; several through the journal (see `CommitJournal`), all or none.
     /// Returns the paths written.
     @discardableResult
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
                 store: Firestore) throws -> [ResourcePath] {
         let lock = try WriteLock(files: self)
         defer { lock.release() }
+        try recoverUnderLock()
         for (path, seen) in expected {
             let now = try document(at: path, store: store)
             guard now == seen else {
@@ -226,16 +234,20 @@ final class DocumentFiles: Sendable {
             if staged[write.path] == nil { order.append(write.path) }
             staged[write.path] = next
         }
-        var encoded: [(ResourcePath, [UInt8]?)] = []
+        var entries: [CommitJournal.Entry] = []
         for path in order {
-            guard case .fields(let fields) = staged[path]! else { encoded.append((path, nil)); continue }
+            guard case .fields(let fields) = staged[path]! else { entries.append(.init(path: path, bytes: nil)); continue }
             let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))
             guard bytes.count <= Self.maxDocumentBytes else {
                 throw DocumentStoreError.documentTooLarge(path: path.description, bytes: bytes.count)
             }
-            encoded.append((path, bytes))
+            entries.append(.init(path: path, bytes: bytes))
         }
-        for (path, bytes) in encoded { try persist(bytes, at: path) }
+        if entries.count == 1 {
+            try persist(entries[0].bytes, at: entries[0].path)
+        } else if entries.count > 1 {
+            try commitJournaled(entries)
+        }
         return order
     }
 
@@ -246,21 +258,27 @@ final class DocumentFiles: Sendable {
         defer { close(dirFD) }
         let fileName = path.last + Self.fileExtension
         if let bytes {
-            try replace(fileName, in: dirFD, with: bytes, display: folder)
+            var random = SystemRandomNumberGenerator()
+            let tempName = ".shelf-\(String(random.next(), radix: 36)).tmp"
+            try writeFile(tempName, in: dirFD, bytes, exclusive: true, sync: true, display: folder)
+            guard renameat(dirFD, tempName, dirFD, fileName) == 0 else {
+                let code = errno
+                unlinkat(dirFD, tempName, 0)
+                throw DocumentStoreError.io(folder + "/" + fileName, "write", errno: code)
+            }
         } else {
             guard unlinkat(dirFD, fileName, 0) == 0 || errno == ENOENT else {
                 throw DocumentStoreError.io(folder + "/" + fileName, "delete", errno: errno)
             }
-            fsync(dirFD)
         }
+        fsync(dirFD)
     }
 
-    /// Atomic and durable: a uniquely named temp file (readers skip names starting with "."),
-    /// fsync, rename over the target, fsync of the folder.
-    private func replace(_ fileName: String, in dirFD: Int32, with bytes: [UInt8], display folder: String) throws(DocumentStoreError) {
-        var random = SystemRandomNumberGenerator()
-        let tempName = ".shelf-\(String(random.next(), radix: 36)).tmp"
-        let fd = openat(dirFD, tempName, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Writes `bytes` to a new file `name` in an open folder (replacing one of that name unless
+    /// `exclusive`), fsynced when `sync`. A failure removes the file.
+    func writeFile(_ name: String, in dirFD: Int32, _ bytes: [UInt8], exclusive: Bool, sync: Bool,
+                   display folder: String) throws(DocumentStoreError) {
+        let fd = openat(dirFD, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
         guard fd >= 0 else { throw .io(folder, "write a file in", errno: errno) }
         var written = 0
         var failure: Int32 = 0
@@ -273,13 +291,11 @@ final class DocumentFiles: Sendable {
             }
             written += n
         }
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
-        close(fd)
-        if failure == 0 && renameat(dirFD, tempName, dirFD, fileName) != 0 { failure = errno }
+        if failure == 0 && sync && fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0 && failure == 0 && errno != EINTR { failure = errno }
         if failure != 0 {
-            unlinkat(dirFD, tempName, 0)
-            throw .io(folder + "/" + fileName, "write", errno: failure)
+            unlinkat(dirFD, name, 0)
+            throw .io(folder + "/" + name, "write", errno: failure)
         }
-        fsync(dirFD)
     }
 }

@@ -38,7 +38,7 @@ public final class Transaction: @unchecked Sendable {
             if state.withLock({ !$0.writes.isEmpty }) {
                 throw DocumentStoreError.invalidCall("a transaction must do all its reads before its writes; \(document.path) was read after a write")
             }
-            let stored = try firestore.files.document(at: document.resourcePath, store: firestore)
+            let stored = try firestore.files.reading { try firestore.files.document(at: document.resourcePath, store: firestore) }
             state.withLock { $0.reads[document.resourcePath] = stored }
             return DocumentSnapshot(reference: document, stored: stored)
         } catch {
@@ -123,12 +123,16 @@ public final class Transaction: @unchecked Sendable {
         if writes.isEmpty {
             // Nothing to write: the reads only need to have been consistent, which they were if
             // nothing changed since; check without taking the write lock's cost of a commit.
-            for (path, seen) in reads where try firestore.files.document(at: path, store: firestore) != seen {
-                throw DocumentStoreError.changedSinceRead(path: path.description).firestoreError
+            try firestore.files.reading {
+                for (path, seen) in reads where try firestore.files.document(at: path, store: firestore) != seen {
+                    throw DocumentStoreError.changedSinceRead(path: path.description).firestoreError
+                }
             }
             return
         }
+        let started = ContinuousClock.now
         do { try firestore.commit(writes, expecting: reads) } catch { throw publicError(error) }
+        TransactionBackoff.record(commit: ContinuousClock.now - started)
     }
 }
 
@@ -182,10 +186,30 @@ extension Firestore {
                 return value
             } catch let error as FirestoreErrorCode where error.code == .aborted {
                 lastError = error
-                // Back off with jitter, so writers contending for one document take turns.
-                usleep(UInt32.random(in: 0...(1000 << min(attempt, 6))))
+                if attempt < maxAttempts { TransactionBackoff.wait(after: attempt) }
             }
         }
         throw FirestoreErrorCode(.aborted, "the transaction was tried \(maxAttempts) times and each time a document it read had changed before it could commit (last: \(lastError.map { "\($0)" } ?? "none"))")
+    }
+}
+
+/// How long a transaction whose reads went stale waits before running again: a random time
+/// (full jitter) up to `2^attempt` commit times, so contenders for one document spread out
+/// and take turns instead of colliding again. Firestore's client waits 1 s, then 1.5 s, ...;
+/// here the unit is what a commit costs on this machine (a moving average, 0.5 ms at least),
+/// because a local commit takes milliseconds, not a network round trip.
+enum TransactionBackoff {
+    private static let commitSeconds = Locked(0.002)
+
+    static func record(commit duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let measured = Double(seconds) + Double(attoseconds) / 1e18
+        commitSeconds.withLock { $0 = $0 * 0.8 + measured * 0.2 }
+    }
+
+    static func wait(after attempt: Int) {
+        let unit = max(commitSeconds.withLock { $0 }, 0.000_5)
+        let limit = min(unit * Double(1 << min(attempt, 8)), 1.0)
+        usleep(UInt32(Double.random(in: 0...limit) * 1e6))
     }
 }

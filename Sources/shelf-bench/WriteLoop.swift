@@ -4,6 +4,7 @@ import Foundation
 /// The child process of DocumentStore's crash and concurrency tests:
 ///
 ///     shelf-bench write-loop DIR [--prefix NAME] [--documents N] [--writes N] [--counter ID]
+///     shelf-bench write-loop DIR --batch N [--writes N] [--report]
 ///
 /// Rewrites the documents `crash/<prefix>-0` ... `crash/<prefix>-(N-1)` of the store at DIR in
 /// turn (4 documents, forever, by default) with payloads of 64-200 KB, so that a SIGKILL is likely
@@ -11,6 +12,10 @@ import Foundation
 /// `"<sequence>:"` repeated to `length` bytes, and `checksum` is the FNV-1a hash of `payload`.
 /// With `--writes N` it stops after N writes; with `--counter ID` it also increments the field
 /// `count` of `crash/ID` after each write, to test read-modify-write across processes.
+///
+/// With `--batch N` it commits batches of N documents instead, forever or `--writes` batches
+/// (see `BatchPattern`), numbering them on from the batch the store holds; `--report` prints
+/// `committed <number>` after each commit, so a test knows the loop is under way.
 enum WriteLoop {
     static let collection = "crash"
 
@@ -22,14 +27,18 @@ enum WriteLoop {
         var documents = 4
         var writes: Int?
         var counter: String?
+        var batchSize: Int?
+        var report = false
         var rest = arguments.dropFirst()
         while let option = rest.popFirst() {
+            if option == "--report" { report = true; continue }
             guard let value = rest.popFirst() else { fail("\(option) needs a value") }
             switch option {
             case "--prefix": prefix = value
             case "--documents": documents = positive(value, option)
             case "--writes": writes = positive(value, option)
             case "--counter": counter = value
+            case "--batch": batchSize = positive(value, option)
             default: fail("unknown option \(option)")
             }
         }
@@ -39,6 +48,7 @@ enum WriteLoop {
         } catch {
             fail("cannot open the store at \(directory): \(error)")
         }
+        if let batchSize { return runBatches(db, size: batchSize, count: writes, report: report) }
         let collection = db.collection(collection)
         var random = SystemRandomNumberGenerator()
         var sequence = 0
@@ -61,6 +71,30 @@ enum WriteLoop {
             }
             sequence += 1
         }
+    }
+
+    private static func runBatches(_ db: Firestore, size: Int, count: Int?, report: Bool) {
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let snapshot = try await db.collection(BatchPattern.collection).getDocuments()
+                let start = (try BatchPattern.check(snapshot.documents, documentsPerBatch: size) ?? 0) + 1
+                var number = start
+                while count.map({ number < start + $0 }) ?? true {
+                    let batch = db.batch()
+                    BatchPattern.add(number, documents: size, to: batch, in: db)
+                    try await batch.commit()
+                    if report {
+                        FileHandle.standardOutput.write(Data("committed \(number)\n".utf8))
+                    }
+                    number += 1
+                }
+            } catch {
+                fail("\(error)")
+            }
+            semaphore.signal()
+        }
+        semaphore.wait()
     }
 
     /// `"<sequence>:"` repeated, cut to `length` bytes.

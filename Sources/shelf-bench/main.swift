@@ -1,10 +1,19 @@
-// shelf-bench: benchmarks for DocumentStore, and the helper process the crash test kills.
+// shelf-bench: benchmarks for DocumentStore, and the helper processes its tests start.
 //
 //   swift run -c release shelf-bench [--sizes 1000,10000,100000]   print the figures
-//   shelf-bench write-loop DIR                                       write forever (crash test)
+//   swift run -c release shelf-bench batches                        batch and transaction figures
+//   swift run -c release shelf-bench crash-run [--kills 1000]       SIGKILL batch writers, check
+//   shelf-bench write-loop DIR [--batch N]                          write forever (crash tests)
+//   shelf-bench read-loop DIR --batch N --until PATH                check batches while they are written
+//   shelf-bench rate DIR --restaurant PATH --count N --threads T   the quickstart's rating transaction
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "write-loop" {
-    WriteLoop.run(Array(arguments.dropFirst()))
-} else {
-    Benchmark.run(arguments)
+let rest = Array(arguments.dropFirst())
+switch arguments.first {
+case "write-loop": WriteLoop.run(rest)
+case "read-loop": ReadLoop.run(rest)
+case "rate": RatingLoop.run(rest)
+case "batches": BatchBench.run(rest)
+case "batch-commits": BatchBench.runCommits(rest)
+case "crash-run": CrashRun.run(rest)
+default: Benchmark.run(arguments)
 }

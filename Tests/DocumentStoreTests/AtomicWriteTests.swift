@@ -7,19 +7,19 @@ import XCTest
 final class AtomicWriteTests: StoreTestCase {
     func testAWriteLeavesNoTemporaryFile() throws {
         let ref = db.document("books/hitchhiker")
-        for pages in 0..<5 { try ref.setData(["numberOfPages": pages]) }
-        try ref.updateData(["title": "T"])
-        try ref.setData(["author": "A"], merge: true)
+        for pages in 0..<5 { try ref.write(["numberOfPages": pages]) }
+        try ref.update(["title": "T"])
+        try ref.write(["author": "A"], merge: true)
         XCTAssertEqual(store.fileNames(in: "books"), ["hitchhiker.json"])
-        try ref.delete()
+        try ref.deleteDocument()
         XCTAssertEqual(store.fileNames(in: "books"), [])
     }
 
     func testAWriteReplacesTheFileByRenameSoReadersNeverShareItsInode() throws {
         let ref = db.document("books/hitchhiker")
-        try ref.setData(["v": 1])
+        try ref.write(["v": 1])
         let before = try store.fileStatus("books/hitchhiker.json")
-        try ref.setData(["v": 2])
+        try ref.write(["v": 2])
         let after = try store.fileStatus("books/hitchhiker.json")
         XCTAssertNotEqual(before.inode, after.inode, "a new file is renamed over the old one")
     }
@@ -49,7 +49,7 @@ final class AtomicWriteTests: StoreTestCase {
     func testAFailedWriteIsReportedAndChangesNothing() async throws {
         // "books" is a file, so no document can be written below it.
         try store.writeFile("books", "I am a file")
-        let error = thrownError { try self.db.document("books/hitchhiker").setData(["title": "T"]) }
+        let error = thrownError { try self.db.document("books/hitchhiker").write(["title": "T"]) }
         XCTAssertEqual(error.map { "\($0)" },
                        "cannot open the folder \(store.root.path)/books: it is a symbolic link or a file; the store only follows real folders inside itself")
         XCTAssertEqual(store.readFile("books"), "I am a file")

@@ -224,7 +224,7 @@ final class DocumentFiles: Sendable {
         var staged: [ResourcePath: StoredDocument] = [:]
         var order: [ResourcePath] = []
         for write in writes {
-            let current = try staged[write.path] ?? document(at: write.path, store: store)
+            let current = try staged[write.path] ?? (write.readsCurrent ? document(at: write.path, store: store) : .missing)
             let next: StoredDocument
             if let fields = try write.transform(current, writeTime) {
                 next = .fields(try WriteLimits.checked(fields, document: write.path.description, store: store))

@@ -1,7 +1,18 @@
 /// One document's part of a commit: what to make of the document given what is stored.
 struct DocumentWrite {
     let path: ResourcePath
+    /// False when the transform ignores what is stored (a set without merge, a delete), so the
+    /// commit need not read the file: a batch of 500 new documents reads none.
+    var readsCurrent = true
     /// Gets what is stored (or what an earlier write of the same commit made of it) and the
     /// commit's time (for `serverTimestamp()`); returns the new fields, or nil to delete.
     let transform: (StoredDocument, Timestamp) throws -> [String: FirestoreValue]?
+}
+
+extension FieldConversion.Merge {
+    /// A set without merge: the new fields replace the document whatever it held.
+    var replacesAll: Bool {
+        if case .none = self { return true }
+        return false
+    }
 }

@@ -11,7 +11,7 @@ extension DocumentWrite {
     static func set(_ fields: [String: WriteValue], merge: FieldConversion.Merge, at reference: DocumentReference) throws(DocumentStoreError) -> DocumentWrite {
         try reference.checkValid()
         let path = reference.path
-        return DocumentWrite(path: reference.resourcePath) { current, writeTime in
+        return DocumentWrite(path: reference.resourcePath, readsCurrent: !merge.replacesAll) { current, writeTime in
             let conversion = FieldConversion(documentPath: path, writeTime: writeTime)
             if case .none = merge { return try conversion.set(fields, over: nil, merge: merge) }
             return try conversion.set(fields, over: try existingFields(current, path: path), merge: merge)
@@ -34,7 +34,7 @@ extension DocumentWrite {
 
     static func delete(at reference: DocumentReference) throws(DocumentStoreError) -> DocumentWrite {
         try reference.checkValid()
-        return DocumentWrite(path: reference.resourcePath) { _, _ in nil }
+        return DocumentWrite(path: reference.resourcePath, readsCurrent: false) { _, _ in nil }
     }
 
     static func mergeFields(_ fields: [Any], in document: String) throws(DocumentStoreError) -> FieldConversion.Merge {

@@ -54,6 +54,38 @@ enum ShelfBench {
         deinit { try? FileManager.default.removeItem(at: errorFile) }
     }
 
+    /// Any `shelf-bench` subcommand as a child process, its standard output in a pipe and its
+    /// standard error in a file that `failureOutput` reads.
+    final class Child {
+        let process = Process()
+        let output = Pipe()
+        private let errorFile: URL
+
+        init(executable: URL, arguments: [String]) throws {
+            errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-bench-\(UUID().uuidString).err")
+            _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+            process.executableURL = executable
+            process.arguments = arguments
+            process.standardOutput = output
+            process.standardError = try FileHandle(forWritingTo: errorFile)
+            try process.run()
+        }
+
+        /// Waits for the process to end and returns what it printed.
+        func finish() -> String {
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
+
+        var failureOutput: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: errorFile)
+        }
+    }
+
     // The write loop's self-check, written out again here so the test checks it independently.
 
     /// `"<sequence>:"` repeated, cut to `length` bytes.
@@ -88,5 +120,50 @@ enum ShelfBench {
         }
         guard checksum == Self.checksum(payload) else { return "checksum \(checksum) does not match" }
         return nil
+    }
+
+    // The batch mode's documents (shelf-bench BatchPattern), checked independently.
+
+    /// Batch `b` sets `batches/doc-0...` to `{batch: b, index: i, payload: "<b>.<i>:"..., checksum}`
+    /// and `batches/odd` to `{batch: b}` when b is odd, deleting it when b is even. Returns the
+    /// batch the documents hold (nil for none yet), or throws what is partial.
+    static func batchHeld(_ documents: [String: [String: Any]], size: Int) throws -> Int? {
+        guard !documents.isEmpty else { return nil }
+        var batches: Set<Int> = []
+        for index in 0..<size {
+            let id = "doc-\(index)"
+            guard let fields = documents[id] else { throw BatchProblem("\(id) is missing beside \(documents.keys.sorted())") }
+            guard let batch = (fields["batch"] as? NSNumber)?.intValue, (fields["index"] as? NSNumber)?.intValue == index,
+                  let payload = fields["payload"] as? String, let checksum = fields["checksum"] as? String else {
+                throw BatchProblem("\(id) lacks its fields: \(fields.keys.sorted())")
+            }
+            let unit = Array("\(batch).\(index):".utf8)
+            let expected = String(decoding: (0..<payload.utf8.count).map { unit[$0 % unit.count] }, as: UTF8.self)
+            guard payload == expected, checksum == Self.checksum(payload) else { throw BatchProblem("\(id) of batch \(batch) does not check") }
+            batches.insert(batch)
+        }
+        guard batches.count == 1, let batch = batches.first else { throw BatchProblem("documents of batches \(batches.sorted()) side by side") }
+        let odd = (documents["odd"]?["batch"] as? NSNumber)?.intValue
+        guard batch % 2 == 1 ? odd == batch : documents["odd"] == nil else {
+            throw BatchProblem("batch \(batch) with odd holding \(odd.map(String.init) ?? "nothing")")
+        }
+        guard documents.count == size + batch % 2 else { throw BatchProblem("unexpected documents \(documents.keys.sorted())") }
+        return batch
+    }
+
+    /// The batch documents as the files hold them, read without the store.
+    static func rawBatchDocuments(in folder: URL) throws -> [String: [String: Any]] {
+        var documents: [String: [String: Any]] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw BatchProblem("\(name) is not an object") }
+            documents[String(name.dropLast(5))] = object
+        }
+        return documents
+    }
+
+    struct BatchProblem: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 }

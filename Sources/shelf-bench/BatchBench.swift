@@ -97,7 +97,9 @@ enum BatchBench {
 
         let folder = try TemporaryFolders.shared.make(in: parent, label: "transactions")
         defer { TemporaryFolders.shared.remove(folder) }
-        let db = try Firestore(directory: URL(fileURLWithPath: folder + "/data"))
+        var settings = FirestoreSettings()
+        settings.dispatchQueue = DispatchQueue(label: "batches.callbacks")  // the main thread waits
+        let db = try Firestore(directory: URL(fileURLWithPath: folder + "/data"), settings: settings)
         func restaurant(_ id: String) throws -> DocumentReference {
             let reference = db.document("restaurants/\(id)")
             try reference.write(["name": "Bench \(id)", "numRatings": 0, "avgRating": 0.0])

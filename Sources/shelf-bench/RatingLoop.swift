@@ -31,7 +31,10 @@ enum RatingLoop {
         }
         guard let restaurant else { fail("--restaurant is required") }
         let db: Firestore
-        do { db = try Firestore(directory: URL(fileURLWithPath: directory)) } catch { fail("cannot open \(directory): \(error)") }
+        // Completions on a queue of their own: the main thread waits for the threads below.
+        var settings = FirestoreSettings()
+        settings.dispatchQueue = DispatchQueue(label: "rate.callbacks")
+        do { db = try Firestore(directory: URL(fileURLWithPath: directory), settings: settings) } catch { fail("cannot open \(directory): \(error)") }
         let started = ContinuousClock.now
         let result = rate(db: db, restaurant: db.document(restaurant), ratings: Array(first..<first + count), threads: threads)
         if let failure = result.failure { fail("a rating failed: \(failure)") }

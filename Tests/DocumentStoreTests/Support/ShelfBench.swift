@@ -71,8 +71,13 @@ enum ShelfBench {
             try process.run()
         }
 
-        /// Waits for the process to end and returns what it printed.
-        func finish() -> String {
+        /// Waits for the process to end and returns what it printed; kills it after `timeout`
+        /// seconds (a hung child fails the test instead of hanging it).
+        func finish(timeout: TimeInterval = 180) -> String {
+            let pid = process.processIdentifier
+            let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+            defer { watchdog.cancel() }
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             return text

@@ -8,8 +8,17 @@ enum BookFile {
     static func bytes(_ book: Book) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        // A Book always encodes (strings, an integer and an array of strings).
-        return Array(try! encoder.encode(book)) + [0x0A]
+        // Its fields without the @DocumentID (which, as Firebase's, only Firestore.Encoder
+        // encodes). They always encode: strings, an integer and an array of strings.
+        let fields = Fields(title: book.title, author: book.author, numberOfPages: book.numberOfPages, genres: book.genres)
+        return Array(try! encoder.encode(fields)) + [0x0A]
+    }
+
+    private struct Fields: Encodable {
+        var title: String
+        var author: String
+        var numberOfPages: Int
+        var genres: [String]
     }
 
     /// Writes the books straight into `folder` as `<id>.json` with plain writes (no temp file,

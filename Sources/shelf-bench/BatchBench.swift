@@ -97,7 +97,7 @@ enum BatchBench {
 
         let folder = try TemporaryFolders.shared.make(in: parent, label: "transactions")
         defer { TemporaryFolders.shared.remove(folder) }
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.dispatchQueue = DispatchQueue(label: "batches.callbacks")  // the main thread waits
         let db = try Firestore(directory: URL(fileURLWithPath: folder + "/data"), settings: settings)
         func restaurant(_ id: String) throws -> DocumentReference {

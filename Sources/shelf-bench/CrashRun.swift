@@ -42,7 +42,7 @@ enum CrashRun {
         let data = folder + "/data"
         let stop = folder + "/stop"
         let started = ContinuousClock.now
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.dispatchQueue = DispatchQueue(label: "crash-run.callbacks")
         let db = try Firestore(directory: URL(fileURLWithPath: data), settings: settings)
         let reader = try BatchBench.start(["read-loop", data, "--batch", "\(size)", "--until", stop])

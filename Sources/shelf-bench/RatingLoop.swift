@@ -32,7 +32,7 @@ enum RatingLoop {
         guard let restaurant else { fail("--restaurant is required") }
         let db: Firestore
         // Completions on a queue of their own: the main thread waits for the threads below.
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.dispatchQueue = DispatchQueue(label: "rate.callbacks")
         do { db = try Firestore(directory: URL(fileURLWithPath: directory), settings: settings) } catch { fail("cannot open \(directory): \(error)") }
         let started = ContinuousClock.now

@@ -25,7 +25,7 @@ enum ReadLoop {
             }
         }
         guard let size, let until else { fail("--batch and --until are required") }
-        var settings = FirestoreSettings()
+        let settings = FirestoreSettings()
         settings.dispatchQueue = DispatchQueue(label: "read-loop.callbacks")
         settings.pollingInterval = 0.01
         let db: Firestore

@@ -104,6 +104,18 @@ final class AtomicWriteTests: StoreTestCase {
         XCTAssertNil(CommitJournal(decoding: journal([("books/..", "{}")]).encoded), "a path that would leave the store")
     }
 
+    func testReadingCreatesNothing() async throws {
+        // Readers lock the store's folder itself, so a store that is only read stays as it was.
+        try store.writeFile("books/a.json", #"{"v": 1}"#)
+        let reopened = try Firestore(directory: store.root)
+        _ = try await reopened.collection("books").getDocuments()
+        _ = try await reopened.document("books/a").getDocument()
+        let recorder = ListenerRecorder<QuerySnapshot>()
+        track(reopened.collection("books").addSnapshotListener(recorder.listener))
+        XCTAssertEqual(recorder.snapshot(1)?.count, 1)
+        XCTAssertEqual(store.fileNames(in: ""), ["books"])
+    }
+
     func testABatchLeavesNoJournalAndReplacesEachFileByRename() async throws {
         try db.document("books/a").write(["v": 1])
         let before = try store.fileStatus("books/a.json")

@@ -16,8 +16,8 @@ extension DocumentFiles {
         return try body()
     }
 
-    /// The shared lock, after rolling forward a batch whose writer died; nil when the lock file
-    /// cannot be opened (a read-only folder without one), and then the files are read as they are.
+    /// The shared lock, after rolling forward a batch whose writer died (nil only when the
+    /// process has no file descriptor left: then the files are read as they are).
     func lockForReading() -> ReadLock? {
         for _ in 0..<3 {
             guard let lock = ReadLock(files: self) else { return nil }

@@ -1,11 +1,14 @@
 import Foundation
 
-/// The store's write lock: an exclusive `flock` on `.shelf/lock` in the store's folder, held while
-/// a commit reads, checks and writes. Each holder opens the file itself, because `flock` locks
-/// belong to an open file, so threads of one process exclude each other as processes do.
+/// The store's write lock, held while a commit reads, checks and writes: an exclusive `flock`
+/// on `.shelf/lock` (the lock writers have always taken), then an exclusive `flock` on the
+/// store's folder itself, which readers share (`ReadLock`). Each holder opens both itself,
+/// because `flock` locks belong to an open file, so threads of one process exclude each other
+/// as processes do. Always in that order, so writers never wait for each other in a cycle.
 struct WriteLock {
     static let folderName = ".shelf"
     private let fd: Int32
+    private let folderFD: Int32
 
     init(files: DocumentFiles) throws(DocumentStoreError) {
         let folder = files.rootPath + "/" + Self.folderName
@@ -22,10 +25,19 @@ struct WriteLock {
                 throw .io(folder + "/lock", "lock", errno: code)
             }
         }
+        guard let folderFD = ReadLock.lockFolder(files, LOCK_EX) else {
+            let code = errno
+            flock(fd, LOCK_UN)
+            close(fd)
+            throw .io(files.rootPath, "lock the data folder", errno: code)
+        }
         self.fd = fd
+        self.folderFD = folderFD
     }
 
     func release() {
+        flock(folderFD, LOCK_UN)
+        close(folderFD)
         flock(fd, LOCK_UN)
         close(fd)
     }

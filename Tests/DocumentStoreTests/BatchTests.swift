@@ -114,7 +114,7 @@ final class BatchTests: StoreTestCase {
         let again = await thrownError { try await batch.commit() }
         XCTAssertEqual(again as? FirestoreErrorCode, DocumentStoreError.invalidCall("a write batch can be committed only once"))
         batch.setData(["title": "Late"], forDocument: db.document("books/late"))
-        let late = await thrownError { try batch.commitNow() }
+        let late = thrownError { try batch.commitNow() }
         XCTAssertEqual(late as? FirestoreErrorCode, DocumentStoreError.invalidCall("a write batch cannot be used after commit() has been called"))
         XCTAssertEqual(store.fileNames(in: "books"), ["a.json"])
     }

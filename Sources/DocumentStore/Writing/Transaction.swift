@@ -85,21 +85,21 @@ public final class Transaction: @unchecked Sendable {
     @discardableResult
     public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference,
                                       encoder: Firestore.Encoder = Firestore.Encoder()) throws -> Transaction {
-        let fields = try encoder.encodeFields(value)
+        let fields = try encoder.encodeFields(value, in: document.path)
         return add(document) { try .set(fields, merge: .none, at: document) }
     }
 
     @discardableResult
     public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference, merge: Bool,
                                       encoder: Firestore.Encoder = Firestore.Encoder()) throws -> Transaction {
-        let fields = try encoder.encodeFields(value)
+        let fields = try encoder.encodeFields(value, in: document.path)
         return add(document) { try .set(fields, merge: merge ? .all : .none, at: document) }
     }
 
     @discardableResult
     public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference, mergeFields: [Any],
                                       encoder: Firestore.Encoder = Firestore.Encoder()) throws -> Transaction {
-        let fields = try encoder.encodeFields(value)
+        let fields = try encoder.encodeFields(value, in: document.path)
         return add(document) { try .set(fields, merge: .mergeFields(mergeFields, in: document.path), at: document) }
     }
 

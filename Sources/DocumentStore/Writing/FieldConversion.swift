@@ -33,13 +33,7 @@ struct FieldConversion {
                 guard let value = Self.value(at: path.segments[...], in: data) else {
                     throw fail(path.description, "the field is named in mergeFields but missing from the data")
                 }
-                try Self.setValue(at: path.segments[...], in: &fields) { current throws(DocumentStoreError) in
-                    switch value {
-                    case .sentinel(let sentinel): return try apply(sentinel, to: current, field: path.description)
-                    case .map(let map): return .map(try replace(map, field: path.description))
-                    case .value(let plain): return plain
-                    }
-                }
+                try put(value, at: path, in: &fields)
             }
             return fields
         }
@@ -89,16 +83,19 @@ struct FieldConversion {
             }
         }
         var fields = existing
-        for (path, value) in data {
-            try Self.setValue(at: path.segments[...], in: &fields) { current throws(DocumentStoreError) in
-                switch value {
-                case .sentinel(let sentinel): return try apply(sentinel, to: current, field: path.description)
-                case .map(let map): return .map(try replace(map, field: path.description))
-                case .value(let plain): return plain
-                }
+        for (path, value) in data { try put(value, at: path, in: &fields) }
+        return fields
+    }
+
+    /// Puts `value` at `path` as one field: a map replaces what is there, a sentinel applies to it.
+    private func put(_ value: WriteValue, at path: FieldPath, in fields: inout [String: FirestoreValue]) throws(DocumentStoreError) {
+        try Self.setValue(at: path.segments[...], in: &fields) { current throws(DocumentStoreError) in
+            switch value {
+            case .sentinel(let sentinel): return try apply(sentinel, to: current, field: path.description)
+            case .map(let map): return .map(try replace(map, field: path.description))
+            case .value(let plain): return plain
             }
         }
-        return fields
     }
 
     // MARK: Paths

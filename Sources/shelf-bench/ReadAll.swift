@@ -1,0 +1,47 @@
+import DocumentStore
+import Foundation
+
+/// `shelf-bench read-all DIR [COLLECTION] [RUNS]`: times `getDocuments()` of a whole collection
+/// already on disk (the page cache is warm after the first run), printing each run and the
+/// median, so this one figure can be profiled and compared on its own.
+enum ReadAll {
+    static func run(_ arguments: [String]) {
+        guard let directory = arguments.first else {
+            FileHandle.standardError.write(Data("usage: shelf-bench read-all DIR [COLLECTION] [RUNS]\n".utf8))
+            exit(2)
+        }
+        let collection = arguments.count > 1 ? arguments[1] : "books"
+        let runs = arguments.count > 2 ? Arguments.number(arguments[2], for: "RUNS") : 5
+        do {
+            let settings = FirestoreSettings()
+            settings.dispatchQueue = DispatchQueue(label: "shelf-bench.read-all")  // main waits below
+            let db = try Firestore(directory: URL(fileURLWithPath: directory), settings: settings)
+            var times: [Duration] = []
+            var count = 0
+            for run in 1...runs {
+                let clock = ContinuousClock()
+                let start = clock.now
+                let snapshot = try readAll(db.collection(collection))
+                times.append(clock.now - start)
+                count = snapshot.count
+                print("run \(run): \(count) documents in \(Format.duration(times.last!))")
+            }
+            print("getDocuments() of \(count) documents: median \(Format.duration(Measure.median(times)))")
+        } catch {
+            FileHandle.standardError.write(Data("shelf-bench read-all: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// `getDocuments()` waited for on this thread.
+    private static func readAll(_ query: Query) throws -> QuerySnapshot {
+        let semaphore = DispatchSemaphore(value: 0)
+        let result = Locked<Result<QuerySnapshot, Error>?>(nil)
+        query.getDocuments { snapshot, error in
+            result.withLock { $0 = snapshot.map { .success($0) } ?? .failure(error!) }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return try result.withLock { $0! }.get()
+    }
+}

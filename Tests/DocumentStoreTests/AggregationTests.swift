@@ -46,6 +46,18 @@ final class AggregationTests: StoreTestCase {
         XCTAssertEqual(none.count, 0)
     }
 
+    func testCountWithAnOrderLeavesOutDocumentsWithoutTheField() async throws {
+        let letters = db.collection("letters")
+        for id in ["a", "b", "c"] { try letters.document(id).write(["k": id]) }
+        try letters.document("d").write(["absent": "d"])
+        let ordered = try await letters.order(by: "k").count.getAggregation(source: .server)
+        XCTAssertEqual(ordered.count, 3)
+        let filtered = try await letters.whereField("k", isEqualTo: "b").count.getAggregation(source: .server)
+        XCTAssertEqual(filtered.count, 1)
+        let nested = try await letters.document("a").collection("none").count.getAggregation(source: .server)
+        XCTAssertEqual(nested.count, 0)
+    }
+
     func testCountIsTheAggregateFieldCount() async throws {
         try writeTwoBooks()
         let collection = books

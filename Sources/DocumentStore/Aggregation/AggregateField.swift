@@ -62,6 +62,15 @@ public final class AggregateField: Hashable, CustomStringConvertible, @unchecked
         hasher.combine(invalid)
     }
 
+    /// The aggregation as written, for messages about a field that was refused.
+    var kindName: String {
+        switch operation {
+        case .count: return "count()"
+        case .sum: return "AggregateField.sum"
+        case .average: return "AggregateField.average"
+        }
+    }
+
     // MARK: Field paths as Firestore checks them
 
     /// Firestore's longest field path, in UTF-8 bytes.

@@ -67,14 +67,3 @@ public final class AggregateQuery: @unchecked Sendable {
         field.isDocumentID ? .reference(document.reference) : document.stored.fields?.value(at: field.segments)
     }
 }
-
-extension AggregateField {
-    /// The aggregation as written, for messages about a field that was refused.
-    var kindName: String {
-        switch operation {
-        case .count: return "count()"
-        case .sum: return "AggregateField.sum"
-        case .average: return "AggregateField.average"
-        }
-    }
-}

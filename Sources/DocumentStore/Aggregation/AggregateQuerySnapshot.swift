@@ -1,0 +1,38 @@
+import Foundation
+
+/// The results of an `AggregateQuery`, as Firebase's `AggregateQuerySnapshot`.
+public final class AggregateQuerySnapshot: @unchecked Sendable {
+    /// The aggregate query that produced these results.
+    public let query: AggregateQuery
+    let results: [AggregateField.Operation: FirestoreValue]
+
+    init(query: AggregateQuery, results: [AggregateField.Operation: FirestoreValue]) {
+        self.query = query
+        self.results = results
+    }
+
+    /// The number of documents counted by `AggregateField.count()`. As in Firebase, asking for it
+    /// when the query did not request `count()` is a programming error that stops the program.
+    public var count: NSNumber {
+        self.get(.count()) as! NSNumber
+    }
+
+    /// The result of `aggregateField` as Firebase gives it: an `NSNumber` holding an `Int64` or
+    /// a `Double`, or `NSNull` for the average of no numbers. A field the query did not request
+    /// stops the program with Firebase's message, as Firebase's exception does.
+    public func get(_ aggregateField: AggregateField) -> Any {
+        do {
+            return try result(for: aggregateField).anyValue
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// The result, or the `invalidArgument` error Firebase raises for one not requested.
+    func result(for aggregateField: AggregateField) throws(DocumentStoreError) -> FirestoreValue {
+        guard aggregateField.invalid == nil, let value = results[aggregateField.operation] else {
+            throw .invalidCall("'\(aggregateField)' was not requested in the aggregation query.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,47 @@
+/// A running sum as Firestore keeps one: integers exactly, even past the 64-bit range on the way
+/// (`Int64.max + 1 - 101` is still the integer `Int64.max - 100`), doubles in IEEE-754
+/// arithmetic (so NaN stays NaN and `greatestFiniteMagnitude * 2` is infinity). Values that
+/// are not numbers are skipped.
+struct NumericSum {
+    /// How many numbers were added.
+    private(set) var numbers = 0
+    private var integers = 0
+    /// The exact integer total is `wraps * 2^64 + low`.
+    private var low: Int64 = 0
+    private var wraps = 0
+    /// -0.0 so that a sum of only -0.0 stays -0.0: -0.0 + x is x for every x.
+    private var doubles: Double = -0.0
+
+    mutating func add(_ value: FirestoreValue) {
+        switch value {
+        case .integer(let integer):
+            let (partial, overflow) = low.addingReportingOverflow(integer)
+            if overflow { wraps += integer < 0 ? -1 : 1 }
+            low = partial
+            integers += 1
+            numbers += 1
+        case .double(let double):
+            doubles += double
+            numbers += 1
+        default:
+            break
+        }
+    }
+
+    /// Firestore's sum: an integer while every number was an integer and the total fits in 64
+    /// bits; otherwise a double, rounded (precision is lost past 2^53); 0 over no numbers.
+    var total: FirestoreValue {
+        if integers == numbers && wraps == 0 { return .integer(low) }
+        return .double(doubleTotal)
+    }
+
+    /// The average as Firestore gives it: always a double, null over no numbers.
+    var average: FirestoreValue {
+        numbers == 0 ? .null : .double(doubleTotal / Double(numbers))
+    }
+
+    private var doubleTotal: Double {
+        guard integers > 0 else { return doubles }
+        return (Double(wraps) * 0x1p64 + Double(low)) + doubles
+    }
+}

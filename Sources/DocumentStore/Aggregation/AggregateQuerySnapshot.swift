@@ -11,20 +11,23 @@ public final class AggregateQuerySnapshot: @unchecked Sendable {
         self.results = results
     }
 
-    /// The number of documents counted by `AggregateField.count()`. As in Firebase, asking for it
-    /// when the query did not request `count()` is a programming error that stops the program.
+    /// The number of documents counted by `AggregateField.count()`. Asking for it when the query
+    /// did not request `count()` is a programming error (Firebase raises an exception): here it
+    /// is said on standard error and the count reads 0, rather than stopping the program.
     public var count: NSNumber {
-        self.get(.count()) as! NSNumber
+        self.get(.count()) as? NSNumber ?? 0
     }
 
     /// The result of `aggregateField` as Firebase gives it: an `NSNumber` holding an `Int64` or
     /// a `Double`, or `NSNull` for the average of no numbers. A field the query did not request
-    /// stops the program with Firebase's message, as Firebase's exception does.
+    /// is a programming error (Firebase raises an exception): here it is said on standard error,
+    /// with Firebase's message, and the result is `NSNull`, rather than stopping the program.
     public func get(_ aggregateField: AggregateField) -> Any {
         do {
             return try result(for: aggregateField).anyValue
         } catch {
-            preconditionFailure(error.description)
+            FileHandle.standardError.write(Data("DocumentStore: \(error.description)\n".utf8))
+            return NSNull()
         }
     }
 

@@ -7,21 +7,22 @@ import Foundation
 public class Query: @unchecked Sendable, Hashable {
     public let firestore: Firestore
     let definition: QueryDefinition
-    /// The first argument refused while building this query (a public error).
+    /// The first argument refused while building this query (references made from it, as
+    /// `collection.document(id)`, carry it on).
     let invalid: Error?
     let evaluator: QueryEvaluator
 
     init(firestore: Firestore, definition: QueryDefinition, invalid: Error?) {
         self.firestore = firestore
         self.definition = definition
-        self.invalid = invalid.map(publicError)
+        self.invalid = invalid
         evaluator = QueryEvaluator(definition)
     }
 
     init(firestore: Firestore, path: ResourcePath, invalid: Error?) {
         self.firestore = firestore
         definition = QueryDefinition(source: .collection(path))
-        self.invalid = invalid.map(publicError)
+        self.invalid = invalid
         evaluator = QueryEvaluator(definition)
     }
 
@@ -124,7 +125,7 @@ public class Query: @unchecked Sendable, Hashable {
 
     /// Throws why this query cannot be run.
     func checkRunnable() throws {
-        if let invalid { throw invalid }
+        if let invalid { throw publicError(invalid) }
         try definition.checkReadable()
     }
 

@@ -101,6 +101,19 @@ public final class Firestore: @unchecked Sendable {
         }
     }
 
+    /// Every collection with this id, at any depth ("reviews" matches `reviews`,
+    /// `books/dune/reviews` and deeper ones), as one query. An id with a "/" gives a query
+    /// whose every read reports why.
+    public func collectionGroup(_ collectionID: String) -> Query {
+        var problem: Error?
+        if collectionID.utf8.contains(UInt8(ascii: "/")) {
+            problem = FirestoreErrorCode(.invalidArgument, "Invalid collection ID (\(collectionID)). Collection IDs must not contain / in them.")
+        } else {
+            do { try ResourcePath.validate(id: collectionID, in: collectionID) } catch { problem = error }
+        }
+        return Query(firestore: self, definition: QueryDefinition(source: .group(collectionID)), invalid: problem)
+    }
+
     /// A document by path ("books/hitchhiker").
     public func document(_ documentPath: String) -> DocumentReference {
         do {
@@ -120,6 +133,12 @@ public final class Firestore: @unchecked Sendable {
     enum WatchKey: Hashable {
         case collection(ResourcePath)
         case document(ResourcePath)
+        case collectionGroup(String)
+    }
+
+    /// The watcher polling `key`, if a listener keeps one running.
+    func activeWatcher(_ key: WatchKey) -> Watcher? {
+        state.withLock { $0.watchers[key] }
     }
 
     var terminatedError: FirestoreErrorCode {
@@ -175,7 +194,10 @@ public final class Firestore: @unchecked Sendable {
 
     /// A write through the store is delivered at once rather than on the next tick.
     private func didWrite(collection path: ResourcePath) {
-        state.withLock { $0.watchers[.collection(path)] }?.poll()
+        let watchers = state.withLock { state in
+            [state.watchers[.collection(path)], state.watchers[.collectionGroup(path.last)]].compactMap { $0 }
+        }
+        for watcher in watchers { watcher.poll() }
     }
 
     private func didWrite(document path: ResourcePath) {

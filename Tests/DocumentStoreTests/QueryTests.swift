@@ -53,7 +53,7 @@ final class QueryTests: StoreTestCase {
         let sfTwo = try await ids(books.whereField("genre", isEqualTo: "sf").limit(to: 2))
         XCTAssertEqual(sfTwo, ["dune", "hyperion"])
         let error = await thrownError { _ = try await self.books.limit(to: 0).getDocuments() }
-        XCTAssertEqual(error as? FirestoreErrorCode, DocumentStoreError.invalidValue(path: "books", field: "limit", reason: "a limit must be positive, got 0"))
+        XCTAssertEqual(error as? FirestoreErrorCode, FirestoreErrorCode(.invalidArgument, "Invalid query. Query limit (0) is invalid. Limit must be positive."))
     }
 
     func testAFilteredListenerSeesDocumentsEnterAndLeave() throws {
@@ -121,11 +121,11 @@ final class QueryTests: StoreTestCase {
     func testIndicesApplyInOrderRemovalsThenAdditionsThenModifications() {
         let query = books.order(by: "pages")
         let old = [document("a", pages: 1), document("b", pages: 2), document("c", pages: 3), document("d", pages: 4)]
-        let (new, changes) = QuerySubscription.apply(
-            removed: ["b", "d"],
+        let (new, changes) = ChangeSteps.apply(
+            removed: [old[3], old[1]],
             added: [document("z", pages: 5), document("e", pages: 0)],
-            modified: [document("c", pages: -1), document("a", pages: 6)],
-            to: old, order: query.areInIncreasingOrder)
+            modified: [(old[2], document("c", pages: -1)), (old[0], document("a", pages: 6))],
+            to: old, evaluator: query.evaluator)
         XCTAssertEqual(new.map(\.documentID), ["c", "e", "z", "a"])
         // Step by step: [a b c d] -b-> [a c d] -d-> [a c] +e-> [e a c] +z-> [e a c z]
         // c moves 2->0: [c e a z]; a moves 2->3: [c e z a].

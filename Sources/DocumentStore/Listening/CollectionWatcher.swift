@@ -45,6 +45,8 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         (subscription as? QuerySubscription)?.update(documents: documents, changed: changed)
     }
 
+    override var currentDocuments: [QueryDocumentSnapshot] { Array(documents.values) }
+
     override func scan() throws -> Set<ExactID> {
         guard let firestore else { return [] }  // the store is gone: nobody to tell
         let now = Date().timeIntervalSince1970

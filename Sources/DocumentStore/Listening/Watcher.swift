@@ -54,18 +54,33 @@ class Watcher: @unchecked Sendable {
     }
 
     private func tick() {
+        try? look()
+    }
+
+    /// The documents as they are now, for a one-off query read while this watcher runs: one
+    /// look first (delivering what changed to the listeners too), so a write that returned
+    /// before the read is in the answer.
+    func freshDocuments() throws -> [QueryDocumentSnapshot] {
+        try queue.sync {
+            try look()
+            return currentDocuments
+        }
+    }
+
+    /// Scans, then sends each listener what changed; a failing scan is reported to the
+    /// listeners once per distinct problem (polling goes on so a fix is seen) and rethrown.
+    private func look() throws {
         let changed: Set<ExactID>
         do {
             changed = try files.reading { try scan() }  // never half a batch (see CommitJournal)
             lastError = nil
         } catch {
-            // Said once per distinct problem, then polling goes on so a fix is seen.
             let message = "\(error)"
             if message != lastError {
                 lastError = message
                 for subscription in firestore?.subscribers(of: self) ?? [] { subscription.deliver(error: publicError(error)) }
             }
-            return
+            throw error
         }
         let isFirst = !hasScanned
         hasScanned = true
@@ -84,4 +99,6 @@ class Watcher: @unchecked Sendable {
     func scan() throws -> Set<ExactID> { [] }
     func hasDelivered(to subscription: Subscription) -> Bool { true }
     func send(to subscription: Subscription, changed: Set<ExactID>?) {}
+    /// Every document the watcher holds (collection and group watchers).
+    var currentDocuments: [QueryDocumentSnapshot] { [] }
 }

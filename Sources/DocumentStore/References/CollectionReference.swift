@@ -2,7 +2,7 @@ import Foundation
 
 /// A collection: a folder of `<id>.json` documents.
 public final class CollectionReference: Query, @unchecked Sendable {
-    init(firestore: Firestore, path: ResourcePath, invalid: Error? = nil) {
+    override init(firestore: Firestore, path: ResourcePath, invalid: Error? = nil) {
         super.init(firestore: firestore, path: path, invalid: invalid)
     }
 

@@ -1,64 +1,141 @@
 import Foundation
 
-/// The documents of a collection, filtered, ordered and limited.
-public class Query: @unchecked Sendable {
+/// A query, as Firebase's: an immutable description of which documents, in which order, built
+/// by chaining `whereField`, `order(by:)`, cursors and limits. Each call checks its arguments
+/// as Firestore does; a refused one makes a query that reports the error on every read and
+/// listener. The matching and ordering live in `QueryEvaluator`.
+public class Query: @unchecked Sendable, Hashable {
     public let firestore: Firestore
-    let collectionPath: ResourcePath
+    let definition: QueryDefinition
+    /// The first argument refused while building this query (references made from it, as
+    /// `collection.document(id)`, carry it on).
     let invalid: Error?
-    let filters: [(field: FieldPath, value: FirestoreValue)]
-    let orders: [(field: FieldPath, descending: Bool)]
-    let limit: Int?
+    let evaluator: QueryEvaluator
 
-    init(firestore: Firestore, path: ResourcePath, invalid: Error?,
-         filters: [(field: FieldPath, value: FirestoreValue)] = [], orders: [(field: FieldPath, descending: Bool)] = [], limit: Int? = nil) {
+    init(firestore: Firestore, definition: QueryDefinition, invalid: Error?) {
         self.firestore = firestore
-        self.collectionPath = path
+        self.definition = definition
         self.invalid = invalid
-        self.filters = filters
-        self.orders = orders
-        self.limit = limit
+        evaluator = QueryEvaluator(definition)
     }
 
-    private func refined(invalid: Error? = nil, filters: [(field: FieldPath, value: FirestoreValue)]? = nil,
-                         orders: [(field: FieldPath, descending: Bool)]? = nil, limit: Int?? = nil) -> Query {
-        Query(firestore: firestore, path: collectionPath, invalid: self.invalid ?? invalid, filters: filters ?? self.filters,
-              orders: orders ?? self.orders, limit: limit ?? self.limit)
+    init(firestore: Firestore, path: ResourcePath, invalid: Error?) {
+        self.firestore = firestore
+        definition = QueryDefinition(source: .collection(path))
+        self.invalid = invalid
+        evaluator = QueryEvaluator(definition)
+    }
+
+    /// The collection's path, or the root for a collection group.
+    var collectionPath: ResourcePath { definition.basePath }
+
+    /// A new query: `change` refines the description, or throws why it cannot.
+    private func refined(_ change: (QueryDefinition) throws -> QueryDefinition) -> Query {
+        if invalid != nil { return self }
+        do {
+            return Query(firestore: firestore, definition: try change(definition), invalid: nil)
+        } catch {
+            return Query(firestore: firestore, definition: definition, invalid: error)
+        }
+    }
+
+    public static func == (a: Query, b: Query) -> Bool {
+        a.firestore === b.firestore && a.definition == b.definition && a.invalid.map { "\($0)" } == b.invalid.map { "\($0)" }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(firestore))
+        hasher.combine(definition)
+    }
+
+    // MARK: Filters
+
+    public func whereFilter(_ filter: Filter) -> Query {
+        refined { definition in try definition.adding(filter.resolved(for: definition, firestore: firestore)) }
+    }
+
+    private func whereField(_ field: Any, _ op: FilterOperator, _ value: Any) -> Query {
+        whereFilter(Filter.make(field, op, value))
     }
 
     /// Documents whose `field` (a dotted path or a `FieldPath`) equals `value`.
-    public func whereField(_ field: Any, isEqualTo value: Any) -> Query {
-        do {
-            let path = try FieldPath.from(field, document: collectionPath.description)
-            let wanted = try FirestoreValue(any: value, field: path.description, document: collectionPath.description)
-            return refined(filters: filters + [(path, wanted)])
-        } catch {
-            return refined(invalid: error)
-        }
-    }
+    public func whereField(_ field: Any, isEqualTo value: Any) -> Query { whereField(field, .equal, value) }
+    /// Documents that have `field`, not null, with another value.
+    public func whereField(_ field: Any, isNotEqualTo value: Any) -> Query { whereField(field, .notEqual, value) }
+    /// Range filters match only values of `value`'s type (numbers: integers and doubles alike).
+    public func whereField(_ field: Any, isLessThan value: Any) -> Query { whereField(field, .lessThan, value) }
+    public func whereField(_ field: Any, isLessThanOrEqualTo value: Any) -> Query { whereField(field, .lessThanOrEqual, value) }
+    public func whereField(_ field: Any, isGreaterThan value: Any) -> Query { whereField(field, .greaterThan, value) }
+    public func whereField(_ field: Any, isGreaterThanOrEqualTo value: Any) -> Query { whereField(field, .greaterThanOrEqual, value) }
+    /// Documents whose array `field` holds `value`.
+    public func whereField(_ field: Any, arrayContains value: Any) -> Query { whereField(field, .arrayContains, value) }
+    /// Documents whose array `field` holds at least one of `values` (at most 30).
+    public func whereField(_ field: Any, arrayContainsAny values: [Any]) -> Query { whereField(field, .arrayContainsAny, values) }
+    /// Documents whose `field` equals one of `values` (at most 30).
+    public func whereField(_ field: Any, in values: [Any]) -> Query { whereField(field, .in, values) }
+    /// Documents that have `field`, not null, equal to none of `values` (at most 10).
+    public func whereField(_ field: Any, notIn values: [Any]) -> Query { whereField(field, .notIn, values) }
+
+    // MARK: Orders and limits
 
     /// Orders by `field`; as in Firestore, documents without the field are left out.
     public func order(by field: Any, descending: Bool = false) -> Query {
-        do {
-            return refined(orders: orders + [(try FieldPath.from(field, document: collectionPath.description), descending)])
-        } catch {
-            return refined(invalid: error)
+        refined { definition in
+            try definition.ordered(by: OrderBy(field: FieldPath.from(field, document: "a query's order(by:)"), descending: descending))
         }
     }
 
-    public func limit(to count: Int) -> Query {
-        guard count > 0 else {
-            return refined(invalid: DocumentStoreError.invalidValue(path: collectionPath.description, field: "limit", reason: "a limit must be positive, got \(count)"))
+    /// The first `count` results.
+    public func limit(to count: Int) -> Query { refined { try $0.limited(to: count, .first) } }
+
+    /// The last `count` results, still in the query's order; needs an explicit order.
+    public func limit(toLast count: Int) -> Query { refined { try $0.limited(to: count, .last) } }
+
+    // MARK: Cursors
+
+    private func cursor(values: [Any], inclusive: Bool, isStart: Bool) -> Query {
+        refined { definition in
+            let converted = try values.enumerated().map { index, value in
+                try FirestoreValue(any: value, field: "cursor value \(index)", document: "a query")
+            }
+            let bound = try definition.bound(values: converted, inclusive: inclusive, firestore: firestore)
+            return isStart ? definition.bounded(start: bound) : definition.bounded(end: bound)
         }
-        return refined(limit: .some(count))
     }
+
+    private func cursor(document: DocumentSnapshot, inclusive: Bool, isStart: Bool) -> Query {
+        refined { definition in
+            let bound = try definition.bound(document: document, inclusive: inclusive)
+            return isStart ? definition.bounded(start: bound) : definition.bounded(end: bound)
+        }
+    }
+
+    /// Starts at the documents whose ordered fields equal `values`, one per `order(by:)`.
+    public func start(at values: [Any]) -> Query { cursor(values: values, inclusive: true, isStart: true) }
+    public func start(after values: [Any]) -> Query { cursor(values: values, inclusive: false, isStart: true) }
+    public func end(at values: [Any]) -> Query { cursor(values: values, inclusive: true, isStart: false) }
+    public func end(before values: [Any]) -> Query { cursor(values: values, inclusive: false, isStart: false) }
+    /// Starts at `document`'s place in the query's order (every order, the id included).
+    public func start(atDocument document: DocumentSnapshot) -> Query { cursor(document: document, inclusive: true, isStart: true) }
+    public func start(afterDocument document: DocumentSnapshot) -> Query { cursor(document: document, inclusive: false, isStart: true) }
+    public func end(atDocument document: DocumentSnapshot) -> Query { cursor(document: document, inclusive: true, isStart: false) }
+    public func end(beforeDocument document: DocumentSnapshot) -> Query { cursor(document: document, inclusive: false, isStart: false) }
 
     // MARK: Reading
 
-    func readSnapshot() throws -> QuerySnapshot {
+    /// Throws why this query cannot be run.
+    func checkRunnable() throws {
         if let invalid { throw publicError(invalid) }
-        let documents: [ExactID: QueryDocumentSnapshot]
-        do { documents = try CollectionScan.readAll(firestore: firestore, path: collectionPath) } catch { throw publicError(error) }
-        let results = apply(to: documents.values)
+        try definition.checkReadable()
+    }
+
+    /// The results now, in order: from a listener's memory when the documents are being
+    /// listened to, from the files otherwise.
+    func readSnapshot() throws -> QuerySnapshot {
+        try checkRunnable()
+        let documents: [QueryDocumentSnapshot]
+        do { documents = try QuerySource.documents(for: definition, firestore: firestore) } catch { throw publicError(error) }
+        let results = evaluator.results(from: documents)
         return QuerySnapshot(query: self, documents: results, changes: Self.allAdded(results))
     }
 
@@ -84,50 +161,17 @@ public class Query: @unchecked Sendable {
     public func addSnapshotListener(progress: ((_ read: Int, _ total: Int) -> Void)?,
                                     _ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
         let subscription = QuerySubscription(query: self, progress: progress, listener: listener)
-        if let invalid {
-            subscription.deliver(error: publicError(invalid))
+        do { try checkRunnable() } catch {
+            subscription.deliver(error: error)
             return subscription
         }
-        firestore.subscribe(subscription, to: .collection(collectionPath)) {
-            CollectionWatcher(firestore: firestore, path: collectionPath)
+        switch definition.source {
+        case .collection(let path):
+            firestore.subscribe(subscription, to: .collection(path)) { CollectionWatcher(firestore: firestore, path: path) }
+        case .group(let id):
+            firestore.subscribe(subscription, to: .collectionGroup(id)) { CollectionGroupWatcher(firestore: firestore, collectionID: id) }
         }
         return subscription
-    }
-
-    // MARK: Evaluating
-
-    /// The matching documents in the query's order (ties and the default order: document id,
-    /// by its UTF-8 bytes, as Firestore orders ids).
-    func apply(to documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
-        var matching = documents.filter(matches)
-        matching.sort(by: areInIncreasingOrder)
-        if let limit, matching.count > limit { matching.removeLast(matching.count - limit) }
-        return matching
-    }
-
-    func matches(_ document: QueryDocumentSnapshot) -> Bool {
-        guard !filters.isEmpty || !orders.isEmpty else { return true }
-        guard let fields = document.stored.fields else { return false }
-        for filter in filters {
-            guard let value = value(of: filter.field, in: document, fields), ValueOrder.compare(value, filter.value) == 0 else { return false }
-        }
-        for order in orders where value(of: order.field, in: document, fields) == nil { return false }
-        return true
-    }
-
-    func areInIncreasingOrder(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot) -> Bool {
-        for order in orders {
-            let left = a.stored.fields.flatMap { value(of: order.field, in: a, $0) }
-            let right = b.stored.fields.flatMap { value(of: order.field, in: b, $0) }
-            let comparison = ValueOrder.compare(left, right)
-            if comparison != 0 { return order.descending ? comparison > 0 : comparison < 0 }
-        }
-        return a.key < b.key
-    }
-
-    /// A field's value, or the document's reference for `FieldPath.documentID()`.
-    private func value(of field: FieldPath, in document: QueryDocumentSnapshot, _ fields: [String: FirestoreValue]) -> FirestoreValue? {
-        field.isDocumentID ? .reference(document.reference) : fields.value(at: field.segments)
     }
 
     static func allAdded(_ documents: [QueryDocumentSnapshot]) -> [DocumentChange] {

@@ -1,0 +1,70 @@
+/// One `whereField` condition, evaluated as Firestore evaluates it: a field of another type
+/// never satisfies a range; `isNotEqualTo` and `notIn` need the field present and not null;
+/// null and NaN match only `isEqualTo` (and their own exclusion by `isNotEqualTo`/`notIn`),
+/// never `in`, `arrayContains` or `arrayContainsAny`; a non-array never satisfies an array
+/// operator.
+struct FieldFilter: Sendable {
+    let field: FieldPath
+    let op: FilterOperator
+    /// For `in`, `notIn` and `arrayContainsAny`: an array of the values.
+    let value: FirestoreValue
+
+    func matches(_ document: QueryDocumentSnapshot) -> Bool {
+        guard let actual = DocumentValues.value(of: field, in: document) else { return false }
+        switch op {
+        case .equal:
+            return ValueOrder.compare(actual, value) == 0
+        case .notEqual:
+            return !actual.isNull && ValueOrder.compare(actual, value) != 0
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            guard actual.typeOrder == value.typeOrder else { return false }
+            let order = ValueOrder.compare(actual, value)
+            switch op {
+            case .lessThan: return order < 0
+            case .lessThanOrEqual: return order <= 0
+            case .greaterThan: return order > 0
+            default: return order >= 0
+            }
+        case .arrayContains:
+            guard case .array(let items) = actual else { return false }
+            return items.contains { Self.isMember($0, of: value) }
+        case .arrayContainsAny:
+            guard case .array(let items) = actual, case .array(let wanted) = value else { return false }
+            return items.contains { item in wanted.contains { Self.isMember(item, of: $0) } }
+        case .in:
+            guard case .array(let wanted) = value else { return false }
+            return wanted.contains { Self.isMember(actual, of: $0) }
+        case .notIn:
+            guard case .array(let unwanted) = value, !actual.isNull else { return false }
+            if unwanted.contains(where: \.isNull) { return false }
+            return !unwanted.contains { ValueOrder.compare(actual, $0) == 0 }
+        }
+    }
+
+    /// Membership as Firestore's indexes see it: equal values, where null and NaN equal nothing.
+    private static func isMember(_ item: FirestoreValue, of wanted: FirestoreValue) -> Bool {
+        guard !wanted.isNull, !wanted.isNaN else { return false }
+        return ValueOrder.compare(item, wanted) == 0
+    }
+}
+
+extension FirestoreValue {
+    var isNull: Bool { if case .null = self { return true } else { return false } }
+    var isNaN: Bool { if case .double(let d) = self { return d.isNaN } else { return false } }
+
+    /// Firestore's type order (numbers are one type): only values of one type compare in a range.
+    var typeOrder: Int {
+        switch self {
+        case .null: return 0
+        case .boolean: return 1
+        case .integer, .double: return 2
+        case .timestamp: return 3
+        case .string: return 4
+        case .bytes: return 5
+        case .reference: return 6
+        case .geoPoint: return 7
+        case .array: return 8
+        case .map: return 9
+        }
+    }
+}

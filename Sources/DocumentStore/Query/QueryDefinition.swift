@@ -1,0 +1,57 @@
+/// What a query asks for, as plain values: where its documents live, its filters, orders,
+/// cursors and limit. The public `Query` is a thin wrapper around one; listeners and one-off
+/// reads evaluate it with `matches` and `compare`, so both always agree.
+struct QueryDefinition: Sendable {
+    enum Source: Sendable, Equatable {
+        /// One collection's documents.
+        case collection(ResourcePath)
+        /// Every collection with this id, at any depth.
+        case group(String)
+    }
+
+    enum LimitKind: Sendable { case first, last }
+
+    var source: Source
+    /// Joined by AND.
+    var filters: [QueryFilter] = []
+    var explicitOrders: [OrderBy] = []
+    var limit: Int?
+    var limitKind: LimitKind = .first
+    var start: Bound?
+    var end: Bound?
+
+    /// The orders the results follow: the explicit ones, then every inequality field not
+    /// already ordered (in field order), then the document id, each in the direction of the
+    /// last explicit order, as Firestore does.
+    var orders: [OrderBy] {
+        var orders = explicitOrders
+        let direction = explicitOrders.last?.descending ?? false
+        let ordered = Set(explicitOrders.map(\.field))
+        var inequalities = Set<FieldPath>()
+        for filter in filters.flatMap(\.fieldFilters) where filter.op.isInequality && !ordered.contains(filter.field) && !filter.field.isDocumentID {
+            inequalities.insert(filter.field)
+        }
+        for field in inequalities.sorted(by: FieldPath.precedes) { orders.append(OrderBy(field: field, descending: direction)) }
+        if !ordered.contains(FieldPath.documentID()) { orders.append(OrderBy(field: .documentID(), descending: direction)) }
+        return orders
+    }
+
+    var isCollectionGroup: Bool { if case .group = source { return true } else { return false } }
+
+    /// The path a document-id string is relative to: the collection, or the root for a group.
+    var basePath: ResourcePath {
+        if case .collection(let path) = source { return path }
+        return ResourcePath(segments: [])
+    }
+}
+
+extension FieldPath {
+    /// Firestore's order of field paths: segment by segment, by UTF-8 bytes.
+    static func precedes(_ a: FieldPath, _ b: FieldPath) -> Bool {
+        for (x, y) in zip(a.segments, b.segments) {
+            let order = UTF8Bytes.compare(x, y)
+            if order != 0 { return order < 0 }
+        }
+        return a.segments.count < b.segments.count
+    }
+}

@@ -1,0 +1,93 @@
+/// Evaluates a `QueryDefinition` over documents: which match, in which order, and the page a
+/// limit keeps. Pure: no files, no state; one-off reads and listeners share it.
+struct QueryEvaluator: Sendable {
+    let definition: QueryDefinition
+    /// `definition.orders`, computed once.
+    let orders: [OrderBy]
+    /// The filters, the fields orders require, then the cursors: cheapest first.
+    private let filters: [QueryFilter]
+    private let requiredFields: [FieldPath]
+    private let isGroup: Bool
+
+    init(_ definition: QueryDefinition) {
+        self.definition = definition
+        orders = definition.orders
+        filters = definition.filters
+        requiredFields = orders.map(\.field).filter { !$0.isDocumentID }
+        isGroup = definition.isCollectionGroup
+    }
+
+    /// True when `document` belongs in the results before any limit: it has every ordered
+    /// field (Firestore leaves out documents without one), passes the filters and the cursors.
+    func matches(_ document: QueryDocumentSnapshot) -> Bool {
+        if !requiredFields.isEmpty || !filters.isEmpty {
+            guard let fields = document.stored.fields else { return false }
+            for field in requiredFields {
+                let present = field.segments.count == 1 ? fields[field.segments[0]] != nil : fields.value(at: field.segments) != nil
+                if !present { return false }
+            }
+            for filter in filters where !filter.matches(document) { return false }
+        }
+        if let start = definition.start, !start.isBefore(document, orders: orders) { return false }
+        if let end = definition.end, !end.isAfter(document, orders: orders) { return false }
+        return true
+    }
+
+    /// -1, 0 or 1: the query's order, ending with the document's path, so only a document
+    /// compares equal to itself.
+    func compare(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot) -> Int {
+        for order in orders {
+            let comparison = order.field.isDocumentID
+                ? comparePaths(a, b)
+                : ValueOrder.compare(DocumentValues.value(of: order.field, in: a), DocumentValues.value(of: order.field, in: b))
+            if comparison != 0 { return order.descending ? -comparison : comparison }
+        }
+        return 0
+    }
+
+    func areInIncreasingOrder(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot) -> Bool {
+        compare(a, b) < 0
+    }
+
+    /// Documents of one collection compare by id bytes; of a group, by their whole paths.
+    private func comparePaths(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot) -> Int {
+        if !isGroup { return a.key == b.key ? 0 : (a.key < b.key ? -1 : 1) }
+        let x = a.reference.resourcePath.segments, y = b.reference.resourcePath.segments
+        for (u, v) in zip(x, y) {
+            let order = UTF8Bytes.compare(u, v)
+            if order != 0 { return order }
+        }
+        return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+    }
+
+    /// The results: matching documents in order, cut to the limit. With a small limit only the
+    /// best `limit` are kept while scanning, so a page of 100,000 documents sorts 10, not all.
+    func results(from documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
+        guard let limit = definition.limit, limit <= 1000 else {
+            return Array(window(of: documents.filter(matches).sorted(by: areInIncreasingOrder)))
+        }
+        let fromEnd = definition.limitKind == .last
+        // "Better" is earlier for limit(to:), later for limit(toLast:).
+        let isBetter: (QueryDocumentSnapshot, QueryDocumentSnapshot) -> Bool = fromEnd
+            ? { compare($0, $1) > 0 } : { compare($0, $1) < 0 }
+        var kept: [QueryDocumentSnapshot] = []
+        kept.reserveCapacity(Swift.min(limit, 1024) + 1)
+        for document in documents where matches(document) {
+            if kept.count == limit, let worst = kept.last, !isBetter(document, worst) { continue }
+            var low = 0, high = kept.count
+            while low < high {
+                let mid = (low + high) / 2
+                if isBetter(kept[mid], document) { low = mid + 1 } else { high = mid }
+            }
+            kept.insert(document, at: low)
+            if kept.count > limit { kept.removeLast() }
+        }
+        return fromEnd ? kept.reversed() : kept
+    }
+
+    /// The page a limit keeps of `sorted` (every matching document, in order).
+    func window<C: RandomAccessCollection>(of sorted: C) -> C.SubSequence {
+        guard let limit = definition.limit else { return sorted[...] }
+        return definition.limitKind == .first ? sorted.prefix(limit) : sorted.suffix(limit)
+    }
+}

@@ -1,0 +1,38 @@
+/// A query's condition: a field filter, or filters joined by AND or OR, nested at will
+/// (`Filter.andFilter`, `Filter.orFilter`).
+indirect enum QueryFilter: Sendable {
+    case field(FieldFilter)
+    case and([QueryFilter])
+    case or([QueryFilter])
+
+    func matches(_ document: QueryDocumentSnapshot) -> Bool {
+        switch self {
+        case .field(let filter): return filter.matches(document)
+        case .and(let filters): return filters.allSatisfy { $0.matches(document) }
+        case .or(let filters): return filters.contains { $0.matches(document) }
+        }
+    }
+
+    /// Every field filter inside, in order.
+    var fieldFilters: [FieldFilter] {
+        switch self {
+        case .field(let filter): return [filter]
+        case .and(let filters), .or(let filters): return filters.flatMap(\.fieldFilters)
+        }
+    }
+
+    /// How many terms the filter has in disjunctive normal form, counting each value of `in`
+    /// and `arrayContainsAny` as one: Firestore refuses more than 30.
+    var disjunctionCount: Int {
+        switch self {
+        case .field(let filter):
+            if filter.op == .in || filter.op == .arrayContainsAny, case .array(let values) = filter.value { return max(values.count, 1) }
+            return 1
+        case .and(let filters): return filters.reduce(1) { min($0 * $1.disjunctionCount, 1 << 40) }
+        case .or(let filters): return filters.reduce(0) { $0 + $1.disjunctionCount }
+        }
+    }
+
+    /// A filter with no field filter inside (an empty `andFilter`) changes nothing.
+    var isEmpty: Bool { fieldFilters.isEmpty }
+}

@@ -83,7 +83,8 @@ final class AggregationValidationTests: StoreTestCase {
 
     func testTheQuerysOwnErrorIsReported() async throws {
         let error = await failure([.count()], on: books.limit(to: 0))
-        XCTAssertEqual(error, DocumentStoreError.invalidValue(path: "books", field: "limit", reason: "a limit must be positive, got 0"))
+        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.description, "Invalid query. Query limit (0) is invalid. Limit must be positive.")
     }
 
     func testResultsThatWereNotRequestedAreRefusedWithFirebasesMessage() async throws {

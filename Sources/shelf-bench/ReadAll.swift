@@ -21,7 +21,7 @@ enum ReadAll {
             for run in 1...runs {
                 let clock = ContinuousClock()
                 let start = clock.now
-                let snapshot = try readAll(db.collection(collection))
+                let snapshot = try waitForRead { db.collection(collection).getDocuments(completion: $0) }
                 times.append(clock.now - start)
                 count = snapshot.count
                 print("run \(run): \(count) documents in \(Format.duration(times.last!))")
@@ -31,17 +31,5 @@ enum ReadAll {
             FileHandle.standardError.write(Data("shelf-bench read-all: \(error)\n".utf8))
             exit(1)
         }
-    }
-
-    /// `getDocuments()` waited for on this thread.
-    private static func readAll(_ query: Query) throws -> QuerySnapshot {
-        let semaphore = DispatchSemaphore(value: 0)
-        let result = Locked<Result<QuerySnapshot, Error>?>(nil)
-        query.getDocuments { snapshot, error in
-            result.withLock { $0 = snapshot.map { .success($0) } ?? .failure(error!) }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return try result.withLock { $0! }.get()
     }
 }

@@ -5,6 +5,7 @@
 //   swift run -c release shelf-bench crash-run [--kills 1000]       SIGKILL batch writers, check
 //   shelf-bench write-loop DIR [--batch N]                          write forever (crash tests)
 //   shelf-bench read-loop DIR --batch N --until PATH                check batches while they are written
+//   shelf-bench queries DIR [RUNS]                                   query figures on a books collection
 //   shelf-bench read-all DIR [COLLECTION] [RUNS]                     time getDocuments() of a collection
 //   shelf-bench rate DIR --restaurant PATH --count N --threads T   the quickstart's rating transaction
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -17,5 +18,6 @@ case "batches": BatchBench.run(rest)
 case "batch-commits": BatchBench.runCommits(rest)
 case "crash-run": CrashRun.run(rest)
 case "read-all": ReadAll.run(rest)
+case "queries": QueryBench.run(rest)
 default: Benchmark.run(arguments)
 }

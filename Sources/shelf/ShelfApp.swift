@@ -71,6 +71,7 @@ final class ShelfApp {
     /// delivering, a fetch finishing) schedules the next frame.
     private func draw() {
         drawIsScheduled = false
+        let started = timings == nil ? 0 : TimingLog.now()
         model.replayKeysWaitingForLoad()
         let size = screen.size
         let frame = withObservationTracking {
@@ -79,12 +80,12 @@ final class ShelfApp {
             DispatchQueue.main.async { MainActor.assumeIsolated { self.scheduleDraw() } }
         }
         screen.draw(frame.canvas, cursor: frame.cursor)
-        if let timings { logTimings(timings) }
+        if let timings { logTimings(timings, frameStarted: started) }
     }
 
-    private func logTimings(_ timings: TimingLog) {
+    private func logTimings(_ timings: TimingLog, frameStarted: Double) {
         let now = TimingLog.now()
-        timings.log("frame", String(now))
+        timings.log("frame", String(now), String(frameStarted))
         if let keys = pendingKeys {
             timings.log("keys", String(keys.since), String(now), keys.labels.joined(separator: ","))
             pendingKeys = nil

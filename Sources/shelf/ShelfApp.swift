@@ -32,7 +32,9 @@ final class ShelfApp {
                 exit(1)
             }
             TerminalRestorer.installCrashHandlers()
-            let app = ShelfApp(screen: screen, model: AppModel(store: store, colorMode: screen.colorMode, notice: notice))
+            let model = AppModel(store: store, colorMode: screen.colorMode, notice: notice,
+                                 draftFile: DraftFile(dataFolder: store.directory))
+            let app = ShelfApp(screen: screen, model: model)
             app.start()
         }
         dispatchMain()
@@ -96,8 +98,20 @@ final class ShelfApp {
         }
     }
 
+    /// A signal (SIGTERM, SIGHUP, SIGINT, or the terminal gone) keeps a half-typed form as a
+    /// draft, offered at the next start; quitting by a key has already asked.
     private func quit(signal: Int32?) -> Never {
+        var kept: String?
+        if signal != nil, let draft = model.formDraft, let file = model.draftFile {
+            do {
+                try file.save(draft)
+                kept = "shelf: kept the form you were typing in (\(draft.title)) in \(file.url.path); the next start offers it\n"
+            } catch {
+                kept = "shelf: could not keep the form you were typing in (\(draft.title)) in \(file.url.path): \(error.localizedDescription)\n"
+            }
+        }
         screen.stop()
+        if let kept { FileHandle.standardError.write(Data(kept.utf8)) }
         if let signal { TerminalRestorer.terminate(with: signal) }
         exit(0)
     }

@@ -382,9 +382,28 @@ final class TerminalSessionTests: XCTestCase {
         tmux.type("half typed")
         tmux.waitFor(text: "half typed")
 
+        // Ctrl-C asks as Esc does: n goes back to the form with the text.
         tmux.send(keys: "C-c")
+        tmux.waitFor(text: "Quit and lose what you typed")
+        tmux.send(keys: "n")
+        tmux.waitForAbsence(of: "Quit and lose what you typed")
+        tmux.type(" more")
+        tmux.waitFor(text: "half typed more")
+
+        tmux.send(keys: "C-c")
+        tmux.waitFor(text: "Quit and lose what you typed")
+        tmux.send(keys: "y")
         assertExitedAndRestored(tmux, statuses: [0, 130])
         XCTAssertEqual(try colourFiles().count, 61, "Ctrl-C should not save the form")
+    }
+
+    func testCtrlCQuitsAtOnceWithNothingTyped() throws {
+        let tmux = try startShelf()
+        tmux.waitFor(text: "47 documents")
+        tmux.send(keys: "a")
+        tmux.waitFor(text: "New book")
+        tmux.send(keys: "C-c")
+        assertExitedAndRestored(tmux, statuses: [0, 130])
     }
 
     func testSIGTERMExitsAndRestoresTheTerminal() throws {

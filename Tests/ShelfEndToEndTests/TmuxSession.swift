@@ -40,7 +40,11 @@ final class TmuxSession {
         self.dataFolder = dataFolder
         self.socketName = "shelf-e2e-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
 
-        let shelfCommand = (["env", "TERM=\(term)", binary.path, "--data", dataFolder.path, "--poll-interval", "100"] + extraArguments)
+        let variables = [
+            "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no",
+        ].merging(environment) { _, added in added }
+        let assignments = ["TERM=\(term)"] + variables.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }
+        let shelfCommand = (["env"] + assignments + [binary.path, "--data", dataFolder.path, "--poll-interval", "100"] + extraArguments)
             .map(TmuxSession.shellQuoted).joined(separator: " ")
         let script = [
             "printf '%s\\n' \(Self.preRunMarker)",
@@ -50,14 +54,7 @@ final class TmuxSession {
             "exec sleep 100000",
         ].joined(separator: "; ")
 
-        var arguments = ["new-session", "-d", "-s", "shelf", "-x", "\(width)", "-y", "\(height)"]
-        let variables = [
-            "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no",
-        ].merging(environment) { _, added in added }
-        for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
-            arguments += ["-e", "\(name)=\(value)"]
-        }
-        arguments.append(script)
+        let arguments = ["new-session", "-d", "-s", "shelf", "-x", "\(width)", "-y", "\(height)", script]
         let result = try tmux(arguments)
         guard result.status == 0 else {
             throw EndToEndFailure("tmux new-session failed (\(result.status)): \(result.error)")

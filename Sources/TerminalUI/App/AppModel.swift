@@ -20,6 +20,10 @@ public final class AppModel {
         case discardForm
         /// The document changed (or went) on disk since the form opened.
         case conflict(deleted: Bool)
+        /// Ctrl-C with a changed form: quit and lose the text?
+        case quit
+        /// A draft was kept when Shelf was last stopped: reopen it?
+        case reopenDraft(FormDraft)
     }
 
     /// An open form and what it was opened on.
@@ -30,6 +34,8 @@ public final class AppModel {
         let tabID: String
         let documentID: String?
         let original: DocumentSnapshot?
+        /// Reopened from a draft whose document has changed since: saving asks first.
+        var changedSinceDraft = false
         var isDirty: Bool { widget.values != initialValues }
     }
 
@@ -60,7 +66,15 @@ public final class AppModel {
     /// The last delete or edit, and the fields the document had before it, for `u`.
     var lastChange: (path: String, fields: [String: Any])?
 
-    public init(store: Firestore, colorMode: ColorMode, notice: String? = nil) {
+    /// Where a half-typed form is kept on SIGTERM or SIGHUP, and found at the next start.
+    public let draftFile: DraftFile?
+    /// The mode Ctrl-C's question interrupted, to go back to on `n`.
+    private var modeBeforeQuitQuestion: Mode?
+    /// A draft to reopen once its tab has loaded.
+    private var draftWaitingForLoad: FormDraft?
+
+    public init(store: Firestore, colorMode: ColorMode, notice: String? = nil, draftFile: DraftFile? = nil) {
+        self.draftFile = draftFile
         self.store = store
         self.colorMode = colorMode
         isReadOnly = store.isReadOnly
@@ -92,6 +106,7 @@ public final class AppModel {
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
         tabs[0].show()
+        if let draft = draftFile?.load() { mode = .confirm(.reopenDraft(draft)) }
     }
 
     var tab: CollectionTab { tabs[activeTab] }
@@ -160,7 +175,15 @@ public final class AppModel {
 
     /// Handles one key; `pageSize` is the list's height, for PgUp/PgDn.
     public func handle(_ key: Key, pageSize: Int = 10) -> Outcome {
-        if Keymap.global.action(for: key) == Keymap.Action.quit.rawValue { return .quit }
+        if Keymap.global.action(for: key) == Keymap.Action.quit.rawValue {
+            // Nothing typed is lost unasked: Ctrl-C in a changed form asks as Esc does;
+            // a second Ctrl-C answers yes.
+            if case .confirm(.quit) = mode { return .quit }
+            guard form?.isDirty == true else { return .quit }
+            modeBeforeQuitQuestion = mode
+            mode = .confirm(.quit)
+            return .keepRunning
+        }
         notice = nil  // a message lasts until the next key
         switch mode {
         case .browse: return handleBrowse(key, pageSize: pageSize)
@@ -168,6 +191,8 @@ public final class AppModel {
         case .openPrompt: handleOpenPrompt(key)
         case .form: handleForm(key)
         case .help: if key == .escape || key == .character("?") || key == .character("q") { mode = .browse }
+        case .confirm(.quit) where Keymap.confirm.action(for: key) == Keymap.Action.yes.rawValue:
+            return .quit
         case .confirm(let confirmation): handleConfirm(confirmation, key)
         }
         return .keepRunning
@@ -179,6 +204,10 @@ public final class AppModel {
 
     /// Replays the keys that waited for the shown tab to load; call before drawing.
     public func replayKeysWaitingForLoad() {
+        if let draft = draftWaitingForLoad, tab.isLoaded {
+            draftWaitingForLoad = nil
+            reopen(draft)
+        }
         guard tab.isLoaded, !keysWaitingForLoad.isEmpty else { return }
         let waiting = keysWaitingForLoad
         keysWaitingForLoad = []
@@ -372,6 +401,7 @@ public final class AppModel {
 
     /// nil when the document is as it was when the form opened; otherwise whether it is gone.
     private func conflict(for session: FormSession, id: String) -> Bool? {
+        if session.changedSinceDraft { return false }
         guard let tab = tabs.first(where: { $0.collectionID == session.tabID }) else { return nil }
         guard let index = tab.index(of: id) else { return true }
         return tab.snapshot(at: index) === session.original ? nil : false
@@ -393,6 +423,48 @@ public final class AppModel {
         } catch {
             notice = "Not restored: \(error)"
         }
+    }
+
+    // MARK: Drafts
+
+    /// The open form as a draft, when it holds typed text; what SIGTERM and SIGHUP keep.
+    public var formDraft: FormDraft? {
+        guard let session = form, session.isDirty else { return nil }
+        return FormDraft(title: session.spec.title, collectionID: session.tabID, documentID: session.documentID,
+                         labels: session.widget.fields.map(\.label), values: session.widget.values,
+                         initialValues: session.initialValues, focus: session.widget.focus)
+    }
+
+    /// Opens the draft's form on its tab with the text it held.
+    private func reopen(_ draft: FormDraft) {
+        guard let index = tabs.firstIndex(where: { $0.collectionID == draft.collectionID }) else {
+            notice = "The draft's collection '\(draft.collectionID)' is gone; the draft stays in \(draftFile?.url.path ?? "its file")"
+            return
+        }
+        switchTab(to: index)
+        guard tab.isLoaded else { draftWaitingForLoad = draft; return }
+        var documentIndex: Int?
+        if let id = draft.documentID {
+            documentIndex = tab.index(of: id)
+            if documentIndex == nil { notice = "\(draft.collectionID)/\(id) no longer exists: saving adds it as a new document" }
+        }
+        openForm(editing: documentIndex)
+        guard var session = form, session.widget.fields.map(\.label) == draft.labels else {
+            notice = "The draft no longer fits the form; it stays in \(draftFile?.url.path ?? "its file")"
+            closeForm()
+            return
+        }
+        session.changedSinceDraft = documentIndex != nil && session.initialValues != draft.initialValues
+        for (field, value) in draft.values.enumerated() {
+            session.widget.fields[field].text = value
+            session.widget.fields[field].field.moveToEnd()
+        }
+        session.widget.focus = min(max(0, draft.focus), session.widget.fields.count - 1)
+        session.initialValues = draft.initialValues
+        form = session
+        validateForm(all: false)
+        draftFile?.remove()
+        if notice == nil { notice = "Reopened the draft of \(draft.title)" }
     }
 
     // MARK: Confirmations
@@ -419,6 +491,18 @@ public final class AppModel {
         case (.conflict, .yes):
             mode = .form
             saveForm(overwrite: true)
+        case (.quit, .yes):
+            break  // handled by the caller, which quits
+        case (.quit, _):
+            mode = modeBeforeQuitQuestion ?? .form
+            modeBeforeQuitQuestion = nil
+        case (.reopenDraft(let draft), .yes):
+            mode = .browse
+            reopen(draft)
+        case (.reopenDraft, _):
+            mode = .browse
+            draftFile?.remove()
+            notice = "Draft discarded"
         case (.conflict(let deleted), _):
             if deleted || key == .escape {
                 mode = .form

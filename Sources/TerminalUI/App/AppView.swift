@@ -166,6 +166,13 @@ public enum AppView {
                                  + (unreadable ? ", and as it cannot be read, u cannot bring it back." : "; u brings it back."))
         case .discardForm:
             return ConfirmDialog(title: "Discard", question: "Discard what you typed?", yesLabel: "Discard", noLabel: "Keep editing")
+        case .quit:
+            return ConfirmDialog(title: "Quit", question: "Quit and lose what you typed in \(model.form?.spec.title ?? "the form")?",
+                                 yesLabel: "Quit", noLabel: "Back to the form")
+        case .reopenDraft(let draft):
+            let when = draft.savedAt.formatted(date: .abbreviated, time: .shortened)
+            return ConfirmDialog(title: "Draft kept", question: "\(draft.title): what you typed was kept when Shelf was stopped (\(when)). Reopen it?",
+                                 yesLabel: "Reopen", noLabel: "Discard")
         case .conflict(let deleted):
             return deleted
                 ? ConfirmDialog(title: "Deleted on disk", question: "\(path) was deleted since this form opened. Save it again?",

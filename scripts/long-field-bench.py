@@ -53,6 +53,9 @@ def main():
         seed(folder)
         timings = os.path.join(scratch, "timings.log")
         session = ui_bench.Session(args.binary, folder, timings)
+        session.wait_output(b"Books", 30)
+        while not os.path.exists(timings):
+            session.drain(0.02)
         session.wait_log("loaded", "books", 60)
         session.drain(0.3)
         print(f"binary {args.binary}; {os.cpu_count()} cores; {os.uname().release}; title of {WORD_BYTES:,} bytes, one word")

@@ -36,7 +36,10 @@ public final class AppModel {
         let original: DocumentSnapshot?
         /// Reopened from a draft whose document has changed since: saving asks first.
         var changedSinceDraft = false
-        var isDirty: Bool { widget.values != initialValues }
+        /// The initial values as the fields hold them: comparing these is cheap (same count
+        /// and same storage say "unchanged" at once), so a frame never rebuilds a 1 MiB text.
+        var initialCharacters: [[Character]]
+        var isDirty: Bool { zip(widget.fields, initialCharacters).contains { $0.field.characters != $1 } }
     }
 
     public enum Outcome { case keepRunning, quit }
@@ -340,7 +343,8 @@ public final class AppModel {
         let fields = spec.fields.map { FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint) }
         let original = index.map { tab.snapshot(at: $0) }
         form = FormSession(spec: spec, widget: FormWidget(fields: fields), initialValues: fields.map(\.text),
-                           tabID: tab.collectionID, documentID: original?.documentID, original: original)
+                           tabID: tab.collectionID, documentID: original?.documentID, original: original,
+                           initialCharacters: fields.map(\.field.characters))
         validateForm(all: false)
         mode = .form
     }
@@ -355,16 +359,16 @@ public final class AppModel {
         default:
             _ = session.widget.handle(key)
             form = session
-            validateForm(all: false)
+            validateForm(all: false, only: session.widget.focus)
         }
     }
 
     /// Shows each rule's message next to its field; `all` also marks empty untouched fields.
     @discardableResult
-    private func validateForm(all: Bool) -> Bool {
+    private func validateForm(all: Bool, only: Int? = nil) -> Bool {
         guard var session = form else { return false }
         var valid = true
-        for (index, field) in session.spec.fields.enumerated() {
+        for (index, field) in session.spec.fields.enumerated() where only == nil || only == index {
             let text = session.widget.fields[index].text
             let message = field.rule.check(text)
             if message != nil { valid = false }
@@ -461,6 +465,7 @@ public final class AppModel {
         }
         session.widget.focus = min(max(0, draft.focus), session.widget.fields.count - 1)
         session.initialValues = draft.initialValues
+        session.initialCharacters = draft.initialValues.map(Array.init)
         form = session
         validateForm(all: false)
         draftFile?.remove()

@@ -147,8 +147,10 @@ public enum AppView {
         let inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
         session.widget.render(into: &canvas, area: inner)
         // A live swatch at the right end of each colour field's row (colour values are short).
-        for (index, field) in session.spec.fields.enumerated() {
-            guard let color = field.rule.preview(session.widget.fields[index].text) else { continue }
+        for (index, field) in session.spec.fields.enumerated() where field.rule.previewsColor {
+            // A colour is a few characters; a long text is no colour, and not worth copying.
+            guard session.widget.fields[index].field.characters.count <= 32,
+                  let color = field.rule.preview(session.widget.fields[index].text) else { continue }
             let fieldArea = session.widget.fieldArea(index, in: inner)
             guard fieldArea.width >= 20 else { continue }
             Swatch(color: color, mode: mode, showsHex: false)

@@ -57,9 +57,23 @@ final class ShelfApp {
             pendingKeys = ((pendingKeys?.labels ?? []) + labels, pendingKeys?.since ?? TimingLog.now())
         }
         for key in keys where key != .resize {
-            if model.handle(key, pageSize: AppView.listHeight(for: screen.size)) == .quit { quit(signal: nil) }
+            perform(model.handle(key, pageSize: AppView.listHeight(for: screen.size)))
         }
         scheduleDraw()
+    }
+
+    /// What a key asks for beyond the app's state.
+    private func perform(_ outcome: AppModel.Outcome) {
+        switch outcome {
+        case .keepRunning: break
+        case .quit: quit(signal: nil)
+        case .runEditor(let file):
+            screen.stop()
+            let result = ExternalEditor.fromEnvironment().run(on: file)
+            do { try screen.start() } catch { quit(signal: SIGHUP) }
+            model.editorFinished(file: file, result: result)
+            scheduleDraw()
+        }
     }
 
     /// Several events in a row make one frame.
@@ -74,7 +88,7 @@ final class ShelfApp {
     private func draw() {
         drawIsScheduled = false
         let started = timings == nil ? 0 : TimingLog.now()
-        model.replayKeysWaitingForLoad()
+        perform(model.replayKeysWaitingForLoad())
         let size = screen.size
         let frame = withObservationTracking {
             AppView.render(model, size: size)

@@ -42,7 +42,12 @@ public final class AppModel {
         var isDirty: Bool { zip(widget.fields, initialCharacters).contains { $0.field.characters != $1 } }
     }
 
-    public enum Outcome { case keepRunning, quit }
+    public enum Outcome: Equatable {
+        case keepRunning, quit
+        /// Leave the screen, run `$VISUAL`/`$EDITOR`/vi on this file, come back; the change
+        /// arrives through the listener like any other.
+        case runEditor(URL)
+    }
 
     public let store: Firestore
     public var colorMode: ColorMode
@@ -205,16 +210,26 @@ public final class AppModel {
     /// replayed once it has, so a script typing "3jj" gets what it typed.
     private var keysWaitingForLoad: [(key: Key, pageSize: Int)] = []
 
-    /// Replays the keys that waited for the shown tab to load; call before drawing.
-    public func replayKeysWaitingForLoad() {
+    /// Replays the keys that waited for the shown tab to load; call before drawing. Returns
+    /// what the last of them asks for beyond the state (quit, the editor).
+    @discardableResult
+    public func replayKeysWaitingForLoad() -> Outcome {
         if let draft = draftWaitingForLoad, tab.isLoaded {
             draftWaitingForLoad = nil
             reopen(draft)
         }
-        guard tab.isLoaded, !keysWaitingForLoad.isEmpty else { return }
+        guard tab.isLoaded, !keysWaitingForLoad.isEmpty else { return .keepRunning }
         let waiting = keysWaitingForLoad
         keysWaitingForLoad = []
-        for (key, pageSize) in waiting where handle(key, pageSize: pageSize) == .quit { break }
+        for (index, (key, pageSize)) in waiting.enumerated() {
+            let outcome = handle(key, pageSize: pageSize)
+            if outcome != .keepRunning {
+                // Keys after one that leaves the screen wait for the screen to come back.
+                keysWaitingForLoad = Array(waiting[(index + 1)...])
+                return outcome
+            }
+        }
+        return .keepRunning
     }
 
     private func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
@@ -259,7 +274,13 @@ public final class AppModel {
             mode = .openPrompt
         case .add: openForm(editing: nil)
         case .edit:
-            if let index = selectedIndex { openForm(editing: index) } else { notice = "Nothing to edit: the list is empty" }
+            guard let index = selectedIndex else { notice = "Nothing to edit: the list is empty"; break }
+            // A file that cannot be read has no fields for a form: it is repaired in an editor.
+            if tab.snapshot(at: index).readError != nil { return openInEditor(index) }
+            openForm(editing: index)
+        case .openInEditor:
+            guard let index = selectedIndex else { notice = "Nothing to open: the list is empty"; break }
+            return openInEditor(index)
         case .delete:
             guard !isReadOnly else { notice = "The folder is read-only: nothing can be deleted"; break }
             if let index = selectedIndex {
@@ -275,7 +296,23 @@ public final class AppModel {
         return .keepRunning
     }
 
-    private static let actsOnDocuments: Set<Keymap.Action> = [.up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
+    /// The file of the document at `index`, for the editor.
+    func fileURL(of index: Int) -> URL {
+        store.directory.appendingPathComponent(tab.snapshot(at: index).reference.path + ".json")
+    }
+
+    private func openInEditor(_ index: Int) -> Outcome {
+        guard !isReadOnly else { notice = "The folder is read-only: nothing can be changed"; return .keepRunning }
+        return .runEditor(fileURL(of: index))
+    }
+
+    /// Back from the editor: says what happened; the file's change arrives by the listener.
+    public func editorFinished(file: URL, result: String?) {
+        let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
+        notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
+    }
+
+    private static let actsOnDocuments: Set<Keymap.Action> = [.openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
     func switchTab(to index: Int) {
         guard index != activeTab else { return }
@@ -482,9 +519,12 @@ public final class AppModel {
             let before = tab.index(of: id).map { tab.snapshot(at: $0) }
             if let error = tab.delete(id: id) {
                 notice = "Not deleted: \(error)"
+            } else if let before, before.readError == nil, let fields = before.data() {
+                notice = "Deleted \(tab.collectionID)/\(id) (u undoes)"
+                lastChange = (before.reference.path, fields)
             } else {
-                notice = "Deleted \(tab.collectionID)/\(id)" + (before?.data() == nil ? "" : " (u undoes)")
-                if let before, let fields = before.data() { lastChange = (before.reference.path, fields) }
+                // A file that could not be read has no fields to bring back: u must not write {}.
+                notice = "Deleted \(tab.collectionID)/\(id)"
             }
         case (.delete, _):
             mode = .browse

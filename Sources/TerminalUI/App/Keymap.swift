@@ -4,7 +4,7 @@ enum Keymap {
     enum Action: String {
         case up, down, pageUp, pageDown, top, bottom
         case nextTab, previousTab, tabNumber
-        case filter, open, add, edit, delete, undo, help, quit, clearFilter
+        case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
         case save, cancel, nextField, previousField
         case yes, no
     }
@@ -24,7 +24,9 @@ enum Keymap {
         KeyBinding(keys: [.escape], action: Action.clearFilter.rawValue, description: "Clear the filter"),
         KeyBinding(keys: [.character("o")], action: Action.open.rawValue, description: "Open a document by id", hint: "open"),
         KeyBinding(keys: [.character("a")], action: Action.add.rawValue, description: "Add a document", hint: "add"),
-        KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document", hint: "edit"),
+        KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document (a broken one opens in the editor)", hint: "edit"),
+        KeyBinding(keys: [.character("E")], action: Action.openInEditor.rawValue,
+                   description: "Open the document's file in $VISUAL or $EDITOR (else vi); fixes a broken one"),
         KeyBinding(keys: [.character("d")], action: Action.delete.rawValue, description: "Delete the selected document (asks y/n)", hint: "delete"),
         KeyBinding(keys: [.character("u")], action: Action.undo.rawValue, description: "Undo the last delete or edit"),
         KeyBinding(keys: [.character("?")], action: Action.help.rawValue, description: "Show or hide this help", hint: "help"),

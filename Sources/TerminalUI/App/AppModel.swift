@@ -72,7 +72,11 @@ public final class AppModel {
     var showsLookup = false
     let isReadOnly: Bool
     /// The last delete or edit, and the fields the document had before it, for `u`.
-    var lastChange: (path: String, fields: [String: Any])?
+    /// nil fields: the last change added the document, and `u` removes it.
+    var lastChange: (path: String, fields: [String: Any]?)?
+    /// Documents just written by Shelf, per tab, to select once the listener reports them:
+    /// until then the selection must not fall back to a neighbour and forget them.
+    var awaitedSelection: [String: String] = [:]
 
     /// Where a half-typed form is kept on SIGTERM or SIGHUP, and found at the next start.
     public let draftFile: DraftFile?
@@ -149,7 +153,13 @@ public final class AppModel {
         let state = listStates[tab.collectionID] ?? ListState()
         if let id = selectedIDs[tab.collectionID], let index = tab.index(of: id),
            let position = Self.position(of: index, in: visible) {
+            if awaitedSelection[tab.collectionID] == id { awaitedSelection[tab.collectionID] = nil }
             return position
+        }
+        // A document Shelf just wrote and the listener has not reported yet: show the nearest
+        // row meanwhile, but keep waiting for it.
+        if let awaited = awaitedSelection[tab.collectionID], awaited == selectedIDs[tab.collectionID] {
+            return min(state.selected ?? 0, visible.count - 1)
         }
         // From now on the selection follows this document, not this position.
         let position = min(state.selected ?? 0, visible.count - 1)
@@ -168,6 +178,7 @@ public final class AppModel {
     }
 
     private func select(position: Int?, in visible: [Int]) {
+        awaitedSelection[tab.collectionID] = nil  // a move wins over waiting
         var state = listStates[tab.collectionID] ?? ListState()
         state.selected = position
         listStates[tab.collectionID] = state
@@ -428,11 +439,13 @@ public final class AppModel {
         }
         do {
             let id = try session.spec.save(session.widget.values)
-            if let original = session.original, let fields = original.data() {
+            if let original = session.original, original.readError == nil, let fields = original.data() {
                 lastChange = (original.reference.path, fields)
+            } else if session.original == nil {
+                lastChange = ("\(session.tabID)/\(id)", nil)
             }
             notice = session.documentID == nil ? "Added \(session.tabID)/\(id)" : "Saved \(session.tabID)/\(id)"
-            selectedIDs[session.tabID] = id
+            selectAsSoonAsListed(id, in: session.tabID)
             closeForm()
         } catch {
             notice = "Not saved: \(error)"
@@ -454,16 +467,30 @@ public final class AppModel {
         showsLookup = false
     }
 
-    /// Puts back the fields the document had before the last delete or edit.
+    /// Puts back the fields the document had before the last delete or edit, or removes the
+    /// document the last add made.
     private func undoLastChange() {
         guard let change = lastChange else { notice = "Nothing to undo"; return }
+        let reference = store.document(change.path)
         do {
-            try store.document(change.path).write(change.fields)
+            if let fields = change.fields {
+                try reference.write(fields)
+                notice = "Restored \(change.path)"
+                selectAsSoonAsListed(reference.documentID, in: reference.parent.collectionID)
+            } else {
+                try reference.deleteDocument()
+                notice = "Removed \(change.path): the add is undone"
+            }
             lastChange = nil
-            notice = "Restored \(change.path)"
         } catch {
-            notice = "Not restored: \(error)"
+            notice = "Not \(change.fields == nil ? "removed" : "restored"): \(error)"
         }
+    }
+
+    /// Selects `id` now if it is listed, else as soon as the listener lists it.
+    private func selectAsSoonAsListed(_ id: String, in tabID: String) {
+        selectedIDs[tabID] = id
+        awaitedSelection[tabID] = id
     }
 
     // MARK: Drafts

@@ -72,6 +72,11 @@ public final class AppModel {
     var showsLookup = false
     let isReadOnly: Bool
     /// The last delete or edit, and the fields the document had before it, for `u`.
+    /// Lines of the help scrolled off its top; AppView clamps it when drawing.
+    var helpOffset = 0
+    /// Rows of the detail scrolled off its top, for the document at `path`; another document
+    /// starts at the top.
+    var detailScroll: (path: String, offset: Int)?
     /// nil fields: the last change added the document, and `u` removes it.
     var lastChange: (path: String, fields: [String: Any]?)?
     /// Documents just written by Shelf, per tab, to select once the listener reports them:
@@ -179,6 +184,7 @@ public final class AppModel {
 
     private func select(position: Int?, in visible: [Int]) {
         awaitedSelection[tab.collectionID] = nil  // a move wins over waiting
+        detailScroll = nil  // a move, even back to the same document, shows the top
         var state = listStates[tab.collectionID] ?? ListState()
         state.selected = position
         listStates[tab.collectionID] = state
@@ -209,7 +215,7 @@ public final class AppModel {
         case .filter: handleFilter(key)
         case .openPrompt: handleOpenPrompt(key)
         case .form: handleForm(key)
-        case .help: if key == .escape || key == .character("?") || key == .character("q") { mode = .browse }
+        case .help: handleHelp(key, pageSize: pageSize)
         case .confirm(.quit) where Keymap.confirm.action(for: key) == Keymap.Action.yes.rawValue:
             return .quit
         case .confirm(let confirmation): handleConfirm(confirmation, key)
@@ -300,7 +306,14 @@ public final class AppModel {
                 notice = "Nothing to delete: the list is empty"
             }
         case .undo: undoLastChange()
-        case .help: mode = .help
+        case .help:
+            helpOffset = 0
+            mode = .help
+        case .scrollDetailDown, .scrollDetailUp:
+            guard let index = selectedIndex else { break }
+            let path = tab.snapshot(at: index).reference.path
+            let offset = detailScroll?.path == path ? detailScroll!.offset : 0
+            detailScroll = (path, max(0, offset + (action == .scrollDetailDown ? 1 : -1)))
         case .quit: return .quit
         default: break
         }
@@ -321,6 +334,20 @@ public final class AppModel {
     public func editorFinished(file: URL, result: String?) {
         let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
         notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
+    }
+
+    private func handleHelp(_ key: Key, pageSize: Int) {
+        guard let action = Keymap.help.action(for: key).flatMap(Keymap.Action.init) else { return }
+        let page = max(1, pageSize - 1)
+        switch action {
+        case .down: helpOffset += 1
+        case .up: helpOffset = max(0, helpOffset - 1)
+        case .pageDown: helpOffset += page
+        case .pageUp: helpOffset = max(0, helpOffset - page)
+        case .top: helpOffset = 0
+        case .bottom: helpOffset = 1 << 20
+        default: mode = .browse
+        }
     }
 
     private static let actsOnDocuments: Set<Keymap.Action> = [.openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
@@ -597,7 +624,7 @@ public final class AppModel {
         case .filter: return Keymap.textInput
         case .openPrompt: return Keymap.openPrompt
         case .form: return Keymap.form
-        case .help: return [KeyBinding(keys: [.escape, .character("?")], action: "close", description: "Close the help", hint: "close")]
+        case .help: return Keymap.help
         case .confirm: return Keymap.confirm
         }
     }

@@ -40,7 +40,7 @@ public enum AppView {
         } else if model.showsLookup {
             drawLookup(model.books.lookup, into: &canvas, area: detailArea)
         } else {
-            drawDetail(tab, index: position.map { visible[$0] }, mode: model.colorMode, into: &canvas, area: detailArea)
+            drawDetail(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
         }
 
         // Status line: a text being typed, or the latest message, and the counts.
@@ -67,11 +67,14 @@ public enum AppView {
 
         switch model.mode {
         case .help:
-            HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
-                                   HelpSection(title: "In a form", bindings: Keymap.form),
-                                   HelpSection(title: "Anywhere", bindings: Keymap.global)],
-                        footer: "Esc or ? to close")
-                .render(into: &canvas, area: bounds)
+            var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
+                                              HelpSection(title: "In a form", bindings: Keymap.form),
+                                              HelpSection(title: "Anywhere", bindings: Keymap.global)],
+                                   footer: "Esc or ? to close")
+            // Keep the offset where it can scroll back from at once.
+            model.helpOffset = min(model.helpOffset, help.maxOffset(in: bounds))
+            help.offset = model.helpOffset
+            help.render(into: &canvas, area: bounds)
         case .confirm(let confirmation):
             dialog(for: confirmation, model: model).render(into: &canvas, area: bounds)
             cursor = nil
@@ -105,21 +108,32 @@ public enum AppView {
         return "Loading \(tab.collectionID)… \(progress.read.formatted()) of \(progress.total.formatted())"
     }
 
-    private static func drawDetail(_ tab: CollectionTab, index: Int?, mode: ColorMode, into canvas: inout Canvas, area: Rect) {
+    /// The selected document's detail, scrolled by J/K; the footer says which way there is more.
+    private static func drawDetail(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
         guard let index else {
             Frame(title: "Detail").render(into: &canvas, area: area)
             return
         }
+        let mode = model.colorMode
         let snapshot = tab.snapshot(at: index)
-        let frame = Frame(title: snapshot.reference.path)
-        frame.render(into: &canvas, area: area)
-        var inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
+        let path = snapshot.reference.path
+        var inner = Frame().inner(of: area).insetBy(dx: 1, dy: 0)
         let detail = tab.detail(at: index, mode: mode)
-        if let color = detail.swatch, inner.height > 8 {
-            Swatch(color: color, mode: mode).render(into: &canvas, area: Rect(x: inner.x, y: inner.y, width: inner.width, height: 3))
+        var swatchArea: Rect?
+        if detail.swatch != nil, inner.height > 8 {
+            swatchArea = Rect(x: inner.x, y: inner.y, width: inner.width, height: 3)
             inner = Rect(x: inner.x, y: inner.y + 4, width: inner.width, height: inner.height - 4)
         }
-        DetailWidget(lines: detail.lines).render(into: &canvas, area: inner)
+        var widget = DetailWidget(lines: detail.lines, offset: model.detailScroll?.path == path ? model.detailScroll!.offset : 0)
+        widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
+        model.detailScroll = (path, widget.offset)
+        let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
+        let arrows = (widget.offset > 0 ? "K ↑" : "") + (widget.offset > 0 && below ? " " : "") + (below ? "J ↓" : "")
+        Frame(title: path, footer: arrows.isEmpty ? nil : arrows + " more").render(into: &canvas, area: area)
+        if let color = detail.swatch, let swatchArea {
+            Swatch(color: color, mode: mode).render(into: &canvas, area: swatchArea)
+        }
+        widget.render(into: &canvas, area: inner)
     }
 
     private static func drawLookup(_ lookup: MappingSimpleTypesViewModel, into canvas: inout Canvas, area: Rect) {

@@ -4,6 +4,7 @@ enum Keymap {
     enum Action: String {
         case up, down, pageUp, pageDown, top, bottom
         case nextTab, previousTab, tabNumber
+        case scrollDetailDown, scrollDetailUp
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
         case save, cancel, nextField, previousField
         case yes, no
@@ -16,6 +17,8 @@ enum Keymap {
         KeyBinding(keys: [.pageDown], action: Action.pageDown.rawValue, description: "Page down"),
         KeyBinding(keys: [.home, .character("g")], action: Action.top.rawValue, description: "First document"),
         KeyBinding(keys: [.end, .character("G")], action: Action.bottom.rawValue, description: "Last document"),
+        KeyBinding(keys: [.character("J")], action: Action.scrollDetailDown.rawValue, description: "Scroll the detail down"),
+        KeyBinding(keys: [.character("K")], action: Action.scrollDetailUp.rawValue, description: "Scroll the detail up"),
         KeyBinding(keys: [.tab], action: Action.nextTab.rawValue, description: "Next tab", hint: "tabs"),
         KeyBinding(keys: [.backTab], action: Action.previousTab.rawValue, description: "Previous tab"),
         KeyBinding(keys: (1...9).map { .character(Character("\($0)")) }, action: Action.tabNumber.rawValue,
@@ -53,6 +56,16 @@ enum Keymap {
     static let confirm: [KeyBinding] = [
         KeyBinding(keys: [.character("y")], action: Action.yes.rawValue, description: "Yes", hint: "yes"),
         KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: "No", hint: "no"),
+    ]
+
+    static let help: [KeyBinding] = [
+        KeyBinding(keys: [.down, .character("j")], action: Action.down.rawValue, description: "Scroll down", hint: "scroll"),
+        KeyBinding(keys: [.up, .character("k")], action: Action.up.rawValue, description: "Scroll up"),
+        KeyBinding(keys: [.pageDown, .character(" ")], action: Action.pageDown.rawValue, description: "Page down"),
+        KeyBinding(keys: [.pageUp], action: Action.pageUp.rawValue, description: "Page up"),
+        KeyBinding(keys: [.home, .character("g")], action: Action.top.rawValue, description: "Top"),
+        KeyBinding(keys: [.end, .character("G")], action: Action.bottom.rawValue, description: "Bottom"),
+        KeyBinding(keys: [.escape, .character("?"), .character("q")], action: Action.cancel.rawValue, description: "Close the help", hint: "close"),
     ]
 
     static let global: [KeyBinding] = [

@@ -387,6 +387,18 @@ public final class AppModel {
         }
     }
 
+    /// The id the `o` lookup fetched, and the books' version then: a change on disk fetches again.
+    private var lookupFetched: (id: String, version: Int)?
+
+    /// Fetches the lookup's document again when the books changed since (the guide's fetch is
+    /// one-off; the pane should not show a stale book). Called as the pane is drawn.
+    func followLookup() {
+        guard showsLookup, let fetched = lookupFetched, tabs[0].version != fetched.version else { return }
+        lookupFetched = (fetched.id, tabs[0].version)
+        let lookup = books.lookup
+        Task { await lookup.fetchBook(documentId: fetched.id) }
+    }
+
     /// `o`: selects the document when it is listed; on the books tab the guide's fetch
     /// (`MappingSimpleTypesViewModel`) also maps it as a `Book` in the detail pane, so
     /// does-not-exist and invalid-data show what the guide shows.
@@ -401,6 +413,7 @@ public final class AppModel {
             let lookup = books.lookup
             lookup.book = .empty
             lookup.errorMessage = nil
+            lookupFetched = (id, tab.version)
             Task { await lookup.fetchBook(documentId: id) }
         } else if position == nil {
             notice = "\(tab.collectionID)/\(id) does not exist"

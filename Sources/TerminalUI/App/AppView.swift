@@ -38,6 +38,7 @@ public enum AppView {
         if case .form = model.mode, let session = model.form {
             cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
         } else if model.showsLookup {
+            model.followLookup()
             drawLookup(model.books.lookup, into: &canvas, area: detailArea)
         } else {
             drawDetail(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
@@ -45,7 +46,7 @@ public enum AppView {
 
         // Status line: a text being typed, or the latest message, and the counts.
         let statusRow = bounds.row(size.height - 2)
-        var counts = "\(visible.count == tab.rowCount ? "" : "\(visible.count) of ")\(tab.rowCount) document\(tab.rowCount == 1 ? "" : "s")"
+        var counts = countText(visible: visible.count, total: tab.rowCount)
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
         switch model.mode {
@@ -63,7 +64,13 @@ public enum AppView {
             let message = model.notice ?? tab.statusMessage ?? (tab.isLoaded ? "" : loadingText(tab))
             StatusBar(left: message, right: counts).render(into: &canvas, area: statusRow)
         }
-        HintBar(bindings: model.bindings).render(into: &canvas, area: bounds.row(size.height - 1))
+        var bindings = model.bindings
+        if case .confirm(let confirmation) = model.mode {
+            // The hint line names the answers as the question does.
+            let dialog = dialog(for: confirmation, model: model)
+            bindings = Keymap.confirm(yes: dialog.yesLabel, no: dialog.noLabel)
+        }
+        HintBar(bindings: bindings).render(into: &canvas, area: bounds.row(size.height - 1))
 
         switch model.mode {
         case .help:
@@ -98,8 +105,14 @@ public enum AppView {
         let window = visible.dropFirst(state.offset).prefix(inner.height)
         let rows = window.map { tab.listRow(at: $0, mode: model.colorMode) }
         let empty = tab.isLoaded ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : loadingText(tab)
-        ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty)
+        ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty,
+                   reservedMarkerWidth: 2)
             .render(into: &canvas, area: inner)
+    }
+
+    /// "1,234 of 100,000 documents": grouped as the loading line groups them.
+    static func countText(visible: Int, total: Int) -> String {
+        (visible == total ? "" : "\(visible.formatted()) of ") + "\(total.formatted()) document\(total == 1 ? "" : "s")"
     }
 
     /// "Loading books… 12,345 of 100,000"
@@ -178,7 +191,9 @@ public enum AppView {
         switch confirmation {
         case .delete(let id):
             let unreadable = model.tab.index(of: id).map { model.tab.snapshot(at: $0).readError != nil } ?? false
-            return ConfirmDialog(title: "Delete", question: "Delete \(model.tab.collectionID)/\(id)? Its file is removed"
+            let name = model.tab.index(of: id).flatMap { model.tab.name(at: $0) }
+            let what = name.map { "“\($0.truncated(toWidth: 40))” (\(model.tab.collectionID)/\(id))" } ?? "\(model.tab.collectionID)/\(id)"
+            return ConfirmDialog(title: "Delete", question: "Delete \(what)? Its file is removed"
                                  + (unreadable ? ", and as it cannot be read, u cannot bring it back." : "; u brings it back."))
         case .discardForm:
             return ConfirmDialog(title: "Discard", question: "Discard what you typed?", yesLabel: "Discard", noLabel: "Keep editing")

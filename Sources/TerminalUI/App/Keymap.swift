@@ -53,6 +53,12 @@ enum Keymap {
         KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel", hint: "cancel"),
     ]
 
+    /// The confirm keys with the answers named as a dialog names them.
+    static func confirm(yes: String, no: String) -> [KeyBinding] {
+        [KeyBinding(keys: [.character("y")], action: Action.yes.rawValue, description: yes, hint: yes),
+         KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: no, hint: no)]
+    }
+
     static let confirm: [KeyBinding] = [
         KeyBinding(keys: [.character("y")], action: Action.yes.rawValue, description: "Yes", hint: "yes"),
         KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: "No", hint: "no"),

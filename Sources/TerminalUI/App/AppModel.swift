@@ -210,6 +210,12 @@ public final class AppModel {
             return .keepRunning
         }
         notice = nil  // a message lasts until the next key
+        // Once one key waits for the tab to load, every key after it waits too, bound or
+        // not, so "/river 7" replays as typed instead of losing its unbound letters.
+        if !keysWaitingForLoad.isEmpty, key != .resize {
+            keysWaitingForLoad.append((key, pageSize))
+            return .keepRunning
+        }
         switch mode {
         case .browse: return handleBrowse(key, pageSize: pageSize)
         case .filter: handleFilter(key)
@@ -250,9 +256,8 @@ public final class AppModel {
     }
 
     private func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
-        // Once one key waits, the keys after it wait too, so they keep their order.
         if let name = Keymap.browse.action(for: key), let action = Keymap.Action(rawValue: name),
-           (!tab.isLoaded && Self.actsOnDocuments.contains(action)) || (!keysWaitingForLoad.isEmpty && action != .quit) {
+           !tab.isLoaded && Self.actsOnDocuments.contains(action) {
             keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }

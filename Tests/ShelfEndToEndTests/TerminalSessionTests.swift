@@ -267,14 +267,14 @@ final class TerminalSessionTests: XCTestCase {
         tmux.waitFor(text: "q quit")
 
         tmux.send(keys: "d")
-        tmux.waitFor(text: "Delete books/dune?")
+        tmux.waitFor(text: "Delete “Dune” (books/dune)?")
         tmux.send(keys: "n")
-        tmux.waitForAbsence(of: "Delete books/dune?")
+        tmux.waitForAbsence(of: "Delete “Dune” (books/dune)?")
         XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "n should keep books/dune.json")
         XCTAssertTrue(tmux.screen().contains("Dune  Frank Herbert"), "n should keep the row:\n\(TmuxSession.framed(tmux.screen()))")
 
         tmux.send(keys: "d")
-        tmux.waitFor(text: "Delete books/dune?")
+        tmux.waitFor(text: "Delete “Dune” (books/dune)?")
         tmux.send(keys: "y")
         tmux.waitUntil("books/dune.json is removed") { !FileManager.default.fileExists(atPath: file.path) }
         tmux.waitForAbsence(of: "Dune  Frank Herbert")
@@ -422,10 +422,14 @@ final class TerminalSessionTests: XCTestCase {
 
         tmux.send(keys: "?")
         tmux.waitFor(text: "Esc or ? to close")
-        let help = tmux.screen()
+        // The help is longer than 30 rows: read it, then scroll to its end (End) and read the rest.
+        var help = tmux.screen()
+        tmux.send(keys: "End")
+        tmux.waitFor(text: "Esc or ? to close · ↑ more")
+        help += tmux.screen()
         for key in [
             "↑/k", "↓/j", "PgUp", "PgDn", "Home/g", "End/G", "Tab", "Shift-Tab", "1/2/3", "/", "Esc", "o", "a",
-            "e/Enter", "d", "?", "q", "Ctrl-C",
+            "e/Enter", "E", "J", "K", "d", "u", "?", "q", "Ctrl-C",
         ] {
             XCTAssertTrue(
                 help.components(separatedBy: "\n").contains { $0.contains("│   \(key) ") || $0.contains("│   \(key)/") },

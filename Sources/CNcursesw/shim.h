@@ -40,6 +40,13 @@ static inline int shelf_key_btab(void) { return KEY_BTAB; }
 static inline int shelf_key_enter(void) { return KEY_ENTER; }
 static inline int shelf_key_backspace(void) { return KEY_BACKSPACE; }
 static inline int shelf_key_dc(void) { return KEY_DC; }
+static inline int shelf_key_ic(void) { return KEY_IC; }
+static inline int shelf_key_find(void) { return KEY_FIND; }
+static inline int shelf_key_select(void) { return KEY_SELECT; }
+static inline int shelf_key_a1(void) { return KEY_A1; }
+static inline int shelf_key_a3(void) { return KEY_A3; }
+static inline int shelf_key_c1(void) { return KEY_C1; }
+static inline int shelf_key_c3(void) { return KEY_C3; }
 
 static inline void shelf_getmaxyx(WINDOW *win, int *rows, int *columns) {
     int y, x;

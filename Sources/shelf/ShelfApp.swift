@@ -32,7 +32,9 @@ final class ShelfApp {
                 exit(1)
             }
             TerminalRestorer.installCrashHandlers()
-            let app = ShelfApp(screen: screen, model: AppModel(store: store, colorMode: screen.colorMode, notice: notice))
+            let model = AppModel(store: store, colorMode: screen.colorMode, notice: notice,
+                                 draftFile: DraftFile(dataFolder: store.directory))
+            let app = ShelfApp(screen: screen, model: model)
             app.start()
         }
         dispatchMain()
@@ -55,9 +57,23 @@ final class ShelfApp {
             pendingKeys = ((pendingKeys?.labels ?? []) + labels, pendingKeys?.since ?? TimingLog.now())
         }
         for key in keys where key != .resize {
-            if model.handle(key, pageSize: AppView.listHeight(for: screen.size)) == .quit { quit(signal: nil) }
+            perform(model.handle(key, pageSize: AppView.listHeight(for: screen.size)))
         }
         scheduleDraw()
+    }
+
+    /// What a key asks for beyond the app's state.
+    private func perform(_ outcome: AppModel.Outcome) {
+        switch outcome {
+        case .keepRunning: break
+        case .quit: quit(signal: nil)
+        case .runEditor(let file):
+            screen.stop()
+            let result = ExternalEditor.fromEnvironment().run(on: file)
+            do { try screen.start() } catch { quit(signal: SIGHUP) }
+            model.editorFinished(file: file, result: result)
+            scheduleDraw()
+        }
     }
 
     /// Several events in a row make one frame.
@@ -71,7 +87,8 @@ final class ShelfApp {
     /// delivering, a fetch finishing) schedules the next frame.
     private func draw() {
         drawIsScheduled = false
-        model.replayKeysWaitingForLoad()
+        let started = timings == nil ? 0 : TimingLog.now()
+        perform(model.replayKeysWaitingForLoad())
         let size = screen.size
         let frame = withObservationTracking {
             AppView.render(model, size: size)
@@ -79,12 +96,12 @@ final class ShelfApp {
             DispatchQueue.main.async { MainActor.assumeIsolated { self.scheduleDraw() } }
         }
         screen.draw(frame.canvas, cursor: frame.cursor)
-        if let timings { logTimings(timings) }
+        if let timings { logTimings(timings, frameStarted: started) }
     }
 
-    private func logTimings(_ timings: TimingLog) {
+    private func logTimings(_ timings: TimingLog, frameStarted: Double) {
         let now = TimingLog.now()
-        timings.log("frame", String(now))
+        timings.log("frame", String(now), String(frameStarted))
         if let keys = pendingKeys {
             timings.log("keys", String(keys.since), String(now), keys.labels.joined(separator: ","))
             pendingKeys = nil
@@ -95,8 +112,20 @@ final class ShelfApp {
         }
     }
 
+    /// A signal (SIGTERM, SIGHUP, SIGINT, or the terminal gone) keeps a half-typed form as a
+    /// draft, offered at the next start; quitting by a key has already asked.
     private func quit(signal: Int32?) -> Never {
+        var kept: String?
+        if signal != nil, let draft = model.formDraft, let file = model.draftFile {
+            do {
+                try file.save(draft)
+                kept = "shelf: kept the form you were typing in (\(draft.title)) in \(file.url.path); the next start offers it\n"
+            } catch {
+                kept = "shelf: could not keep the form you were typing in (\(draft.title)) in \(file.url.path): \(error.localizedDescription)\n"
+            }
+        }
         screen.stop()
+        if let kept { FileHandle.standardError.write(Data(kept.utf8)) }
         if let signal { TerminalRestorer.terminate(with: signal) }
         exit(0)
     }

@@ -44,6 +44,12 @@ final class GenerateCommandTests: XCTestCase {
 
             """)
 
+        for file in files {
+            let book = try JSONSerialization.jsonObject(with: Data(contentsOf: data.appendingPathComponent("books/\(file)"))) as? [String: Any]
+            let genres = try XCTUnwrap(book?["genres"] as? [String], file)
+            XCTAssertEqual(Set(genres).count, genres.count, "\(file) repeats a genre: \(genres)")
+        }
+
         let check = try run(["check", "--data", data.path])
         XCTAssertEqual(check.output, "checked 1201 documents in 5 collections: all decode\n")
         XCTAssertEqual(check.status, 0)

@@ -267,14 +267,14 @@ final class TerminalSessionTests: XCTestCase {
         tmux.waitFor(text: "q quit")
 
         tmux.send(keys: "d")
-        tmux.waitFor(text: "Delete books/dune?")
+        tmux.waitFor(text: "Delete “Dune” (books/dune)?")
         tmux.send(keys: "n")
-        tmux.waitForAbsence(of: "Delete books/dune?")
+        tmux.waitForAbsence(of: "Delete “Dune” (books/dune)?")
         XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "n should keep books/dune.json")
         XCTAssertTrue(tmux.screen().contains("Dune  Frank Herbert"), "n should keep the row:\n\(TmuxSession.framed(tmux.screen()))")
 
         tmux.send(keys: "d")
-        tmux.waitFor(text: "Delete books/dune?")
+        tmux.waitFor(text: "Delete “Dune” (books/dune)?")
         tmux.send(keys: "y")
         tmux.waitUntil("books/dune.json is removed") { !FileManager.default.fileExists(atPath: file.path) }
         tmux.waitForAbsence(of: "Dune  Frank Herbert")
@@ -382,9 +382,28 @@ final class TerminalSessionTests: XCTestCase {
         tmux.type("half typed")
         tmux.waitFor(text: "half typed")
 
+        // Ctrl-C asks as Esc does: n goes back to the form with the text.
         tmux.send(keys: "C-c")
+        tmux.waitFor(text: "Quit and lose what you typed")
+        tmux.send(keys: "n")
+        tmux.waitForAbsence(of: "Quit and lose what you typed")
+        tmux.type(" more")
+        tmux.waitFor(text: "half typed more")
+
+        tmux.send(keys: "C-c")
+        tmux.waitFor(text: "Quit and lose what you typed")
+        tmux.send(keys: "y")
         assertExitedAndRestored(tmux, statuses: [0, 130])
         XCTAssertEqual(try colourFiles().count, 61, "Ctrl-C should not save the form")
+    }
+
+    func testCtrlCQuitsAtOnceWithNothingTyped() throws {
+        let tmux = try startShelf()
+        tmux.waitFor(text: "47 documents")
+        tmux.send(keys: "a")
+        tmux.waitFor(text: "New book")
+        tmux.send(keys: "C-c")
+        assertExitedAndRestored(tmux, statuses: [0, 130])
     }
 
     func testSIGTERMExitsAndRestoresTheTerminal() throws {
@@ -403,10 +422,14 @@ final class TerminalSessionTests: XCTestCase {
 
         tmux.send(keys: "?")
         tmux.waitFor(text: "Esc or ? to close")
-        let help = tmux.screen()
+        // The help is longer than 30 rows: read it, then scroll to its end (End) and read the rest.
+        var help = tmux.screen()
+        tmux.send(keys: "End")
+        tmux.waitFor(text: "Esc or ? to close · ↑ more")
+        help += tmux.screen()
         for key in [
             "↑/k", "↓/j", "PgUp", "PgDn", "Home/g", "End/G", "Tab", "Shift-Tab", "1/2/3", "/", "Esc", "o", "a",
-            "e/Enter", "d", "?", "q", "Ctrl-C",
+            "e/Enter", "E", "J", "K", "d", "u", "?", "q", "Ctrl-C",
         ] {
             XCTAssertTrue(
                 help.components(separatedBy: "\n").contains { $0.contains("│   \(key) ") || $0.contains("│   \(key)/") },

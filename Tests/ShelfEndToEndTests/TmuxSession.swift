@@ -19,12 +19,16 @@ final class TmuxSession {
     private let tmuxPath: String
     private var killed = false
 
-    /// Starts shelf on `dataFolder` in a `width`×`height` terminal with `TERM=xterm-256color`,
+    /// Starts shelf on `dataFolder` in a `width`×`height` terminal with `TERM=term`,
     /// `LANG=C.UTF-8`, `SWIFT_BACKTRACE=interactive=no`, `--poll-interval 100`, and `environment`
     /// added (for example `NO_COLOR=1`).
+    ///
+    /// TERM is set by `env` in the pane's own command: tmux 3.3 ignores `new-session -e TERM=…`
+    /// and gives the pane `tmux-256color`, which would hide bugs in the keys other terminals send.
     init(
         binary: URL, dataFolder: URL, width: Int = 100, height: Int = 30,
-        environment: [String: String] = [:]
+        term: String = "xterm-256color", environment: [String: String] = [:],
+        arguments extraArguments: [String] = []
     ) throws {
         guard let tmuxPath = TmuxSession.findTmux() else {
             throw EndToEndFailure(
@@ -36,7 +40,11 @@ final class TmuxSession {
         self.dataFolder = dataFolder
         self.socketName = "shelf-e2e-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
 
-        let shelfCommand = [binary.path, "--data", dataFolder.path, "--poll-interval", "100"]
+        let variables = [
+            "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no",
+        ].merging(environment) { _, added in added }
+        let assignments = ["TERM=\(term)"] + variables.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }
+        let shelfCommand = (["env"] + assignments + [binary.path, "--data", dataFolder.path, "--poll-interval", "100"] + extraArguments)
             .map(TmuxSession.shellQuoted).joined(separator: " ")
         let script = [
             "printf '%s\\n' \(Self.preRunMarker)",
@@ -46,14 +54,7 @@ final class TmuxSession {
             "exec sleep 100000",
         ].joined(separator: "; ")
 
-        var arguments = ["new-session", "-d", "-s", "shelf", "-x", "\(width)", "-y", "\(height)"]
-        let variables = [
-            "TERM": "xterm-256color", "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no",
-        ].merging(environment) { _, added in added }
-        for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
-            arguments += ["-e", "\(name)=\(value)"]
-        }
-        arguments.append(script)
+        let arguments = ["new-session", "-d", "-s", "shelf", "-x", "\(width)", "-y", "\(height)", script]
         let result = try tmux(arguments)
         guard result.status == 0 else {
             throw EndToEndFailure("tmux new-session failed (\(result.status)): \(result.error)")
@@ -74,6 +75,11 @@ final class TmuxSession {
     func send(keys: [String]) {
         guard !keys.isEmpty else { return }
         _ = try? tmux(["send-keys", "-t", "shelf"] + keys)
+    }
+
+    /// Sends raw bytes, given in hex (`send-keys -H`), as a terminal would for a key: "1b 5b 48".
+    func send(hex: String) {
+        _ = try? tmux(["send-keys", "-t", "shelf", "-H"] + hex.split(separator: " ").map(String.init))
     }
 
     /// Types `text` literally (`send-keys -l`).

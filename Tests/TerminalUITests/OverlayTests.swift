@@ -36,14 +36,14 @@ final class OverlayTests: XCTestCase {
         XCTAssertTrue(canvas.style(at: Point(x: 5, y: 1)).reverse)    // title, readable without colour
     }
 
-    func testHelpOverlayCutsWhatDoesNotFit() {
+    func testHelpOverlayScrollsWhatDoesNotFitAndSaysSo() {
         let help = HelpOverlay(sections: [HelpSection(title: "Colors", bindings: screenBindings + globalBindings)])
         assertLines(rendered(help, width: 20, height: 5), """
             ┌ Keys ────────────┐
             │ Colors           │
             │   j/↓       Nex… │
-            │ …                │
-            └─────── Esc close ┘
+            │   d         Del… │
+            └ Esc close · ↓ m… ┘
             """)
     }
 

@@ -26,3 +26,16 @@ final class TextWrapperTests: XCTestCase {
         XCTAssertEqual(TextWrapper.wrap("one\ntwo three", width: 5), ["one", "two", "three"])
     }
 }
+
+final class TextWrapperLimitTests: XCTestCase {
+    func testStopsAfterTheLinesAskedFor() {
+        let word = String(repeating: "x", count: 1 << 20)
+        XCTAssertEqual(TextWrapper.wrap(word, width: 50, maxLines: 3), Array(repeating: String(repeating: "x", count: 50), count: 3))
+        XCTAssertEqual(TextWrapper.wrap("one two\nthree four", width: 4, maxLines: 2), ["one", "two"])
+    }
+
+    func testAWordAfterOthersStartsItsOwnLineAndIsCut() {
+        XCTAssertEqual(TextWrapper.wrap("ab  cdefghij k", width: 4), ["ab", "cdef", "ghij", "k"])
+        XCTAssertEqual(TextWrapper.wrap("本本本", width: 1), ["本", "本", "本"])
+    }
+}

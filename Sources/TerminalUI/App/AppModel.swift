@@ -20,6 +20,10 @@ public final class AppModel {
         case discardForm
         /// The document changed (or went) on disk since the form opened.
         case conflict(deleted: Bool)
+        /// Ctrl-C with a changed form: quit and lose the text?
+        case quit
+        /// A draft was kept when Shelf was last stopped: reopen it?
+        case reopenDraft(FormDraft)
     }
 
     /// An open form and what it was opened on.
@@ -30,10 +34,20 @@ public final class AppModel {
         let tabID: String
         let documentID: String?
         let original: DocumentSnapshot?
-        var isDirty: Bool { widget.values != initialValues }
+        /// Reopened from a draft whose document has changed since: saving asks first.
+        var changedSinceDraft = false
+        /// The initial values as the fields hold them: comparing these is cheap (same count
+        /// and same storage say "unchanged" at once), so a frame never rebuilds a 1 MiB text.
+        var initialCharacters: [[Character]]
+        var isDirty: Bool { zip(widget.fields, initialCharacters).contains { $0.field.characters != $1 } }
     }
 
-    public enum Outcome { case keepRunning, quit }
+    public enum Outcome: Equatable {
+        case keepRunning, quit
+        /// Leave the screen, run `$VISUAL`/`$EDITOR`/vi on this file, come back; the change
+        /// arrives through the listener like any other.
+        case runEditor(URL)
+    }
 
     public let store: Firestore
     public var colorMode: ColorMode
@@ -58,9 +72,26 @@ public final class AppModel {
     var showsLookup = false
     let isReadOnly: Bool
     /// The last delete or edit, and the fields the document had before it, for `u`.
-    var lastChange: (path: String, fields: [String: Any])?
+    /// Lines of the help scrolled off its top; AppView clamps it when drawing.
+    var helpOffset = 0
+    /// Rows of the detail scrolled off its top, for the document at `path`; another document
+    /// starts at the top.
+    var detailScroll: (path: String, offset: Int)?
+    /// nil fields: the last change added the document, and `u` removes it.
+    var lastChange: (path: String, fields: [String: Any]?)?
+    /// Documents just written by Shelf, per tab, to select once the listener reports them:
+    /// until then the selection must not fall back to a neighbour and forget them.
+    var awaitedSelection: [String: String] = [:]
 
-    public init(store: Firestore, colorMode: ColorMode, notice: String? = nil) {
+    /// Where a half-typed form is kept on SIGTERM or SIGHUP, and found at the next start.
+    public let draftFile: DraftFile?
+    /// The mode Ctrl-C's question interrupted, to go back to on `n`.
+    private var modeBeforeQuitQuestion: Mode?
+    /// A draft to reopen once its tab has loaded.
+    private var draftWaitingForLoad: FormDraft?
+
+    public init(store: Firestore, colorMode: ColorMode, notice: String? = nil, draftFile: DraftFile? = nil) {
+        self.draftFile = draftFile
         self.store = store
         self.colorMode = colorMode
         isReadOnly = store.isReadOnly
@@ -92,6 +123,7 @@ public final class AppModel {
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
         tabs[0].show()
+        if let draft = draftFile?.load() { mode = .confirm(.reopenDraft(draft)) }
     }
 
     var tab: CollectionTab { tabs[activeTab] }
@@ -126,7 +158,13 @@ public final class AppModel {
         let state = listStates[tab.collectionID] ?? ListState()
         if let id = selectedIDs[tab.collectionID], let index = tab.index(of: id),
            let position = Self.position(of: index, in: visible) {
+            if awaitedSelection[tab.collectionID] == id { awaitedSelection[tab.collectionID] = nil }
             return position
+        }
+        // A document Shelf just wrote and the listener has not reported yet: show the nearest
+        // row meanwhile, but keep waiting for it.
+        if let awaited = awaitedSelection[tab.collectionID], awaited == selectedIDs[tab.collectionID] {
+            return min(state.selected ?? 0, visible.count - 1)
         }
         // From now on the selection follows this document, not this position.
         let position = min(state.selected ?? 0, visible.count - 1)
@@ -145,6 +183,8 @@ public final class AppModel {
     }
 
     private func select(position: Int?, in visible: [Int]) {
+        awaitedSelection[tab.collectionID] = nil  // a move wins over waiting
+        detailScroll = nil  // a move, even back to the same document, shows the top
         var state = listStates[tab.collectionID] ?? ListState()
         state.selected = position
         listStates[tab.collectionID] = state
@@ -160,14 +200,30 @@ public final class AppModel {
 
     /// Handles one key; `pageSize` is the list's height, for PgUp/PgDn.
     public func handle(_ key: Key, pageSize: Int = 10) -> Outcome {
-        if Keymap.global.action(for: key) == Keymap.Action.quit.rawValue { return .quit }
+        if Keymap.global.action(for: key) == Keymap.Action.quit.rawValue {
+            // Nothing typed is lost unasked: Ctrl-C in a changed form asks as Esc does;
+            // a second Ctrl-C answers yes.
+            if case .confirm(.quit) = mode { return .quit }
+            guard form?.isDirty == true else { return .quit }
+            modeBeforeQuitQuestion = mode
+            mode = .confirm(.quit)
+            return .keepRunning
+        }
         notice = nil  // a message lasts until the next key
+        // Once one key waits for the tab to load, every key after it waits too, bound or
+        // not, so "/river 7" replays as typed instead of losing its unbound letters.
+        if !keysWaitingForLoad.isEmpty, key != .resize {
+            keysWaitingForLoad.append((key, pageSize))
+            return .keepRunning
+        }
         switch mode {
         case .browse: return handleBrowse(key, pageSize: pageSize)
         case .filter: handleFilter(key)
         case .openPrompt: handleOpenPrompt(key)
         case .form: handleForm(key)
-        case .help: if key == .escape || key == .character("?") || key == .character("q") { mode = .browse }
+        case .help: handleHelp(key, pageSize: pageSize)
+        case .confirm(.quit) where Keymap.confirm.action(for: key) == Keymap.Action.yes.rawValue:
+            return .quit
         case .confirm(let confirmation): handleConfirm(confirmation, key)
         }
         return .keepRunning
@@ -177,18 +233,31 @@ public final class AppModel {
     /// replayed once it has, so a script typing "3jj" gets what it typed.
     private var keysWaitingForLoad: [(key: Key, pageSize: Int)] = []
 
-    /// Replays the keys that waited for the shown tab to load; call before drawing.
-    public func replayKeysWaitingForLoad() {
-        guard tab.isLoaded, !keysWaitingForLoad.isEmpty else { return }
+    /// Replays the keys that waited for the shown tab to load; call before drawing. Returns
+    /// what the last of them asks for beyond the state (quit, the editor).
+    @discardableResult
+    public func replayKeysWaitingForLoad() -> Outcome {
+        if let draft = draftWaitingForLoad, tab.isLoaded {
+            draftWaitingForLoad = nil
+            reopen(draft)
+        }
+        guard tab.isLoaded, !keysWaitingForLoad.isEmpty else { return .keepRunning }
         let waiting = keysWaitingForLoad
         keysWaitingForLoad = []
-        for (key, pageSize) in waiting where handle(key, pageSize: pageSize) == .quit { break }
+        for (index, (key, pageSize)) in waiting.enumerated() {
+            let outcome = handle(key, pageSize: pageSize)
+            if outcome != .keepRunning {
+                // Keys after one that leaves the screen wait for the screen to come back.
+                keysWaitingForLoad = Array(waiting[(index + 1)...])
+                return outcome
+            }
+        }
+        return .keepRunning
     }
 
     private func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
-        // Once one key waits, the keys after it wait too, so they keep their order.
         if let name = Keymap.browse.action(for: key), let action = Keymap.Action(rawValue: name),
-           (!tab.isLoaded && Self.actsOnDocuments.contains(action)) || (!keysWaitingForLoad.isEmpty && action != .quit) {
+           !tab.isLoaded && Self.actsOnDocuments.contains(action) {
             keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
@@ -227,7 +296,13 @@ public final class AppModel {
             mode = .openPrompt
         case .add: openForm(editing: nil)
         case .edit:
-            if let index = selectedIndex { openForm(editing: index) } else { notice = "Nothing to edit: the list is empty" }
+            guard let index = selectedIndex else { notice = "Nothing to edit: the list is empty"; break }
+            // A file that cannot be read has no fields for a form: it is repaired in an editor.
+            if tab.snapshot(at: index).readError != nil { return openInEditor(index) }
+            openForm(editing: index)
+        case .openInEditor:
+            guard let index = selectedIndex else { notice = "Nothing to open: the list is empty"; break }
+            return openInEditor(index)
         case .delete:
             guard !isReadOnly else { notice = "The folder is read-only: nothing can be deleted"; break }
             if let index = selectedIndex {
@@ -236,14 +311,51 @@ public final class AppModel {
                 notice = "Nothing to delete: the list is empty"
             }
         case .undo: undoLastChange()
-        case .help: mode = .help
+        case .help:
+            helpOffset = 0
+            mode = .help
+        case .scrollDetailDown, .scrollDetailUp:
+            guard let index = selectedIndex else { break }
+            let path = tab.snapshot(at: index).reference.path
+            let offset = detailScroll?.path == path ? detailScroll!.offset : 0
+            detailScroll = (path, max(0, offset + (action == .scrollDetailDown ? 1 : -1)))
         case .quit: return .quit
         default: break
         }
         return .keepRunning
     }
 
-    private static let actsOnDocuments: Set<Keymap.Action> = [.up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
+    /// The file of the document at `index`, for the editor.
+    func fileURL(of index: Int) -> URL {
+        store.directory.appendingPathComponent(tab.snapshot(at: index).reference.path + ".json")
+    }
+
+    private func openInEditor(_ index: Int) -> Outcome {
+        guard !isReadOnly else { notice = "The folder is read-only: nothing can be changed"; return .keepRunning }
+        return .runEditor(fileURL(of: index))
+    }
+
+    /// Back from the editor: says what happened; the file's change arrives by the listener.
+    public func editorFinished(file: URL, result: String?) {
+        let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
+        notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
+    }
+
+    private func handleHelp(_ key: Key, pageSize: Int) {
+        guard let action = Keymap.help.action(for: key).flatMap(Keymap.Action.init) else { return }
+        let page = max(1, pageSize - 1)
+        switch action {
+        case .down: helpOffset += 1
+        case .up: helpOffset = max(0, helpOffset - 1)
+        case .pageDown: helpOffset += page
+        case .pageUp: helpOffset = max(0, helpOffset - page)
+        case .top: helpOffset = 0
+        case .bottom: helpOffset = 1 << 20
+        default: mode = .browse
+        }
+    }
+
+    private static let actsOnDocuments: Set<Keymap.Action> = [.openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
     func switchTab(to index: Int) {
         guard index != activeTab else { return }
@@ -280,6 +392,18 @@ public final class AppModel {
         }
     }
 
+    /// The id the `o` lookup fetched, and the books' version then: a change on disk fetches again.
+    private var lookupFetched: (id: String, version: Int)?
+
+    /// Fetches the lookup's document again when the books changed since (the guide's fetch is
+    /// one-off; the pane should not show a stale book). Called as the pane is drawn.
+    func followLookup() {
+        guard showsLookup, let fetched = lookupFetched, tabs[0].version != fetched.version else { return }
+        lookupFetched = (fetched.id, tabs[0].version)
+        let lookup = books.lookup
+        Task { await lookup.fetchBook(documentId: fetched.id) }
+    }
+
     /// `o`: selects the document when it is listed; on the books tab the guide's fetch
     /// (`MappingSimpleTypesViewModel`) also maps it as a `Book` in the detail pane, so
     /// does-not-exist and invalid-data show what the guide shows.
@@ -294,6 +418,7 @@ public final class AppModel {
             let lookup = books.lookup
             lookup.book = .empty
             lookup.errorMessage = nil
+            lookupFetched = (id, tab.version)
             Task { await lookup.fetchBook(documentId: id) }
         } else if position == nil {
             notice = "\(tab.collectionID)/\(id) does not exist"
@@ -311,7 +436,8 @@ public final class AppModel {
         let fields = spec.fields.map { FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint) }
         let original = index.map { tab.snapshot(at: $0) }
         form = FormSession(spec: spec, widget: FormWidget(fields: fields), initialValues: fields.map(\.text),
-                           tabID: tab.collectionID, documentID: original?.documentID, original: original)
+                           tabID: tab.collectionID, documentID: original?.documentID, original: original,
+                           initialCharacters: fields.map(\.field.characters))
         validateForm(all: false)
         mode = .form
     }
@@ -326,16 +452,16 @@ public final class AppModel {
         default:
             _ = session.widget.handle(key)
             form = session
-            validateForm(all: false)
+            validateForm(all: false, only: session.widget.focus)
         }
     }
 
     /// Shows each rule's message next to its field; `all` also marks empty untouched fields.
     @discardableResult
-    private func validateForm(all: Bool) -> Bool {
+    private func validateForm(all: Bool, only: Int? = nil) -> Bool {
         guard var session = form else { return false }
         var valid = true
-        for (index, field) in session.spec.fields.enumerated() {
+        for (index, field) in session.spec.fields.enumerated() where only == nil || only == index {
             let text = session.widget.fields[index].text
             let message = field.rule.check(text)
             if message != nil { valid = false }
@@ -358,11 +484,13 @@ public final class AppModel {
         }
         do {
             let id = try session.spec.save(session.widget.values)
-            if let original = session.original, let fields = original.data() {
+            if let original = session.original, original.readError == nil, let fields = original.data() {
                 lastChange = (original.reference.path, fields)
+            } else if session.original == nil {
+                lastChange = ("\(session.tabID)/\(id)", nil)
             }
             notice = session.documentID == nil ? "Added \(session.tabID)/\(id)" : "Saved \(session.tabID)/\(id)"
-            selectedIDs[session.tabID] = id
+            selectAsSoonAsListed(id, in: session.tabID)
             closeForm()
         } catch {
             notice = "Not saved: \(error)"
@@ -372,6 +500,7 @@ public final class AppModel {
 
     /// nil when the document is as it was when the form opened; otherwise whether it is gone.
     private func conflict(for session: FormSession, id: String) -> Bool? {
+        if session.changedSinceDraft { return false }
         guard let tab = tabs.first(where: { $0.collectionID == session.tabID }) else { return nil }
         guard let index = tab.index(of: id) else { return true }
         return tab.snapshot(at: index) === session.original ? nil : false
@@ -383,16 +512,73 @@ public final class AppModel {
         showsLookup = false
     }
 
-    /// Puts back the fields the document had before the last delete or edit.
+    /// Puts back the fields the document had before the last delete or edit, or removes the
+    /// document the last add made.
     private func undoLastChange() {
         guard let change = lastChange else { notice = "Nothing to undo"; return }
+        let reference = store.document(change.path)
         do {
-            try store.document(change.path).write(change.fields)
+            if let fields = change.fields {
+                try reference.write(fields)
+                notice = "Restored \(change.path)"
+                selectAsSoonAsListed(reference.documentID, in: reference.parent.collectionID)
+            } else {
+                try reference.deleteDocument()
+                notice = "Removed \(change.path): the add is undone"
+            }
             lastChange = nil
-            notice = "Restored \(change.path)"
         } catch {
-            notice = "Not restored: \(error)"
+            notice = "Not \(change.fields == nil ? "removed" : "restored"): \(error)"
         }
+    }
+
+    /// Selects `id` now if it is listed, else as soon as the listener lists it.
+    private func selectAsSoonAsListed(_ id: String, in tabID: String) {
+        selectedIDs[tabID] = id
+        awaitedSelection[tabID] = id
+    }
+
+    // MARK: Drafts
+
+    /// The open form as a draft, when it holds typed text; what SIGTERM and SIGHUP keep.
+    public var formDraft: FormDraft? {
+        guard let session = form, session.isDirty else { return nil }
+        return FormDraft(title: session.spec.title, collectionID: session.tabID, documentID: session.documentID,
+                         labels: session.widget.fields.map(\.label), values: session.widget.values,
+                         initialValues: session.initialValues, focus: session.widget.focus)
+    }
+
+    /// Opens the draft's form on its tab with the text it held.
+    private func reopen(_ draft: FormDraft) {
+        guard let index = tabs.firstIndex(where: { $0.collectionID == draft.collectionID }) else {
+            notice = "The draft's collection '\(draft.collectionID)' is gone; the draft stays in \(draftFile?.url.path ?? "its file")"
+            return
+        }
+        switchTab(to: index)
+        guard tab.isLoaded else { draftWaitingForLoad = draft; return }
+        var documentIndex: Int?
+        if let id = draft.documentID {
+            documentIndex = tab.index(of: id)
+            if documentIndex == nil { notice = "\(draft.collectionID)/\(id) no longer exists: saving adds it as a new document" }
+        }
+        openForm(editing: documentIndex)
+        guard var session = form, session.widget.fields.map(\.label) == draft.labels else {
+            notice = "The draft no longer fits the form; it stays in \(draftFile?.url.path ?? "its file")"
+            closeForm()
+            return
+        }
+        session.changedSinceDraft = documentIndex != nil && session.initialValues != draft.initialValues
+        for (field, value) in draft.values.enumerated() {
+            session.widget.fields[field].text = value
+            session.widget.fields[field].field.moveToEnd()
+        }
+        session.widget.focus = min(max(0, draft.focus), session.widget.fields.count - 1)
+        session.initialValues = draft.initialValues
+        session.initialCharacters = draft.initialValues.map(Array.init)
+        form = session
+        validateForm(all: false)
+        draftFile?.remove()
+        if notice == nil { notice = "Reopened the draft of \(draft.title)" }
     }
 
     // MARK: Confirmations
@@ -405,9 +591,12 @@ public final class AppModel {
             let before = tab.index(of: id).map { tab.snapshot(at: $0) }
             if let error = tab.delete(id: id) {
                 notice = "Not deleted: \(error)"
+            } else if let before, before.readError == nil, let fields = before.data() {
+                notice = "Deleted \(tab.collectionID)/\(id) (u undoes)"
+                lastChange = (before.reference.path, fields)
             } else {
-                notice = "Deleted \(tab.collectionID)/\(id)" + (before?.data() == nil ? "" : " (u undoes)")
-                if let before, let fields = before.data() { lastChange = (before.reference.path, fields) }
+                // A file that could not be read has no fields to bring back: u must not write {}.
+                notice = "Deleted \(tab.collectionID)/\(id)"
             }
         case (.delete, _):
             mode = .browse
@@ -419,6 +608,18 @@ public final class AppModel {
         case (.conflict, .yes):
             mode = .form
             saveForm(overwrite: true)
+        case (.quit, .yes):
+            break  // handled by the caller, which quits
+        case (.quit, _):
+            mode = modeBeforeQuitQuestion ?? .form
+            modeBeforeQuitQuestion = nil
+        case (.reopenDraft(let draft), .yes):
+            mode = .browse
+            reopen(draft)
+        case (.reopenDraft, _):
+            mode = .browse
+            draftFile?.remove()
+            notice = "Draft discarded"
         case (.conflict(let deleted), _):
             if deleted || key == .escape {
                 mode = .form
@@ -441,7 +642,7 @@ public final class AppModel {
         case .filter: return Keymap.textInput
         case .openPrompt: return Keymap.openPrompt
         case .form: return Keymap.form
-        case .help: return [KeyBinding(keys: [.escape, .character("?")], action: "close", description: "Close the help", hint: "close")]
+        case .help: return Keymap.help
         case .confirm: return Keymap.confirm
         }
     }

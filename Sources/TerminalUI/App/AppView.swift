@@ -38,14 +38,15 @@ public enum AppView {
         if case .form = model.mode, let session = model.form {
             cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
         } else if model.showsLookup {
+            model.followLookup()
             drawLookup(model.books.lookup, into: &canvas, area: detailArea)
         } else {
-            drawDetail(tab, index: position.map { visible[$0] }, mode: model.colorMode, into: &canvas, area: detailArea)
+            drawDetail(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
         }
 
         // Status line: a text being typed, or the latest message, and the counts.
         let statusRow = bounds.row(size.height - 2)
-        var counts = "\(visible.count == tab.rowCount ? "" : "\(visible.count) of ")\(tab.rowCount) document\(tab.rowCount == 1 ? "" : "s")"
+        var counts = countText(visible: visible.count, total: tab.rowCount)
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
         switch model.mode {
@@ -63,15 +64,24 @@ public enum AppView {
             let message = model.notice ?? tab.statusMessage ?? (tab.isLoaded ? "" : loadingText(tab))
             StatusBar(left: message, right: counts).render(into: &canvas, area: statusRow)
         }
-        HintBar(bindings: model.bindings).render(into: &canvas, area: bounds.row(size.height - 1))
+        var bindings = model.bindings
+        if case .confirm(let confirmation) = model.mode {
+            // The hint line names the answers as the question does.
+            let dialog = dialog(for: confirmation, model: model)
+            bindings = Keymap.confirm(yes: dialog.yesLabel, no: dialog.noLabel)
+        }
+        HintBar(bindings: bindings).render(into: &canvas, area: bounds.row(size.height - 1))
 
         switch model.mode {
         case .help:
-            HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
-                                   HelpSection(title: "In a form", bindings: Keymap.form),
-                                   HelpSection(title: "Anywhere", bindings: Keymap.global)],
-                        footer: "Esc or ? to close")
-                .render(into: &canvas, area: bounds)
+            var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
+                                              HelpSection(title: "In a form", bindings: Keymap.form),
+                                              HelpSection(title: "Anywhere", bindings: Keymap.global)],
+                                   footer: "Esc or ? to close")
+            // Keep the offset where it can scroll back from at once.
+            model.helpOffset = min(model.helpOffset, help.maxOffset(in: bounds))
+            help.offset = model.helpOffset
+            help.render(into: &canvas, area: bounds)
         case .confirm(let confirmation):
             dialog(for: confirmation, model: model).render(into: &canvas, area: bounds)
             cursor = nil
@@ -95,8 +105,14 @@ public enum AppView {
         let window = visible.dropFirst(state.offset).prefix(inner.height)
         let rows = window.map { tab.listRow(at: $0, mode: model.colorMode) }
         let empty = tab.isLoaded ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : loadingText(tab)
-        ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty)
+        ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty,
+                   reservedMarkerWidth: 2)
             .render(into: &canvas, area: inner)
+    }
+
+    /// "1,234 of 100,000 documents": grouped as the loading line groups them.
+    static func countText(visible: Int, total: Int) -> String {
+        (visible == total ? "" : "\(visible.formatted()) of ") + "\(total.formatted()) document\(total == 1 ? "" : "s")"
     }
 
     /// "Loading books… 12,345 of 100,000"
@@ -105,21 +121,32 @@ public enum AppView {
         return "Loading \(tab.collectionID)… \(progress.read.formatted()) of \(progress.total.formatted())"
     }
 
-    private static func drawDetail(_ tab: CollectionTab, index: Int?, mode: ColorMode, into canvas: inout Canvas, area: Rect) {
+    /// The selected document's detail, scrolled by J/K; the footer says which way there is more.
+    private static func drawDetail(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
         guard let index else {
             Frame(title: "Detail").render(into: &canvas, area: area)
             return
         }
+        let mode = model.colorMode
         let snapshot = tab.snapshot(at: index)
-        let frame = Frame(title: snapshot.reference.path)
-        frame.render(into: &canvas, area: area)
-        var inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
+        let path = snapshot.reference.path
+        var inner = Frame().inner(of: area).insetBy(dx: 1, dy: 0)
         let detail = tab.detail(at: index, mode: mode)
-        if let color = detail.swatch, inner.height > 8 {
-            Swatch(color: color, mode: mode).render(into: &canvas, area: Rect(x: inner.x, y: inner.y, width: inner.width, height: 3))
+        var swatchArea: Rect?
+        if detail.swatch != nil, inner.height > 8 {
+            swatchArea = Rect(x: inner.x, y: inner.y, width: inner.width, height: 3)
             inner = Rect(x: inner.x, y: inner.y + 4, width: inner.width, height: inner.height - 4)
         }
-        DetailWidget(lines: detail.lines).render(into: &canvas, area: inner)
+        var widget = DetailWidget(lines: detail.lines, offset: model.detailScroll?.path == path ? model.detailScroll!.offset : 0)
+        widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
+        model.detailScroll = (path, widget.offset)
+        let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
+        let arrows = (widget.offset > 0 ? "K ↑" : "") + (widget.offset > 0 && below ? " " : "") + (below ? "J ↓" : "")
+        Frame(title: path, footer: arrows.isEmpty ? nil : arrows + " more").render(into: &canvas, area: area)
+        if let color = detail.swatch, let swatchArea {
+            Swatch(color: color, mode: mode).render(into: &canvas, area: swatchArea)
+        }
+        widget.render(into: &canvas, area: inner)
     }
 
     private static func drawLookup(_ lookup: MappingSimpleTypesViewModel, into canvas: inout Canvas, area: Rect) {
@@ -147,8 +174,10 @@ public enum AppView {
         let inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
         session.widget.render(into: &canvas, area: inner)
         // A live swatch at the right end of each colour field's row (colour values are short).
-        for (index, field) in session.spec.fields.enumerated() {
-            guard let color = field.rule.preview(session.widget.fields[index].text) else { continue }
+        for (index, field) in session.spec.fields.enumerated() where field.rule.previewsColor {
+            // A colour is a few characters; a long text is no colour, and not worth copying.
+            guard session.widget.fields[index].field.characters.count <= 32,
+                  let color = field.rule.preview(session.widget.fields[index].text) else { continue }
             let fieldArea = session.widget.fieldArea(index, in: inner)
             guard fieldArea.width >= 20 else { continue }
             Swatch(color: color, mode: mode, showsHex: false)
@@ -162,10 +191,19 @@ public enum AppView {
         switch confirmation {
         case .delete(let id):
             let unreadable = model.tab.index(of: id).map { model.tab.snapshot(at: $0).readError != nil } ?? false
-            return ConfirmDialog(title: "Delete", question: "Delete \(model.tab.collectionID)/\(id)? Its file is removed"
+            let name = model.tab.index(of: id).flatMap { model.tab.name(at: $0) }
+            let what = name.map { "“\($0.truncated(toWidth: 40))” (\(model.tab.collectionID)/\(id))" } ?? "\(model.tab.collectionID)/\(id)"
+            return ConfirmDialog(title: "Delete", question: "Delete \(what)? Its file is removed"
                                  + (unreadable ? ", and as it cannot be read, u cannot bring it back." : "; u brings it back."))
         case .discardForm:
             return ConfirmDialog(title: "Discard", question: "Discard what you typed?", yesLabel: "Discard", noLabel: "Keep editing")
+        case .quit:
+            return ConfirmDialog(title: "Quit", question: "Quit and lose what you typed in \(model.form?.spec.title ?? "the form")?",
+                                 yesLabel: "Quit", noLabel: "Back to the form")
+        case .reopenDraft(let draft):
+            let when = draft.savedAt.formatted(date: .abbreviated, time: .shortened)
+            return ConfirmDialog(title: "Draft kept", question: "\(draft.title): what you typed was kept when Shelf was stopped (\(when)). Reopen it?",
+                                 yesLabel: "Reopen", noLabel: "Discard")
         case .conflict(let deleted):
             return deleted
                 ? ConfirmDialog(title: "Deleted on disk", question: "\(path) was deleted since this form opened. Save it again?",

@@ -4,7 +4,8 @@ enum Keymap {
     enum Action: String {
         case up, down, pageUp, pageDown, top, bottom
         case nextTab, previousTab, tabNumber
-        case filter, open, add, edit, delete, undo, help, quit, clearFilter
+        case scrollDetailDown, scrollDetailUp
+        case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
         case save, cancel, nextField, previousField
         case yes, no
     }
@@ -16,6 +17,8 @@ enum Keymap {
         KeyBinding(keys: [.pageDown], action: Action.pageDown.rawValue, description: "Page down"),
         KeyBinding(keys: [.home, .character("g")], action: Action.top.rawValue, description: "First document"),
         KeyBinding(keys: [.end, .character("G")], action: Action.bottom.rawValue, description: "Last document"),
+        KeyBinding(keys: [.character("J")], action: Action.scrollDetailDown.rawValue, description: "Scroll the detail down"),
+        KeyBinding(keys: [.character("K")], action: Action.scrollDetailUp.rawValue, description: "Scroll the detail up"),
         KeyBinding(keys: [.tab], action: Action.nextTab.rawValue, description: "Next tab", hint: "tabs"),
         KeyBinding(keys: [.backTab], action: Action.previousTab.rawValue, description: "Previous tab"),
         KeyBinding(keys: (1...9).map { .character(Character("\($0)")) }, action: Action.tabNumber.rawValue,
@@ -24,9 +27,11 @@ enum Keymap {
         KeyBinding(keys: [.escape], action: Action.clearFilter.rawValue, description: "Clear the filter"),
         KeyBinding(keys: [.character("o")], action: Action.open.rawValue, description: "Open a document by id", hint: "open"),
         KeyBinding(keys: [.character("a")], action: Action.add.rawValue, description: "Add a document", hint: "add"),
-        KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document", hint: "edit"),
+        KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document (a broken one: in the editor)", hint: "edit"),
+        KeyBinding(keys: [.character("E")], action: Action.openInEditor.rawValue,
+                   description: "Open its file in $VISUAL/$EDITOR/vi (fixes a broken one)"),
         KeyBinding(keys: [.character("d")], action: Action.delete.rawValue, description: "Delete the selected document (asks y/n)", hint: "delete"),
-        KeyBinding(keys: [.character("u")], action: Action.undo.rawValue, description: "Undo the last delete or edit"),
+        KeyBinding(keys: [.character("u")], action: Action.undo.rawValue, description: "Undo the last add, delete or edit"),
         KeyBinding(keys: [.character("?")], action: Action.help.rawValue, description: "Show or hide this help", hint: "help"),
         KeyBinding(keys: [.character("q")], action: Action.quit.rawValue, description: "Quit", hint: "quit"),
     ]
@@ -48,9 +53,25 @@ enum Keymap {
         KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel", hint: "cancel"),
     ]
 
+    /// The confirm keys with the answers named as a dialog names them.
+    static func confirm(yes: String, no: String) -> [KeyBinding] {
+        [KeyBinding(keys: [.character("y")], action: Action.yes.rawValue, description: yes, hint: yes),
+         KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: no, hint: no)]
+    }
+
     static let confirm: [KeyBinding] = [
         KeyBinding(keys: [.character("y")], action: Action.yes.rawValue, description: "Yes", hint: "yes"),
         KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: "No", hint: "no"),
+    ]
+
+    static let help: [KeyBinding] = [
+        KeyBinding(keys: [.down, .character("j")], action: Action.down.rawValue, description: "Scroll down", hint: "scroll"),
+        KeyBinding(keys: [.up, .character("k")], action: Action.up.rawValue, description: "Scroll up"),
+        KeyBinding(keys: [.pageDown, .character(" ")], action: Action.pageDown.rawValue, description: "Page down"),
+        KeyBinding(keys: [.pageUp], action: Action.pageUp.rawValue, description: "Page up"),
+        KeyBinding(keys: [.home, .character("g")], action: Action.top.rawValue, description: "Top"),
+        KeyBinding(keys: [.end, .character("G")], action: Action.bottom.rawValue, description: "Bottom"),
+        KeyBinding(keys: [.escape, .character("?"), .character("q")], action: Action.cancel.rawValue, description: "Close the help", hint: "close"),
     ]
 
     static let global: [KeyBinding] = [

@@ -22,6 +22,17 @@ public enum DisplayWidth {
         return total
     }
 
+    /// Whether `text` takes more than `width` columns; reads at most `width + 1` columns of it,
+    /// so asking about a 1 MiB string costs what asking about a short one does.
+    public static func exceeds(_ text: String, _ width: Int) -> Bool {
+        var total = 0
+        for character in text {
+            total += of(character)
+            if total > width { return true }
+        }
+        return false
+    }
+
     /// Columns taken by a single scalar, as wcwidth would say.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
@@ -86,7 +97,7 @@ extension String {
     /// `width` when a wide character would straddle the edge.
     public func truncated(toWidth width: Int) -> String {
         guard width > 0 else { return "" }
-        guard displayWidth > width else { return self }
+        guard DisplayWidth.exceeds(self, width) else { return self }
         var result = ""
         var used = 0
         for character in self {

@@ -15,18 +15,27 @@ extension Array where Element == Span {
     /// Total display width of the spans.
     public var displayWidth: Int { reduce(0) { $0 + $1.displayWidth } }
 
+    /// Whether the spans take more than `width` columns, reading no further than that.
+    func exceeds(_ width: Int) -> Bool {
+        var room = width
+        for span in self {
+            if DisplayWidth.exceeds(span.text, room) { return true }
+            room -= span.displayWidth
+        }
+        return false
+    }
+
     /// The spans cut to at most `width` columns; when something is cut the last visible
     /// span ends with "…" (drawn in that span's style).
     public func truncated(toWidth width: Int) -> [Span] {
-        guard displayWidth > width else { return self }
+        guard exceeds(width) else { return self }
         guard width > 0 else { return [] }
         var result: [Span] = []
         var remaining = width - 1  // room for the ellipsis
         for span in self {
-            let spanWidth = span.displayWidth
-            if spanWidth <= remaining {
+            if !DisplayWidth.exceeds(span.text, remaining) {
                 result.append(span)
-                remaining -= spanWidth
+                remaining -= span.displayWidth
                 continue
             }
             var cut = ""

@@ -6,7 +6,7 @@ public enum Key: Hashable, Sendable {
     case up, down, left, right
     case home, end, pageUp, pageDown
     case tab, backTab
-    case enter, escape, backspace, delete
+    case enter, escape, backspace, delete, insert
     /// Ctrl with a letter, lowercase: `.ctrl("c")` is Ctrl-C (delivered as a key, not SIGINT).
     case ctrl(Character)
     /// The terminal changed size; read the new size before drawing.
@@ -34,6 +34,7 @@ public enum Key: Hashable, Sendable {
         case .escape: return "Esc"
         case .backspace: return "Backspace"
         case .delete: return "Del"
+        case .insert: return "Ins"
         case .ctrl(let c): return "Ctrl-" + String(c).uppercased()
         case .resize: return "Resize"
         case .unknown(let code): return "Key \(code)"

@@ -69,7 +69,7 @@ public struct FormWidget: Widget, Hashable, Sendable {
     }
 
     private func messageLines(_ field: FormField, width: Int) -> [String] {
-        field.message.map { TextWrapper.wrap("! " + $0, width: width) } ?? []
+        field.message.map { TextWrapper.wrap("! " + $0, width: width, maxLines: 3) } ?? []
     }
 
     /// Rows scrolled off the top so that the focused field and its message are visible.

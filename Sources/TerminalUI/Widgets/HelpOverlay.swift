@@ -1,11 +1,14 @@
 /// A centred box listing every key binding of the current screen and the global ones:
 /// a bold title per section, then one line per binding with its keys and description.
-/// The box shrinks to its content and to the area; lines that do not fit end in "…".
+/// The box shrinks to its content and to the area; lines that do not fit end in "…". When
+/// the lines do not all fit, it scrolls by `offset` and its footer says which way there is more.
 public struct HelpOverlay: Widget, Hashable, Sendable {
     public var title: String
     public var sections: [HelpSection]
     public var footer: String
     public var style: Style
+    /// Lines scrolled off the top (clamped when drawn).
+    public var offset = 0
 
     public init(title: String = "Keys", sections: [HelpSection], footer: String = "Esc close",
                 style: Style = .plain) {
@@ -40,16 +43,21 @@ public struct HelpOverlay: Widget, Hashable, Sendable {
         return area.centered(Size(width: contentWidth + 4, height: lines.count + 2))
     }
 
+    /// The largest offset that still fills the box in `area`.
+    public func maxOffset(in area: Rect) -> Int {
+        max(0, contentLines().count - max(0, box(in: area).height - 2))
+    }
+
     public func render(into canvas: inout Canvas, area: Rect) {
         let box = box(in: area)
-        let frame = Frame(title: title, footer: footer, style: style, isFocused: true)
+        let start = min(max(0, offset), maxOffset(in: area))
+        let more = (above: start > 0, below: start < maxOffset(in: area))
+        let arrows = (more.above ? "↑" : "") + (more.below ? "↓" : "")
+        let frame = Frame(title: title, footer: footer + (arrows.isEmpty ? "" : " · \(arrows) more"), style: style, isFocused: true)
         frame.render(into: &canvas, area: box)
         let inner = frame.inner(of: box).insetBy(dx: 1, dy: 0)
         guard !inner.isEmpty else { return }
-        var lines = contentLines()
-        if lines.count > inner.height {
-            lines = Array(lines.prefix(inner.height - 1)) + [[Span("…", style: style)]]
-        }
+        let lines = contentLines().dropFirst(start)
         for (index, line) in lines.prefix(inner.height).enumerated() {
             canvas.write(line.truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + index),
                          clippedTo: inner.width)

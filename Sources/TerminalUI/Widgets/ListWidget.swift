@@ -10,9 +10,13 @@ public struct ListWidget: Widget, Hashable, Sendable {
     /// Shown (dimmed) in the first row when there are no rows.
     public var emptyText: String
     public var style: Style
+    /// Columns kept for markers even when no row in view has one, so rows do not shift as a
+    /// marked row scrolls in and out (the rows given are only those in view).
+    public var reservedMarkerWidth: Int
 
     public init(rows: [ListRow], state: ListState, isFocused: Bool = true,
-                emptyText: String = "Nothing here", style: Style = .plain) {
+                emptyText: String = "Nothing here", style: Style = .plain, reservedMarkerWidth: Int = 0) {
+        self.reservedMarkerWidth = reservedMarkerWidth
         self.rows = rows
         self.state = state
         self.isFocused = isFocused
@@ -29,7 +33,7 @@ public struct ListWidget: Widget, Hashable, Sendable {
     /// Columns reserved for markers: the widest marker plus a space, or 0 without markers.
     public var markerWidth: Int {
         let widest = rows.reduce(0) { max($0, $1.marker.map(DisplayWidth.of) ?? 0) }
-        return widest > 0 ? widest + 1 : 0
+        return max(widest > 0 ? widest + 1 : 0, reservedMarkerWidth)
     }
 
     public func render(into canvas: inout Canvas, area: Rect) {

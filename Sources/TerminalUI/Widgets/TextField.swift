@@ -30,12 +30,15 @@ public struct TextField: Widget, Hashable, Sendable {
     // MARK: Editing
 
     /// Inserts `string` before the cursor and moves the cursor after it.
+    /// Only the characters either side of the cursor are segmented again, so typing into a
+    /// 1 MiB text costs what typing into a short one does.
     public mutating func insert(_ string: String) {
-        let before = String(characters[..<cursor]) + string
-        let joined = before + String(characters[cursor...])
-        characters = Array(joined)
+        let low = max(0, cursor - 1), high = min(characters.count, cursor + 1)
+        let before = String(characters[low..<cursor]) + string
+        let joined = Array(before + String(characters[cursor..<high]))
+        characters.replaceSubrange(low..<high, with: joined)
         // Graphemes can merge across the join (a combining mark typed after a letter).
-        cursor = min(before.count, characters.count)
+        cursor = low + min(before.count, joined.count)
     }
 
     public mutating func insert(_ character: Character) { insert(String(character)) }
@@ -102,13 +105,16 @@ public struct TextField: Widget, Hashable, Sendable {
 
     /// Index of the first grapheme shown in a field `width` columns wide: 0 while the
     /// cursor fits, else the smallest start that keeps the cursor's cell in view.
+    /// Walks back from the cursor, so a long text costs what the field shows.
     func firstVisible(width: Int) -> Int {
         guard width > 0 else { return cursor }
-        var start = 0
-        var columnsBeforeCursor = characters[..<cursor].reduce(0) { $0 + DisplayWidth.of($1) }
-        while columnsBeforeCursor >= width, start < cursor {
-            columnsBeforeCursor -= DisplayWidth.of(characters[start])
-            start += 1
+        var start = cursor
+        var columns = 0
+        while start > 0 {
+            let w = DisplayWidth.of(characters[start - 1])
+            if columns + w >= width { break }
+            columns += w
+            start -= 1
         }
         return start
     }
@@ -135,6 +141,8 @@ public struct TextField: Widget, Hashable, Sendable {
             return
         }
         let start = firstVisible(width: row.width)
-        canvas.write(String(characters[start...]), at: row.origin, style: style, clippedTo: row.width)
+        // At most one character per column can show.
+        let end = min(characters.count, start + row.width * 2 + 8)
+        canvas.write(String(characters[start..<end]), at: row.origin, style: style, clippedTo: row.width)
     }
 }

@@ -15,7 +15,8 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let store = try options.folder().openStore()
         let check = try waitFor { try await DataCheck.run(on: store) }
-        print(check.report)
+        // One problem a line: each printed safely (file names and values may hold anything).
+        print(check.report.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText.safe(String($0)) }.joined(separator: "\n"))
         if !check.problems.isEmpty { throw ExitCode(1) }
     }
 }

@@ -51,6 +51,13 @@ enum SyntheticBooks {
             title: "The \(adjectives[index % 10]) \(nouns[(index / 10) % 10]) \(index / 100 + 1)",
             numberOfPages: 80 + (index * 37) % 900,
             author: authors[index % authors.count],
-            genres: [genres[index % genres.count], genres[(index / 8) % genres.count]])
+            genres: genrePair(index).map { genres[$0] })
+    }
+
+    /// Two different genres: the second moves on by one where it would repeat the first.
+    static func genrePair(_ index: Int) -> [Int] {
+        let first = index % genres.count
+        let second = (index / 8) % genres.count
+        return [first, second == first ? (second + 1) % genres.count : second]
     }
 }

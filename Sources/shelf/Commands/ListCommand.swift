@@ -10,15 +10,26 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var options: DataOptions
 
+    /// A collection that cannot be read is said and skipped (exit status 1), the others listed.
+    /// Names and errors are printed with control characters escaped and long ones shortened.
     func run() throws {
         let store = try options.folder().openStore()
+        var failed = false
         for collection in try store.listCollections() {
-            let snapshot = try waitFor { try await collection.getDocuments() }
-            print("\(collection.path) (\(snapshot.count) document\(snapshot.count == 1 ? "" : "s"))")
+            let snapshot: QuerySnapshot
+            do {
+                snapshot = try waitFor { try await collection.getDocuments() }
+            } catch {
+                failed = true
+                print(PrintableText.safe("\(collection.path): cannot be read: \(error)"))
+                continue
+            }
+            print(PrintableText.safe("\(collection.path) (\(snapshot.count) document\(snapshot.count == 1 ? "" : "s"))"))
             for document in snapshot.documents {
                 let note = document.readError.map { "  ! \($0)" } ?? ""
-                print("  \(document.documentID)\(note)")
+                print(PrintableText.safe("  \(document.documentID)\(note)"))
             }
         }
+        if failed { throw ExitCode(1) }
     }
 }

@@ -78,6 +78,7 @@ public final class NcursesScreen {
         noecho()
         nonl()
         keypad(window, true)
+        defineAlternateKeys()
         nodelay(window, true)
         set_escdelay(25)
         intrflush(window, false)
@@ -252,7 +253,42 @@ public final class NcursesScreen {
                 keys.append(key)
             }
         }
-        return keys
+        return KeySequences.fold(keys)
+    }
+
+    /// Registers the sequences other terminals send for Shelf's keys (`KeySequences`), so
+    /// Home is Home under tmux with TERM=xterm-256color too. A sequence the terminfo entry
+    /// already binds to a key Shelf knows keeps its binding; one bound to a code Shelf does not
+    /// know (TERM=linux binds `ESC [Z` to an extended code) is taken over.
+    private func defineAlternateKeys() {
+        for (sequence, key) in KeySequences.alternates {
+            guard let code = NcursesScreen.code(for: key) else { continue }
+            let existing = key_defined(sequence)
+            if existing > 0, case .unknown = NcursesScreen.key(forCode: existing) {
+                define_key(sequence, 0)  // remove the binding Shelf cannot use
+            } else if existing != 0 {
+                continue
+            }
+            define_key(sequence, code)
+        }
+    }
+
+    /// The ncurses key code for a key `KeySequences` lists.
+    static func code(for key: Key) -> Int32? {
+        switch key {
+        case .up: return shelf_key_up()
+        case .down: return shelf_key_down()
+        case .left: return shelf_key_left()
+        case .right: return shelf_key_right()
+        case .home: return shelf_key_home()
+        case .end: return shelf_key_end()
+        case .pageUp: return shelf_key_ppage()
+        case .pageDown: return shelf_key_npage()
+        case .backTab: return shelf_key_btab()
+        case .enter: return shelf_key_enter()
+        case .delete: return shelf_key_dc()
+        default: return nil
+        }
     }
 
     /// A function key code from get_wch (KEY_CODE_YES).
@@ -271,6 +307,12 @@ public final class NcursesScreen {
         case shelf_key_enter(): return .enter
         case shelf_key_backspace(): return .backspace
         case shelf_key_dc(): return .delete
+        case shelf_key_ic(): return .insert
+        // The VT220 keypad's Find and Select, where Home and End are on a PC keyboard.
+        case shelf_key_find(), shelf_key_a1(): return .home
+        case shelf_key_select(), shelf_key_c1(): return .end
+        case shelf_key_a3(): return .pageUp
+        case shelf_key_c3(): return .pageDown
         default: return .unknown(code)
         }
     }

@@ -22,12 +22,13 @@ struct FieldRule: Sendable {
     var check: @Sendable (String) -> String?
     /// A colour to preview beside the field as it is typed.
     var preview: @Sendable (String) -> Color? = { _ in nil }
+    var previewsColor = false
 
     static let text = FieldRule(hint: "text") { $0.trimmed.isEmpty ? "required" : nil }
     static let optionalText = FieldRule(hint: "text") { _ in nil }
 
     static let wholeNumber = FieldRule(hint: "a whole number ≥ 0") { text in
-        guard let value = Int(text.trimmed) else { return "expected a whole number ≥ 0, found \"\(text.trimmed)\"" }
+        guard let value = Int(text.trimmed) else { return "expected a whole number ≥ 0, found \"\(text.trimmed.shownInMessage)\"" }
         return value < 0 ? "expected a whole number ≥ 0, found \(value)" : nil
     }
 
@@ -35,27 +36,27 @@ struct FieldRule: Sendable {
         FieldRule(hint: "#RGB, #RGBA, #RRGGBB or #RRGGBBAA", check: { text in
             if optional && text.trimmed.isEmpty { return nil }
             do throws(ColorParseError) { _ = try Color(hex: text); return nil } catch { return error.description }
-        }, preview: { try? Color(hex: $0) })
+        }, preview: { try? Color(hex: $0) }, previewsColor: true)
     }
 
     static let url = FieldRule(hint: "https://…") { text in
-        text.trimmed.isEmpty || FieldParsing.url(text) != nil ? nil : "expected a URL such as https://example.com/cover.jpg, found \"\(text.trimmed)\""
+        text.trimmed.isEmpty || FieldParsing.url(text) != nil ? nil : "expected a URL such as https://example.com/cover.jpg, found \"\(text.trimmed.shownInMessage)\""
     }
 
     static let date = FieldRule(hint: "YYYY or YYYY-MM-DD") { text in
-        FieldParsing.date(text) == nil ? "expected a year (1843) or a date (2014-09-09), found \"\(text.trimmed)\"" : nil
+        FieldParsing.date(text) == nil ? "expected a year (1843) or a date (2014-09-09), found \"\(text.trimmed.shownInMessage)\"" : nil
     }
 
     static func coordinate(_ name: String, limit: Double) -> FieldRule {
         FieldRule(hint: "-\(Int(limit))…\(Int(limit))") { text in
-            guard let value = Double(text.trimmed) else { return "expected a number, found \"\(text.trimmed)\"" }
+            guard let value = Double(text.trimmed) else { return "expected a number, found \"\(text.trimmed.shownInMessage)\"" }
             return abs(value) <= limit ? nil : "\(name) must be between -\(Int(limit)) and \(Int(limit)), found \(value)"
         }
     }
 
     static func oneOf(_ choices: [String]) -> FieldRule {
         FieldRule(hint: choices.joined(separator: ", ")) { text in
-            choices.contains(text.trimmed) ? nil : "expected one of: \(choices.joined(separator: ", ")); found \"\(text.trimmed)\""
+            choices.contains(text.trimmed) ? nil : "expected one of: \(choices.joined(separator: ", ")); found \"\(text.trimmed.shownInMessage)\""
         }
     }
 
@@ -111,4 +112,8 @@ import Foundation
 
 extension StringProtocol {
     var trimmed: String { trimmingCharacters(in: .whitespaces) }
+
+    /// The text as a message quotes it: at most 40 characters, so a message about a 1 MiB
+    /// value stays one line.
+    var shownInMessage: String { utf8.count <= 40 ? String(self) : String(prefix(39)) + "…" }
 }

@@ -22,6 +22,8 @@ protocol CollectionTab: AnyObject {
     func matching(_ query: String, among candidates: [Int]?) -> [Int]
     func listRow(at index: Int, mode: ColorMode) -> ListRow
     func detail(at index: Int, mode: ColorMode) -> TabDetail
+    /// What names the document to a person (its title or name), when it has one.
+    func name(at index: Int) -> String?
     /// How many rows do not decode, when that is cheap to know (small collections).
     var problemCount: Int? { get }
     /// Called when the tab is shown and left.

@@ -67,8 +67,14 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     func listRow(at index: Int, mode: ColorMode) -> ListRow {
         let row = live.rows[index]
         if let model = row.model { return ListRow(presentation.row(model, mode)) }
-        let name = presentation.nameFields.lazy.compactMap { row.snapshot.get($0) as? String }.first ?? row.id
-        return ListRow([Span(name), Span("  does not decode", style: Style(dim: true))], marker: "!")
+        let name = name(at: index) ?? row.id
+        let reason = row.problem.map { ProblemText.short($0.message, path: row.snapshot.reference.path) } ?? "does not decode"
+        return ListRow([Span(name), Span("  " + reason, style: Style(dim: true))], marker: "!")
+    }
+
+    func name(at index: Int) -> String? {
+        let snapshot = live.rows[index].snapshot
+        return presentation.nameFields.lazy.compactMap { snapshot.get($0) as? String }.first
     }
 
     func detail(at index: Int, mode: ColorMode) -> TabDetail {

@@ -48,11 +48,15 @@ final class RawTab: CollectionTab {
     func matching(_ query: String, among candidates: [Int]?) -> [Int] { inner.matching(query, among: candidates) }
     func listRow(at index: Int, mode: ColorMode) -> ListRow {
         let snapshot = inner.snapshot(at: index)
-        if let problem = snapshot.readError { return ListRow([Span(snapshot.documentID), Span("  \(problem)", style: Style(dim: true))], marker: "!") }
+        if let problem = snapshot.readError {
+            let reason = ProblemText.short(problem.description, path: snapshot.reference.path)
+            return ListRow([Span(snapshot.documentID), Span("  " + reason, style: Style(dim: true))], marker: "!")
+        }
         let name = ["title", "name"].lazy.compactMap { snapshot.get($0) as? String }.first
         return ListRow([Span(snapshot.documentID)] + (name.map { [Span("  " + $0, style: Style(dim: true))] } ?? []))
     }
     func detail(at index: Int, mode: ColorMode) -> TabDetail { inner.detail(at: index, mode: mode) }
+    func name(at index: Int) -> String? { inner.name(at: index) }
     func show() { inner.show() }
     func hide() { inner.hide() }
     func form(editing index: Int?) -> FormSpec? { nil }

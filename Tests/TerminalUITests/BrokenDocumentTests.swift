@@ -1,0 +1,63 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// A document whose file cannot be read: it is never replaced by `{}`, and it is repaired in
+/// an editor, not in a form that cannot save it.
+@MainActor
+final class BrokenDocumentTests: XCTestCase {
+    private var folder: URL!
+    private var broken: URL { folder.appendingPathComponent("books/broken.json") }
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-broken-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        try Data(#"{"title": "Half"#.utf8).write(to: broken)
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(app.tab.isLoaded)
+        return app
+    }
+
+    func testUndoAfterDeletingAnUnreadableDocumentWritesNothing() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("d"))
+        _ = app.handle(.character("y"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: broken.path))
+        XCTAssertEqual(app.notice, "Deleted books/broken")
+        _ = app.handle(.character("u"))
+        XCTAssertEqual(app.notice, "Nothing to undo")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: broken.path), "u must not write {} in its place")
+    }
+
+    func testEditingAnUnreadableDocumentOpensItsFileInTheEditor() async throws {
+        let app = try await makeApp()
+        XCTAssertEqual(app.handle(.character("e")), .runEditor(broken))
+        XCTAssertNil(app.form, "no form that could never save")
+        XCTAssertEqual(app.handle(.enter), .runEditor(broken))
+        XCTAssertEqual(app.handle(.character("E")), .runEditor(broken))
+    }
+
+    func testTheListShowsTheFixOnceTheFileIsFixed() async throws {
+        let app = try await makeApp()
+        XCTAssertTrue(AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines.joined().contains("cannot be read"))
+        try Data(#"{"author": "A", "numberOfPages": 1, "title": "Whole"}"#.utf8).write(to: broken)
+        for _ in 0..<200 where !AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines.joined().contains("Whole") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let screen = AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines.joined(separator: "\n")
+        XCTAssertTrue(screen.contains("Whole"), screen)
+        XCTAssertFalse(screen.contains("cannot be read"), screen)
+        XCTAssertEqual(app.handle(.character("e")), .keepRunning, "a readable document opens in the form again")
+        XCTAssertNotNil(app.form)
+    }
+}

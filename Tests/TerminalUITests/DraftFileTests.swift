@@ -1,0 +1,37 @@
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+final class DraftFileTests: XCTestCase {
+    func testTheStateFolderIsXDGStateHomeElseLocalState() {
+        let data = URL(fileURLWithPath: "/tmp/some/data")
+        let xdg = DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"])
+        XCTAssertEqual(xdg.url.deletingLastPathComponent().path, "/x/state/shelf")
+        let home = DraftFile(dataFolder: data, environment: ["HOME": "/home/u"])
+        XCTAssertEqual(home.url.deletingLastPathComponent().path, "/home/u/.local/state/shelf")
+        let relative = DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": "state", "HOME": "/home/u"])
+        XCTAssertEqual(relative.url.deletingLastPathComponent().path, "/home/u/.local/state/shelf", "a relative XDG path is ignored, as the spec says")
+    }
+
+    func testEachDataFolderHasItsOwnDraft() {
+        let environment = ["XDG_STATE_HOME": "/x/state"]
+        let a = DraftFile(dataFolder: URL(fileURLWithPath: "/data/a"), environment: environment)
+        let b = DraftFile(dataFolder: URL(fileURLWithPath: "/data/b"), environment: environment)
+        XCTAssertNotEqual(a.url, b.url)
+        XCTAssertEqual(a.url, DraftFile(dataFolder: URL(fileURLWithPath: "/data/a/"), environment: environment).url)
+    }
+
+    func testADraftRoundTripsAndIsRemoved() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-draft-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = DraftFile(dataFolder: URL(fileURLWithPath: "/data"), environment: ["XDG_STATE_HOME": folder.path])
+        XCTAssertNil(file.load())
+        let draft = FormDraft(title: "Edit books/x", collectionID: "books", documentID: "x", labels: ["Title"],
+                              values: ["Typed ✍️"], initialValues: ["Old"], focus: 0,
+                              savedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        try file.save(draft)
+        XCTAssertEqual(file.load(), draft)
+        file.remove()
+        XCTAssertNil(file.load())
+    }
+}

@@ -1,0 +1,45 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// Keys typed before a collection has loaded are replayed as typed, whatever they are.
+@MainActor
+final class KeysWhileLoadingTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-loading-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        for index in 1...5 {
+            try Data(#"{"author": "X", "numberOfPages": \#(index), "title": "River \#(index)"}"#.utf8)
+                .write(to: books.appendingPathComponent("b\(index).json"))
+        }
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    func testAFilterTypedWhileLoadingIsReplayedWhole() async throws {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        XCTAssertFalse(app.tab.isLoaded, "typed before the first snapshot")
+        for c in "jj/river 7" { _ = app.handle(.character(c)) }
+        _ = app.handle(.character("2"))
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        _ = app.replayKeysWaitingForLoad()
+        guard case .filter = app.mode else { return XCTFail("the filter is open: \(app.mode)") }
+        XCTAssertEqual(app.textField.text, "river 72")
+        XCTAssertEqual(app.tab.collectionID, "books", "2 was typed into the filter, not a tab switch")
+        XCTAssertNil(app.notice)
+        _ = app.handle(.enter)
+        XCTAssertEqual(app.filters["books"], "river 72")
+    }
+
+    func testUnboundKeysWaitTooAndQuitDoesNot() async throws {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        _ = app.handle(.character("/"))
+        _ = app.handle(.character("r"))
+        XCTAssertNil(app.notice, "r waits with the filter it belongs to, instead of \"does nothing here\"")
+        XCTAssertEqual(app.handle(.ctrl("c")), .quit, "Ctrl-C never waits")
+    }
+}

@@ -1,0 +1,65 @@
+import DocumentStore
+import Foundation
+import ShelfModels
+@testable import TerminalUI
+import XCTest
+
+/// A document holding a 1 MiB word (legal in Firestore) draws like any other: what is on
+/// screen is drawn, the rest is said to be cut. Before, wrapping it was quadratic and the
+/// frame never finished.
+@MainActor
+final class LongValueTests: XCTestCase {
+    private var folder: URL!
+    /// As long as a document may be (1 MiB) with room for the other fields and names.
+    private let word = String(repeating: "w", count: (1 << 20) - 200)
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-long-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        let fields: [String: Any] = ["title": word, "author": "A. Author", "numberOfPages": 1]
+        try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent("long.json"))
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func makeApp() async throws -> AppModel {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .palette256)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(app.tab.isLoaded)
+        return app
+    }
+
+    func testTheListAndDetailDrawTheStartAndSayTheRestIsCut() async throws {
+        let app = try await makeApp()
+        let lines = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines
+        let screen = lines.joined(separator: "\n")
+        XCTAssertTrue(lines[2].hasPrefix("│  www") && lines[2].contains("www…│"), "the row is cut with an ellipsis:\n\(screen)")
+        XCTAssertTrue(lines[2].contains("│ Title   www"), "the detail starts with the title:\n\(screen)")
+        XCTAssertTrue(lines[3].contains("│         www"), "the title goes on under itself:\n\(screen)")
+
+        // Scrolled as far as it goes, the detail says the value is cut, and how long it is.
+        let detail = DetailWidget(lines: [DetailLine("Title", word)], offset: .max)
+        var canvas = Canvas(width: 60, height: 5)
+        detail.render(into: &canvas, area: canvas.bounds)
+        XCTAssertEqual(canvas.lines.last, "       … cut here: the value is \(word.utf8.count.formatted()) bytes long".padded(toWidth: 60))
+        XCTAssertEqual(detail.rowCount(width: 60), DetailWidget.maxRowsPerValue)
+    }
+
+    func testTheFormOpensOnItAndEditsAtBothEnds() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        var lines = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines
+        XCTAssertTrue(lines.contains { $0.contains("› Title        wwww") }, lines.joined(separator: "\n"))
+        _ = app.handle(.home)
+        _ = app.handle(.character("A"))
+        _ = app.handle(.end)
+        _ = app.handle(.character("Z"))
+        lines = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines
+        XCTAssertTrue(lines.contains { $0.contains("wwwZ ") }, lines.joined(separator: "\n"))
+        XCTAssertEqual(app.form?.widget.values.first?.first, "A")
+        XCTAssertEqual(app.form?.widget.values.first?.utf8.count, word.utf8.count + 2)
+    }
+}

@@ -1,0 +1,66 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// The help and the detail pane scroll, so at 80×24 every key and every field can be read.
+@MainActor
+final class ScrollingTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-scroll-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        var fields: [String: Any] = ["author": "A", "numberOfPages": 1, "title": "Many fields"]
+        for index in 1...41 { fields[String(format: "extra%02d", index)] = "value \(index)" }
+        try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent("many.json"))
+        try Data(#"{"author": "B", "numberOfPages": 2, "title": "Other"}"#.utf8).write(to: books.appendingPathComponent("other.json"))
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        return app
+    }
+
+    private func screen(_ app: AppModel) -> String {
+        AppView.render(app, size: Size(width: 80, height: 24)).canvas.lines.joined(separator: "\n")
+    }
+
+    func testTheHelpScrollsToItsLastLineAndBack() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("?"))
+        XCTAssertTrue(screen(app).contains("Move up"))
+        XCTAssertFalse(screen(app).contains("Quit from anywhere"), "at 80×24 the help does not fit:\n\(screen(app))")
+        XCTAssertTrue(screen(app).contains("↓ more"), "the help says there is more:\n\(screen(app))")
+        for key in [Key.character(" "), .pageDown, .down, .character("j")] {
+            for _ in 0..<40 { _ = app.handle(key) }
+            XCTAssertTrue(screen(app).contains("Quit from anywhere"), "\(key) scrolls to the end:\n\(screen(app))")
+            for _ in 0..<40 { _ = app.handle(.character("k")) }
+            XCTAssertTrue(screen(app).contains("Move up"), "k scrolls back up:\n\(screen(app))")
+        }
+        _ = app.handle(.pageDown)
+        _ = app.handle(.pageUp)
+        XCTAssertTrue(screen(app).contains("Move up"))
+        _ = app.handle(.escape)
+        XCTAssertFalse(screen(app).contains("Keys"))
+    }
+
+    func testJAndKScrollTheDetailAndAMoveStartsAtTheTop() async throws {
+        let app = try await makeApp()
+        XCTAssertTrue(screen(app).contains("┌ books/many "))
+        XCTAssertFalse(screen(app).contains("extra41"), "41 fields do not fit at 80×24")
+        for _ in 0..<60 { _ = app.handle(.character("J")) }
+        XCTAssertTrue(screen(app).contains("extra41: value 41"), "J scrolls to the last field:\n\(screen(app))")
+        XCTAssertFalse(screen(app).contains("│ Title "), "the top of the detail scrolled away:\n\(screen(app))")
+        _ = app.handle(.character("K"))
+        XCTAssertTrue(screen(app).contains("extra40"), "K scrolls back at once, however far J went:\n\(screen(app))")
+        XCTAssertFalse(screen(app).contains("extra41"))
+        _ = app.handle(.character("j"))
+        _ = app.handle(.character("k"))
+        XCTAssertTrue(screen(app).contains("│ Title "), "another document, or the same again, starts at the top:\n\(screen(app))")
+    }
+}

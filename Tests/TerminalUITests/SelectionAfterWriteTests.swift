@@ -1,0 +1,75 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// After an add or an undo the document Shelf wrote is selected, even though the list is
+/// drawn before the listener reports it; `u` after an add removes what was added.
+@MainActor
+final class SelectionAfterWriteTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-select-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        for (id, title) in [("a", "Alpha"), ("m", "Middle"), ("z", "Zulu")] {
+            try Data(#"{"author": "X", "numberOfPages": 1, "title": "\#(title)"}"#.utf8).write(to: books.appendingPathComponent("\(id).json"))
+        }
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
+        try await until { app.tab.isLoaded }
+        return app
+    }
+
+    private func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<300 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(condition())
+    }
+
+    private func detailTitle(_ app: AppModel) -> String {
+        let line = AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines[1]
+        return String(line.split(separator: "┌").last ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "─┐ "))
+    }
+
+    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.handle(.character(c)) } }
+
+    func testTheAddedDocumentIsSelectedOnceListedAndUUndoesTheAdd() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("a"))
+        type(app, "New Book")
+        _ = app.handle(.tab); type(app, "Someone")
+        _ = app.handle(.tab); type(app, "12")
+        _ = app.handle(.enter)
+        let notice = try XCTUnwrap(app.notice)
+        XCTAssertTrue(notice.hasPrefix("Added books/"), notice)
+        let path = String(notice.dropFirst("Added ".count))
+        _ = detailTitle(app)  // a frame before the listener has it
+        try await until { app.tab.index(of: String(path.dropFirst("books/".count))) != nil }
+        XCTAssertEqual(detailTitle(app), path, "the new document is selected")
+
+        _ = app.handle(.character("u"))
+        XCTAssertEqual(app.notice, "Removed \(path): the add is undone")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent(path + ".json").path))
+    }
+
+    func testAfterUndoingADeleteTheDocumentIsSelectedAgain() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("j"))
+        XCTAssertEqual(detailTitle(app), "books/m")
+        _ = app.handle(.character("d"))
+        _ = app.handle(.character("y"))
+        try await until { app.tab.index(of: "m") == nil }
+        XCTAssertNotEqual(detailTitle(app), "books/m")
+        _ = app.handle(.character("u"))
+        _ = detailTitle(app)  // drawn before the listener reports it back
+        try await until { app.tab.index(of: "m") != nil }
+        XCTAssertEqual(detailTitle(app), "books/m")
+    }
+}

@@ -1,0 +1,86 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// Issue 11's smaller items: each one as the screen shows it.
+@MainActor
+final class SmallFixesTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-small-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        try Data(#"{"author": "P", "numberOfPages": "twohundredfifty", "title": "Aaa Broken"}"#.utf8).write(to: books.appendingPathComponent("aaa.json"))
+        for index in 1...30 {
+            let id = String(format: "b%02d", index)
+            try Data(#"{"author": "X", "numberOfPages": \#(index), "title": "Book \#(index)"}"#.utf8).write(to: books.appendingPathComponent("\(id).json"))
+        }
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        return app
+    }
+
+    private func lines(_ app: AppModel) -> [String] { AppView.render(app, size: Size(width: 100, height: 16)).canvas.lines }
+
+    func testRowsKeepTheirColumnWhenTheMarkedRowScrollsAway() async throws {
+        let app = try await makeApp()
+        XCTAssertTrue(lines(app)[3].hasPrefix("│  Book 1 "), lines(app).joined(separator: "\n"))
+        _ = app.handle(.end)
+        XCTAssertFalse(lines(app).joined().contains("Aaa Broken"))
+        XCTAssertTrue(lines(app)[2].hasPrefix("│  Book "), "the text stays two columns in:\n\(lines(app).joined(separator: "\n"))")
+    }
+
+    func testAnUndecodableRowSaysWhyInShort() async throws {
+        let app = try await makeApp()
+        let row = lines(app)[2]
+        XCTAssertTrue(row.hasPrefix("│! Aaa Broken  numberOfPages: expected"), row)
+    }
+
+    func testTheDeleteQuestionNamesTheTitle() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.down)
+        _ = app.handle(.character("d"))
+        let screen = lines(app).joined(separator: "\n")
+        XCTAssertTrue(screen.contains("Delete “Book 1” (books/b01)?"), screen)
+    }
+
+    func testTheHintLineNamesTheAnswersTheQuestionGives() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.down)
+        _ = app.handle(.character("e"))
+        _ = app.handle(.character("!"))
+        try Data(#"{"author": "Y", "numberOfPages": 1, "title": "Changed"}"#.utf8).write(to: folder.appendingPathComponent("books/b01.json"))
+        for _ in 0..<200 where !lines(app).joined().contains("Changed") { try await Task.sleep(for: .milliseconds(10)) }
+        _ = app.handle(.enter)
+        let all = lines(app)
+        XCTAssertTrue(all.joined().contains("y Overwrite   n Reload"), all.joined(separator: "\n"))
+        XCTAssertTrue(all.last!.hasPrefix("y Overwrite  n Reload"), all.last!)
+    }
+
+    func testCountsAreGroupedAsTheLoadingLineGroupsThem() {
+        XCTAssertEqual(AppView.countText(visible: 100_000, total: 100_000), "100,000 documents")
+        XCTAssertEqual(AppView.countText(visible: 1_234, total: 100_000), "1,234 of 100,000 documents")
+        XCTAssertEqual(AppView.countText(visible: 1, total: 1), "1 document")
+    }
+
+    func testTheLookupFollowsChangesOnDisk() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("o"))
+        for c in "b02" { _ = app.handle(.character(c)) }
+        _ = app.handle(.enter)
+        for _ in 0..<200 where !lines(app).joined().contains("Book 2") { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(lines(app).joined().contains("Opened as Book"))
+        try Data(#"{"author": "X", "numberOfPages": 2, "title": "Book Two Renamed"}"#.utf8).write(to: folder.appendingPathComponent("books/b02.json"))
+        for _ in 0..<300 where !lines(app).joined().contains("Title   Book Two Renamed") { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(lines(app).joined().contains("Title   Book Two Renamed"), lines(app).joined(separator: "\n"))
+    }
+}

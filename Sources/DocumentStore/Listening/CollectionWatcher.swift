@@ -174,13 +174,16 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     /// Checks the names the events gave: `fstatat` each document file, and read those whose
     /// stamp moved. False when a name is not valid UTF-8: only a listing names that file.
     private func check(_ names: Set<[UInt8]>, _ fd: Int32, _ toRead: inout Set<ExactID>, _ changed: inout Set<ExactID>) -> Bool {
+        var allChecked = true
         for bytes in names {
-            guard let name = String(validating: bytes, as: UTF8.self) else { return false }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                allChecked = false
+                continue
+            }
             guard let id = DocumentFileName.id(of: DocumentFiles.Entry(name: name, inode: 0, isDirectory: nil)) else { continue }
             var fileStat = stat()
             guard fstatat(fd, name, &fileStat, AT_SYMLINK_NOFOLLOW) == 0 else {
-                if errno != ENOENT { toRead.insert(id) }  // the read reports the problem
-                gone(id, &changed)
+                if errno == ENOENT { gone(id, &changed) } else { toRead.insert(id) }  // the read reports the problem
                 continue
             }
             if (fileStat.st_mode & S_IFMT) == S_IFDIR {  // a folder is no document
@@ -191,7 +194,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             // A racy stamp could stay as it was through the change this event tells of.
             if stamps[id] != FileStamp(fileStat) || racy[id] != nil { toRead.insert(id) }
         }
-        return true
+        return allChecked
     }
 
     /// Lists the folder: ids added, removed or replaced (a new inode) since the last listing.

@@ -29,6 +29,8 @@ final class FileEvents {
     /// How many times the kernel's queue overflowed (or a test said it did).
     private(set) var overflows = 0
     private var dropNextDrain = false
+    /// Room for hundreds of events a `read`; kept, so a quiet tick allocates nothing.
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Creations, deletions, renames in and out, writes, attribute changes (chmod, touch).
     private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE
@@ -70,7 +72,6 @@ final class FileEvents {
     /// Reads the kernel's queue until it is empty (never blocks: IN_NONBLOCK).
     private func drain() {
         let headerSize = MemoryLayout<inotify_event>.size
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }

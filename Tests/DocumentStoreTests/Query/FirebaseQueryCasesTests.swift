@@ -297,4 +297,60 @@ final class FirebaseQueryCasesTests: QueryTestCase {
                        ["z", "y"])
         XCTAssertEqual(ids(db.collection("g").order(by: "a")), ["z", "y"], "an explicit order leaves them out too")
     }
+
+    // MARK: Cursors (FIRCursorTests.mm)
+
+    func testPagingWithStartAfterDocument() throws {
+        try seed("p", ["a": ["v": "a"], "b": ["v": "b"], "c": ["v": "c"], "d": ["v": "d"], "e": ["v": "e"], "f": ["v": "f"]])
+        let p = db.collection("p")
+        let first = try p.limit(to: 2).readSnapshot()
+        XCTAssertEqual(first.documents.map(\.documentID), ["a", "b"])
+        let second = try p.limit(to: 3).start(afterDocument: XCTUnwrap(first.documents.last)).readSnapshot()
+        XCTAssertEqual(second.documents.map(\.documentID), ["c", "d", "e"])
+        let third = try p.limit(to: 1).start(afterDocument: XCTUnwrap(second.documents.last)).readSnapshot()
+        XCTAssertEqual(third.documents.map(\.documentID), ["f"])
+        XCTAssertEqual(ids(p.limit(to: 3).start(afterDocument: try XCTUnwrap(third.documents.last))), [])
+    }
+
+    func testCursorsFromDocumentsAndValues() throws {
+        try seed("c", ["a": ["sort": 1.0], "b": ["sort": 2.0], "c": ["sort": 2.0], "d": ["sort": 2.0], "e": ["sort": 0.0], "f": ["nosort": 1.0]])
+        let query = db.collection("c").order(by: "sort")
+        let c = try db.collection("c").document("c").readSnapshot()
+        XCTAssertEqual(ids(query.start(atDocument: c)), ["c", "d"])
+        XCTAssertEqual(ids(query.end(beforeDocument: c)), ["e", "a", "b"])
+        XCTAssertEqual(ids(query.start(at: [2.0])), ["b", "c", "d"])
+        XCTAssertEqual(ids(query.end(before: [2.0])), ["e", "a"])
+    }
+
+    func testCursorsByIdInASubcollectionAndByReference() throws {
+        let sub = db.collection("parent").document("p1").collection("sub")
+        let batch = db.batch()
+        for id in ["a", "b", "c", "d", "e"] { batch.setData(["k": id], forDocument: sub.document(id)) }
+        for (id, ref) in [("a", "1/a"), ("b", "1/b"), ("c", "2/a"), ("d", "2/b"), ("e", "3/a")] {
+            batch.setData(["k": id, "ref": db.document(ref)], forDocument: db.collection("refs").document(id))
+        }
+        try batch.commitNow()
+        XCTAssertEqual(ids(db.collection(sub.path).order(by: FieldPath.documentID()).start(at: ["b"]).end(before: ["d"])), ["b", "c"])
+        XCTAssertEqual(ids(db.collection("refs").order(by: "ref").start(after: [db.document("1/a")]).end(at: [db.document("2/b")])), ["b", "c", "d"])
+    }
+
+    func testCursorsInDescendingQueries() throws {
+        try seed("d", ["a": ["sort": 1.0], "b": ["sort": 2.0], "c": ["sort": 2.0], "d": ["sort": 3.0], "e": ["sort": 0.0], "f": ["nosort": 1.0]])
+        let query = db.collection("d").order(by: "sort", descending: true).order(by: FieldPath.documentID(), descending: true)
+        XCTAssertEqual(ids(query.start(at: [2.0])), ["c", "b", "a", "e"])
+        XCTAssertEqual(ids(query.end(before: [2.0])), ["d"])
+    }
+
+    func testTimestampsAsCursorsAndFiltersTruncatedToMicroseconds() throws {
+        func micros(_ n: Int32) -> Timestamp { Timestamp(seconds: 100, nanoseconds: n * 1000) }
+        try seed("t", ["a": ["t": micros(2)], "b": ["t": micros(5)], "c": ["t": micros(3)], "d": ["t": micros(1)], "e": ["t": micros(5)], "f": ["t": micros(4)]])
+        XCTAssertEqual(ids(db.collection("t").order(by: "t").start(after: [micros(2)]).end(at: [micros(5)])), ["c", "f", "b", "e"])
+        XCTAssertEqual(ids(db.collection("t").whereField("t", isGreaterThanOrEqualTo: micros(3)).whereField("t", isLessThan: micros(5))), ["c", "f"])
+
+        try seed("n", ["a": ["t": Timestamp(seconds: 0, nanoseconds: 123_456_789)]])
+        let n = db.collection("n")
+        XCTAssertEqual(ids(n.whereField("t", isEqualTo: Timestamp(seconds: 0, nanoseconds: 123_456_789))), ["a"])
+        XCTAssertEqual(ids(n.whereField("t", isEqualTo: Timestamp(seconds: 0, nanoseconds: 123_456_000))), ["a"])
+        XCTAssertEqual(ids(n.whereField("t", isEqualTo: Timestamp(seconds: 0, nanoseconds: 123_000_000))), [])
+    }
 }

@@ -39,7 +39,12 @@ struct ExportCommand: ParsableCommand {
         }
         var export = StoreExport(destination: destination)
         let started = Date()
-        for collection in try source.listCollections() { try export.copy(collection) }
+        do {
+            for collection in try source.listCollections() { try export.copy(collection) }
+        } catch {
+            throw DataFolder.Problem(description: PrintableText.safe("\(error)")
+                + "\n\(export.copied.formatted()) document\(export.copied == 1 ? " was" : "s were") copied before this; \(destinationFolder.url.path) holds that partial copy")
+        }
         let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
         print("exported \(export.copied.formatted()) document\(export.copied == 1 ? "" : "s") in \(export.collections) collection\(export.collections == 1 ? "" : "s") "
             + "from \(sourceFolder.url.path) to \(destinationFolder.url.path) in \(seconds) s"

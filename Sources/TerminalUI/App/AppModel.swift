@@ -118,7 +118,7 @@ public final class AppModel {
         ]
         let known = Set(KnownCollection.allCases.map(\.rawValue))
         let others = ((try? store.listCollections()) ?? []).map(\.collectionID).filter { !known.contains($0) }
-        tabs += others.map { RawTab(store: store, collectionID: $0) }
+        tabs += others.map { RawTab.make(store: store, collectionID: $0) }
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
@@ -130,21 +130,32 @@ public final class AppModel {
 
     // MARK: Rows as the list shows them
 
-    /// The last filter result per tab, until its rows or its query change.
-    private var visibleCache: [String: (version: Int, query: String, rows: [Int])] = [:]
+    /// The rows each tab shows, in its order and through its filter, until its rows, its
+    /// order or its filter change.
+    private var visibleCache: [String: VisibleRows] = [:]
 
-    /// Indices into the tab's rows that pass the filter, in order.
-    func visibleRows(of tab: CollectionTab) -> [Int] {
-        let query = filterText(for: tab).lowercased()
+    /// Indices into the tab's rows that pass the filter, in the tab's sort order.
+    func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
+
+    func visible(of tab: CollectionTab) -> VisibleRows {
+        let query = filterText(for: tab)
+        let needle = TextFolding.fold(query)
+        let sort = sortOrder(of: tab)
         let version = tab.version
         let cached = visibleCache[tab.collectionID]
-        if let cached, cached.version == version, cached.query == query { return cached.rows }
+        if let cached, cached.version == version, cached.sort == sort, cached.needle == needle { return cached }
+        let order = tab.order(by: sort)
         // Typing more narrows the last result: only its rows can still match.
-        let candidates = cached.flatMap { $0.version == version && !$0.query.isEmpty && query.hasPrefix($0.query) ? $0.rows : nil }
-        let rows = query.isEmpty ? Array(0..<tab.rowCount) : tab.matching(query, among: candidates)
-        visibleCache[tab.collectionID] = (version, query, rows)
-        return rows
+        let narrows = cached.map { $0.version == version && $0.sort == sort && !$0.needle.isEmpty && needle.starts(with: $0.needle) } ?? false
+        let rows = needle.isEmpty ? order : tab.matching(needle, among: narrows ? cached!.rows : order)
+        let result = VisibleRows(version: version, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
+        visibleCache[tab.collectionID] = result
+        return result
     }
+
+    /// The order the tab's rows are listed in: the one chosen by s/S, else the tab's own.
+    func sortOrder(of tab: CollectionTab) -> SortOrder { sortOrders[tab.collectionID] ?? tab.defaultSort }
+    var sortOrders: [String: SortOrder] = [:]
 
     func filterText(for tab: CollectionTab) -> String {
         if case .filter = mode, tab === self.tab { return textField.text }
@@ -155,9 +166,10 @@ public final class AppModel {
     /// as others come and go; otherwise the nearest position.
     func selection(in visible: [Int]) -> Int? {
         guard !visible.isEmpty else { return nil }
+        let positions = self.visible(of: tab)
         let state = listStates[tab.collectionID] ?? ListState()
         if let id = selectedIDs[tab.collectionID], let index = tab.index(of: id),
-           let position = Self.position(of: index, in: visible) {
+           let position = positions.position(of: index) {
             if awaitedSelection[tab.collectionID] == id { awaitedSelection[tab.collectionID] = nil }
             return position
         }
@@ -170,16 +182,6 @@ public final class AppModel {
         let position = min(state.selected ?? 0, visible.count - 1)
         selectedIDs[tab.collectionID] = tab.snapshot(at: visible[position]).documentID
         return position
-    }
-
-    /// Where row `index` stands in `visible` (ascending indices), by binary search.
-    static func position(of index: Int, in visible: [Int]) -> Int? {
-        var low = 0, high = visible.count
-        while low < high {
-            let mid = (low + high) / 2
-            if visible[mid] < index { low = mid + 1 } else { high = mid }
-        }
-        return low < visible.count && visible[low] == index ? low : nil
     }
 
     private func select(position: Int?, in visible: [Int]) {
@@ -311,6 +313,11 @@ public final class AppModel {
                 notice = "Nothing to delete: the list is empty"
             }
         case .undo: undoLastChange()
+        case .sortNext, .sortReverse:
+            let current = sortOrder(of: tab)
+            let sort = action == .sortNext ? current.next(columnCount: tab.columns.count) : current.reversed
+            sortOrders[tab.collectionID] = sort
+            notice = "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
         case .help:
             helpOffset = 0
             mode = .help
@@ -355,7 +362,7 @@ public final class AppModel {
         }
     }
 
-    private static let actsOnDocuments: Set<Keymap.Action> = [.openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
+    private static let actsOnDocuments: Set<Keymap.Action> = [.sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
     func switchTab(to index: Int) {
         guard index != activeTab else { return }
@@ -411,7 +418,7 @@ public final class AppModel {
         guard !id.isEmpty else { return }
         filters[tab.collectionID] = nil
         let visible = visibleRows(of: tab)
-        let position = tab.index(of: id).flatMap { Self.position(of: $0, in: visible) }
+        let position = tab.index(of: id).flatMap { self.visible(of: tab).position(of: $0) }
         if let position { select(position: position, in: visible) }
         if tab === tabs[0] {
             showsLookup = true

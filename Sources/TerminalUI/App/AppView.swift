@@ -12,7 +12,9 @@ public enum AppView {
         public var cursor: Point?
     }
 
-    public static func listHeight(for size: Size) -> Int { max(1, size.height - 5) }
+    /// Rows of documents in the list: the screen less the tab bar, the frame, the column
+    /// header, the status and hint lines.
+    public static func listHeight(for size: Size) -> Int { max(1, size.height - 6) }
 
     public static func render(_ model: AppModel, size: Size) -> Screen {
         var canvas = Canvas(size: size)
@@ -27,7 +29,8 @@ public enum AppView {
             .render(into: &canvas, area: bounds.row(0))
 
         let body = Rect(x: 0, y: 1, width: size.width, height: size.height - 3)
-        let listWidth = max(28, size.width * 2 / 5)
+        // Half the width: room for the columns, and the detail keeps the other half.
+        let listWidth = max(28, size.width / 2)
         let listArea = Rect(x: 0, y: body.y, width: listWidth, height: body.height)
         let detailArea = Rect(x: listWidth, y: body.y, width: size.width - listWidth, height: body.height)
 
@@ -94,20 +97,42 @@ public enum AppView {
                                  into canvas: inout Canvas, area: Rect) {
         let filter = model.filterText(for: tab)
         let title = tab.title + (filter.isEmpty ? "" : " /\(filter)")
-        let frame = Frame(title: title, footer: tab.isLoaded ? nil : loadingText(tab), isFocused: true)
+        let footer = tab.isLoaded ? positionText(position, count: visible.count) : loadingText(tab)
+        let frame = Frame(title: title, footer: footer, isFocused: true)
         frame.render(into: &canvas, area: area)
-        let inner = frame.inner(of: area)
+        var inner = frame.inner(of: area)
+        guard inner.height > 1 else { return }
+        // The marker column ("!") is kept for every row, the header's too, so all line up.
+        let markerWidth = 2
+        let layout = TableLayout(columns: tab.columns, width: max(1, inner.width - markerWidth))
+        let sort = model.sortOrder(of: tab)
+        canvas.write(layout.header(sortedBy: sort.column, ascending: sort.ascending),
+                     at: Point(x: inner.x + markerWidth, y: inner.y), clippedTo: inner.width - markerWidth)
+        inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
         let state = ListState(selected: position, offset: model.listStates[tab.collectionID]?.offset ?? 0)
             .keptVisible(rowCount: visible.count, height: inner.height)
         var stored = model.listStates[tab.collectionID] ?? ListState()
         stored.offset = state.offset
         model.listStates[tab.collectionID] = stored
         let window = visible.dropFirst(state.offset).prefix(inner.height)
-        let rows = window.map { tab.listRow(at: $0, mode: model.colorMode) }
+        let highlighter = Highlighter(query: filter)
+        let rows = window.map { index -> ListRow in
+            switch tab.tableRow(at: index, mode: model.colorMode) {
+            case .broken(let row): return row
+            case .cells(let cells):
+                return ListRow(layout.row(cells.map { $0.prefix + highlighter.spans($0.text, style: $0.style) }))
+            }
+        }
         let empty = tab.isLoaded ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : loadingText(tab)
         ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty,
-                   reservedMarkerWidth: 2)
+                   reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
+    }
+
+    /// "17/47", grouped as counts are ("1/30,047"); nil for an empty list.
+    static func positionText(_ position: Int?, count: Int) -> String? {
+        guard let position, count > 0 else { return nil }
+        return "\((position + 1).formatted())/\(count.formatted())"
     }
 
     /// "1,234 of 100,000 documents": grouped as the loading line groups them.

@@ -5,6 +5,7 @@ enum Keymap {
         case up, down, pageUp, pageDown, top, bottom
         case nextTab, previousTab, tabNumber
         case scrollDetailDown, scrollDetailUp
+        case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
         case save, cancel, nextField, previousField
         case yes, no
@@ -23,7 +24,10 @@ enum Keymap {
         KeyBinding(keys: [.backTab], action: Action.previousTab.rawValue, description: "Previous tab"),
         KeyBinding(keys: (1...9).map { .character(Character("\($0)")) }, action: Action.tabNumber.rawValue,
                    description: "Tab 1-9 (1 books, 2 colors, 3 languages, 4 offices, 5 articles)"),
-        KeyBinding(keys: [.character("/")], action: Action.filter.rawValue, description: "Filter the list as you type", hint: "filter"),
+        KeyBinding(keys: [.character("/")], action: Action.filter.rawValue,
+                   description: "Filter by every shown field as you type (case and accents ignored)", hint: "filter"),
+        KeyBinding(keys: [.character("s")], action: Action.sortNext.rawValue, description: "Sort by the next column (ascending first)", hint: "sort"),
+        KeyBinding(keys: [.character("S")], action: Action.sortReverse.rawValue, description: "Reverse the sort direction"),
         KeyBinding(keys: [.escape], action: Action.clearFilter.rawValue, description: "Clear the filter"),
         KeyBinding(keys: [.character("o")], action: Action.open.rawValue, description: "Open a document by id", hint: "open"),
         KeyBinding(keys: [.character("a")], action: Action.add.rawValue, description: "Add a document", hint: "add"),

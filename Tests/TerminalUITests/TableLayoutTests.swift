@@ -24,13 +24,13 @@ final class TableLayoutTests: XCTestCase {
     func testCellsAreCutByDisplayWidthAndNumbersAlignRight() {
         let layout = TableLayout(columns: columns, width: 27)
         let row = text(layout.row([[Span("日本語のタイトル")], [Span("Brontë")], [Span("42")]]))
-        XCTAssertEqual(row, "日本語…  Brontë       42")
+        XCTAssertEqual(row, "日本語…   Brontë         42")
         XCTAssertEqual(DisplayWidth.of(row), 27)
     }
 
     func testTheHeaderMarksTheSortedColumnAndItsDirection() {
         let layout = TableLayout(columns: columns, width: 40)
-        XCTAssertEqual(text(layout.header(sortedBy: 1, ascending: true)), "Title              Author ▲      Pages")
-        XCTAssertEqual(text(layout.header(sortedBy: 2, ascending: false)), "Title              Author      Pages ▼")
+        XCTAssertEqual(text(layout.header(sortedBy: 1, ascending: true)), "Title              Author ▲        Pages")
+        XCTAssertEqual(text(layout.header(sortedBy: 2, ascending: false)), "Title              Author        Pages ▼")
     }
 }

@@ -120,7 +120,9 @@ public enum AppView {
             switch tab.tableRow(at: index, mode: model.colorMode) {
             case .broken(let row): return row
             case .cells(let cells):
-                return ListRow(layout.row(cells.map { $0.prefix + highlighter.spans($0.text, style: $0.style) }))
+                return ListRow(layout.row(zip(cells, layout.widths).map { cell, width in
+                    cell.prefix + highlighter.spans(cell.text, style: cell.style, maxWidth: width)
+                }))
             }
         }
         let empty = tab.isLoaded ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : loadingText(tab)

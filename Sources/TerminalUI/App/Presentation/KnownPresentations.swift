@@ -17,7 +17,7 @@ enum KnownPresentations {
         Presentation(
             title: "Books",
             columns: [
-                Column(ColumnSpec("Title", minWidth: 16, weight: 3)) { $0.title },
+                Column(ColumnSpec("Title", minWidth: 14, weight: 3)) { $0.title },
                 Column(ColumnSpec("Author", minWidth: 10, weight: 2), style: dim) { $0.author },
                 Column(ColumnSpec("Pages", minWidth: 5, alignment: .right), style: dim,
                        sortKey: { .number(Double($0.numberOfPages)) }) { "\($0.numberOfPages)" },

@@ -8,13 +8,19 @@ struct Highlighter {
 
     init(query: String) { needle = TextFolding.fold(query) }
 
-    func spans(_ text: String, style: Style) -> [Span] {
+    /// `maxWidth` is the room the cell has: characters past it are never drawn, so they are
+    /// not looked at (a 1 MiB value costs what its visible start does) and the spans end
+    /// just past it, for the table to cut with "…".
+    func spans(_ text: String, style: Style, maxWidth: Int = .max) -> [Span] {
         guard !needle.isEmpty, !text.isEmpty else { return [Span(text, style: style)] }
-        // Folded bytes of the whole text, each remembering the character it came from.
+        // Folded bytes of the visible text, each remembering the character it came from.
         var characters: [Character] = []
         var bytes: [UInt8] = []
         var owner: [Int] = []
+        var width = 0
         for character in text {
+            width += DisplayWidth.of(character)
+            if width > maxWidth, width - maxWidth > 1 { break }
             let folded = TextFolding.fold(String(character))
             bytes += folded
             owner += Array(repeating: characters.count, count: folded.count)

@@ -11,6 +11,11 @@ public final class FirestoreSettings: NSObject, NSCopying, @unchecked Sendable {
     /// Ours: how often listeners look at the files, in seconds (Firestore pushes changes; files
     /// are polled).
     public var pollingInterval: TimeInterval = 0.25
+    /// Ours: whether a poll asks Linux's inotify which files changed (true), so it reads only
+    /// those, or sweeps the folders with `stat` (false). Turn it off for a network file system
+    /// (NFS, SMB, sshfs), where inotify never hears of a change made on another machine. Where
+    /// inotify is unavailable or out of watches, listeners sweep anyway.
+    public var isInotifyEnabled: Bool = true
     /// Accepted for Firebase's sake: the files are the database and there is no other cache.
     public var cacheSettings: any LocalCacheSettings = PersistentCacheSettings()
     /// Accepted for Firebase's sake (the emulator's `host` and `isSSLEnabled`): there is no server.
@@ -26,6 +31,7 @@ public final class FirestoreSettings: NSObject, NSCopying, @unchecked Sendable {
         let copy = FirestoreSettings()
         copy.dispatchQueue = dispatchQueue
         copy.pollingInterval = pollingInterval
+        copy.isInotifyEnabled = isInotifyEnabled
         copy.cacheSettings = cacheSettings
         copy.host = host
         copy.isSSLEnabled = isSSLEnabled

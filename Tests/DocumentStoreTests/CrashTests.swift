@@ -133,8 +133,10 @@ final class CrashTests: StoreTestCase {
             kill(writer.process.processIdentifier, SIGKILL)
             writer.process.waitUntilExit()
             XCTAssertEqual(writer.process.terminationReason, .uncaughtSignal, "round \(round): \(writer.failureOutput)")
-            let raw = try ShelfBench.rawBatchDocuments(in: store.root.appendingPathComponent("batches"))
+            // The journal first: this process's listener may roll it forward (and delete it) while
+            // the files are read, and with the writer dead nothing can write a new one.
             let journal = FileManager.default.fileExists(atPath: root + "/.shelf/journal")
+            let raw = try ShelfBench.rawBatchDocuments(in: store.root.appendingPathComponent("batches"))
             if journal { landedAfterCommitPoint += 1 }
             if (try? ShelfBench.batchHeld(raw, size: size)) == nil && !raw.isEmpty {
                 landedMidApply += 1

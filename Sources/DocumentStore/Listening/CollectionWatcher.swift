@@ -2,6 +2,14 @@ import Foundation
 
 /// Watches a collection's folder at a cost that stays small as the collection grows.
 ///
+/// Where Linux inotify works (and `FirestoreSettings.isInotifyEnabled`), each tick drains the
+/// kernel's queue of file events for the folder (`FileEvents`, never blocking) and `fstatat`s
+/// and reads only the files it names: a quiet tick costs one `read` that finds nothing, and an
+/// edit in place is seen on the next tick at any size. Where it does not (no inotify, out of
+/// watches, a network file system with the setting off), the stat sweep below does the work;
+/// a queue that overflowed means events were lost, and one full rescan catches up.
+///
+/// The sweep:
 /// - Files created, deleted or renamed over change the folder's stamp: then one `readdir`
 ///   (which gives inodes for free) tells which ids were added, removed or replaced.
 /// - Files edited in place change only their own stamp: a collection of up to `statBudget`
@@ -10,6 +18,7 @@ import Foundation
 ///   seen within a bounded number of ticks and idle polling stays well under 1% of a core.
 /// - A file (or the folder) read within `racyWindow` of its last change could change again
 ///   without its stamp moving (timestamps are coarse): it is read once more after the window.
+///   With events that change would queue an event, so such a file is re-read only by a rescan.
 /// Only files whose stamp changed are read; a quiet tick reads nothing. Documents are keyed by
 /// the bytes of their ids, so "café" precomposed and decomposed stay two documents; a file whose
 /// name is not valid UTF-8 is a document that cannot be read, listed but never opened.
@@ -18,6 +27,23 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     static let largeCollectionStatBudget = 500
     static let racyWindow: TimeInterval = 1
     static let hotWindow: TimeInterval = 60
+
+    /// Where this watcher's file events come from: decided at the first look.
+    private enum EventSource {
+        case undecided
+        case kernel(FileEvents)
+        case none
+    }
+
+    /// What a look at the folder has to do.
+    private enum Look {
+        /// Check only these names (from the kernel's events).
+        case names(Set<[UInt8]>)
+        /// List the folder and `fstatat` every file, trusting no racy stamp (a new watch, lost events).
+        case rescan
+        /// The stat sweep, without events.
+        case sweep
+    }
 
     let path: ResourcePath
     private var stamps: [ExactID: FileStamp] = [:]
@@ -30,11 +56,53 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     private var racy: [ExactID: TimeInterval] = [:]
     private var recentlyChanged: [ExactID: TimeInterval] = [:]
     private var sweepOrder: [ExactID] = []
+    /// Events changed `inodes` without keeping `sweepOrder` in step: rebuild it before a sweep.
+    private var sweepOrderIsStale = false
     private var sweepCursor = 0
+    private var eventSource: EventSource
+    private var watch: FileEvents.Watch?
+    private var overflowsSeen = 0
+    /// How many times this watcher listed its folder, so tests can check events spare it.
+    let foldersListed = Locked(0)
 
-    init(firestore: Firestore, path: ResourcePath) {
+    /// A collection listener's watcher: it follows the store's settings.
+    convenience init(firestore: Firestore, path: ResourcePath) {
+        self.init(firestore: firestore, path: path, source: .undecided)
+    }
+
+    /// One folder of a collection group: `events` is the group's queue, shared by its folders
+    /// (nil: the sweep).
+    convenience init(firestore: Firestore, path: ResourcePath, events: FileEvents?) {
+        self.init(firestore: firestore, path: path, source: events.map { .kernel($0) } ?? .none)
+    }
+
+    private init(firestore: Firestore, path: ResourcePath, source: EventSource) {
         self.path = path
+        eventSource = source
         super.init(firestore: firestore, key: .collection(path))
+    }
+
+    deinit { release() }
+
+    /// Gives the watch back; a look after this (a stopped watcher asked for a fresh read)
+    /// sweeps, and its folder's stamp tells it to list.
+    override func release() {
+        if case .kernel(let events) = eventSource, let watch { events.unwatch(watch) }
+        watch = nil
+        eventSource = .none
+        folder = nil
+    }
+
+    /// For tests: whether the kernel's events drive this watcher now.
+    var usesFileEvents: Bool { queue.sync { if case .kernel = eventSource { watch != nil } else { false } } }
+
+    /// For tests: makes `changes` between two ticks, then has the next look find the kernel's
+    /// queue overflowed, their events lost.
+    func simulateOverflow(whileChanging changes: () throws -> Void) rethrows {
+        try queue.sync {
+            try changes()
+            if case .kernel(let events) = eventSource { events.simulateOverflow() }
+        }
     }
 
     override func hasDelivered(to subscription: Subscription) -> Bool {
@@ -55,6 +123,8 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             changed = Set(documents.keys)
             documents = [:]; stamps = [:]; inodes = [:]; racy = [:]; recentlyChanged = [:]; sweepOrder = []
             folder = nil
+            if case .kernel(let events) = eventSource, let watch { events.unwatch(watch) }
+            watch = nil
             return changed
         }
         defer { close(fd) }
@@ -63,38 +133,111 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         let folderStamp = FileStamp(st)
         let isFirstListing = folder == nil
         var toRead: Set<ExactID> = []
-        if folderStamp != folder || relistFolderAt.map({ now >= $0 }) == true {
-            var listed: [ExactID: UInt64] = [:]
-            listed.reserveCapacity(inodes.count + 16)
-            for entry in DocumentFiles.listEntries(fd) where entry.isDirectory != true {
-                if let id = DocumentFileName.id(of: entry) { listed[id] = entry.inode }
+        switch look(fd, folderStamp, firestore) {
+        case .names(let names):
+            if !check(names, fd, &toRead, &changed) { list(fd, folderStamp, now, &toRead, &changed, firestore) }
+        case .rescan:
+            list(fd, folderStamp, now, &toRead, &changed, firestore)
+            toRead.formUnion(racy.keys)  // their stamps could hide a change the lost events told of
+            statAll(Array(inodes.keys), fd, &toRead)
+        case .sweep:
+            if folderStamp != folder || relistFolderAt.map({ now >= $0 }) == true {
+                list(fd, folderStamp, now, &toRead, &changed, firestore)
             }
-            var added: [ExactID] = []
-            for (id, inode) in listed where inodes[id] != inode {
-                if id.isUndecodableFileName {
-                    // No id opens it: it is reported as it is listed, and gone when it is renamed.
-                    if documents[id] == nil { changed.insert(id) }
-                    documents[id] = DocumentFileName.undecodableDocument(id, in: path, firestore: firestore)
-                    continue
-                }
-                toRead.insert(id)
-                if inodes[id] == nil { added.append(id) }
-            }
-            var removedAny = false
-            for id in inodes.keys where listed[id] == nil {
-                removedAny = true
-                forget(id)
-                if documents.removeValue(forKey: id) != nil { changed.insert(id) }
-            }
-            // The sweep needs every name once, in no particular order.
-            if removedAny { sweepOrder.removeAll { listed[$0] == nil } }
-            sweepOrder += added
-            inodes = listed
-            folder = folderStamp
-            relistFolderAt = now - folderStamp.lastChange < Self.racyWindow ? folderStamp.lastChange + Self.racyWindow : nil
+            for id in racy.filter({ now >= $0.value }).keys { toRead.insert(id) }
+            statAll(idsToStat(now: now), fd, &toRead)
         }
-        for id in racy.filter({ now >= $0.value }).keys { toRead.insert(id) }
-        for id in idsToStat(now: now) where !toRead.contains(id) {
+        read(toRead, fd, now, isFirstListing, &changed, firestore)
+        return changed
+    }
+
+    /// Drains the events when a watch is in place; otherwise watches the folder (again), which
+    /// calls for a rescan, or says to sweep where there are no events.
+    private func look(_ fd: Int32, _ folderStamp: FileStamp, _ firestore: Firestore) -> Look {
+        if case .undecided = eventSource {
+            eventSource = firestore.settings.isInotifyEnabled ? FileEvents().map { .kernel($0) } ?? .none : .none
+        }
+        guard case .kernel(let events) = eventSource else { return .sweep }
+        if let watch, watch.inode == folderStamp.inode, events.overflows == overflowsSeen {
+            let taken = events.take(watch)
+            if events.overflows == overflowsSeen && !taken.watchRemoved { return .names(taken.names) }
+        }
+        // A new or replaced folder, a watch the kernel dropped, or events lost: watch before
+        // looking at everything, so no change falls between the look and the events.
+        if let watch { events.unwatch(watch) }
+        overflowsSeen = events.overflows
+        watch = events.watch(folder: fd, inode: folderStamp.inode)
+        if watch == nil { eventSource = .none }  // out of watches: the sweep from now on
+        return .rescan
+    }
+
+    /// Checks the names the events gave: `fstatat` each document file, and read those whose
+    /// stamp moved. False when a name is not valid UTF-8: only a listing names that file.
+    private func check(_ names: Set<[UInt8]>, _ fd: Int32, _ toRead: inout Set<ExactID>, _ changed: inout Set<ExactID>) -> Bool {
+        var allChecked = true
+        for bytes in names {
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                allChecked = false
+                continue
+            }
+            guard let id = DocumentFileName.id(of: DocumentFiles.Entry(name: name, inode: 0, isDirectory: nil)) else { continue }
+            var fileStat = stat()
+            guard fstatat(fd, name, &fileStat, AT_SYMLINK_NOFOLLOW) == 0 else {
+                if errno == ENOENT { gone(id, &changed) } else { toRead.insert(id) }  // the read reports the problem
+                continue
+            }
+            if (fileStat.st_mode & S_IFMT) == S_IFDIR {  // a folder is no document
+                gone(id, &changed)
+                continue
+            }
+            if inodes.updateValue(UInt64(fileStat.st_ino), forKey: id) == nil { sweepOrderIsStale = true }
+            // A racy stamp could stay as it was through the change this event tells of.
+            if stamps[id] != FileStamp(fileStat) || racy[id] != nil { toRead.insert(id) }
+        }
+        return allChecked
+    }
+
+    /// Lists the folder: ids added, removed or replaced (a new inode) since the last listing.
+    private func list(_ fd: Int32, _ folderStamp: FileStamp, _ now: TimeInterval, _ toRead: inout Set<ExactID>,
+                      _ changed: inout Set<ExactID>, _ firestore: Firestore) {
+        foldersListed.withLock { $0 += 1 }
+        if sweepOrderIsStale {
+            sweepOrder = Array(inodes.keys)
+            sweepOrderIsStale = false
+        }
+        var listed: [ExactID: UInt64] = [:]
+        listed.reserveCapacity(inodes.count + 16)
+        for entry in DocumentFiles.listEntries(fd) where entry.isDirectory != true {
+            if let id = DocumentFileName.id(of: entry) { listed[id] = entry.inode }
+        }
+        var added: [ExactID] = []
+        for (id, inode) in listed where inodes[id] != inode {
+            if id.isUndecodableFileName {
+                // No id opens it: it is reported as it is listed, and gone when it is renamed.
+                if documents[id] == nil { changed.insert(id) }
+                documents[id] = DocumentFileName.undecodableDocument(id, in: path, firestore: firestore)
+                continue
+            }
+            toRead.insert(id)
+            if inodes[id] == nil { added.append(id) }
+        }
+        var removedAny = false
+        for id in inodes.keys where listed[id] == nil {
+            removedAny = true
+            forget(id)
+            if documents.removeValue(forKey: id) != nil { changed.insert(id) }
+        }
+        // The sweep needs every name once, in no particular order.
+        if removedAny { sweepOrder.removeAll { listed[$0] == nil } }
+        sweepOrder += added
+        inodes = listed
+        folder = folderStamp
+        relistFolderAt = now - folderStamp.lastChange < Self.racyWindow ? folderStamp.lastChange + Self.racyWindow : nil
+    }
+
+    /// Adds to `toRead` each of `ids` whose file's stamp is not the one last read.
+    private func statAll(_ ids: [ExactID], _ fd: Int32, _ toRead: inout Set<ExactID>) {
+        for id in ids where !toRead.contains(id) && !id.isUndecodableFileName {
             var fileStat = stat()
             guard fstatat(fd, id.text + DocumentFiles.fileExtension, &fileStat, AT_SYMLINK_NOFOLLOW) == 0 else {
                 toRead.insert(id)
@@ -102,19 +245,23 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             }
             if stamps[id] != FileStamp(fileStat) { toRead.insert(id) }
         }
+    }
+
+    /// Reads the files, and updates the documents that differ.
+    private func read(_ toRead: Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
+                      _ changed: inout Set<ExactID>, _ firestore: Firestore) {
         var progress = LoadProgress(total: toRead.count)
         for id in toRead {
             if toRead.count >= LoadProgress.worthReporting { progress.advance { reportProgress($0, $1) } }
             let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
             if stored == .missing {
-                forget(id)
-                inodes[id] = nil
-                if documents.removeValue(forKey: id) != nil { changed.insert(id) }
+                gone(id, &changed)
                 continue
             }
             stamps[id] = stamp
             // Timestamps are coarse: a change right after this read could leave the stamp as it
-            // is, so a file read within the window is read once more when the window has passed.
+            // is, so a file read within the window is read once more when the window has passed
+            // (by the sweep; with events, by a rescan, since the change itself queues an event).
             if let stamp, now - stamp.lastChange < Self.racyWindow {
                 racy[id] = stamp.lastChange + Self.racyWindow
             } else {
@@ -128,7 +275,6 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
                 if !isFirstListing { recentlyChanged[id] = now }
             }
         }
-        return changed
     }
 
     /// Tells the listeners still waiting for their first snapshot how far the reading is.
@@ -136,6 +282,13 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         for case let subscription as QuerySubscription in firestore?.subscribers(of: self) ?? [] where !subscription.hasDelivered {
             subscription.deliver(progress: read, of: total)
         }
+    }
+
+    /// The file is no longer there.
+    private func gone(_ id: ExactID, _ changed: inout Set<ExactID>) {
+        forget(id)
+        if inodes.removeValue(forKey: id) != nil { sweepOrderIsStale = true }
+        if documents.removeValue(forKey: id) != nil { changed.insert(id) }
     }
 
     private func forget(_ id: ExactID) {
@@ -149,6 +302,10 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     private func idsToStat(now: TimeInterval) -> [ExactID] {
         if recentlyChanged.contains(where: { now - $0.value >= Self.hotWindow }) {
             recentlyChanged = recentlyChanged.filter { now - $0.value < Self.hotWindow }
+        }
+        if sweepOrderIsStale {
+            sweepOrder = Array(inodes.keys)
+            sweepOrderIsStale = false
         }
         if sweepOrder.count <= Self.statBudget { return sweepOrder }
         if sweepCursor >= sweepOrder.count { sweepCursor = 0 }

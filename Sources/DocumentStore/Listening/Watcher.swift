@@ -36,6 +36,7 @@ class Watcher: @unchecked Sendable {
     func stop() {
         timer?.cancel()
         timer = nil
+        queue.async { self.release() }  // a removed registration may outlive us: free what we hold now
     }
 
     var isPolling: Bool { timer != nil }
@@ -98,6 +99,8 @@ class Watcher: @unchecked Sendable {
     /// Looks at the files; returns the ids of the documents that changed, by their bytes.
     func scan() throws -> Set<ExactID> { [] }
     func hasDelivered(to subscription: Subscription) -> Bool { true }
+    /// Frees what polling holds besides memory (the kernel's event queue), on the queue.
+    func release() {}
     func send(to subscription: Subscription, changed: Set<ExactID>?) {}
     /// Every document the watcher holds (collection and group watchers).
     var currentDocuments: [QueryDocumentSnapshot] { [] }

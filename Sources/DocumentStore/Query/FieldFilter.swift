@@ -51,20 +51,4 @@ struct FieldFilter: Sendable {
 extension FirestoreValue {
     var isNull: Bool { if case .null = self { return true } else { return false } }
     var isNaN: Bool { if case .double(let d) = self { return d.isNaN } else { return false } }
-
-    /// Firestore's type order (numbers are one type): only values of one type compare in a range.
-    var typeOrder: Int {
-        switch self {
-        case .null: return 0
-        case .boolean: return 1
-        case .integer, .double: return 2
-        case .timestamp: return 3
-        case .string: return 4
-        case .bytes: return 5
-        case .reference: return 6
-        case .geoPoint: return 7
-        case .array: return 8
-        case .map: return 9
-        }
-    }
 }

@@ -15,7 +15,7 @@ enum ValueOrder {
     }
 
     static func compare(_ a: FirestoreValue, _ b: FirestoreValue) -> Int {
-        let (rankA, rankB) = (rank(a), rank(b))
+        let (rankA, rankB) = (a.typeOrder, b.typeOrder)
         if rankA != rankB { return rankA < rankB ? -1 : 1 }
         switch (a, b) {
         case let (.boolean(x), .boolean(y)): return x == y ? 0 : (!x ? -1 : 1)
@@ -79,21 +79,6 @@ enum ValueOrder {
         if a != integer { return sign(a, integer) }
         return whole == b ? 0 : -1  // b has a fraction above `integer`
     }
-
-    private static func rank(_ value: FirestoreValue) -> Int {
-        switch value {
-        case .null: return 0
-        case .boolean: return 1
-        case .integer, .double: return 2
-        case .timestamp: return 3
-        case .string: return 4
-        case .bytes: return 5
-        case .reference: return 6
-        case .geoPoint: return 7
-        case .array: return 8
-        case .map: return 9
-        }
-    }
 }
 
 extension Dictionary where Key == String, Value == FirestoreValue {
@@ -105,5 +90,24 @@ extension Dictionary where Key == String, Value == FirestoreValue {
             fields = nested
         }
         return segments.last.flatMap { fields[$0] }
+    }
+}
+
+extension FirestoreValue {
+    /// Firestore's order of types (integers and doubles are one type, numbers); a range filter
+    /// matches only values of its own type.
+    var typeOrder: Int {
+        switch self {
+        case .null: return 0
+        case .boolean: return 1
+        case .integer, .double: return 2
+        case .timestamp: return 3
+        case .string: return 4
+        case .bytes: return 5
+        case .reference: return 6
+        case .geoPoint: return 7
+        case .array: return 8
+        case .map: return 9
+        }
     }
 }

@@ -27,4 +27,11 @@ final class FilterMatchingTests: XCTestCase {
         XCTAssertEqual(Highlighter(query: "").spans("Dune", style: .plain), [Span("Dune")])
         XCTAssertEqual(Highlighter(query: "zz").spans("Dune", style: .plain), [Span("Dune")])
     }
+
+    /// A match cut by the column's width is marked as far as it shows: "Charlotte Bro…".
+    func testAMatchCutByTheColumnIsMarkedWhereItShows() {
+        let spans = Highlighter(query: "bronte").spans("Charlotte Brontë", style: .plain, maxWidth: 14)
+        XCTAssertEqual(spans.map(\.text).joined().prefix(13), "Charlotte Bro")
+        XCTAssertEqual(spans.first { $0.style.underline }?.text.prefix(3), "Bro")
+    }
 }

@@ -9,8 +9,8 @@ struct Highlighter {
     init(query: String) { needle = TextFolding.fold(query) }
 
     /// `maxWidth` is the room the cell has: characters past it are never drawn, so they are
-    /// not looked at (a 1 MiB value costs what its visible start does) and the spans end
-    /// just past it, for the table to cut with "…".
+    /// not looked at (a 1 MiB value costs what its visible start does), except as far as a
+    /// match that starts in view reaches: "Bro…" of a cut "Brontë" is marked.
     func spans(_ text: String, style: Style, maxWidth: Int = .max) -> [Span] {
         guard !needle.isEmpty, !text.isEmpty else { return [Span(text, style: style)] }
         // Folded bytes of the visible text, each remembering the character it came from.
@@ -20,7 +20,7 @@ struct Highlighter {
         var width = 0
         for character in text {
             width += DisplayWidth.of(character)
-            if width > maxWidth, width - maxWidth > 1 { break }
+            if width > maxWidth, width - maxWidth > needle.count { break }
             let folded = TextFolding.fold(String(character))
             bytes += folded
             owner += Array(repeating: characters.count, count: folded.count)

@@ -37,7 +37,9 @@ final class EditorTests: XCTestCase {
         tmux.send(keys: "o")
         tmux.type("aaa-broken")
         tmux.send(keys: "Enter")
-        tmux.waitFor(text: "books/aaa-broken cannot be read")
+        tmux.waitForScreen("the lookup says books/aaa-broken cannot be read") {
+            TerminalSessionTests.detailText($0).contains("books/aaa-broken cannot be read")
+        }
         tmux.send(keys: "Escape")
         tmux.waitFor(text: "┌ books/aaa-broken ")
         tmux.send(keys: "e")

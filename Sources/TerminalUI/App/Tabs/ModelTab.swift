@@ -55,16 +55,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     func order(by sort: SortOrder) -> [Int] {
         if let ordered, ordered.version == live.version, ordered.sort == sort { return ordered.rows }
         let column = min(max(0, sort.column), max(0, presentation.columns.count - 1))
-        let keys = sortKeys(column: column)
-        let ascending = sort.ascending
-        let rows = Array(keys.indices).sorted { a, b in
-            switch (keys[a], keys[b]) {
-            case (nil, nil): return a < b
-            case (nil, _): return false
-            case (_, nil): return true
-            case let (x?, y?): return x == y ? a < b : (ascending ? x < y : y < x)
-            }
-        }
+        let rows = KeyOrder.order(sortKeys(column: column), ascending: sort.ascending)
         ordered = (live.version, sort, rows)
         return rows
     }

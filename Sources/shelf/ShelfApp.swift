@@ -73,6 +73,8 @@ final class ShelfApp {
             do { try screen.start() } catch { quit(signal: SIGHUP) }
             model.editorFinished(file: file, result: result)
             scheduleDraw()
+        case .copyToClipboard(let text):
+            screen.send(Clipboard.osc52(copying: text))
         }
     }
 

@@ -12,6 +12,8 @@ public final class AppModel {
         case openPrompt
         case form
         case help
+        /// `v`: the selected document's stored JSON fills the detail pane.
+        case raw
         case confirm(Confirmation)
     }
 
@@ -47,6 +49,8 @@ public final class AppModel {
         /// Leave the screen, run `$VISUAL`/`$EDITOR`/vi on this file, come back; the change
         /// arrives through the listener like any other.
         case runEditor(URL)
+        /// Put this text on the terminal's clipboard (OSC 52).
+        case copyToClipboard(String)
     }
 
     public let store: Firestore
@@ -74,6 +78,8 @@ public final class AppModel {
     /// The last delete or edit, and the fields the document had before it, for `u`.
     /// Lines of the help scrolled off its top; AppView clamps it when drawing.
     var helpOffset = 0
+    /// The document shown by `v`, while `mode` is `.raw`.
+    var rawView: RawJSONView?
     /// Rows of the detail scrolled off its top, for the document at `path`; another document
     /// starts at the top.
     var detailScroll: (path: String, offset: Int)?
@@ -224,6 +230,7 @@ public final class AppModel {
         case .openPrompt: handleOpenPrompt(key)
         case .form: handleForm(key)
         case .help: handleHelp(key, pageSize: pageSize)
+        case .raw: return handleRaw(key, pageSize: pageSize)
         case .confirm(.quit) where Keymap.confirm.action(for: key) == Keymap.Action.yes.rawValue:
             return .quit
         case .confirm(let confirmation): handleConfirm(confirmation, key)
@@ -313,6 +320,11 @@ public final class AppModel {
                 notice = "Nothing to delete: the list is empty"
             }
         case .undo: undoLastChange()
+        case .rawView:
+            guard let index = selectedIndex else { notice = "Nothing to show: the list is empty"; break }
+            rawView = RawJSONView(snapshot: tab.snapshot(at: index), file: fileURL(of: index))
+            mode = .raw
+        case .copyJSON: return copySelectedJSON()
         case .sortNext, .sortReverse:
             let current = sortOrder(of: tab)
             let sort = action == .sortNext ? current.next(columnCount: tab.columns.count) : current.reversed
@@ -350,19 +362,52 @@ public final class AppModel {
 
     private func handleHelp(_ key: Key, pageSize: Int) {
         guard let action = Keymap.help.action(for: key).flatMap(Keymap.Action.init) else { return }
+        if let offset = Self.scrolled(helpOffset, by: action, pageSize: pageSize) { helpOffset = offset } else { mode = .browse }
+    }
+
+    private func handleRaw(_ key: Key, pageSize: Int) -> Outcome {
+        guard let action = Keymap.raw.action(for: key).flatMap(Keymap.Action.init), var view = rawView else { return .keepRunning }
+        if action == .copyJSON { return copySelectedJSON() }
+        if let offset = Self.scrolled(view.offset, by: action, pageSize: pageSize) {
+            view.offset = offset
+            rawView = view
+        } else {
+            rawView = nil
+            mode = .browse
+        }
+        return .keepRunning
+    }
+
+    /// A scrolled view's new offset for a scrolling action (AppView clamps the end), or nil
+    /// for any other action.
+    static func scrolled(_ offset: Int, by action: Keymap.Action, pageSize: Int) -> Int? {
         let page = max(1, pageSize - 1)
         switch action {
-        case .down: helpOffset += 1
-        case .up: helpOffset = max(0, helpOffset - 1)
-        case .pageDown: helpOffset += page
-        case .pageUp: helpOffset = max(0, helpOffset - page)
-        case .top: helpOffset = 0
-        case .bottom: helpOffset = 1 << 20
-        default: mode = .browse
+        case .down: return offset + 1
+        case .up: return max(0, offset - 1)
+        case .pageDown: return offset + page
+        case .pageUp: return max(0, offset - page)
+        case .top: return 0
+        case .bottom: return 1 << 20
+        default: return nil
         }
     }
 
-    private static let actsOnDocuments: Set<Keymap.Action> = [.sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
+    /// `Y`: the selected document's file, as stored, for the terminal's clipboard.
+    private func copySelectedJSON() -> Outcome {
+        guard let index = selectedIndex else { notice = "Nothing to copy: the list is empty"; return .keepRunning }
+        let path = tab.snapshot(at: index).reference.path
+        do {
+            let text = try String(contentsOf: fileURL(of: index), encoding: .utf8)
+            notice = "Copied \(path) to the clipboard as JSON (\(text.utf8.count.formatted()) bytes)"
+            return .copyToClipboard(text)
+        } catch {
+            notice = "Not copied: cannot read \(path).json: \(error.localizedDescription)"
+            return .keepRunning
+        }
+    }
+
+    private static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
     func switchTab(to index: Int) {
         guard index != activeTab else { return }
@@ -650,6 +695,7 @@ public final class AppModel {
         case .openPrompt: return Keymap.openPrompt
         case .form: return Keymap.form
         case .help: return Keymap.help
+        case .raw: return Keymap.raw
         case .confirm: return Keymap.confirm
         }
     }

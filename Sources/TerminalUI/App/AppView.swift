@@ -40,6 +40,8 @@ public enum AppView {
 
         if case .form = model.mode, let session = model.form {
             cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
+        } else if case .raw = model.mode, model.rawView != nil {
+            drawRaw(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
         } else if model.showsLookup {
             model.followLookup()
             drawLookup(model.books.lookup, into: &canvas, area: detailArea)
@@ -79,6 +81,7 @@ public enum AppView {
         case .help:
             var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
                                               HelpSection(title: "In a form", bindings: Keymap.form),
+                                              HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),
                                               HelpSection(title: "Anywhere", bindings: Keymap.global)],
                                    footer: "Esc or ? to close")
             // Keep the offset where it can scroll back from at once.
@@ -173,6 +176,25 @@ public enum AppView {
         if let color = detail.swatch, let swatchArea {
             Swatch(color: color, mode: mode).render(into: &canvas, area: swatchArea)
         }
+        widget.render(into: &canvas, area: inner)
+    }
+
+    /// `v`: the document's file as stored, following changes on disk; the footer says how to
+    /// scroll and close.
+    private static func drawRaw(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
+        guard var view = model.rawView else { return }
+        if let index, tab.snapshot(at: index).reference.path == view.path {
+            view.follow(tab.snapshot(at: index), file: model.fileURL(of: index))
+        }
+        let inner = Frame().inner(of: area)
+        var widget = DetailWidget(lines: view.lines, offset: view.offset)
+        widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
+        view.offset = widget.offset
+        model.rawView = view
+        let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
+        let arrows = (widget.offset > 0 ? "↑" : "") + (below ? "↓" : "")
+        Frame(title: view.path + ".json", footer: "v or Esc closes" + (arrows.isEmpty ? "" : " · \(arrows) more"), isFocused: true)
+            .render(into: &canvas, area: area)
         widget.render(into: &canvas, area: inner)
     }
 

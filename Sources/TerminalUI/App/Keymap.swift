@@ -7,6 +7,7 @@ enum Keymap {
         case scrollDetailDown, scrollDetailUp
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
+        case rawView, copyJSON
         case save, cancel, nextField, previousField
         case yes, no
     }
@@ -34,6 +35,8 @@ enum Keymap {
         KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document (a broken one: in the editor)", hint: "edit"),
         KeyBinding(keys: [.character("E")], action: Action.openInEditor.rawValue,
                    description: "Open its file in $VISUAL/$EDITOR/vi (fixes a broken one)"),
+        KeyBinding(keys: [.character("v")], action: Action.rawView.rawValue, description: "Show its stored JSON (scrolls; v or Esc closes)"),
+        KeyBinding(keys: [.character("Y")], action: Action.copyJSON.rawValue, description: "Copy its JSON to the clipboard (OSC 52)"),
         KeyBinding(keys: [.character("d")], action: Action.delete.rawValue, description: "Delete the selected document (asks y/n)", hint: "delete"),
         KeyBinding(keys: [.character("u")], action: Action.undo.rawValue, description: "Undo the last add, delete or edit"),
         KeyBinding(keys: [.character("?")], action: Action.help.rawValue, description: "Show or hide this help", hint: "help"),
@@ -68,14 +71,23 @@ enum Keymap {
         KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: "No", hint: "no"),
     ]
 
-    static let help: [KeyBinding] = [
+    /// The keys of a view that scrolls (the help, the JSON view).
+    private static let scrolling: [KeyBinding] = [
         KeyBinding(keys: [.down, .character("j")], action: Action.down.rawValue, description: "Scroll down", hint: "scroll"),
         KeyBinding(keys: [.up, .character("k")], action: Action.up.rawValue, description: "Scroll up"),
         KeyBinding(keys: [.pageDown, .character(" ")], action: Action.pageDown.rawValue, description: "Page down"),
         KeyBinding(keys: [.pageUp], action: Action.pageUp.rawValue, description: "Page up"),
         KeyBinding(keys: [.home, .character("g")], action: Action.top.rawValue, description: "Top"),
         KeyBinding(keys: [.end, .character("G")], action: Action.bottom.rawValue, description: "Bottom"),
+    ]
+
+    static let help: [KeyBinding] = scrolling + [
         KeyBinding(keys: [.escape, .character("?"), .character("q")], action: Action.cancel.rawValue, description: "Close the help", hint: "close"),
+    ]
+
+    static let raw: [KeyBinding] = scrolling + [
+        KeyBinding(keys: [.character("Y")], action: Action.copyJSON.rawValue, description: "Copy it to the clipboard (OSC 52)", hint: "copy"),
+        KeyBinding(keys: [.escape, .character("v"), .character("q")], action: Action.cancel.rawValue, description: "Back to the detail", hint: "close"),
     ]
 
     static let global: [KeyBinding] = [

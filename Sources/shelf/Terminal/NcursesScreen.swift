@@ -227,6 +227,22 @@ public final class NcursesScreen {
         curs_set(wanted)
     }
 
+    /// Writes an escape sequence that the terminal acts on without drawing it (OSC 52),
+    /// after whatever ncurses has buffered.
+    public func send(_ sequence: String) {
+        guard isActive else { return }
+        fflush(shelf_stdout())
+        var bytes = Array(sequence.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
     // MARK: Input
 
     /// Every key waiting in the input, without blocking (empty when there is none).

@@ -22,9 +22,9 @@ final class ShelfApp {
         self.model = model
     }
 
-    nonisolated static func run(store: Firestore, notice: String?) -> Never {
+    nonisolated static func run(store: Firestore, notice: String?, mouse: Bool) -> Never {
         MainActor.assumeIsolated {
-            let screen = NcursesScreen()
+            let screen = NcursesScreen(mouse: mouse)
             do {
                 try screen.start()
             } catch {
@@ -57,7 +57,11 @@ final class ShelfApp {
             pendingKeys = ((pendingKeys?.labels ?? []) + labels, pendingKeys?.since ?? TimingLog.now())
         }
         for key in keys where key != .resize {
-            perform(model.handle(key, pageSize: AppView.listHeight(for: screen.size)))
+            if case .mouse(let event) = key {
+                model.handle(mouse: event, size: screen.size)
+            } else {
+                perform(model.handle(key, pageSize: AppView.listHeight(for: screen.size)))
+            }
         }
         scheduleDraw()
     }

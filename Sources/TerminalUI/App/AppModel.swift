@@ -275,19 +275,13 @@ public final class AppModel {
             return .keepRunning
         }
         let visible = visibleRows(of: tab)
-        let current = selection(in: visible)
-        func move(_ delta: Int) {
-            guard !visible.isEmpty else { return }
-            showsLookup = false
-            select(position: max(0, min(visible.count - 1, (current ?? 0) + delta)), in: visible)
-        }
         switch action {
         case .up: move(-1)
         case .down: move(1)
         case .pageUp: move(-max(1, pageSize - 1))
         case .pageDown: move(max(1, pageSize - 1))
-        case .top: move(-visible.count)
-        case .bottom: move(visible.count)
+        case .top: move(-max(1, visible.count))
+        case .bottom: move(max(1, visible.count))
         case .nextTab: switchTab(to: (activeTab + 1) % tabs.count)
         case .previousTab: switchTab(to: (activeTab + tabs.count - 1) % tabs.count)
         case .tabNumber:
@@ -333,15 +327,60 @@ public final class AppModel {
         case .help:
             helpOffset = 0
             mode = .help
-        case .scrollDetailDown, .scrollDetailUp:
-            guard let index = selectedIndex else { break }
-            let path = tab.snapshot(at: index).reference.path
-            let offset = detailScroll?.path == path ? detailScroll!.offset : 0
-            detailScroll = (path, max(0, offset + (action == .scrollDetailDown ? 1 : -1)))
+        case .scrollDetailDown: scrollDetail(by: 1)
+        case .scrollDetailUp: scrollDetail(by: -1)
         case .quit: return .quit
         default: break
         }
         return .keepRunning
+    }
+
+    /// Moves the selection `delta` rows, within the list.
+    private func move(_ delta: Int) {
+        let visible = visibleRows(of: tab)
+        guard !visible.isEmpty else { return }
+        showsLookup = false
+        select(position: max(0, min(visible.count - 1, (selection(in: visible) ?? 0) + delta)), in: visible)
+    }
+
+    /// Scrolls the selected document's detail `delta` rows (AppView clamps the end).
+    private func scrollDetail(by delta: Int) {
+        guard let index = selectedIndex else { return }
+        let path = tab.snapshot(at: index).reference.path
+        let offset = detailScroll?.path == path ? detailScroll!.offset : 0
+        detailScroll = (path, max(0, offset + delta))
+    }
+
+    // MARK: Mouse
+
+    /// Rows a turn of the wheel scrolls.
+    static let wheelStep = 3
+
+    /// A click selects the row or the tab under it; the wheel scrolls the list, or the detail,
+    /// the JSON view or the help when it is over them. Only while browsing (and scrolling the
+    /// views): a form or a question is answered by keys.
+    public func handle(mouse event: MouseEvent, size: Size) {
+        guard keysWaitingForLoad.isEmpty else { return }
+        let hit = AppView.hit(event.point, in: self, size: size)
+        let step = event.kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
+        switch (mode, event.kind, hit) {
+        case (.browse, .press, .tab(let index)):
+            notice = nil
+            switchTab(to: index)
+        case (.browse, .press, .row(let position)):
+            notice = nil
+            showsLookup = false
+            select(position: position, in: visibleRows(of: tab))
+        case (.browse, .wheelUp, .row), (.browse, .wheelUp, .list), (.browse, .wheelDown, .row), (.browse, .wheelDown, .list):
+            if tab.isLoaded { move(step) }
+        case (.browse, .wheelUp, .detail), (.browse, .wheelDown, .detail):
+            scrollDetail(by: step)
+        case (.raw, .wheelUp, _), (.raw, .wheelDown, _):
+            if let offset = rawView?.offset { rawView?.offset = max(0, offset + step) }
+        case (.help, .wheelUp, _), (.help, .wheelDown, _):
+            helpOffset = max(0, helpOffset + step)
+        default: break
+        }
     }
 
     /// The file of the document at `index`, for the editor.

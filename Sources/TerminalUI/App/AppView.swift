@@ -25,14 +25,9 @@ public enum AppView {
         var cursor: Point?
         let bounds = canvas.bounds
         let tab = model.tab
-        TabBar(titles: model.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: model.activeTab)
-            .render(into: &canvas, area: bounds.row(0))
-
-        let body = Rect(x: 0, y: 1, width: size.width, height: size.height - 3)
-        // Half the width: room for the columns, and the detail keeps the other half.
-        let listWidth = max(28, size.width / 2)
-        let listArea = Rect(x: 0, y: body.y, width: listWidth, height: body.height)
-        let detailArea = Rect(x: listWidth, y: body.y, width: size.width - listWidth, height: body.height)
+        let layout = ScreenLayout(size: size)
+        let listArea = layout.list, detailArea = layout.detail
+        tabBar(model).render(into: &canvas, area: layout.tabBar)
 
         let visible = model.visibleRows(of: tab)
         let position = model.selection(in: visible)
@@ -82,6 +77,7 @@ public enum AppView {
             var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
                                               HelpSection(title: "In a form", bindings: Keymap.form),
                                               HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),
+                                              HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
                                               HelpSection(title: "Anywhere", bindings: Keymap.global)],
                                    footer: "Esc or ? to close")
             // Keep the offset where it can scroll back from at once.
@@ -94,6 +90,32 @@ public enum AppView {
         default: break
         }
         return Screen(canvas: canvas, cursor: cursor)
+    }
+
+    static func tabBar(_ model: AppModel) -> TabBar {
+        TabBar(titles: model.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: model.activeTab)
+    }
+
+    /// What is under a point of the screen as last drawn at `size`: a tab, a document's row
+    /// (its place in the list), the rest of the list, the detail pane.
+    enum Hit: Equatable {
+        case tab(Int), row(Int), list, detail, elsewhere
+    }
+
+    static func hit(_ point: Point, in model: AppModel, size: Size) -> Hit {
+        guard !TooSmall.applies(to: size) else { return .elsewhere }
+        let layout = ScreenLayout(size: size)
+        if layout.tabBar.contains(point) {
+            return tabBar(model).index(atColumn: point.x - layout.tabBar.x).map(Hit.tab) ?? .elsewhere
+        }
+        if layout.listRows.contains(point) {
+            let offset = model.listStates[model.tab.collectionID]?.offset ?? 0
+            let position = offset + point.y - layout.listRows.y
+            return position < model.visibleRows(of: model.tab).count ? .row(position) : .list
+        }
+        if layout.list.contains(point) { return .list }
+        if layout.detail.contains(point) { return .detail }
+        return .elsewhere
     }
 
     private static func drawList(_ model: AppModel, tab: CollectionTab, visible: [Int], position: Int?,

@@ -90,6 +90,13 @@ enum Keymap {
         KeyBinding(keys: [.escape, .character("v"), .character("q")], action: Action.cancel.rawValue, description: "Back to the detail", hint: "close"),
     ]
 
+    /// The mouse, for the help only (events carry a point, so they are not looked up here).
+    static let mouse: [KeyBinding] = [
+        KeyBinding(keys: [.mouse(MouseEvent(.press, at: .zero))], action: "", description: "Select the row or the tab under the pointer"),
+        KeyBinding(keys: [.mouse(MouseEvent(.wheelDown, at: .zero))], action: "",
+                   description: "Scroll what is under the pointer: list, detail, help"),
+    ]
+
     static let global: [KeyBinding] = [
         KeyBinding(keys: [.ctrl("c")], action: Action.quit.rawValue, description: "Quit from anywhere"),
     ]

@@ -125,7 +125,8 @@ final class AppViewTests: XCTestCase {
     func testHelpOverlayListsTheKeys() async throws {
         let app = try await makeApp()
         _ = app.handle(.character("?"))
-        let text = lines(app, 100, 40).joined(separator: "\n")
+        // Tall enough for the whole help (ScrollingTests scroll it at 80×24).
+        let text = lines(app, 100, 80).joined(separator: "\n")
         for expected in ["Move up", "Filter by every shown field", "Sort by the next column", "Reverse the sort direction", "Open a document by id", "Delete the selected document",
                          "Save (when every field is valid)", "Quit from anywhere", "Esc or ? to close"] {
             XCTAssertTrue(text.contains(expected), "help lacks \(expected):\n\(text)")

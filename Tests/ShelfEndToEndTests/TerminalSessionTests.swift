@@ -434,7 +434,7 @@ final class TerminalSessionTests: XCTestCase {
         help += tmux.screen()
         for key in [
             "↑/k", "↓/j", "PgUp", "PgDn", "Home/g", "End/G", "Tab", "Shift-Tab", "1/2/3", "/", "Esc", "o", "a",
-            "e/Enter", "E", "J", "K", "v", "Y", "s", "S", "d", "u", "?", "q", "Ctrl-C",
+            "e/Enter", "E", "J", "K", "v", "Y", "s", "S", "d", "u", "Ctrl-R", "?", "q", "Ctrl-C",
         ] {
             XCTAssertTrue(
                 help.components(separatedBy: "\n").contains { $0.contains("│   \(key) ") || $0.contains("│   \(key)/") },

@@ -75,7 +75,6 @@ public final class AppModel {
     /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
     var showsLookup = false
     let isReadOnly: Bool
-    /// The last delete or edit, and the fields the document had before it, for `u`.
     /// Lines of the help scrolled off its top; AppView clamps it when drawing.
     var helpOffset = 0
     /// The document shown by `v`, while `mode` is `.raw`.
@@ -83,8 +82,8 @@ public final class AppModel {
     /// Rows of the detail scrolled off its top, for the document at `path`; another document
     /// starts at the top.
     var detailScroll: (path: String, offset: Int)?
-    /// nil fields: the last change added the document, and `u` removes it.
-    var lastChange: (path: String, fields: [String: Any]?)?
+    /// What `u` puts back and `Ctrl-R` does again.
+    var history = UndoHistory()
     /// Documents just written by Shelf, per tab, to select once the listener reports them:
     /// until then the selection must not fall back to a neighbour and forget them.
     var awaitedSelection: [String: String] = [:]
@@ -313,7 +312,8 @@ public final class AppModel {
             } else {
                 notice = "Nothing to delete: the list is empty"
             }
-        case .undo: undoLastChange()
+        case .undo: undoOrRedo(redo: false)
+        case .redo: undoOrRedo(redo: true)
         case .rawView:
             guard let index = selectedIndex else { notice = "Nothing to show: the list is empty"; break }
             rawView = RawJSONView(snapshot: tab.snapshot(at: index), file: fileURL(of: index))
@@ -575,10 +575,10 @@ public final class AppModel {
         }
         do {
             let id = try session.spec.save(session.widget.values)
-            if let original = session.original, original.readError == nil, let fields = original.data() {
-                lastChange = (original.reference.path, fields)
-            } else if session.original == nil {
-                lastChange = ("\(session.tabID)/\(id)", nil)
+            if let original = session.original {
+                history.recordChange(before: original.readError == nil ? original.data().map { .init(path: original.reference.path, fields: $0) } : nil)
+            } else {
+                history.recordChange(before: .init(path: "\(session.tabID)/\(id)", fields: nil))
             }
             notice = session.documentID == nil ? "Added \(session.tabID)/\(id)" : "Saved \(session.tabID)/\(id)"
             selectAsSoonAsListed(id, in: session.tabID)
@@ -603,24 +603,45 @@ public final class AppModel {
         showsLookup = false
     }
 
-    /// Puts back the fields the document had before the last delete or edit, or removes the
-    /// document the last add made.
-    private func undoLastChange() {
-        guard let change = lastChange else { notice = "Nothing to undo"; return }
-        let reference = store.document(change.path)
+    /// `u`: puts back the fields a document had before the last delete or edit not yet
+    /// undone, or removes the document the last add made; `Ctrl-R` (`redo`) does the undone
+    /// change again. What the step replaces becomes the step back.
+    private func undoOrRedo(redo: Bool) {
+        guard let entry = redo ? history.popRedo() : history.popUndo() else {
+            notice = redo ? "Nothing to redo" : "Nothing to undo"
+            return
+        }
+        let step = entry.write
+        let replaced = entry.replaces ?? currentState(of: step.path)
+        let reference = store.document(step.path)
         do {
-            if let fields = change.fields {
+            if let fields = step.fields {
                 try reference.write(fields)
-                notice = "Restored \(change.path)"
+                notice = redo ? "Redone: \(step.path) written again" : "Restored \(step.path)"
                 selectAsSoonAsListed(reference.documentID, in: reference.parent.collectionID)
             } else {
                 try reference.deleteDocument()
-                notice = "Removed \(change.path): the add is undone"
+                notice = redo ? "Redone: \(step.path) deleted again" : "Removed \(step.path): the add is undone"
             }
-            lastChange = nil
+            if let replaced {
+                let back = UndoHistory.Entry(write: replaced, replaces: step)
+                if redo { history.pushUndo(back) } else { history.pushRedo(back) }
+            }
         } catch {
-            notice = "Not \(change.fields == nil ? "removed" : "restored"): \(error)"
+            if redo { history.pushRedo(entry) } else { history.pushUndo(entry) }
+            notice = "Not \(redo ? "redone" : "undone"): \(error)"
         }
+    }
+
+    /// The document's state as its tab lists it: its fields, or absent; nil when its tab has
+    /// not loaded or the file cannot be read (nothing to put back).
+    private func currentState(of path: String) -> UndoHistory.State? {
+        let reference = store.document(path)
+        guard let tab = tabs.first(where: { $0.collectionID == reference.parent.collectionID }), tab.isLoaded else { return nil }
+        guard let index = tab.index(of: reference.documentID) else { return .init(path: path, fields: nil) }
+        let snapshot = tab.snapshot(at: index)
+        guard snapshot.readError == nil, let fields = snapshot.data() else { return nil }
+        return .init(path: path, fields: fields)
     }
 
     /// Selects `id` now if it is listed, else as soon as the listener lists it.
@@ -684,10 +705,12 @@ public final class AppModel {
                 notice = "Not deleted: \(error)"
             } else if let before, before.readError == nil, let fields = before.data() {
                 notice = "Deleted \(tab.collectionID)/\(id) (u undoes)"
-                lastChange = (before.reference.path, fields)
+                history.recordChange(before: .init(path: before.reference.path, fields: fields),
+                                     after: .init(path: before.reference.path, fields: nil))
             } else {
                 // A file that could not be read has no fields to bring back: u must not write {}.
                 notice = "Deleted \(tab.collectionID)/\(id)"
+                history.recordChange(before: nil)
             }
         case (.delete, _):
             mode = .browse

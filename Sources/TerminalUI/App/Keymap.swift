@@ -7,7 +7,7 @@ enum Keymap {
         case scrollDetailDown, scrollDetailUp
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
-        case rawView, copyJSON
+        case rawView, copyJSON, redo
         case save, cancel, nextField, previousField
         case yes, no
     }
@@ -38,7 +38,8 @@ enum Keymap {
         KeyBinding(keys: [.character("v")], action: Action.rawView.rawValue, description: "Show its stored JSON (scrolls; v or Esc closes)"),
         KeyBinding(keys: [.character("Y")], action: Action.copyJSON.rawValue, description: "Copy its JSON to the clipboard (OSC 52)"),
         KeyBinding(keys: [.character("d")], action: Action.delete.rawValue, description: "Delete the selected document (asks y/n)", hint: "delete"),
-        KeyBinding(keys: [.character("u")], action: Action.undo.rawValue, description: "Undo the last add, delete or edit"),
+        KeyBinding(keys: [.character("u")], action: Action.undo.rawValue, description: "Undo the last add, delete or edit (again: the one before)"),
+        KeyBinding(keys: [.ctrl("r")], action: Action.redo.rawValue, description: "Redo what u undid"),
         KeyBinding(keys: [.character("?")], action: Action.help.rawValue, description: "Show or hide this help", hint: "help"),
         KeyBinding(keys: [.character("q")], action: Action.quit.rawValue, description: "Quit", hint: "quit"),
     ]

@@ -7,6 +7,9 @@ final class FilterMatchingTests: XCTestCase {
         XCTAssertEqual(TextFolding.fold("Brontë"), Array("bronte".utf8))
         XCTAssertEqual(TextFolding.fold("ÉMILE Zola"), Array("emile zola".utf8))
         XCTAssertEqual(TextFolding.fold("#EC4BE9"), Array("#ec4be9".utf8))
+        // Composed or decomposed accents, letters beyond Latin, emoji: each folds as on its own.
+        XCTAssertEqual(TextFolding.fold("Bronte\u{308} Tomás ΣΟΦΙΑ 📚"), TextFolding.fold("bronte tomas σοφια 📚"))
+        XCTAssertEqual(TextFolding.fold("Straße Çà"), Array("straße ca".utf8))
         XCTAssertTrue(SearchText("Charlotte Brontë").contains(TextFolding.fold("BRONTE")))
         XCTAssertFalse(SearchText("Charlotte Bronte").contains(TextFolding.fold("brontes")))
     }

@@ -8,8 +8,25 @@ enum TextFolding {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            guard byte < 0x80 else { return Array(foldedString(text).utf8) }
-            bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            guard byte < 0x80 else { return foldMixed(text) }
+            bytes.append(lowered(byte))
+        }
+        return bytes
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+
+    /// Text with some non-ASCII: ASCII as above, each other scalar folded on its own, so one
+    /// "á" in an author's name costs one slow fold, not one of the whole row's text.
+    private static func foldMixed(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                bytes.append(lowered(UInt8(scalar.value)))
+            } else {
+                bytes += foldedString(String(scalar)).utf8
+            }
         }
         return bytes
     }

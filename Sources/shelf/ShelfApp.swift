@@ -94,6 +94,8 @@ final class ShelfApp {
     private func draw() {
         drawIsScheduled = false
         let started = timings == nil ? 0 : TimingLog.now()
+        // A large collection is sorted a slice a frame; keys typed meanwhile wait, then replay.
+        let sorting = model.advanceSorting()
         perform(model.replayKeysWaitingForLoad())
         let size = screen.size
         let frame = withObservationTracking {
@@ -103,6 +105,7 @@ final class ShelfApp {
         }
         screen.draw(frame.canvas, cursor: frame.cursor)
         if let timings { logTimings(timings, frameStarted: started) }
+        if sorting { scheduleDraw() }
     }
 
     private func logTimings(_ timings: TimingLog, frameStarted: Double) {

@@ -148,6 +148,12 @@ public final class AppModel {
         let sort = sortOrder(of: tab)
         let version = tab.version
         let cached = visibleCache[tab.collectionID]
+        // Still making sort keys (`advanceSorting()`): the same rows stay in their last order
+        // (a new column chosen with s); new rows are not listed yet.
+        guard isOrdered(tab) else {
+            if let cached, cached.version == version, cached.needle == needle { return cached }
+            return VisibleRows(version: -1, sort: sort, needle: needle, rows: [], rowCount: tab.rowCount)
+        }
         if let cached, cached.version == version, cached.sort == sort, cached.needle == needle { return cached }
         let order = tab.order(by: sort)
         // Typing more narrows the last result: only its rows can still match.
@@ -156,6 +162,34 @@ public final class AppModel {
         let result = VisibleRows(version: version, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
         visibleCache[tab.collectionID] = result
         return result
+    }
+
+    // MARK: Sorting a slice at a time
+
+    /// Collections up to this size get their sort keys within the frame that needs them.
+    /// Larger ones get them `sortSlice` rows a frame (`advanceSorting()`): making a key decodes
+    /// the document, and 100,000 of them take most of a second, which no frame should wait for.
+    var sortAtOnceLimit = 20_000
+    var sortSlice = 5_000
+
+    /// Whether the tab's rows can be listed in its order now.
+    func isOrdered(_ tab: CollectionTab) -> Bool {
+        tab.rowCount <= sortAtOnceLimit || tab.hasSortKeys(for: sortOrder(of: tab))
+    }
+
+    /// Loaded and ordered: its rows can be listed, and keys that act on them handled.
+    func isReady(_ tab: CollectionTab) -> Bool { tab.isLoaded && isOrdered(tab) }
+
+    /// Rows of the shown tab that have their sort key, while it is being sorted.
+    private(set) var sortProgress: (made: Int, total: Int)?
+
+    /// Makes the next slice of the shown tab's sort keys. Returns true while more remain: the
+    /// app draws again soon, keys and signals still being handled in between.
+    public func advanceSorting() -> Bool {
+        guard tab.isLoaded, !isOrdered(tab) else { sortProgress = nil; return false }
+        sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount)
+        if isOrdered(tab) { sortProgress = nil; return false }
+        return true
     }
 
     /// The order the tab's rows are listed in: the one chosen by s/S, else the tab's own.
@@ -245,11 +279,11 @@ public final class AppModel {
     /// what the last of them asks for beyond the state (quit, the editor).
     @discardableResult
     public func replayKeysWaitingForLoad() -> Outcome {
-        if let draft = draftWaitingForLoad, tab.isLoaded {
+        if let draft = draftWaitingForLoad, isReady(tab) {
             draftWaitingForLoad = nil
             reopen(draft)
         }
-        guard tab.isLoaded, !keysWaitingForLoad.isEmpty else { return .keepRunning }
+        guard isReady(tab), !keysWaitingForLoad.isEmpty else { return .keepRunning }
         let waiting = keysWaitingForLoad
         keysWaitingForLoad = []
         for (index, (key, pageSize)) in waiting.enumerated() {
@@ -265,7 +299,7 @@ public final class AppModel {
 
     private func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
         if let name = Keymap.browse.action(for: key), let action = Keymap.Action(rawValue: name),
-           !tab.isLoaded && Self.actsOnDocuments.contains(action) {
+           !isReady(tab) && Self.actsOnDocuments.contains(action) {
             keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
@@ -372,7 +406,7 @@ public final class AppModel {
             showsLookup = false
             select(position: position, in: visibleRows(of: tab))
         case (.browse, .wheelUp, .row), (.browse, .wheelUp, .list), (.browse, .wheelDown, .row), (.browse, .wheelDown, .list):
-            if tab.isLoaded { move(step) }
+            if isReady(tab) { move(step) }
         case (.browse, .wheelUp, .detail), (.browse, .wheelDown, .detail):
             scrollDetail(by: step)
         case (.raw, .wheelUp, _), (.raw, .wheelDown, _):
@@ -667,7 +701,7 @@ public final class AppModel {
             return
         }
         switchTab(to: index)
-        guard tab.isLoaded else { draftWaitingForLoad = draft; return }
+        guard isReady(tab) else { draftWaitingForLoad = draft; return }
         var documentIndex: Int?
         if let id = draft.documentID {
             documentIndex = tab.index(of: id)
@@ -745,8 +779,9 @@ public final class AppModel {
         }
     }
 
-    /// The collections whose first snapshot has arrived, for the benchmark's timing log.
-    public var loadedCollectionIDs: [String] { tabs.filter(\.isLoaded).map(\.collectionID) }
+    /// The collections whose first snapshot has arrived and been ordered, for the benchmark's
+    /// timing log.
+    public var loadedCollectionIDs: [String] { tabs.filter { isReady($0) }.map(\.collectionID) }
 
     // MARK: For the view
 

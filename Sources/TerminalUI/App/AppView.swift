@@ -46,7 +46,8 @@ public enum AppView {
 
         // Status line: a text being typed, or the latest message, and the counts.
         let statusRow = bounds.row(size.height - 2)
-        var counts = countText(visible: visible.count, total: tab.rowCount)
+        let ready = model.isReady(tab)
+        var counts = countText(visible: ready ? visible.count : tab.rowCount, total: tab.rowCount)
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
         switch model.mode {
@@ -61,7 +62,7 @@ public enum AppView {
             field.render(into: &canvas, area: fieldArea)
             cursor = field.cursorPosition(in: fieldArea)
         default:
-            let message = model.notice ?? tab.statusMessage ?? (tab.isLoaded ? "" : loadingText(tab))
+            let message = model.notice ?? tab.statusMessage ?? (ready ? "" : waitingText(model, tab))
             StatusBar(left: message, right: counts).render(into: &canvas, area: statusRow)
         }
         var bindings = model.bindings
@@ -122,7 +123,8 @@ public enum AppView {
                                  into canvas: inout Canvas, area: Rect) {
         let filter = model.filterText(for: tab)
         let title = tab.title + (filter.isEmpty ? "" : " /\(filter)")
-        let footer = tab.isLoaded ? positionText(position, count: visible.count) : loadingText(tab)
+        let ready = model.isReady(tab)
+        let footer = ready ? positionText(position, count: visible.count) : waitingText(model, tab)
         let frame = Frame(title: title, footer: footer, isFocused: true)
         frame.render(into: &canvas, area: area)
         var inner = frame.inner(of: area)
@@ -150,7 +152,7 @@ public enum AppView {
                 }))
             }
         }
-        let empty = tab.isLoaded ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : loadingText(tab)
+        let empty = ready ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : waitingText(model, tab)
         ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty,
                    reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
@@ -165,6 +167,15 @@ public enum AppView {
     /// "1,234 of 100,000 documents": grouped as the loading line groups them.
     static func countText(visible: Int, total: Int) -> String {
         (visible == total ? "" : "\(visible.formatted()) of ") + "\(total.formatted()) document\(total == 1 ? "" : "s")"
+    }
+
+    /// "Loading books… 12,345 of 100,000", then "Sorting books by Title… 45,000 of 100,000".
+    static func waitingText(_ model: AppModel, _ tab: CollectionTab) -> String {
+        guard tab.isLoaded else { return loadingText(tab) }
+        let sort = model.sortOrder(of: tab)
+        let column = tab.columns.indices.contains(sort.column) ? " by \(tab.columns[sort.column].title)" : ""
+        let made = model.sortProgress?.made ?? 0
+        return "Sorting \(tab.collectionID)\(column)… \(made.formatted()) of \(tab.rowCount.formatted())"
     }
 
     /// "Loading books… 12,345 of 100,000"

@@ -54,8 +54,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 
     func order(by sort: SortOrder) -> [Int] {
         if let ordered, ordered.version == live.version, ordered.sort == sort { return ordered.rows }
-        let column = min(max(0, sort.column), max(0, presentation.columns.count - 1))
-        let rows = KeyOrder.order(sortKeys(column: column), ascending: sort.ascending)
+        let rows = KeyOrder.order(sortKeys(column: column(of: sort)), ascending: sort.ascending)
         ordered = (live.version, sort, rows)
         return rows
     }
@@ -66,12 +65,30 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     private let searchTexts = RowCache<SearchText>()
 
     private func sortKeys(column index: Int) -> [SortKey?] {
+        keyCache(column: index).values(of: live.rows, version: live.version, make: sortKeyMaker(column: index))
+    }
+
+    private func keyCache(column index: Int) -> RowCache<SortKey?> {
         let cache = keyCaches[index] ?? RowCache()
         keyCaches[index] = cache
+        return cache
+    }
+
+    private func sortKeyMaker(column index: Int) -> (LiveCollection<Model>.Row) -> SortKey? {
         let column = presentation.columns[index]
-        return cache.values(of: live.rows, version: live.version) { row in
-            row.model.map { column.sortKey?($0) ?? SortKey(text: column.text($0, row.snapshot)) }
-        }
+        return { row in row.model.map { column.sortKey?($0) ?? SortKey(text: column.text($0, row.snapshot)) } }
+    }
+
+    private func column(of sort: SortOrder) -> Int { min(max(0, sort.column), max(0, presentation.columns.count - 1)) }
+
+    func hasSortKeys(for sort: SortOrder) -> Bool {
+        if let ordered, ordered.version == live.version, ordered.sort == sort { return true }
+        return keyCache(column: column(of: sort)).isComplete(version: live.version)
+    }
+
+    func makeSortKeys(for sort: SortOrder, budget: Int) -> Int {
+        let index = column(of: sort)
+        return keyCache(column: index).prepare(live.rows, version: live.version, budget: budget, make: sortKeyMaker(column: index))
     }
 
     func tableRow(at index: Int, mode: ColorMode) -> TabRow {

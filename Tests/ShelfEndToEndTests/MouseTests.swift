@@ -58,6 +58,14 @@ final class MouseTests: XCTestCase {
         // Keys still work after clicks.
         tmux.send(keys: "1")
         tmux.waitFor(text: "┌ books/dune ")
+
+        // A click on a column's title sorts by it, a second one turns it around.
+        let author = try line(containing: "Author", in: tmux)
+        mouse(tmux, button: 0, x: author.x + 1, y: author.y)
+        tmux.waitFor(text: "Author ▲")
+        mouse(tmux, button: 0, x: author.x + 1, y: author.y)
+        tmux.waitFor(text: "Author ▼")
+        XCTAssertTrue(tmux.screen().contains("┌ books/dune "), "the selection stays:\n\(TmuxSession.framed(tmux.screen()))")
     }
 
     func testTheWheelScrollsTheListAndOverTheDetailTheDetail() throws {

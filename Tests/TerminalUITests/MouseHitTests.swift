@@ -51,7 +51,8 @@ final class MouseHitTests: XCTestCase {
         XCTAssertEqual(AppView.hit(Point(x: 12, y: 0), in: app, size: size), .tab(1))
         // Row 1 is the frame, row 2 the header, row 3 the first book.
         XCTAssertEqual(AppView.hit(Point(x: 1, y: 1), in: app, size: size), .list)
-        XCTAssertEqual(AppView.hit(Point(x: 5, y: 2), in: app, size: size), .list)
+        XCTAssertEqual(AppView.hit(Point(x: 2, y: 2), in: app, size: size), .list, "the marker column")
+        XCTAssertEqual(AppView.hit(Point(x: 5, y: 2), in: app, size: size), .header(column: 0))
         XCTAssertEqual(AppView.hit(Point(x: 5, y: 3), in: app, size: size), .row(0))
         XCTAssertEqual(AppView.hit(Point(x: 38, y: 19), in: app, size: size), .row(16))
         XCTAssertEqual(AppView.hit(Point(x: 40, y: 10), in: app, size: size), .detail)
@@ -91,12 +92,31 @@ final class MouseHitTests: XCTestCase {
         XCTAssertTrue(screen(app).contains("Move up"))
         for _ in 0..<20 { _ = app.handle(.pageDown) }
         let help = screen(app).components(separatedBy: "\n")
-        XCTAssertTrue(help.contains { $0.contains("Click ") && $0.contains("Select the row or the tab under the pointer") }, "the help lists the mouse:\n\(screen(app))")
+        XCTAssertTrue(help.contains { $0.contains("Click ") && $0.contains("Select a row or a tab; a column's title sorts by it") }, "the help lists the mouse:\n\(screen(app))")
         XCTAssertTrue(help.contains { $0.contains("Wheel ") && $0.contains("Scroll what is under the pointer") }, screen(app))
         XCTAssertTrue(screen(app).contains("Mouse (off with --no-mouse)"), screen(app))
         _ = app.handle(.character("g"))
         app.handle(mouse: MouseEvent(.wheelDown, at: Point(x: 5, y: 5)), size: size)
         XCTAssertFalse(screen(app).contains("Move up"), "the wheel scrolls the help:\n\(screen(app))")
+    }
+
+    func testAClickOnAColumnsTitleSortsByItAndAgainReverses() async throws {
+        let app = try await makeApp()
+        let header = screen(app).components(separatedBy: "\n")[2]
+        let pages = try XCTUnwrap(header.range(of: "Pages"))
+        let x = header.distance(from: header.startIndex, to: pages.lowerBound) + 1
+        XCTAssertEqual(AppView.hit(Point(x: x, y: 2), in: app, size: size), .header(column: 2), header)
+        app.handle(mouse: MouseEvent(.press, at: Point(x: x, y: 2)), size: size)
+        XCTAssertTrue(screen(app).contains("Pages ▲"), screen(app))
+        XCTAssertEqual(app.notice, "Sorted by Pages ▲ ascending")
+        app.handle(mouse: MouseEvent(.press, at: Point(x: x, y: 2)), size: size)
+        XCTAssertTrue(screen(app).contains("Pages ▼"), screen(app))
+        // The selected book (1 page) stays in view, now last: the most pages come first.
+        let numbers = screen(app).components(separatedBy: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix("│  Book ") else { return nil }
+            return Int(line.dropFirst("│  Book ".count).prefix(2))
+        }
+        XCTAssertEqual(numbers, Array((1...18).reversed()), screen(app))
     }
 
     func testAClickDoesNothingWhileAFormIsOpen() async throws {

@@ -34,3 +34,17 @@ final class TableLayoutTests: XCTestCase {
         XCTAssertEqual(text(layout.header(sortedBy: 2, ascending: false)), "Title              Author        Pages ▼")
     }
 }
+
+/// A click on the header finds the column under it.
+final class TableLayoutHitTests: XCTestCase {
+    func testAColumnIsFoundByItsCellsNotItsGaps() {
+        let layout = TableLayout(columns: [ColumnSpec("Name", minWidth: 6), ColumnSpec("Hex", minWidth: 7)], width: 15)
+        XCTAssertEqual(layout.widths, [6, 7])
+        XCTAssertEqual((0..<6).map { layout.column(atOffset: $0) }, Array(repeating: 0, count: 6))
+        XCTAssertNil(layout.column(atOffset: 6), "the gap")
+        XCTAssertNil(layout.column(atOffset: 7))
+        XCTAssertEqual(layout.column(atOffset: 8), 1)
+        XCTAssertEqual(layout.column(atOffset: 14), 1)
+        XCTAssertNil(layout.column(atOffset: 15))
+    }
+}

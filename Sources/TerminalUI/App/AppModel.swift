@@ -355,9 +355,7 @@ public final class AppModel {
         case .copyJSON: return copySelectedJSON()
         case .sortNext, .sortReverse:
             let current = sortOrder(of: tab)
-            let sort = action == .sortNext ? current.next(columnCount: tab.columns.count) : current.reversed
-            sortOrders[tab.collectionID] = sort
-            notice = "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
+            sort(by: action == .sortNext ? current.next(columnCount: tab.columns.count) : current.reversed)
         case .help:
             helpOffset = 0
             mode = .help
@@ -367,6 +365,11 @@ public final class AppModel {
         default: break
         }
         return .keepRunning
+    }
+
+    private func sort(by sort: SortOrder) {
+        sortOrders[tab.collectionID] = sort
+        notice = "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
     }
 
     /// Moves the selection `delta` rows, within the list.
@@ -401,6 +404,11 @@ public final class AppModel {
         case (.browse, .press, .tab(let index)):
             notice = nil
             switchTab(to: index)
+        case (.browse, .press, .header(let column)):
+            // A click on a title sorts by it; on the sorted column's, turns it around (htop).
+            guard isReady(tab) else { break }
+            let current = sortOrder(of: tab)
+            sort(by: current.column == column ? current.reversed : SortOrder(column: column))
         case (.browse, .press, .row(let position)):
             notice = nil
             showsLookup = false

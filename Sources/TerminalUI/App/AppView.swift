@@ -100,7 +100,7 @@ public enum AppView {
     /// What is under a point of the screen as last drawn at `size`: a tab, a document's row
     /// (its place in the list), the rest of the list, the detail pane.
     enum Hit: Equatable {
-        case tab(Int), row(Int), list, detail, elsewhere
+        case tab(Int), header(column: Int), row(Int), list, detail, elsewhere
     }
 
     static func hit(_ point: Point, in model: AppModel, size: Size) -> Hit {
@@ -108,6 +108,10 @@ public enum AppView {
         let layout = ScreenLayout(size: size)
         if layout.tabBar.contains(point) {
             return tabBar(model).index(atColumn: point.x - layout.tabBar.x).map(Hit.tab) ?? .elsewhere
+        }
+        if layout.header.contains(point) {
+            let table = TableLayout(columns: model.tab.columns, width: max(1, layout.header.width))
+            return table.column(atOffset: point.x - layout.header.x).map { .header(column: $0) } ?? .list
         }
         if layout.listRows.contains(point) {
             let offset = model.listStates[model.tab.collectionID]?.offset ?? 0
@@ -130,7 +134,7 @@ public enum AppView {
         var inner = frame.inner(of: area)
         guard inner.height > 1 else { return }
         // The marker column ("!") is kept for every row, the header's too, so all line up.
-        let markerWidth = 2
+        let markerWidth = ScreenLayout.markerWidth
         let layout = TableLayout(columns: tab.columns, width: max(1, inner.width - markerWidth))
         let sort = model.sortOrder(of: tab)
         canvas.write(layout.header(sortedBy: sort.column, ascending: sort.ascending),

@@ -93,7 +93,7 @@ enum Keymap {
 
     /// The mouse, for the help only (events carry a point, so they are not looked up here).
     static let mouse: [KeyBinding] = [
-        KeyBinding(keys: [.mouse(MouseEvent(.press, at: .zero))], action: "", description: "Select the row or the tab under the pointer"),
+        KeyBinding(keys: [.mouse(MouseEvent(.press, at: .zero))], action: "", description: "Select a row or a tab; a column's title sorts by it"),
         KeyBinding(keys: [.mouse(MouseEvent(.wheelDown, at: .zero))], action: "",
                    description: "Scroll what is under the pointer: list, detail, help"),
     ]

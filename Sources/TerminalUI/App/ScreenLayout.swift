@@ -15,6 +15,15 @@ struct ScreenLayout {
         detail = Rect(x: listWidth, y: 1, width: size.width - listWidth, height: height)
     }
 
+    /// Room kept left of every row of the list, the header's too, for the "!" marker.
+    static let markerWidth = 2
+
+    /// The list's header row: the column titles, after the marker column.
+    var header: Rect {
+        let inner = Frame().inner(of: list)
+        return Rect(x: inner.x + Self.markerWidth, y: inner.y, width: max(0, inner.width - Self.markerWidth), height: min(1, inner.height))
+    }
+
     /// Inside the list's frame, below its header row: one document per row.
     var listRows: Rect {
         let inner = Frame().inner(of: list)

@@ -71,5 +71,16 @@ public struct TableLayout: Hashable, Sendable {
         return spans
     }
 
+    /// The column drawn at `x` columns from the table's left edge, for a click on the header;
+    /// nil in a gap or past the last column.
+    public func column(atOffset x: Int) -> Int? {
+        var start = 0
+        for (index, width) in widths.enumerated() where width > 0 {
+            if x >= start && x < start + width { return index }
+            start += width + Self.gap
+        }
+        return nil
+    }
+
     private var lastShown: Int { widths.lastIndex(where: { $0 > 0 }) ?? 0 }
 }

@@ -6,7 +6,7 @@ enum QuerySource {
         switch definition.source {
         case .collection(let path):
             if let watcher = firestore.activeWatcher(.collection(path)) { return try watcher.freshDocuments() }
-            return Array(try CollectionScan.readAll(firestore: firestore, path: path).values)
+            return try CollectionScan.readSorted(firestore: firestore, path: path)
         case .group(let id):
             if let watcher = firestore.activeWatcher(.collectionGroup(id)) { return try watcher.freshDocuments() }
             return try CollectionGroupScan.readAll(firestore: firestore, collectionID: id)

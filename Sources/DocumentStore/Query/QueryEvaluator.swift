@@ -8,13 +8,21 @@ struct QueryEvaluator: Sendable {
     private let filters: [QueryFilter]
     private let requiredFields: [FieldPath]
     private let isGroup: Bool
+    /// True when the order is by id alone: documents sort by their keys, no field read.
+    private let isOrderedByIDOnly: Bool
 
     init(_ definition: QueryDefinition) {
         self.definition = definition
         orders = definition.orders
         filters = definition.filters
-        requiredFields = orders.map(\.field).filter { !$0.isDocumentID }
+        // A field filter at the top (filters are ANDed) needs its field present anyway.
+        let filtered = definition.filters.compactMap { filter -> FieldPath? in
+            if case .field(let field) = filter { return field.field }
+            return nil
+        }
+        requiredFields = orders.map(\.field).filter { field in !field.isDocumentID && !filtered.contains(field) }
         isGroup = definition.isCollectionGroup
+        isOrderedByIDOnly = orders.count == 1 && orders[0].field.isDocumentID && !isGroup
     }
 
     /// True when `document` belongs in the results before any limit: it has every ordered
@@ -63,6 +71,7 @@ struct QueryEvaluator: Sendable {
     /// The results: matching documents in order, cut to the limit. With a small limit only the
     /// best `limit` are kept while scanning, so a page of 100,000 documents sorts 10, not all.
     func results(from documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
+        if isOrderedByIDOnly { return Array(window(of: sortedByID(documents.filter(matches)))) }
         guard let limit = definition.limit, limit <= 1000 else {
             return Array(window(of: documents.filter(matches).sorted(by: areInIncreasingOrder)))
         }
@@ -83,6 +92,16 @@ struct QueryEvaluator: Sendable {
             if kept.count > limit { kept.removeLast() }
         }
         return fromEnd ? kept.reversed() : kept
+    }
+
+    /// Ordered by id alone: by the keys' bytes, and often already so (a scan of the files
+    /// reads them in that order), which one pass finds.
+    private func sortedByID(_ documents: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
+        let descending = orders[0].descending
+        if documents.indices.dropFirst().allSatisfy({ documents[$0 - 1].key < documents[$0].key }) {
+            return descending ? documents.reversed() : documents
+        }
+        return documents.sorted { descending ? $1.key < $0.key : $0.key < $1.key }
     }
 
     /// The page a limit keeps of `sorted` (every matching document, in order).

@@ -144,7 +144,15 @@ final class DocumentFiles: Sendable {
 
     /// Reads one document file; never throws, because a bad file is that document's problem.
     func readDocument(in dirFD: Int32, fileName: String, store: Firestore) -> (StoredDocument, FileStamp?) {
-        filesRead.withLock { $0 += 1 }
+        var buffer: [UInt8] = []
+        return readDocument(in: dirFD, fileName: fileName, store: store, buffer: &buffer)
+    }
+
+    /// The same, reading into `buffer`, which a caller reading many files reuses; `counted`
+    /// false when the caller adds its reads to `filesRead` itself, once.
+    func readDocument(in dirFD: Int32, fileName: String, store: Firestore, buffer: inout [UInt8],
+                      counted: Bool = true) -> (StoredDocument, FileStamp?) {
+        if counted { filesRead.withLock { $0 += 1 } }
         let fd = openat(dirFD, fileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             switch errno {
@@ -161,10 +169,13 @@ final class DocumentFiles: Sendable {
         guard st.st_size <= Self.maxDocumentBytes else {
             return (.unreadable("the file is \(st.st_size) bytes; a document is at most 1 MiB"), stamp)
         }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        // Room for one byte more than the size, so a file that grew since the fstat is seen to
+        // be over the limit; reading stops at the size, without a read that finds the end.
+        if buffer.count < Int(st.st_size) + 1 { buffer = [UInt8](repeating: 0, count: max(Int(st.st_size) + 1, 4096)) }
+        let limit = Int(st.st_size) + 1
         var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+        while count < limit && (count != st.st_size || st.st_size == Self.maxDocumentBytes) {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit - count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return (.unreadable(String(cString: strerror(errno))), stamp)
@@ -173,10 +184,11 @@ final class DocumentFiles: Sendable {
             count += n
         }
         guard count <= Self.maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
-        return (Self.parseDocument(bytes[0..<count], store: store), stamp)
+        return (Self.parseDocument(buffer[0..<count], store: store), stamp)
     }
 
     static func parseDocument(_ bytes: ArraySlice<UInt8>, store: Firestore) -> StoredDocument {
+        if let fields = bytes.withUnsafeBufferPointer({ DocumentParser.fields($0, store: store) }) { return .fields(fields) }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)

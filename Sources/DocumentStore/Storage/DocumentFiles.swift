@@ -62,7 +62,7 @@ final class DocumentFiles: Sendable {
                     close(fd)
                     throw .io(display(segments.prefix(depth + 1)), "create the folder", errno: code)
                 }
-                fsync(fd)  // the new folder's name is durable too
+                sync(fd)  // the new folder's name is durable too
                 next = openat(fd, segment, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
             let code = errno
@@ -213,6 +213,22 @@ final class DocumentFiles: Sendable {
 
     // MARK: Writing
 
+    /// What this store asked the kernel to make durable: every `fsync`, `fdatasync`, `syncfs`
+    /// and `sync`, and how many of them were a batch's barrier; tests check that a batch of 500
+    /// documents costs one barrier and as many calls as a batch of two.
+    struct SyncCount: Equatable {
+        var calls = 0
+        var barriers = 0
+    }
+    let syncs = Locked(SyncCount())
+
+    /// `fsync`, counted.
+    @discardableResult
+    func sync(_ fd: Int32) -> Int32 {
+        syncs.withLock { $0.calls += 1 }
+        return fsync(fd)
+    }
+
     /// The one way documents change. Under the store's write lock (so read-modify-write is safe
     /// across threads and processes), after rolling forward a batch a dead writer committed:
     /// every document in `expected` must still be what was read (else `.aborted`), then each
@@ -283,7 +299,7 @@ final class DocumentFiles: Sendable {
                 throw DocumentStoreError.io(folder + "/" + fileName, "delete", errno: errno)
             }
         }
-        fsync(dirFD)
+        sync(dirFD)
     }
 
     /// Writes `bytes` to a new file `name` in an open folder (replacing one of that name unless
@@ -303,7 +319,7 @@ final class DocumentFiles: Sendable {
             }
             written += n
         }
-        if failure == 0 && sync && fsync(fd) != 0 { failure = errno }
+        if failure == 0 && sync && self.sync(fd) != 0 { failure = errno }
         if close(fd) != 0 && failure == 0 && errno != EINTR { failure = errno }
         if failure != 0 {
             unlinkat(dirFD, name, 0)

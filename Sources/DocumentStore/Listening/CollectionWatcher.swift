@@ -87,6 +87,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     /// Gives the watch back; a look after this (a stopped watcher asked for a fresh read)
     /// sweeps, and its folder's stamp tells it to list.
     override func release() {
+        table = nil
         if case .kernel(let events) = eventSource, let watch { events.unwatch(watch) }
         watch = nil
         eventSource = .none
@@ -115,7 +116,24 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
 
     override var currentDocuments: [QueryDocumentSnapshot] { Array(documents.values) }
 
+    /// The documents laid out for queries, once one has asked (see `DocumentTable`).
+    private var table: DocumentTable?
+
+    /// A one-off query's results from memory, after one look.
+    func freshResults(_ evaluator: QueryEvaluator) throws -> [QueryDocumentSnapshot] {
+        try fresh {
+            if table == nil { table = DocumentTable(documents) }
+            return table!.results(evaluator)
+        }
+    }
+
     override func scan() throws -> Set<ExactID> {
+        let changed = try scanFiles()
+        table?.apply(changed, from: documents)
+        return changed
+    }
+
+    private func scanFiles() throws -> Set<ExactID> {
         guard let firestore else { return [] }  // the store is gone: nobody to tell
         let now = Date().timeIntervalSince1970
         var changed: Set<ExactID> = []

@@ -18,64 +18,26 @@ enum CollectionScan {
         for entry in DocumentFiles.listEntries(fd) where entry.isDirectory != true {
             if let id = DocumentFileName.id(of: entry) { files.append((id, entry.name)) }
         }
-        return read(sortedByID(files), in: fd, path: path, firestore: firestore)
+        return read(KeyOrder.sorted(files) { $0.id }, in: fd, path: path, firestore: firestore)
     }
-
-    /// Sorted as `ExactID` orders them, comparing copies of the ids' bytes laid end to end, so
-    /// that sorting 100,000 names retains and releases nothing.
-    private static func sortedByID(_ files: [(id: ExactID, name: String)]) -> [(id: ExactID, name: String)] {
-        var bytes: [UInt8] = []
-        var spans: [(start: Int, count: Int)] = []
-        spans.reserveCapacity(files.count)
-        for file in files {
-            spans.append((bytes.count, file.id.text.utf8.count))
-            bytes += file.id.text.utf8
-        }
-        var order = Array(files.indices)
-        bytes.withUnsafeBufferPointer { bytes in
-            spans.withUnsafeBufferPointer { spans in
-                let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
-                order.sort { i, j in
-                    let (a, b) = (spans[i], spans[j])
-                    let common = min(a.count, b.count)
-                    let order = common == 0 ? 0 : memcmp(base + a.start, base + b.start, common)
-                    if order != 0 { return order < 0 }
-                    if a.count != b.count { return a.count < b.count }
-                    return files[i].id < files[j].id  // a name that is not UTF-8 after its look-alike
-                }
-            }
-        }
-        return order.map { files[$0] }
-    }
-
-    /// Files per task: enough that a task's overhead vanishes, few enough that the cores share
-    /// the work evenly.
-    private static let chunk = 512
 
     /// Reads `files` (sorted) on every core, each task into its own part of the answer.
     private static func read(_ files: [(id: ExactID, name: String)], in fd: Int32, path: ResourcePath,
                              firestore: Firestore) -> [QueryDocumentSnapshot] {
         var slots = [QueryDocumentSnapshot?](repeating: nil, count: files.count)
-        let tasks = (files.count + chunk - 1) / chunk
-        let store = firestore.files
+        for (index, file) in files.enumerated() where file.id.isUndecodableFileName {
+            slots[index] = DocumentFileName.undecodableDocument(file.id, in: path, firestore: firestore)
+        }
+        let readable = files.indices.filter { !files[$0].id.isUndecodableFileName }
         slots.withUnsafeMutableBufferPointer { slots in
             let slots = UnsafeSlots(base: slots.baseAddress)
-            DispatchQueue.concurrentPerform(iterations: tasks) { task in
-                var buffer: [UInt8] = []
-                for index in task * chunk..<min(files.count, (task + 1) * chunk) {
-                    let (id, name) = files[index]
-                    if id.isUndecodableFileName {
-                        slots.set(index, DocumentFileName.undecodableDocument(id, in: path, firestore: firestore))
-                        continue
-                    }
-                    let (stored, _) = store.readDocument(in: fd, fileName: name, store: firestore, buffer: &buffer, counted: false)
-                    if stored == .missing { continue }
-                    let reference = DocumentReference(firestore: firestore, path: path.appending(id.text))
-                    slots.set(index, QueryDocumentSnapshot(reference: reference, stored: stored, key: id))
-                }
+            firestore.files.readDocuments(count: readable.count, in: fd, store: firestore, name: { files[readable[$0]].name }) { task, stored, _ in
+                guard stored != .missing else { return }
+                let index = readable[task], id = files[index].id
+                let reference = DocumentReference(firestore: firestore, path: path.appending(id.text))
+                slots.set(index, QueryDocumentSnapshot(reference: reference, stored: stored, key: id))
             }
         }
-        firestore.files.filesRead.withLock { $0 += files.count { !$0.id.isUndecodableFileName } }
         return slots.compactMap { $0 }
     }
 

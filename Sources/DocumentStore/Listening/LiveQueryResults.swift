@@ -20,7 +20,7 @@ final class LiveQueryResults {
 
     private func rebuild(from documents: [ExactID: QueryDocumentSnapshot]) {
         matchingByKey = documents.filter { evaluator.matches($0.value) }
-        matching = matchingByKey.values.sorted(by: evaluator.areInIncreasingOrder)
+        matching = evaluator.sorted(Array(matchingByKey.values))
         view = Array(evaluator.window(of: matching))
     }
 
@@ -66,6 +66,7 @@ final class LiveQueryResults {
     /// What differs between two pages, matching documents by path.
     private static func diff(_ old: [QueryDocumentSnapshot], _ new: [QueryDocumentSnapshot])
         -> ([QueryDocumentSnapshot], [QueryDocumentSnapshot], [(old: QueryDocumentSnapshot, new: QueryDocumentSnapshot)]) {
+        if old.isEmpty { return ([], new, []) }
         var oldByPath: [ResourcePath: QueryDocumentSnapshot] = [:]
         oldByPath.reserveCapacity(old.count)
         for document in old { oldByPath[document.reference.resourcePath] = document }

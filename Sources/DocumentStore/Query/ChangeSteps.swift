@@ -5,6 +5,12 @@ enum ChangeSteps {
     static func apply(removed: [QueryDocumentSnapshot], added: [QueryDocumentSnapshot],
                       modified: [(old: QueryDocumentSnapshot, new: QueryDocumentSnapshot)],
                       to old: [QueryDocumentSnapshot], evaluator: QueryEvaluator) -> ([QueryDocumentSnapshot], [DocumentChange]) {
+        if old.isEmpty && removed.isEmpty && modified.isEmpty {  // a first snapshot: all added, in order
+            let new = evaluator.isSorted(added) ? added : evaluator.sorted(added)
+            return (new, new.enumerated().map { index, document in
+                DocumentChange(type: .added, document: document, oldIndex: DocumentChange.notFound, newIndex: UInt(index))
+            })
+        }
         var current = old
         var changes: [DocumentChange] = []
         changes.reserveCapacity(removed.count + added.count + modified.count)

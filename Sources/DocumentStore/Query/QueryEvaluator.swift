@@ -140,10 +140,23 @@ struct QueryEvaluator: Sendable {
     /// reads them in that order), which one pass finds.
     private func sortedByID(_ documents: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
         let descending = orders[0].descending
-        if documents.indices.dropFirst().allSatisfy({ documents[$0 - 1].key < documents[$0].key }) {
-            return descending ? documents.reversed() : documents
-        }
-        return documents.sorted { descending ? $1.key < $0.key : $0.key < $1.key }
+        if isSortedByKey(documents) { return descending ? documents.reversed() : documents }
+        return KeyOrder.sorted(documents, descending: descending) { $0.key }
+    }
+
+    private func isSortedByKey(_ documents: [QueryDocumentSnapshot]) -> Bool {
+        documents.indices.dropFirst().allSatisfy { UTF8Bytes.compare(documents[$0 - 1].key.text, documents[$0].key.text) < 0 }
+    }
+
+    /// `documents` in the query's order (no filter, no limit).
+    func sorted(_ documents: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
+        isOrderedByIDOnly ? sortedByID(documents) : documents.sorted(by: areInIncreasingOrder)
+    }
+
+    /// True when `documents` are in the query's order, which one pass tells.
+    func isSorted(_ documents: [QueryDocumentSnapshot]) -> Bool {
+        if isOrderedByIDOnly && !orders[0].descending { return isSortedByKey(documents) }
+        return documents.indices.dropFirst().allSatisfy { compare(documents[$0 - 1], documents[$0]) < 0 }
     }
 
     /// The page a limit keeps of `sorted` (every matching document, in order).

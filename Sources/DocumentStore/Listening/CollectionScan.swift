@@ -21,29 +21,37 @@ enum CollectionScan {
         return read(KeyOrder.sorted(files) { $0.id }, in: fd, path: path, firestore: firestore)
     }
 
-    /// Reads `files` (sorted) on every core, each task into its own part of the answer.
+    /// Reads `files` (sorted) on every core, each task into its own slots of the answer, which
+    /// are then moved into the array (no reference counted twice).
     private static func read(_ files: [(id: ExactID, name: String)], in fd: Int32, path: ResourcePath,
                              firestore: Firestore) -> [QueryDocumentSnapshot] {
-        var slots = [QueryDocumentSnapshot?](repeating: nil, count: files.count)
+        let base = UnsafeMutablePointer<QueryDocumentSnapshot?>.allocate(capacity: files.count)
+        base.initialize(repeating: nil, count: files.count)
+        defer { base.deallocate() }
         for (index, file) in files.enumerated() where file.id.isUndecodableFileName {
-            slots[index] = DocumentFileName.undecodableDocument(file.id, in: path, firestore: firestore)
+            base[index] = DocumentFileName.undecodableDocument(file.id, in: path, firestore: firestore)
         }
         let readable = files.indices.filter { !files[$0].id.isUndecodableFileName }
-        slots.withUnsafeMutableBufferPointer { slots in
-            let slots = UnsafeSlots(base: slots.baseAddress)
-            firestore.files.readDocuments(count: readable.count, in: fd, store: firestore, name: { files[readable[$0]].name }) { task, stored, _ in
-                guard stored != .missing else { return }
-                let index = readable[task], id = files[index].id
-                let reference = DocumentReference(firestore: firestore, path: path.appending(id.text))
-                slots.set(index, QueryDocumentSnapshot(reference: reference, stored: stored, key: id))
+        let slots = UnsafeSlots(base: base)
+        firestore.files.readDocuments(count: readable.count, in: fd, store: firestore, name: { files[readable[$0]].name }) { task, stored, _ in
+            guard stored != .missing else { return }
+            let index = readable[task], id = files[index].id
+            let reference = DocumentReference(firestore: firestore, path: path.appending(id.text))
+            slots.set(index, QueryDocumentSnapshot(reference: reference, stored: stored, key: id))
+        }
+        return [QueryDocumentSnapshot](unsafeUninitializedCapacity: files.count) { buffer, count in
+            for index in files.indices {
+                if let document = (base + index).move() {
+                    (buffer.baseAddress! + count).initialize(to: document)
+                    count += 1
+                }
             }
         }
-        return slots.compactMap { $0 }
     }
 
     /// The answer's slots, which the tasks fill at disjoint indices.
     private struct UnsafeSlots: @unchecked Sendable {
-        let base: UnsafeMutablePointer<QueryDocumentSnapshot?>?
-        func set(_ index: Int, _ document: QueryDocumentSnapshot) { base![index] = document }
+        let base: UnsafeMutablePointer<QueryDocumentSnapshot?>
+        func set(_ index: Int, _ document: QueryDocumentSnapshot) { base[index] = document }
     }
 }

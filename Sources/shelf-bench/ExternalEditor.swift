@@ -21,10 +21,16 @@ struct ExternalEditor {
     func editInPlace(_ id: String) throws -> ContinuousClock.Instant {
         let path = folder + "/" + id + ".json"
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        let key = Array("\"numberOfPages\": ".utf8)
-        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: key) }).map({ $0 + key.count }) else {
+        // `"numberOfPages": 12` as the store writes it, `"numberOfPages" : 12` as Foundation does.
+        let key = Array("\"numberOfPages\"".utf8)
+        guard var start = bytes.indices.first(where: { bytes[$0...].starts(with: key) }).map({ $0 + key.count }) else {
             throw BenchError("\(path) has no numberOfPages to edit")
         }
+        let blanks: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+        while start < bytes.endIndex, blanks.contains(bytes[start]) { start += 1 }
+        guard start < bytes.endIndex, bytes[start] == UInt8(ascii: ":") else { throw BenchError("\(path): no ':' after numberOfPages") }
+        start += 1
+        while start < bytes.endIndex, blanks.contains(bytes[start]) { start += 1 }
         let end = bytes[start...].firstIndex { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? bytes.endIndex
         guard end > start else { throw BenchError("\(path): numberOfPages is not a number") }
         // The same number of digits, another value: 1 -> 2, ..., 9 -> 1 on the last digit keeps the width.

@@ -50,21 +50,28 @@ enum QueryBench {
     }
 
     /// Another program rewrites a document so that it enters the top of the page; the listener
-    /// must deliver it.
+    /// must deliver it. Each change sets a page count above every one in the collection (an
+    /// earlier run on the same folder left its own there), and only changes delivered after the
+    /// first snapshot count.
     private static func measureListener(_ page: Query, directory: URL, changes: Int) throws {
         let delivered = Locked<[Int: ContinuousClock.Instant]>([:])
+        let highest = Locked<Int?>(nil)
         let first = DispatchSemaphore(value: 0)
         let registration = page.addSnapshotListener { snapshot, _ in
             guard let snapshot else { return }
             let now = ContinuousClock.now
-            delivered.withLock { seen in
-                for document in snapshot.documents {
-                    if let pages = document.data()["numberOfPages"] as? Int, pages >= 1_000_000, seen[pages] == nil { seen[pages] = now }
-                }
+            let pages = snapshot.documents.compactMap { $0.data()["numberOfPages"] as? Int }
+            guard let floor = highest.withLock({ $0 }) else {
+                highest.withLock { $0 = pages.max() ?? 0 }
+                first.signal()
+                return
             }
-            first.signal()
+            delivered.withLock { seen in
+                for count in pages where count > floor && seen[count] == nil { seen[count] = now }
+            }
         }
         first.wait()
+        let base = max(1_000_000, highest.withLock { $0 ?? 0 } + 1)
         defer { registration.remove() }
         let ids = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("books").path)
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted().prefix(changes)
@@ -77,7 +84,7 @@ enum QueryBench {
         var latencies: [Duration] = []
         let busyStart = Measure.cpuTime()
         for (index, name) in ids.enumerated() {
-            let pages = 1_000_000 + index
+            let pages = base + index
             let written = try rewrite(directory.appendingPathComponent("books/\(name)"), pages: pages)
             let deadline = ContinuousClock.now + span
             Measure.sleep(until: deadline)

@@ -3,7 +3,8 @@ import Foundation
 
 /// `shelf-bench read-all DIR [COLLECTION] [RUNS]`: times `getDocuments()` of a whole collection
 /// already on disk (the page cache is warm after the first run), printing each run and the
-/// median, so this one figure can be profiled and compared on its own.
+/// median, so this one figure can be profiled and compared on its own; then a listener's first
+/// snapshot of it, three times.
 enum ReadAll {
     static func run(_ arguments: [String]) {
         guard let directory = arguments.first else {
@@ -27,6 +28,18 @@ enum ReadAll {
                 print("run \(run): \(count) documents in \(Format.duration(times.last!))")
             }
             print("getDocuments() of \(count) documents: median \(Format.duration(Measure.median(times)))")
+            // The same documents through a listener: its first snapshot is what an app shows.
+            var firsts: [Duration] = []
+            for _ in 0..<3 {
+                let loaded = DispatchSemaphore(value: 0)
+                let start = ContinuousClock.now
+                let registration = db.collection(collection).addSnapshotListener { _, _ in loaded.signal() }
+                loaded.wait()
+                firsts.append(.now - start)
+                registration.remove()
+            }
+            print("a listener's first snapshot: median \(Format.duration(Measure.median(firsts)))"
+                  + " [runs: \(firsts.map(Format.duration).joined(separator: ", "))]")
         } catch {
             FileHandle.standardError.write(Data("shelf-bench read-all: \(error)\n".utf8))
             exit(1)

@@ -121,11 +121,12 @@ final class QueryTests: StoreTestCase {
     func testIndicesApplyInOrderRemovalsThenAdditionsThenModifications() {
         let query = books.order(by: "pages")
         let old = [document("a", pages: 1), document("b", pages: 2), document("c", pages: 3), document("d", pages: 4)]
-        let (new, changes) = ChangeSteps.apply(
+        var new = old
+        let changes = ChangeSteps.apply(
             removed: [old[3], old[1]],
             added: [document("z", pages: 5), document("e", pages: 0)],
             modified: [(old[2], document("c", pages: -1)), (old[0], document("a", pages: 6))],
-            to: old, evaluator: query.evaluator)
+            to: &new, evaluator: query.evaluator)
         XCTAssertEqual(new.map(\.documentID), ["c", "e", "z", "a"])
         // Step by step: [a b c d] -b-> [a c d] -d-> [a c] +e-> [e a c] +z-> [e a c z]
         // c moves 2->0: [c e a z]; a moves 2->3: [c e z a].

@@ -61,7 +61,7 @@ final class CollectionGroupScan {
     static func readAll(firestore: Firestore, collectionID: String) throws -> [QueryDocumentSnapshot] {
         let paths = try firestore.files.reading { try CollectionGroupScan(collectionID: collectionID).collections(in: firestore.files) }
         var documents: [QueryDocumentSnapshot] = []
-        for path in paths { documents += try CollectionScan.readAll(firestore: firestore, path: path).values }
+        for path in paths { documents += try CollectionScan.readSorted(firestore: firestore, path: path) }
         return documents
     }
 }

@@ -1,24 +1,57 @@
 import Foundation
 
-/// One-off reads of a whole collection (`getDocuments`).
+/// One-off reads of a whole collection (`getDocuments`), read and parsed on every core.
 enum CollectionScan {
     /// Every document of the collection, keyed by the bytes of its id; a file whose name is not
     /// valid UTF-8 is there too, as a document that cannot be read.
     static func readAll(firestore: Firestore, path: ResourcePath) throws -> [ExactID: QueryDocumentSnapshot] {
+        let documents = try readSorted(firestore: firestore, path: path)
+        return Dictionary(documents.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The same documents in Firestore's order of a collection: by the bytes of their ids.
+    static func readSorted(firestore: Firestore, path: ResourcePath) throws -> [QueryDocumentSnapshot] {
         let readLock = firestore.files.lockForReading(); defer { readLock?.release() }  // never half a batch
-        guard let fd = try firestore.files.openFolder(path.segments, create: false) else { return [:] }
+        guard let fd = try firestore.files.openFolder(path.segments, create: false) else { return [] }
         defer { close(fd) }
-        var documents: [ExactID: QueryDocumentSnapshot] = [:]
+        var files: [(id: ExactID, name: String)] = []
         for entry in DocumentFiles.listEntries(fd) where entry.isDirectory != true {
-            guard let id = DocumentFileName.id(of: entry) else { continue }
-            if id.isUndecodableFileName {
-                documents[id] = DocumentFileName.undecodableDocument(id, in: path, firestore: firestore)
-                continue
-            }
-            let (stored, _) = firestore.files.readDocument(in: fd, fileName: entry.name, store: firestore)
-            if stored == .missing { continue }
-            documents[id] = QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored)
+            if let id = DocumentFileName.id(of: entry) { files.append((id, entry.name)) }
         }
-        return documents
+        return read(KeyOrder.sorted(files) { $0.id }, in: fd, path: path, firestore: firestore)
+    }
+
+    /// Reads `files` (sorted) on every core, each task into its own slots of the answer, which
+    /// are then moved into the array (no reference counted twice).
+    private static func read(_ files: [(id: ExactID, name: String)], in fd: Int32, path: ResourcePath,
+                             firestore: Firestore) -> [QueryDocumentSnapshot] {
+        let base = UnsafeMutablePointer<QueryDocumentSnapshot?>.allocate(capacity: files.count)
+        base.initialize(repeating: nil, count: files.count)
+        defer { base.deallocate() }
+        for (index, file) in files.enumerated() where file.id.isUndecodableFileName {
+            base[index] = DocumentFileName.undecodableDocument(file.id, in: path, firestore: firestore)
+        }
+        let readable = files.indices.filter { !files[$0].id.isUndecodableFileName }
+        let slots = UnsafeSlots(base: base)
+        firestore.files.readDocuments(count: readable.count, in: fd, store: firestore, name: { files[readable[$0]].name }) { task, stored, _ in
+            guard stored != .missing else { return }
+            let index = readable[task], id = files[index].id
+            let reference = DocumentReference(firestore: firestore, path: path.appending(id.text))
+            slots.set(index, QueryDocumentSnapshot(reference: reference, stored: stored, key: id))
+        }
+        return [QueryDocumentSnapshot](unsafeUninitializedCapacity: files.count) { buffer, count in
+            for index in files.indices {
+                if let document = (base + index).move() {
+                    (buffer.baseAddress! + count).initialize(to: document)
+                    count += 1
+                }
+            }
+        }
+    }
+
+    /// The answer's slots, which the tasks fill at disjoint indices.
+    private struct UnsafeSlots: @unchecked Sendable {
+        let base: UnsafeMutablePointer<QueryDocumentSnapshot?>
+        func set(_ index: Int, _ document: QueryDocumentSnapshot) { base[index] = document }
     }
 }

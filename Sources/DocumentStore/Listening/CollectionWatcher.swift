@@ -87,6 +87,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     /// Gives the watch back; a look after this (a stopped watcher asked for a fresh read)
     /// sweeps, and its folder's stamp tells it to list.
     override func release() {
+        table = nil
         if case .kernel(let events) = eventSource, let watch { events.unwatch(watch) }
         watch = nil
         eventSource = .none
@@ -115,7 +116,24 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
 
     override var currentDocuments: [QueryDocumentSnapshot] { Array(documents.values) }
 
+    /// The documents laid out for queries, once one has asked (see `DocumentTable`).
+    private var table: DocumentTable?
+
+    /// A one-off query's results from memory, after one look.
+    func freshResults(_ evaluator: QueryEvaluator) throws -> [QueryDocumentSnapshot] {
+        try fresh {
+            if table == nil { table = DocumentTable(documents) }
+            return table!.results(evaluator)
+        }
+    }
+
     override func scan() throws -> Set<ExactID> {
+        let changed = try scanFiles()
+        table?.apply(changed, from: documents)
+        return changed
+    }
+
+    private func scanFiles() throws -> Set<ExactID> {
         guard let firestore else { return [] }  // the store is gone: nobody to tell
         let now = Date().timeIntervalSince1970
         var changed: Set<ExactID> = []
@@ -206,11 +224,13 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             sweepOrderIsStale = false
         }
         var listed: [ExactID: UInt64] = [:]
-        listed.reserveCapacity(inodes.count + 16)
-        for entry in DocumentFiles.listEntries(fd) where entry.isDirectory != true {
+        let entries = DocumentFiles.listEntries(fd)
+        listed.reserveCapacity(entries.count)
+        for entry in entries where entry.isDirectory != true {
             if let id = DocumentFileName.id(of: entry) { listed[id] = entry.inode }
         }
         var added: [ExactID] = []
+        if inodes.isEmpty { toRead.reserveCapacity(listed.count) }
         for (id, inode) in listed where inodes[id] != inode {
             if id.isUndecodableFileName {
                 // No id opens it: it is reported as it is listed, and gone when it is renamed.
@@ -247,33 +267,80 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         }
     }
 
-    /// Reads the files, and updates the documents that differ.
+    /// Reads the files, and updates the documents that differ. Many files (a first listing) are
+    /// read on every core, a slice at a time, each slice then taken in here.
     private func read(_ toRead: Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
                       _ changed: inout Set<ExactID>, _ firestore: Firestore) {
         var progress = LoadProgress(total: toRead.count)
-        for id in toRead {
-            if toRead.count >= LoadProgress.worthReporting { progress.advance { reportProgress($0, $1) } }
-            let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
-            if stored == .missing {
-                gone(id, &changed)
-                continue
+        guard toRead.count >= Self.parallelReading else {
+            for id in toRead {
+                let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
+                take(id, (stored, stamp, nil), now, isFirstListing, &changed, firestore)
             }
-            stamps[id] = stamp
-            // Timestamps are coarse: a change right after this read could leave the stamp as it
-            // is, so a file read within the window is read once more when the window has passed
-            // (by the sweep; with events, by a rescan, since the change itself queues an event).
-            if let stamp, now - stamp.lastChange < Self.racyWindow {
-                racy[id] = stamp.lastChange + Self.racyWindow
-            } else {
-                racy[id] = nil
+            return
+        }
+        let ids = Array(toRead)
+        stamps.reserveCapacity(stamps.count + ids.count)
+        documents.reserveCapacity(documents.count + ids.count)
+        changed.reserveCapacity(changed.count + ids.count)
+        for start in stride(from: 0, to: ids.count, by: Self.parallelSlice) {
+            let slice = ids[start..<min(start + Self.parallelSlice, ids.count)]
+            var results = [Read](repeating: (.missing, nil, nil), count: slice.count)
+            let path = path
+            results.withUnsafeMutableBufferPointer { results in
+                let results = UnsafeResults(base: results.baseAddress)
+                files.readDocuments(count: slice.count, in: fd, store: firestore,
+                                    name: { slice[start + $0].text + DocumentFiles.fileExtension }) { index, stored, stamp in
+                    // The snapshot too, in case the document is new or changed, as most are here.
+                    let id = slice[start + index]
+                    let snapshot = stored == .missing ? nil
+                        : QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)
+                    results.set(index, (stored, stamp, snapshot))
+                }
             }
-            if documents[id]?.stored != stored {
-                let reference = DocumentReference(firestore: firestore, path: path.appending(id.text))
-                documents[id] = QueryDocumentSnapshot(reference: reference, stored: stored)
-                changed.insert(id)
-                // The first listing is not a change anyone made: nothing is "recent" yet.
-                if !isFirstListing { recentlyChanged[id] = now }
+            for (offset, read) in results.enumerated() {
+                if toRead.count >= LoadProgress.worthReporting { progress.advance { reportProgress($0, $1) } }
+                take(slice[start + offset], read, now, isFirstListing, &changed, firestore)
             }
+        }
+    }
+
+    /// Reading more files than this at once is done on every core, this many at a time.
+    static let parallelReading = 256
+    static let parallelSlice = 8192
+
+    /// A file as read, and perhaps its snapshot already made.
+    private typealias Read = (stored: StoredDocument, stamp: FileStamp?, snapshot: QueryDocumentSnapshot?)
+
+    /// The results' slots, which the reading tasks fill at disjoint indices.
+    private struct UnsafeResults: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Read>?
+        func set(_ index: Int, _ result: Read) { base![index] = result }
+    }
+
+    /// One file as read: the document updated when it differs.
+    private func take(_ id: ExactID, _ read: Read, _ now: TimeInterval, _ isFirstListing: Bool,
+                      _ changed: inout Set<ExactID>, _ firestore: Firestore) {
+        let (stored, stamp) = (read.stored, read.stamp)
+        if stored == .missing {
+            gone(id, &changed)
+            return
+        }
+        stamps[id] = stamp
+        // Timestamps are coarse: a change right after this read could leave the stamp as it
+        // is, so a file read within the window is read once more when the window has passed
+        // (by the sweep; with events, by a rescan, since the change itself queues an event).
+        if let stamp, now - stamp.lastChange < Self.racyWindow {
+            racy[id] = stamp.lastChange + Self.racyWindow
+        } else {
+            racy[id] = nil
+        }
+        if documents[id]?.stored != stored {
+            documents[id] = read.snapshot
+                ?? QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)
+            changed.insert(id)
+            // The first listing is not a change anyone made: nothing is "recent" yet.
+            if !isFirstListing { recentlyChanged[id] = now }
         }
     }
 

@@ -62,9 +62,14 @@ class Watcher: @unchecked Sendable {
     /// look first (delivering what changed to the listeners too), so a write that returned
     /// before the read is in the answer.
     func freshDocuments() throws -> [QueryDocumentSnapshot] {
+        try fresh { currentDocuments }
+    }
+
+    /// `body` on the watcher's queue, after one look.
+    func fresh<T>(_ body: () -> T) throws -> T {
         try queue.sync {
             try look()
-            return currentDocuments
+            return body()
         }
     }
 

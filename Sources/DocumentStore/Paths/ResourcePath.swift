@@ -17,7 +17,11 @@ struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     var isDocument: Bool { segments.count % 2 == 0 }
     var last: String { segments.last ?? "" }
     var parent: ResourcePath { ResourcePath(segments: Array(segments.dropLast())) }
-    func appending(_ segment: String) -> ResourcePath { ResourcePath(segments: segments + [segment]) }
+    func appending(_ segment: String) -> ResourcePath {
+        var segments = segments  // one allocation, not two (`segments + [segment]` makes an array of one first)
+        segments.append(segment)
+        return ResourcePath(segments: segments)
+    }
 
     /// Parses a path given by the caller; a leading or trailing slash is tolerated. Split on
     /// the byte "/", not on characters: a "/" followed by a combining mark is still a slash.

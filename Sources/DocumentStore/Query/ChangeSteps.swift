@@ -2,10 +2,16 @@
 /// modifications, each in the query's order, each index taken in the results as they stand
 /// at that step, so applying the changes in turn to the old results gives the new ones.
 enum ChangeSteps {
+    /// Applies the changes to `current` (the old results, in place) and returns them.
     static func apply(removed: [QueryDocumentSnapshot], added: [QueryDocumentSnapshot],
                       modified: [(old: QueryDocumentSnapshot, new: QueryDocumentSnapshot)],
-                      to old: [QueryDocumentSnapshot], evaluator: QueryEvaluator) -> ([QueryDocumentSnapshot], [DocumentChange]) {
-        var current = old
+                      to current: inout [QueryDocumentSnapshot], evaluator: QueryEvaluator) -> [DocumentChange] {
+        if current.isEmpty && removed.isEmpty && modified.isEmpty {  // a first snapshot: all added, in order
+            current = evaluator.isSorted(added) ? added : evaluator.sorted(added)
+            return current.enumerated().map { index, document in
+                DocumentChange(type: .added, document: document, oldIndex: DocumentChange.notFound, newIndex: UInt(index))
+            }
+        }
         var changes: [DocumentChange] = []
         changes.reserveCapacity(removed.count + added.count + modified.count)
         for document in removed.sorted(by: evaluator.areInIncreasingOrder) {
@@ -25,7 +31,7 @@ enum ChangeSteps {
             current.insert(after, at: newIndex)
             changes.append(DocumentChange(type: .modified, document: after, oldIndex: UInt(oldIndex), newIndex: UInt(newIndex)))
         }
-        return (current, changes)
+        return changes
     }
 
     /// Where `document` goes in `sorted` (binary search: the order ends with the path, so

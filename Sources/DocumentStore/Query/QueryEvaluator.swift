@@ -8,13 +8,21 @@ struct QueryEvaluator: Sendable {
     private let filters: [QueryFilter]
     private let requiredFields: [FieldPath]
     private let isGroup: Bool
+    /// True when the order is by id alone: documents sort by their keys, no field read.
+    private let isOrderedByIDOnly: Bool
 
     init(_ definition: QueryDefinition) {
         self.definition = definition
         orders = definition.orders
         filters = definition.filters
-        requiredFields = orders.map(\.field).filter { !$0.isDocumentID }
+        // A field filter at the top (filters are ANDed) needs its field present anyway.
+        let filtered = definition.filters.compactMap { filter -> FieldPath? in
+            if case .field(let field) = filter { return field.field }
+            return nil
+        }
+        requiredFields = orders.map(\.field).filter { field in !field.isDocumentID && !filtered.contains(field) }
         isGroup = definition.isCollectionGroup
+        isOrderedByIDOnly = orders.count == 1 && orders[0].field.isDocumentID && !isGroup
     }
 
     /// True when `document` belongs in the results before any limit: it has every ordered
@@ -36,13 +44,7 @@ struct QueryEvaluator: Sendable {
     /// -1, 0 or 1: the query's order, ending with the document's path, so only a document
     /// compares equal to itself.
     func compare(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot) -> Int {
-        for order in orders {
-            let comparison = order.field.isDocumentID
-                ? comparePaths(a, b)
-                : ValueOrder.compare(DocumentValues.value(of: order.field, in: a), DocumentValues.value(of: order.field, in: b))
-            if comparison != 0 { return order.descending ? -comparison : comparison }
-        }
-        return 0
+        compare(a, b) { DocumentValues.value(of: orders[$0].field, in: b) }
     }
 
     func areInIncreasingOrder(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot) -> Bool {
@@ -63,17 +65,47 @@ struct QueryEvaluator: Sendable {
     /// The results: matching documents in order, cut to the limit. With a small limit only the
     /// best `limit` are kept while scanning, so a page of 100,000 documents sorts 10, not all.
     func results(from documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
+        if isOrderedByIDOnly { return Array(window(of: sortedByID(documents.filter(matches)))) }
         guard let limit = definition.limit, limit <= 1000 else {
             return Array(window(of: documents.filter(matches).sorted(by: areInIncreasingOrder)))
         }
+        let documents = Array(documents)
+        return page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: nil)
+    }
+
+    /// The same, for `documents` with the values of the first ordered field (not the id) given
+    /// in `column`: only documents that could enter the page are looked at.
+    func results(from documents: [QueryDocumentSnapshot], firstOrderColumn column: [FirestoreValue?]) -> [QueryDocumentSnapshot] {
+        guard let limit = definition.limit, limit <= 1000, documents.count == column.count,
+              let first = orders.first, !first.field.isDocumentID else { return results(from: documents) }
+        return page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: { column[$0] })
+    }
+
+    /// The best `limit` of `count` documents, kept sorted while scanning. Once the page is full,
+    /// most documents fall behind its last one, which costs one look at their first ordered
+    /// value (in the column when given) before any filter.
+    private func page(limit: Int, count: Int, document: (Int) -> QueryDocumentSnapshot,
+                      firstValue: ((Int) -> FirestoreValue?)?) -> [QueryDocumentSnapshot] {
         let fromEnd = definition.limitKind == .last
         // "Better" is earlier for limit(to:), later for limit(toLast:).
         let isBetter: (QueryDocumentSnapshot, QueryDocumentSnapshot) -> Bool = fromEnd
             ? { compare($0, $1) > 0 } : { compare($0, $1) < 0 }
+        let firstDescending = orders.first?.descending ?? false
         var kept: [QueryDocumentSnapshot] = []
         kept.reserveCapacity(Swift.min(limit, 1024) + 1)
-        for document in documents where matches(document) {
-            if kept.count == limit, let worst = kept.last, !isBetter(document, worst) { continue }
+        var worst: (document: QueryDocumentSnapshot, values: [FirestoreValue?])?
+        for index in 0..<count {
+            if let worst {
+                var order = 0
+                if let firstValue {
+                    let comparison = ValueOrder.compare(firstValue(index), worst.values[0])
+                    order = firstDescending ? -comparison : comparison
+                }
+                if order == 0 { order = compare(document(index), worst.document, worst.values) }
+                if fromEnd ? order <= 0 : order >= 0 { continue }
+            }
+            let document = document(index)
+            guard matches(document) else { continue }
             var low = 0, high = kept.count
             while low < high {
                 let mid = (low + high) / 2
@@ -81,8 +113,50 @@ struct QueryEvaluator: Sendable {
             }
             kept.insert(document, at: low)
             if kept.count > limit { kept.removeLast() }
+            if kept.count == limit, let last = kept.last, worst?.document !== last {
+                worst = (last, orders.map { $0.field.isDocumentID ? nil : DocumentValues.value(of: $0.field, in: last) })
+            }
         }
         return fromEnd ? kept.reversed() : kept
+    }
+
+    /// `compare(a, b)` with the values of `b`'s ordered fields given.
+    private func compare(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot, _ values: [FirestoreValue?]) -> Int {
+        compare(a, b) { values[$0] }
+    }
+
+    /// `valueOfB(i)`: `b`'s value of the i-th ordered field.
+    private func compare(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot, valueOfB: (Int) -> FirestoreValue?) -> Int {
+        for (index, order) in orders.enumerated() {
+            let comparison = order.field.isDocumentID
+                ? comparePaths(a, b)
+                : ValueOrder.compare(DocumentValues.value(of: order.field, in: a), valueOfB(index))
+            if comparison != 0 { return order.descending ? -comparison : comparison }
+        }
+        return 0
+    }
+
+    /// Ordered by id alone: by the keys' bytes, and often already so (a scan of the files
+    /// reads them in that order), which one pass finds.
+    private func sortedByID(_ documents: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
+        let descending = orders[0].descending
+        if isSortedByKey(documents) { return descending ? documents.reversed() : documents }
+        return KeyOrder.sorted(documents, descending: descending) { $0.key }
+    }
+
+    private func isSortedByKey(_ documents: [QueryDocumentSnapshot]) -> Bool {
+        documents.indices.dropFirst().allSatisfy { UTF8Bytes.compare(documents[$0 - 1].key.text, documents[$0].key.text) < 0 }
+    }
+
+    /// `documents` in the query's order (no filter, no limit).
+    func sorted(_ documents: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
+        isOrderedByIDOnly ? sortedByID(documents) : documents.sorted(by: areInIncreasingOrder)
+    }
+
+    /// True when `documents` are in the query's order, which one pass tells.
+    func isSorted(_ documents: [QueryDocumentSnapshot]) -> Bool {
+        if isOrderedByIDOnly && !orders[0].descending { return isSortedByKey(documents) }
+        return documents.indices.dropFirst().allSatisfy { compare(documents[$0 - 1], documents[$0]) < 0 }
     }
 
     /// The page a limit keeps of `sorted` (every matching document, in order).

@@ -96,7 +96,7 @@ extension DocumentFiles {
             unlinkat(shelf, CommitJournal.temporaryFileName, 0)
             throw error
         }
-        fsync(shelf)  // the commit point: from here the batch happens, now or at recovery
+        sync(shelf)  // the commit point: from here the batch happens, now or at recovery
 
         // 7. Apply; 8. one barrier; 9. forget the journal.
         try apply(journal, folders: &folders, writeTemporaries: false, barrier: barrier)
@@ -133,19 +133,24 @@ extension DocumentFiles {
     /// came back after a power loss would write its old contents over later commits.
     private func finish(journal shelf: Int32, barrier: DurabilityBarrier, folders: FolderCache) throws(DocumentStoreError) {
         let code = barrier.finish(rootFD: rootFD, folders: folders.openFolders)
+        syncs.withLock {
+            $0.barriers += 1
+            $0.calls += barrier == .fsyncEach ? folders.openFolders.count : 1
+        }
         guard code == 0 else {
             throw .io(rootPath, "make the batch durable (\(barrier.rawValue); it will be completed by the next open, read or write of the store)", errno: code)
         }
         guard unlinkat(shelf, CommitJournal.fileName, 0) == 0 || errno == ENOENT else {
             throw .io(display([Self.shelfFolder, CommitJournal.fileName]), "remove the applied journal", errno: errno)
         }
-        fsync(shelf)
+        sync(shelf)
     }
 
     private func syncFile(_ name: String, in dirFD: Int32, display folder: String) throws(DocumentStoreError) {
         let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw .io(folder + "/" + name, "open", errno: errno) }
         defer { close(fd) }
+        syncs.withLock { $0.calls += 1 }
         guard fdatasync(fd) == 0 else { throw .io(folder + "/" + name, "make durable", errno: errno) }
     }
 
@@ -185,13 +190,13 @@ extension DocumentFiles {
             unlinkat(shelf, CommitJournal.temporaryFileName, 0)
         }
         guard let bytes = readFile(CommitJournal.fileName, in: shelf) else {
-            fsync(shelf)
+            sync(shelf)
             return
         }
         guard let journal = CommitJournal(decoding: bytes) else {
             let damaged = CommitJournal.fileName + ".damaged-\(Int(Date().timeIntervalSince1970))"
             renameat(shelf, CommitJournal.fileName, shelf, damaged)
-            fsync(shelf)
+            sync(shelf)
             FileHandle.standardError.write(Data(("DocumentStore: \(display([Self.shelfFolder, CommitJournal.fileName])) is damaged"
                 + " (its checksum does not hold), so the batch in it was not applied; it was kept as \(damaged).\n").utf8))
             return

@@ -5,15 +5,16 @@ import Foundation
 /// document's id.
 public final class FieldPath: Hashable, CustomStringConvertible, @unchecked Sendable {
     let segments: [String]
+    /// Kept, not derived: queries ask on every step of a sort.
+    let isDocumentID: Bool
 
     public init(_ fieldNames: [String]) {
         segments = fieldNames
+        isDocumentID = fieldNames.count == 1 && fieldNames[0].utf8.elementsEqual("__name__".utf8)
     }
 
     /// The id of the document, where a query or an order takes a field.
     public static func documentID() -> FieldPath { FieldPath(["__name__"]) }
-
-    var isDocumentID: Bool { segments == ["__name__"] }
 
     /// The dotted form: `cover.small`; a name with a dot or other special text is quoted in
     /// backticks, as Firestore writes it.

@@ -160,7 +160,8 @@ enum ShelfBench {
     static func rawBatchDocuments(in folder: URL) throws -> [String: [String: Any]] {
         var documents: [String: [String: Any]] = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            // This process's listener may roll a journal forward meanwhile, deleting a listed file.
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
             guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw BatchProblem("\(name) is not an object") }
             documents[String(name.dropLast(5))] = object
         }

@@ -121,9 +121,7 @@ public final class AppModel {
             ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
                      subscribe: articles.subscribe, unsubscribe: {}),
         ]
-        let known = Set(KnownCollection.allCases.map(\.rawValue))
-        let others = ((try? store.listCollections()) ?? []).map(\.collectionID).filter { !known.contains($0) }
-        tabs += others.map { RawTab.make(store: store, collectionID: $0) }
+        refreshCollections()
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
@@ -132,6 +130,37 @@ public final class AppModel {
     }
 
     var tab: CollectionTab { tabs[activeTab] }
+
+    // MARK: Collections made and removed while running
+
+    /// Adds a tab for each collection folder made since the last look (by another program's
+    /// `mkdir`), among the tabs after the known ones in byte order of names, and marks the tabs
+    /// whose folder is gone (or back). One readdir of the data folder; returns whether the
+    /// tabs changed, so the caller draws again.
+    @discardableResult
+    public func refreshCollections() -> Bool {
+        guard let listed = try? store.listCollections().map(\.collectionID) else { return false }
+        let known = Set(KnownCollection.allCases.map(\.rawValue))
+        let present = Set(listed)
+        var changed = false
+        for tab in tabs where !known.contains(tab.collectionID) && tab.isGone == present.contains(tab.collectionID) {
+            tab.isGone.toggle()
+            changed = true
+        }
+        let shown = Set(tabs.map(\.collectionID))
+        let new = listed.filter { !known.contains($0) && !shown.contains($0) }
+        guard !new.isEmpty else { return changed }
+        let current = tabs.isEmpty ? nil : tab
+        for id in new {
+            let position = tabs.firstIndex { !known.contains($0.collectionID) && Self.precedes(id, $0.collectionID) } ?? tabs.count
+            tabs.insert(RawTab.make(store: store, collectionID: id), at: position)
+        }
+        if let current { activeTab = tabs.firstIndex { $0 === current } ?? 0 }
+        return true
+    }
+
+    /// Byte order of names, as Firestore orders ids.
+    static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     // MARK: Rows as the list shows them
 

@@ -1,0 +1,35 @@
+import Foundation
+import XCTest
+
+/// Tabs for folders made while Shelf runs, `o`'s Tab completion, the status picker, and
+/// adding and editing documents of folders without a model.
+final class TabsAndFieldsEndToEndTests: XCTestCase {
+    private var session: TmuxSession?
+    private var dataFolder: URL?
+
+    override func tearDown() {
+        session?.kill()
+        session = nil
+        if let dataFolder { removeTemporaryCopy(dataFolder) }
+        super.tearDown()
+    }
+
+    /// A collection folder made by another program appears as a tab; one removed says it is gone.
+    func testMkdirWhileRunningAddsATabAndRemovingItSaysGone() throws {
+        dataFolder = try temporaryDataCopy()
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: dataFolder!)
+        session = tmux
+        tmux.waitFor(text: "47 documents")
+        let notes = dataFolder!.appendingPathComponent("notes")
+        try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
+        try Data(#"{"title": "Made outside"}"#.utf8).write(to: notes.appendingPathComponent("x.json"))
+        tmux.waitFor(text: "6 notes")
+        tmux.send(keys: "6")
+        tmux.waitFor(text: "Made outside")
+        try FileManager.default.removeItem(at: notes)
+        tmux.waitFor(text: "The 'notes' folder is gone: it was removed on disk")
+        tmux.send(keys: "j", "e", "1")
+        tmux.waitFor(text: "47 documents")
+        XCTAssertFalse(tmux.screen().contains(TmuxSession.exitedMarker), TmuxSession.framed(tmux.screen()))
+    }
+}

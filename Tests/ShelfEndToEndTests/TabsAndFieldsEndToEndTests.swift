@@ -32,4 +32,24 @@ final class TabsAndFieldsEndToEndTests: XCTestCase {
         tmux.waitFor(text: "47 documents")
         XCTAssertFalse(tmux.screen().contains(TmuxSession.exitedMarker), TmuxSession.framed(tmux.screen()))
     }
+
+    /// Tab in the `o` prompt completes the id, then lists the ids and cycles through them.
+    func testTabCompletesTheIdInTheOpenPrompt() throws {
+        dataFolder = try temporaryDataCopy()
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: dataFolder!)
+        session = tmux
+        tmux.waitFor(text: "47 documents")
+        tmux.send(keys: "o")
+        tmux.type("hitc")
+        tmux.send(keys: "Tab")
+        tmux.waitFor(text: "Open books/hitchhiker ")
+        tmux.send(keys: "Tab")
+        tmux.waitFor(text: "4 ids: hitchhiker  hitchhiker-genre  hitchhike…")
+        tmux.send(keys: "Tab", "Tab")
+        tmux.waitFor(text: "Open books/hitchhiker-genre ")
+        tmux.send(keys: "Enter")
+        tmux.waitForScreen("the lookup shows hitchhiker-genre") {
+            TerminalSessionTests.detailText($0).contains("hitchhiker-genre")
+        }
+    }
 }

@@ -544,13 +544,29 @@ public final class AppModel {
         }
     }
 
+    /// The ids Tab listed in the `o` prompt, while it cycles through them.
+    var completion: IDCompletion?
+
     private func handleOpenPrompt(_ key: Key) {
         switch key {
-        case .escape: mode = .browse
+        case .escape: mode = .browse; completion = nil
         case .enter:
             mode = .browse
+            completion = nil
             open(documentID: textField.text.trimmed)
-        default: _ = textField.handle(key)
+        case .tab, .backTab:
+            if var listing = completion, !listing.candidates.isEmpty {
+                textField = TextField(text: listing.cycle(forward: key == .tab))
+                completion = listing
+            } else {
+                let ids = (0..<tab.rowCount).map { tab.snapshot(at: $0).documentID }
+                let step = IDCompletion.complete(textField.text, among: ids)
+                textField = TextField(text: step.text)
+                completion = step.listing
+            }
+        default:
+            completion = nil
+            _ = textField.handle(key)
         }
     }
 

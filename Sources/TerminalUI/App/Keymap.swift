@@ -58,6 +58,7 @@ enum Keymap {
 
     static let openPrompt: [KeyBinding] = [
         KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Open the document", hint: "open"),
+        KeyBinding(keys: [.tab], action: Action.nextField.rawValue, description: "Complete the id; again: list the ids and cycle (Shift-Tab back)", hint: "complete"),
         KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel", hint: "cancel"),
     ]
 

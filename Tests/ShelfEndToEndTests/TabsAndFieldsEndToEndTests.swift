@@ -52,4 +52,25 @@ final class TabsAndFieldsEndToEndTests: XCTestCase {
             TerminalSessionTests.detailText($0).contains("hitchhiker-genre")
         }
     }
+
+    /// An article's status is chosen with → and Space, not typed; the form shows the choices.
+    func testTheStatusIsPickedNotTyped() throws {
+        dataFolder = try temporaryDataCopy()
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: dataFolder!)
+        session = tmux
+        tmux.waitFor(text: "47 documents")
+        tmux.send(keys: "5")
+        tmux.waitFor(text: "7 documents")
+        tmux.send(keys: "a")
+        tmux.waitFor(text: "◂ draft ▸")
+        tmux.waitFor(text: "draft · in review · approved")
+        tmux.type("Picked Not Typed")
+        tmux.send(keys: "Tab", "Right", "Space")
+        tmux.waitFor(text: "◂ approved ▸")
+        tmux.send(keys: "Enter")
+        tmux.waitFor(text: "8 documents")
+        let files = try FileManager.default.contentsOfDirectory(at: dataFolder!.appendingPathComponent("articles"), includingPropertiesForKeys: nil)
+        let texts = try files.map { try String(contentsOf: $0, encoding: .utf8) }
+        XCTAssertEqual(texts.filter { $0.contains("Picked Not Typed") && $0.contains("approved") }.count, 1, texts.joined(separator: "\n"))
+    }
 }

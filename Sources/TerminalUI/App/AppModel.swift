@@ -611,7 +611,9 @@ public final class AppModel {
             notice = "Documents in '\(tab.collectionID)' are shown as raw fields and cannot be edited here"
             return
         }
-        let fields = spec.fields.map { FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint) }
+        let fields = spec.fields.map {
+            FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint, choices: $0.rule.choices, keptChoice: $0.rule.keptChoice)
+        }
         let original = index.map { tab.snapshot(at: $0) }
         form = FormSession(spec: spec, widget: FormWidget(fields: fields), initialValues: fields.map(\.text),
                            tabID: tab.collectionID, documentID: original?.documentID, original: original,

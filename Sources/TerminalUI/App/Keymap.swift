@@ -8,7 +8,7 @@ enum Keymap {
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
         case rawView, copyJSON, redo
-        case save, cancel, nextField, previousField
+        case save, cancel, nextField, previousField, choose
         case yes, no
     }
 
@@ -47,6 +47,8 @@ enum Keymap {
     static let form: [KeyBinding] = [
         KeyBinding(keys: [.tab, .down], action: Action.nextField.rawValue, description: "Next field", hint: "next"),
         KeyBinding(keys: [.backTab, .up], action: Action.previousField.rawValue, description: "Previous field"),
+        KeyBinding(keys: [.left, .right, .character(" ")], action: Action.choose.rawValue,
+                   description: "In a field with choices (a status): the previous or next value; a letter jumps"),
         KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Save (when every field is valid)", hint: "save"),
         KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel (asks first if you typed)", hint: "cancel"),
     ]

@@ -73,4 +73,38 @@ final class TabsAndFieldsEndToEndTests: XCTestCase {
         let texts = try files.map { try String(contentsOf: $0, encoding: .utf8) }
         XCTAssertEqual(texts.filter { $0.contains("Picked Not Typed") && $0.contains("approved") }.count, 1, texts.joined(separator: "\n"))
     }
+
+    /// A folder without a model: `a` writes a new document in the editor (from `{}`), `e`
+    /// edits the selected one there.
+    func testAAndEInAFolderWithoutAModelUseTheEditor() throws {
+        dataFolder = try temporaryDataCopy()
+        let notes = dataFolder!.appendingPathComponent("notes")
+        try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
+        try Data(#"{"title": "Before"}"#.utf8).write(to: notes.appendingPathComponent("m.json"))
+        // Writes {"title": "Editor run N", "kept": [1, {"deep": true}]} into the file it is given.
+        let script = dataFolder!.deletingLastPathComponent().appendingPathComponent("editor.sh")
+        try """
+            #!/bin/sh
+            echo "$1" >> "$(dirname "$0")/editor.log"
+            n=$(wc -l < "$(dirname "$0")/editor.log")
+            printf '{"title": "Editor run %s", "kept": [1, {"deep": true}]}\\n' $n > "$1"
+            """.write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: dataFolder!, environment: ["EDITOR": script.path, "VISUAL": ""])
+        session = tmux
+        tmux.waitFor(text: "47 documents")
+        tmux.send(keys: "6")
+        tmux.waitFor(text: "Before")
+        tmux.send(keys: "a")
+        tmux.waitFor(text: "(u removes it)")
+        tmux.waitFor(text: "Editor run 1")
+        tmux.waitFor(text: "2 documents")
+        tmux.send(keys: "e")
+        tmux.waitFor(text: "Editor run 2")
+        XCTAssertTrue(tmux.waitForAbsence(of: "Editor run 1"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: notes.path).filter { $0.hasSuffix(".json") }
+        XCTAssertEqual(names.count, 2)
+        let added = try String(contentsOf: notes.appendingPathComponent(names.first { $0 != "m.json" }!), encoding: .utf8)
+        XCTAssertTrue(added.contains("Editor run 2") && added.contains("deep"), added)
+    }
 }

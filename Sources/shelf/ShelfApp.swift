@@ -48,7 +48,20 @@ final class ShelfApp {
         sources += TerminalRestorer.makeTerminationSources { [self] signal in
             MainActor.assumeIsolated { () -> Void in quit(signal: signal) }
         }
+        sources.append(makeCollectionsTimer())
         draw()
+    }
+
+    /// Once a second, one readdir of the data folder: a collection folder made by another
+    /// program appears as a tab, a removed one's tab says it is gone.
+    private func makeCollectionsTimer() -> any DispatchSourceProtocol {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
+        timer.setEventHandler { [self] in
+            MainActor.assumeIsolated { if model.refreshCollections() { scheduleDraw() } }
+        }
+        timer.resume()
+        return timer
     }
 
     private func handle(_ keys: [Key]) {

@@ -121,9 +121,7 @@ public final class AppModel {
             ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
                      subscribe: articles.subscribe, unsubscribe: {}),
         ]
-        let known = Set(KnownCollection.allCases.map(\.rawValue))
-        let others = ((try? store.listCollections()) ?? []).map(\.collectionID).filter { !known.contains($0) }
-        tabs += others.map { RawTab.make(store: store, collectionID: $0) }
+        refreshCollections()
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
@@ -132,6 +130,37 @@ public final class AppModel {
     }
 
     var tab: CollectionTab { tabs[activeTab] }
+
+    // MARK: Collections made and removed while running
+
+    /// Adds a tab for each collection folder made since the last look (by another program's
+    /// `mkdir`), among the tabs after the known ones in byte order of names, and marks the tabs
+    /// whose folder is gone (or back). One readdir of the data folder; returns whether the
+    /// tabs changed, so the caller draws again.
+    @discardableResult
+    public func refreshCollections() -> Bool {
+        guard let listed = try? store.listCollections().map(\.collectionID) else { return false }
+        let known = Set(KnownCollection.allCases.map(\.rawValue))
+        let present = Set(listed)
+        var changed = false
+        for tab in tabs where !known.contains(tab.collectionID) && tab.isGone == present.contains(tab.collectionID) {
+            tab.isGone.toggle()
+            changed = true
+        }
+        let shown = Set(tabs.map(\.collectionID))
+        let new = listed.filter { !known.contains($0) && !shown.contains($0) }
+        guard !new.isEmpty else { return changed }
+        let current = tabs.isEmpty ? nil : tab
+        for id in new {
+            let position = tabs.firstIndex { !known.contains($0.collectionID) && Self.precedes(id, $0.collectionID) } ?? tabs.count
+            tabs.insert(RawTab.make(store: store, collectionID: id), at: position)
+        }
+        if let current { activeTab = tabs.firstIndex { $0 === current } ?? 0 }
+        return true
+    }
+
+    /// Byte order of names, as Firestore orders ids.
+    static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     // MARK: Rows as the list shows them
 
@@ -330,11 +359,15 @@ public final class AppModel {
         case .open:
             textField = TextField()
             mode = .openPrompt
-        case .add: openForm(editing: nil)
+        case .add:
+            // A folder without a model has no form: its documents are written in the editor.
+            if tab.form(editing: nil) == nil { return addInEditor() }
+            openForm(editing: nil)
         case .edit:
             guard let index = selectedIndex else { notice = "Nothing to edit: the list is empty"; break }
-            // A file that cannot be read has no fields for a form: it is repaired in an editor.
-            if tab.snapshot(at: index).readError != nil { return openInEditor(index) }
+            // A file that cannot be read, or one without a model, has no form: it is edited
+            // in the editor, whole, so nothing is lost.
+            if tab.snapshot(at: index).readError != nil || tab.form(editing: nil) == nil { return openInEditor(index) }
             openForm(editing: index)
         case .openInEditor:
             guard let index = selectedIndex else { notice = "Nothing to open: the list is empty"; break }
@@ -439,6 +472,41 @@ public final class AppModel {
     public func editorFinished(file: URL, result: String?) {
         let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
         notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
+        if let added = addedInEditor, added.path == name { finishAdd(added, editorResult: result) }
+    }
+
+    /// The document `a` made on a tab without a model, while the editor has it.
+    private var addedInEditor: DocumentReference?
+
+    /// `a` on a tab without a model: a new document holding `{}` goes to the editor; what the
+    /// editor leaves is the document (invalid JSON shows as broken, as any file would).
+    private func addInEditor() -> Outcome {
+        guard !isReadOnly else { notice = "The folder is read-only: nothing can be changed"; return .keepRunning }
+        let reference = store.collection(tab.collectionID).document()
+        do {
+            try reference.write([String: Any]())
+        } catch {
+            notice = "Not added: \(error)"
+            return .keepRunning
+        }
+        addedInEditor = reference
+        return .runEditor(store.directory.appendingPathComponent(reference.path + ".json"))
+    }
+
+    /// Back from adding in the editor: a document left as the empty template is removed again;
+    /// otherwise it is selected and `u` removes it.
+    private func finishAdd(_ reference: DocumentReference, editorResult: String?) {
+        addedInEditor = nil
+        let file = store.directory.appendingPathComponent(reference.path + ".json")
+        let object = (try? Data(contentsOf: file)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        if object?.isEmpty == true {
+            try? reference.deleteDocument()
+            notice = (editorResult.map { "Editor: \($0). " } ?? "") + "Nothing added: the new document was left empty"
+            return
+        }
+        history.recordChange(before: .init(path: reference.path, fields: nil))
+        selectAsSoonAsListed(reference.documentID, in: reference.parent.collectionID)
+        if editorResult == nil { notice = "Added \(reference.path) (u removes it)" }
     }
 
     private func handleHelp(_ key: Key, pageSize: Int) {
@@ -515,13 +583,29 @@ public final class AppModel {
         }
     }
 
+    /// The ids Tab listed in the `o` prompt, while it cycles through them.
+    var completion: IDCompletion?
+
     private func handleOpenPrompt(_ key: Key) {
         switch key {
-        case .escape: mode = .browse
+        case .escape: mode = .browse; completion = nil
         case .enter:
             mode = .browse
+            completion = nil
             open(documentID: textField.text.trimmed)
-        default: _ = textField.handle(key)
+        case .tab, .backTab:
+            if var listing = completion, !listing.candidates.isEmpty {
+                textField = TextField(text: listing.cycle(forward: key == .tab))
+                completion = listing
+            } else {
+                let ids = (0..<tab.rowCount).map { tab.snapshot(at: $0).documentID }
+                let step = IDCompletion.complete(textField.text, among: ids)
+                textField = TextField(text: step.text)
+                completion = step.listing
+            }
+        default:
+            completion = nil
+            _ = textField.handle(key)
         }
     }
 
@@ -563,10 +647,12 @@ public final class AppModel {
     func openForm(editing index: Int?) {
         guard !isReadOnly else { notice = "The folder is read-only: nothing can be changed"; return }
         guard let spec = tab.form(editing: index) else {
-            notice = "Documents in '\(tab.collectionID)' are shown as raw fields and cannot be edited here"
+            notice = "Documents in '\(tab.collectionID)' have no form: E opens one in the editor"
             return
         }
-        let fields = spec.fields.map { FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint) }
+        let fields = spec.fields.map {
+            FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint, choices: $0.rule.choices, keptChoice: $0.rule.keptChoice)
+        }
         let original = index.map { tab.snapshot(at: $0) }
         form = FormSession(spec: spec, widget: FormWidget(fields: fields), initialValues: fields.map(\.text),
                            tabID: tab.collectionID, documentID: original?.documentID, original: original,

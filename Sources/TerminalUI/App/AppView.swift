@@ -54,9 +54,12 @@ public enum AppView {
         case .filter, .openPrompt:
             let prompt: String
             if case .filter = model.mode { prompt = "Filter: " } else { prompt = "Open \(tab.collectionID)/" }
-            StatusBar(left: "", right: counts).render(into: &canvas, area: statusRow)
-            canvas.write(prompt, at: Point(x: 1, y: statusRow.y), style: Style(bold: true, reverse: true))
             let fieldArea = Rect(x: 1 + prompt.displayWidth, y: statusRow.y, width: max(1, statusRow.width / 2 - prompt.displayWidth), height: 1)
+            // Tab's listing of ids, else the counts, in what the field leaves.
+            let right = model.completion.map { $0.line(collectionID: tab.collectionID) } ?? counts
+            StatusBar(left: "", right: right.truncated(toWidth: max(0, statusRow.width - fieldArea.maxX - 2)))
+                .render(into: &canvas, area: statusRow)
+            canvas.write(prompt, at: Point(x: 1, y: statusRow.y), style: Style(bold: true, reverse: true))
             var field = model.textField
             field.style = Style(reverse: true)
             field.render(into: &canvas, area: fieldArea)
@@ -77,6 +80,7 @@ public enum AppView {
         case .help:
             var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
                                               HelpSection(title: "In a form", bindings: Keymap.form),
+                                              HelpSection(title: "Opening by id (o)", bindings: Keymap.openPrompt),
                                               HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),
                                               HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
                                               HelpSection(title: "Anywhere", bindings: Keymap.global)],

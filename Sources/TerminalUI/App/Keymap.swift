@@ -8,7 +8,7 @@ enum Keymap {
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
         case rawView, copyJSON, redo
-        case save, cancel, nextField, previousField
+        case save, cancel, nextField, previousField, choose
         case yes, no
     }
 
@@ -31,8 +31,8 @@ enum Keymap {
         KeyBinding(keys: [.character("S")], action: Action.sortReverse.rawValue, description: "Reverse the sort direction"),
         KeyBinding(keys: [.escape], action: Action.clearFilter.rawValue, description: "Clear the filter"),
         KeyBinding(keys: [.character("o")], action: Action.open.rawValue, description: "Open a document by id", hint: "open"),
-        KeyBinding(keys: [.character("a")], action: Action.add.rawValue, description: "Add a document", hint: "add"),
-        KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document (a broken one: in the editor)", hint: "edit"),
+        KeyBinding(keys: [.character("a")], action: Action.add.rawValue, description: "Add a document (a folder without a model: {} in the editor)", hint: "add"),
+        KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document (broken or without a model: in the editor)", hint: "edit"),
         KeyBinding(keys: [.character("E")], action: Action.openInEditor.rawValue,
                    description: "Open its file in $VISUAL/$EDITOR/vi (fixes a broken one)"),
         KeyBinding(keys: [.character("v")], action: Action.rawView.rawValue, description: "Show its stored JSON (scrolls; v or Esc closes)"),
@@ -47,6 +47,8 @@ enum Keymap {
     static let form: [KeyBinding] = [
         KeyBinding(keys: [.tab, .down], action: Action.nextField.rawValue, description: "Next field", hint: "next"),
         KeyBinding(keys: [.backTab, .up], action: Action.previousField.rawValue, description: "Previous field"),
+        KeyBinding(keys: [.left, .right, .character(" ")], action: Action.choose.rawValue,
+                   description: "In a field with choices (a status): the previous or next value; a letter jumps"),
         KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Save (when every field is valid)", hint: "save"),
         KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel (asks first if you typed)", hint: "cancel"),
     ]
@@ -58,6 +60,7 @@ enum Keymap {
 
     static let openPrompt: [KeyBinding] = [
         KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Open the document", hint: "open"),
+        KeyBinding(keys: [.tab], action: Action.nextField.rawValue, description: "Complete the id; again: list the ids and cycle (Shift-Tab back)", hint: "complete"),
         KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel", hint: "cancel"),
     ]
 

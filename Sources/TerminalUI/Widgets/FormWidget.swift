@@ -1,6 +1,7 @@
 /// An edit form: labelled text fields, one focused. The focused field is marked with "›",
 /// its label in bold and its text in reverse video; the others are underlined. A field's
-/// validation message is shown under it, aligned with the text, prefixed with "!".
+/// validation message is shown under it, aligned with the text, prefixed with "!". A picker
+/// (a field with choices) shows "◂ value ▸" and, under it, dimmed, the choices.
 ///
 /// `handle(_:)` moves focus with Tab, Shift-Tab, ↑ and ↓ and gives other keys to the
 /// focused field; Enter and Esc are left to the screen (save, cancel).
@@ -39,6 +40,7 @@ public struct FormWidget: Widget, Hashable, Sendable {
         case .backTab, .up: focusPrevious()
         default:
             guard fields.indices.contains(focus) else { return false }
+            if fields[focus].choices != nil { return fields[focus].pick(key) }
             return fields[focus].field.handle(key)
         }
         return true
@@ -61,11 +63,15 @@ public struct FormWidget: Widget, Hashable, Sendable {
         var next = 0
         let textWidth = max(1, width - Self.markerWidth - labelWidth(for: width) - 1)
         for field in fields {
-            let height = 1 + messageLines(field, width: textWidth).count
+            let height = 1 + choiceLines(field, width: textWidth).count + messageLines(field, width: textWidth).count
             rows.append((next, height))
             next += height
         }
         return rows
+    }
+
+    private func choiceLines(_ field: FormField, width: Int) -> [String] {
+        field.choices == nil ? [] : TextWrapper.wrap(field.choicesLine, width: width, maxLines: 3)
     }
 
     private func messageLines(_ field: FormField, width: Int) -> [String] {
@@ -93,7 +99,7 @@ public struct FormWidget: Widget, Hashable, Sendable {
 
     /// Where the terminal cursor goes: in the focused field.
     public func cursorPosition(in area: Rect) -> Point? {
-        guard fields.indices.contains(focus) else { return nil }
+        guard fields.indices.contains(focus), fields[focus].choices == nil else { return nil }
         let fieldArea = fieldArea(focus, in: area)
         guard !fieldArea.isEmpty else { return nil }
         return fields[focus].field.cursorPosition(in: fieldArea)
@@ -114,11 +120,18 @@ public struct FormWidget: Widget, Hashable, Sendable {
                              style: labelStyle.bolded(focused), clippedTo: labelWidth)
                 var input = field.field
                 input.style = focused ? input.style.reversed() : input.style.underlined()
+                if field.choices != nil { input = TextField(text: "◂ \(field.text) ▸", cursor: 0, style: input.style) }
                 input.render(into: &canvas, area: textArea)
             }
             guard textArea.width > 0 else { continue }
-            for (line, text) in messageLines(field, width: textArea.width).enumerated() {
+            let choices = choiceLines(field, width: textArea.width)
+            for (line, text) in choices.enumerated() {
                 let y = textArea.y + 1 + line
+                guard y >= area.y, y < area.maxY else { continue }
+                canvas.write(text, at: Point(x: textArea.x, y: y), style: labelStyle.dimmed(), clippedTo: textArea.width)
+            }
+            for (line, text) in messageLines(field, width: textArea.width).enumerated() {
+                let y = textArea.y + 1 + choices.count + line
                 guard y >= area.y, y < area.maxY else { continue }
                 canvas.write(text, at: Point(x: textArea.x, y: y), style: messageStyle, clippedTo: textArea.width)
             }

@@ -23,6 +23,10 @@ struct FieldRule: Sendable {
     /// A colour to preview beside the field as it is typed.
     var preview: @Sendable (String) -> Color? = { _ in nil }
     var previewsColor = false
+    /// A picker's values (the form shows them; ←/→ or Space chooses), and a value on disk
+    /// that is none of them, kept until changed.
+    var choices: [String]?
+    var keptChoice: String?
 
     static let text = FieldRule(hint: "text") { $0.trimmed.isEmpty ? "required" : nil }
     static let optionalText = FieldRule(hint: "text") { _ in nil }
@@ -54,10 +58,13 @@ struct FieldRule: Sendable {
         }
     }
 
-    static func oneOf(_ choices: [String]) -> FieldRule {
-        FieldRule(hint: choices.joined(separator: ", ")) { text in
-            choices.contains(text.trimmed) ? nil : "expected one of: \(choices.joined(separator: ", ")); found \"\(text.trimmed.shownInMessage)\""
-        }
+    /// A picker over `choices`; `kept`, a value on disk that is none of them, is accepted too
+    /// (the document keeps it until another is chosen).
+    static func oneOf(_ choices: [String], keeping kept: String? = nil) -> FieldRule {
+        let kept = kept.flatMap { choices.contains($0) || $0.isEmpty ? nil : $0 }
+        return FieldRule(hint: choices.joined(separator: ", "), check: { text in
+            choices.contains(text) || text == kept ? nil : "expected one of: \(choices.joined(separator: ", ")); found \"\(text.trimmed.shownInMessage)\""
+        }, choices: choices, keptChoice: kept)
     }
 
     static let list = FieldRule(hint: "comma-separated") { _ in nil }

@@ -275,12 +275,18 @@ enum KnownPresentations {
                     + RawValue.lines(for: snapshot, except: ["title", "status"], title: "Other fields")
             },
             form: { snapshot in
-                FormSpec(
+                let status = snapshot == nil ? "draft" : text(snapshot, "status")
+                return FormSpec(
                     title: snapshot.map { "Edit \($0.reference.path)" } ?? "New article",
                     fields: [.init(label: "Title", text: text(snapshot, "title"), rule: .text),
-                             .init(label: "Status", text: snapshot == nil ? "draft" : text(snapshot, "status"), rule: .oneOf(statuses))],
+                             .init(label: "Status", text: status, rule: .oneOf(statuses, keeping: status))],
                     save: { values in
-                        let status = Article.Status(rawValue: values[1].trimmed)!
+                        guard let status = Article.Status(rawValue: values[1]) else {
+                            // The status on disk, none Shelf knows, was kept: only the title is written.
+                            guard let snapshot else { throw FormError("choose a status") }
+                            try model.live.collection.document(snapshot.documentID).write(["title": values[0].trimmed], merge: true)
+                            return snapshot.documentID
+                        }
                         if let snapshot {
                             try model.live.update(Article(title: values[0].trimmed, status: status), id: snapshot.documentID)
                             return snapshot.documentID

@@ -12,6 +12,8 @@ protocol CollectionTab: AnyObject {
     var loadProgress: (read: Int, total: Int)? { get }
     /// The listener's error, "No documents in 'x' collection", or a failed write.
     var statusMessage: String? { get }
+    /// Its folder was removed on disk while Shelf ran: the tab stays and says so.
+    var isGone: Bool { get set }
     var rowCount: Int { get }
     /// Changes whenever the rows do.
     var version: Int { get }

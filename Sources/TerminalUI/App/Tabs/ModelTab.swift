@@ -28,7 +28,11 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var title: String { presentation.title }
     var isLoaded: Bool { live.hasLoaded }
     var loadProgress: (read: Int, total: Int)? { live.loadProgress }
-    var statusMessage: String? { live.writeError ?? live.statusMessage }
+    var statusMessage: String? {
+        if isGone { return "The '\(collectionID)' folder is gone: it was removed on disk" }
+        return live.writeError ?? live.statusMessage
+    }
+    var isGone = false
     var rowCount: Int { live.rows.count }
 
     var version: Int { live.version }

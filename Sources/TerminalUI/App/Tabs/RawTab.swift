@@ -28,7 +28,7 @@ extension Presentation where Model == RawFields {
     }
 }
 
-/// A tab for a collection Shelf has no model for: raw fields, not editable here.
+/// A tab for a collection Shelf has no model for: raw fields, added and edited in the editor.
 @MainActor
 enum RawTab {
     static func make(store: Firestore, collectionID: String) -> ModelTab<RawFields> {

@@ -13,6 +13,8 @@ final class TemporaryStore {
     /// Where the store's callbacks run: private and serial, so tests never need the main queue.
     let callbackQueue = DispatchQueue(label: "DocumentStoreTests.callbacks")
     let db: Firestore
+    /// The store's own database when the tests run on PostgreSQL (DocumentStorePostgresTests).
+    private var database: String?
 
     init(pollingInterval: TimeInterval = 0.05) throws {
         scratch = FileManager.default.temporaryDirectory
@@ -23,11 +25,22 @@ final class TemporaryStore {
         let settings = FirestoreSettings()
         settings.dispatchQueue = callbackQueue
         settings.pollingInterval = pollingInterval
+        #if SHELF_POSTGRES_TESTS
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.makeDatabase()
+        self.database = database
+        db = try Firestore(url: cluster.url(database: database), settings: settings)
+        #else
         db = try Firestore(directory: root, settings: settings)
+        #endif
     }
 
     func remove() {
         try? FileManager.default.removeItem(at: scratch)
+        #if SHELF_POSTGRES_TESTS
+        db.backend.close()
+        if let database, let cluster = try? PostgresCluster.shared() { cluster.dropDatabase(database) }
+        #endif
     }
 
     /// The absolute path of `relative` inside the store's folder.

@@ -1,0 +1,56 @@
+import DocumentStore
+import Foundation
+import PostgresNIO
+
+/// A PostgresNIO error as a `FirestoreErrorCode` whose message names the server and the
+/// reason (PSQLError's own description hides both).
+enum PostgresFailure {
+    /// SQLSTATEs after which the same transaction may succeed when run again.
+    static let retryableStates: Set<String> = ["40001", "40P01"]
+
+    static func sqlState(_ error: Error) -> String? {
+        (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    static func isConnectionLost(_ error: Error) -> Bool {
+        guard let error = error as? PSQLError else { return error is ChannelError || error is IOError }
+        return [.serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError].contains(error.code)
+    }
+
+    static func error(_ error: Error, server: String, doing operation: String) -> Error {
+        guard error is PSQLError || error is ChannelError || error is IOError || error is NIOConnectionError else { return error }
+        return FirestoreErrorCode(code(of: error), saying: "cannot \(operation) \(server): \(reason(error))")
+    }
+
+    private static func code(of error: Error) -> FirestoreErrorCode.Code {
+        if let state = sqlState(error) {
+            if retryableStates.contains(state) { return .aborted }
+            if state.hasPrefix("28") { return .permissionDenied }  // invalid authorization
+            if state == "3D000" { return .notFound }                // no such database
+            if state.hasPrefix("22") || state.hasPrefix("23") { return .invalidArgument }
+            return .internal
+        }
+        return .unavailable
+    }
+
+    static func reason(_ error: Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] {
+            let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return message + state
+        }
+        if let underlying = error.underlying { return "\(underlying)" }
+        switch error.code {
+        case .serverClosedConnection, .uncleanShutdown: return "the server closed the connection"
+        case .clientClosedConnection: return "the connection was closed"
+        case .authMechanismRequiresPassword: return "the server asks for a password and the URL gives none"
+        default: return "\(error.code)"
+        }
+    }
+}
+
+extension FirestoreErrorCode {
+    init(_ code: Code, saying message: String) {
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+}

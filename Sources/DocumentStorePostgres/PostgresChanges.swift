@@ -9,6 +9,8 @@ import PostgresNIO
 final class PostgresChanges: @unchecked Sendable {
     private let address: PostgresAddress
     private let logger: Logger
+    /// Names this store's commits in their notifications.
+    let writer = UUID().uuidString
     private let lock = NSLock()
     private var observers: [Int: @Sendable ([String]?) -> Void] = [:]  // under `lock`
     private var nextID = 0
@@ -56,24 +58,41 @@ final class PostgresChanges: @unchecked Sendable {
     /// Listens until stopped, connecting again whenever the connection is lost.
     private func listen() async {
         while !Task.isCancelled {
-            do {
-                let connection = try await PostgresConnection.connect(configuration: address.configuration, id: 0, logger: logger)
-                try await withTaskCancellationHandler {
+            if let connection = try? await PostgresConnection.connect(configuration: address.configuration, id: 0, logger: logger) {
+                try? await withTaskCancellationHandler {
                     try await connection.listen(on: PostgresSchema.channel) { notifications in
                         tell(nil)  // listening now: whatever happened before is read again
                         for try await notification in notifications {
-                            tell(notification.payload.isEmpty ? nil : [notification.payload])
+                            guard let (writer, paths) = Self.parse(notification.payload) else {
+                                tell(nil)
+                                continue
+                            }
+                            // This store's own commits are told to its listeners as they return.
+                            if writer != self.writer { tell(paths) }
                         }
                     }
                 } onCancel: {
                     connection.close().whenComplete { _ in }
                 }
-                try? await connection.close()
-            } catch {
-                // Connection lost or refused: try again shortly.
+                try? await connection.close()  // PostgresNIO wants every connection closed
             }
+            // Connection lost or refused: try again shortly.
             try? await Task.sleep(for: .milliseconds(100))
         }
+    }
+
+    /// A notification's payload: `{"writer": id, "paths": [...]}` (or `{"paths": [...]}` from
+    /// the trigger); nil for anything else, which means "anything may have changed".
+    static func payload(writer: String, paths: [String]) -> String {
+        let object: [String: Any] = ["writer": writer, "paths": paths]
+        guard let data = try? JSONSerialization.data(withJSONObject: object), data.count <= PostgresSchema.maximumPayload else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func parse(_ payload: String) -> (writer: String?, paths: [String])? {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any],
+              let paths = object["paths"] as? [String] else { return nil }
+        return (object["writer"] as? String, paths)
     }
 
     private final class Observation: ServerObservation, @unchecked Sendable {

@@ -18,7 +18,7 @@ enum PostgresFailure {
     }
 
     static func error(_ error: Error, server: String, doing operation: String) -> Error {
-        guard error is PSQLError || error is ChannelError || error is IOError || error is NIOConnectionError else { return error }
+        guard error is PSQLError || error is PostgresError || error is ChannelError || error is IOError || error is NIOConnectionError else { return error }
         return FirestoreErrorCode(code(of: error), saying: "cannot \(operation) \(server): \(reason(error))")
     }
 

@@ -7,14 +7,23 @@ import PostgresNIO
 /// `shelf_documents` holds one row per document: its full path (the key), its parent
 /// collection's path and that collection's id (for collection and collection group queries),
 /// its fields as `jsonb` in the on-disk encoding (see DocumentStore's `DocumentText`), and when
-/// it was last written. A trigger announces each written path on the channel `shelf_changes`
-/// (an empty payload for a path too long for a notification: "re-read everything").
+/// it was last written.
+///
+/// Changes are announced on the channel `shelf_changes`, as JSON naming the paths written (see
+/// `PostgresChanges.payload`):
+/// Shelf's own commits send one notification each, with every path they wrote, so a listener
+/// sees a batch in one snapshot (`PostgresServer` sets `shelf.writer` for the trigger to stay
+/// quiet); any other writer (psql, a script) is announced row by row by a trigger. An empty
+/// payload (the paths would not fit in a notification) means "read everything again".
 enum PostgresSchema {
     static let channel = "shelf_changes"
+    /// Longest payload sent; PostgreSQL takes up to 8000 bytes.
+    static let maximumPayload = 7900
     /// Any fixed number: the key of the advisory lock migrations hold.
     static let migrationLock = 0x5348_454C_46
 
-    static let migrations: [String] = [
+    /// Each migration's statements, run one by one (the extended protocol takes one at a time).
+    static let migrations: [[String]] = [[
         """
         CREATE TABLE shelf_documents (
             path text COLLATE "C" PRIMARY KEY,
@@ -22,26 +31,32 @@ enum PostgresSchema {
             collection_id text COLLATE "C" NOT NULL,
             fields jsonb NOT NULL,
             update_time timestamptz NOT NULL DEFAULT clock_timestamp()
-        );
-        CREATE INDEX shelf_documents_parent ON shelf_documents (parent, path);
-        CREATE INDEX shelf_documents_group ON shelf_documents (collection_id, path);
+        )
+        """,
+        "CREATE INDEX shelf_documents_parent ON shelf_documents (parent, path)",
+        "CREATE INDEX shelf_documents_group ON shelf_documents (collection_id, path)",
+        """
         CREATE FUNCTION shelf_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE
-            changed text := CASE WHEN TG_OP = 'DELETE' THEN OLD.path ELSE NEW.path END;
+            changed text := json_build_object('paths', json_build_array(CASE WHEN TG_OP = 'DELETE' THEN OLD.path ELSE NEW.path END))::text;
         BEGIN
-            PERFORM pg_notify('shelf_changes', CASE WHEN octet_length(changed) < 7900 THEN changed ELSE '' END);
+            IF coalesce(current_setting('shelf.writer', true), '') <> 'on' THEN
+                PERFORM pg_notify('shelf_changes', CASE WHEN octet_length(changed) < 7900 THEN changed ELSE '' END);
+            END IF;
             RETURN NULL;
         END;
-        $$;
-        CREATE TRIGGER shelf_documents_changed AFTER INSERT OR UPDATE OR DELETE ON shelf_documents
-            FOR EACH ROW EXECUTE FUNCTION shelf_notify_change();
+        $$
         """,
-    ]
+        """
+        CREATE TRIGGER shelf_documents_changed AFTER INSERT OR UPDATE OR DELETE ON shelf_documents
+            FOR EACH ROW EXECUTE FUNCTION shelf_notify_change()
+        """,
+    ]]
 
     /// Brings the database to the latest version.
     static func migrate(_ connection: PostgresConnection, logger: Logger) throws {
         func run(_ sql: String) throws {
-            _ = try connection.simpleQuery(sql).wait()  // the simple protocol: several statements at once
+            _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
         }
         try run("SELECT pg_advisory_lock(\(migrationLock))")
         defer { try? run("SELECT pg_advisory_unlock(\(migrationLock))") }
@@ -52,8 +67,9 @@ enum PostgresSchema {
         for (index, migration) in migrations.enumerated().dropFirst(version) {
             try run("BEGIN")
             do {
-                try run(migration)
-                try run("DELETE FROM shelf_schema; INSERT INTO shelf_schema (version) VALUES (\(index + 1))")
+                for statement in migration { try run(statement) }
+                try run("DELETE FROM shelf_schema")
+                try run("INSERT INTO shelf_schema (version) VALUES (\(index + 1))")
                 try run("COMMIT")
             } catch {
                 try? run("ROLLBACK")

@@ -123,7 +123,8 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         func run(_ query: PostgresQuery) throws { _ = try connection.query(query, logger: logger).wait() }
         try run("BEGIN")
         do {
-            try run("SELECT pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtextextended(p, 0) AS key FROM unnest(\(paths)::text[]) AS p ORDER BY key) AS keys")
+            // shelf.writer: this commit announces its paths itself, at its end (see PostgresSchema).
+            try run("SELECT set_config('shelf.writer', 'on', true), pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtextextended(p, 0) AS key FROM unnest(\(paths)::text[]) AS p ORDER BY key) AS keys")
             let current = try documents("SELECT path, fields::text FROM shelf_documents WHERE path = ANY(\(paths))", on: connection)
             let changes = try body(current)
             let deleted = changes.filter { $0.json == nil }.map(\.path)
@@ -143,6 +144,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                     ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, update_time = clock_timestamp()
                     """)
             }
+            if !changes.isEmpty { try run("SELECT pg_notify(\(PostgresSchema.channel), \(PostgresChanges.payload(writer: self.changes.writer, paths: changes.map(\.path))))") }
             try run("COMMIT")
         } catch {
             if !connection.isClosed { try? run("ROLLBACK") }

@@ -148,29 +148,33 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Runs a program to its end; its standard output, or an error with what it printed.
+    /// posix_spawn and waitpid: Foundation's `Process.waitUntilExit` can miss the end of a
+    /// program (pg_ctl) that leaves a daemon behind.
     @discardableResult
     static func run(_ program: String, _ arguments: [String], as user: String? = nil, environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        if let user {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", user, "--", program] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-        }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: outData, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw ClusterFailure("\(program) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(String(decoding: errData, as: UTF8.self))\(text)")
+        let argv = user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] } ?? [program]
+        let all = argv + arguments
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-pg-run-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
+        var cArguments = all.map { strdup($0) } + [nil]
+        var cEnvironment = variables.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments + cEnvironment { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, all[0], &actions, nil, &cArguments, &cEnvironment)
+        guard spawned == 0 else { throw ClusterFailure("cannot run \(all[0]): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        let exitCode = (status >> 8) & 0xff
+        guard status & 0x7f == 0 && exitCode == 0 else {
+            throw ClusterFailure("\(all.joined(separator: " ")) failed (status \(status)): \(text)")
         }
         return text
     }

@@ -14,7 +14,7 @@ final class TemporaryStore {
     let callbackQueue = DispatchQueue(label: "DocumentStoreTests.callbacks")
     let db: Firestore
     /// The store's own database when the tests run on PostgreSQL (DocumentStorePostgresTests).
-    private var database: String?
+    private(set) var database: String?
 
     init(pollingInterval: TimeInterval = 0.05) throws {
         scratch = FileManager.default.temporaryDirectory

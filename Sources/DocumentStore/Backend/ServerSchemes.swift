@@ -17,10 +17,16 @@ package enum ServerSchemes {
     /// The server for `url`; throws, naming what to import, when no module took its scheme.
     static func open(_ url: URL) throws -> DocumentServer {
         let scheme = url.scheme?.lowercased() ?? ""
-        if let opener = openers.withLock({ $0[scheme] }) { return try opener(url) }
+        guard let opener = openers.withLock({ $0[scheme] }) else { throw unknownScheme(url) }
+        return try opener(url)
+    }
+
+    /// Why `url` cannot be opened when no module took its scheme.
+    static func unknownScheme(_ url: URL) -> FirestoreErrorCode {
+        let scheme = url.scheme?.lowercased() ?? ""
         if scheme == "postgresql" || scheme == "postgres" {
-            throw FirestoreErrorCode(.invalidArgument, "\(scheme):// URLs need the DocumentStorePostgres module: add its product to your target, `import DocumentStorePostgres` and call `Firestore.enablePostgreSQL()` before opening the store")
+            return FirestoreErrorCode(.invalidArgument, "\(scheme):// URLs need the DocumentStorePostgres module: add its product to your target, `import DocumentStorePostgres` and call `Firestore.enablePostgreSQL()` before opening the store")
         }
-        throw FirestoreErrorCode(.invalidArgument, "cannot open a store at \(url.absoluteString): expected a file URL (a folder) or a postgresql://user:password@host:port/database URL")
+        return FirestoreErrorCode(.invalidArgument, "cannot open a store at \(url.scheme ?? "")://\(url.host ?? "")…: expected a file URL (a folder) or a postgresql://user:password@host:port/database URL")
     }
 }

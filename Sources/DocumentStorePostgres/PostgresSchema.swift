@@ -51,6 +51,9 @@ enum PostgresSchema {
         CREATE TRIGGER shelf_documents_changed AFTER INSERT OR UPDATE OR DELETE ON shelf_documents
             FOR EACH ROW EXECUTE FUNCTION shelf_notify_change()
         """,
+    ], [
+        // 2: queries' equality filters (`fields @> …`, see ServerPrefilter) use an index.
+        "CREATE INDEX shelf_documents_fields ON shelf_documents USING gin (fields jsonb_path_ops)",
     ]]
 
     /// Brings the database to the latest version.

@@ -77,15 +77,21 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
-    func readCollection(_ collection: String) throws -> [ServerDocument] {
+    func readCollection(_ collection: String, containing: String?) throws -> [ServerDocument] {
         try withConnection(doing: "read the collection \(collection) from") { connection in
-            try documents("SELECT path, fields::text FROM shelf_documents WHERE parent = \(collection)", on: connection)
+            if let containing {
+                return try documents("SELECT path, fields::text FROM shelf_documents WHERE parent = \(collection) AND fields @> \(containing)::jsonb", on: connection)
+            }
+            return try documents("SELECT path, fields::text FROM shelf_documents WHERE parent = \(collection)", on: connection)
         }
     }
 
-    func readGroup(_ collectionID: String) throws -> [ServerDocument] {
+    func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument] {
         try withConnection(doing: "read the collection group \(collectionID) from") { connection in
-            try documents("SELECT path, fields::text FROM shelf_documents WHERE collection_id = \(collectionID)", on: connection)
+            if let containing {
+                return try documents("SELECT path, fields::text FROM shelf_documents WHERE collection_id = \(collectionID) AND fields @> \(containing)::jsonb", on: connection)
+            }
+            return try documents("SELECT path, fields::text FROM shelf_documents WHERE collection_id = \(collectionID)", on: connection)
         }
     }
 

@@ -99,8 +99,8 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
         let found: [ServerDocument]
         switch key {
         case .document(let path): return try read([ExactID(path.description)], firestore)
-        case .collection(let path): found = try server.server.readCollection(path.description)
-        case .collectionGroup(let id): found = try server.server.readGroup(id)
+        case .collection(let path): found = try server.server.readCollection(path.description, containing: nil)
+        case .collectionGroup(let id): found = try server.server.readGroup(id, containing: nil)
         }
         var next: [ExactID: QueryDocumentSnapshot] = [:]
         for document in found {

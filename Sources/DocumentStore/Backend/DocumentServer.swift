@@ -7,10 +7,12 @@ package protocol DocumentServer: AnyObject, Sendable {
     var description: String { get }
     /// The documents found among `paths` (the missing ones are left out).
     func read(_ paths: [String]) throws -> [ServerDocument]
-    /// Every document whose parent collection is `collection` ("books", "books/dune/reviews").
-    func readCollection(_ collection: String) throws -> [ServerDocument]
-    /// Every document of every collection with this id, at any depth.
-    func readGroup(_ collectionID: String) throws -> [ServerDocument]
+    /// Every document whose parent collection is `collection` ("books", "books/dune/reviews")
+    /// and whose fields contain `containing` (JSON text of fields, as `jsonb @>`) when given.
+    func readCollection(_ collection: String, containing: String?) throws -> [ServerDocument]
+    /// Every document of every collection with this id, at any depth, whose fields contain
+    /// `containing` when given.
+    func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument]
     /// The ids of the collections holding documents directly below `parent` ("" for the root).
     func collectionIDs(under parent: String) throws -> [String]
     /// Runs `body` in one transaction that holds `paths` locked: it gets those of them that

@@ -4,8 +4,9 @@ import Foundation
 /// transforms, preconditions, query order and filters, snapshots) applied here, over the
 /// documents a `DocumentServer` reads and writes as text.
 ///
-/// Queries read the candidate documents (a collection, or a collection group) from the server
-/// and evaluate them with the same `QueryEvaluator` as the folder backend, so both agree.
+/// Queries read the candidate documents (a collection, or a collection group, narrowed by the
+/// query's equality filters: `ServerPrefilter`) from the server and evaluate them with the same
+/// `QueryEvaluator` as the folder backend, so both agree.
 final class ServerBackend: StorageBackend {
     let server: DocumentServer
 
@@ -47,9 +48,10 @@ final class ServerBackend: StorageBackend {
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {
         let documents: [ServerDocument]
+        let containing = ServerPrefilter.containment(query.definition).map(DocumentText.text)
         switch query.definition.source {
-        case .collection(let path): documents = try server.readCollection(path.description)
-        case .group(let id): documents = try server.readGroup(id)
+        case .collection(let path): documents = try server.readCollection(path.description, containing: containing)
+        case .group(let id): documents = try server.readGroup(id, containing: containing)
         }
         return query.evaluator.results(from: documents.map { snapshot($0, store: query.firestore) })
     }

@@ -184,6 +184,7 @@ public final class Firestore: @unchecked Sendable {
             for subscription in subscribers(of: watcher) { subscription.remove() }
             watcher.stop()
         }
+        backend.close()  // a server's connections; later calls fail, as Firebase's do
     }
 
     /// Adds a subscription to the shared watcher for `key`, creating and starting it if needed.

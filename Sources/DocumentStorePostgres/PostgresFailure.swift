@@ -8,21 +8,31 @@ enum PostgresFailure {
     /// SQLSTATEs after which the same transaction may succeed when run again.
     static let retryableStates: Set<String> = ["40001", "40P01"]
 
+    /// A query not sent: the connection was closed already.
+    struct ConnectionClosed: Error {}
+
+    /// A query the server did not answer in time.
+    struct NoAnswer: Error {
+        let seconds: Int64
+    }
+
     static func sqlState(_ error: Error) -> String? {
         (error as? PSQLError)?.serverInfo?[.sqlState]
     }
 
     static func isConnectionLost(_ error: Error) -> Bool {
-        guard let error = error as? PSQLError else { return error is ChannelError || error is IOError }
+        guard let error = error as? PSQLError else { return error is ChannelError || error is IOError || error is ConnectionClosed || error is NoAnswer }
         return [.serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError].contains(error.code)
     }
 
     static func error(_ error: Error, server: String, doing operation: String) -> Error {
-        guard error is PSQLError || error is PostgresError || error is ChannelError || error is IOError || error is NIOConnectionError else { return error }
+        guard error is PSQLError || error is PostgresError || error is ChannelError || error is IOError || error is NIOConnectionError
+              || error is ConnectionClosed || error is NoAnswer else { return error }
         return FirestoreErrorCode(code(of: error), saying: "cannot \(operation) \(server): \(reason(error))")
     }
 
     private static func code(of error: Error) -> FirestoreErrorCode.Code {
+        if error is NoAnswer { return .deadlineExceeded }
         if let state = sqlState(error) {
             if retryableStates.contains(state) { return .aborted }
             if state.hasPrefix("28") { return .permissionDenied }  // invalid authorization
@@ -34,6 +44,8 @@ enum PostgresFailure {
     }
 
     static func reason(_ error: Error) -> String {
+        if error is ConnectionClosed { return "the server closed the connection" }
+        if let error = error as? NoAnswer { return "the server did not answer within \(error.seconds) seconds" }
         guard let error = error as? PSQLError else { return "\(error)" }
         if let message = error.serverInfo?[.message] {
             let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""

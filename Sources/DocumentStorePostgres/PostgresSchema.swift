@@ -58,13 +58,12 @@ enum PostgresSchema {
 
     /// Brings the database to the latest version.
     static func migrate(_ connection: PostgresConnection, logger: Logger) throws {
-        func run(_ sql: String) throws {
-            _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
-        }
+        let queries = PostgresQueries(connection: connection, logger: logger)
+        func run(_ sql: String) throws { try queries.rows(PostgresQuery(unsafeSQL: sql)) }
         try run("SELECT pg_advisory_lock(\(migrationLock))")
         defer { try? run("SELECT pg_advisory_unlock(\(migrationLock))") }
         try run("CREATE TABLE IF NOT EXISTS shelf_schema (version integer NOT NULL)")
-        let rows = try connection.query("SELECT coalesce(max(version), 0) FROM shelf_schema", logger: logger).wait().rows
+        let rows = try queries.rows("SELECT coalesce(max(version), 0) FROM shelf_schema")
         let version = try rows.first?.decode(Int.self) ?? 0
         guard version < migrations.count else { return }
         for (index, migration) in migrations.enumerated().dropFirst(version) {

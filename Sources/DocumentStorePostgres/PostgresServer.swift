@@ -63,7 +63,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     }
 
     private func documents(_ query: PostgresQuery, on connection: PostgresConnection) throws -> [ServerDocument] {
-        try connection.query(query, logger: logger).wait().rows.map { row in
+        try PostgresQueries(connection: connection, logger: logger).rows(query).map { row in
             let (path, json) = try row.decode((String, String).self)
             return ServerDocument(path: path, json: json)
         }
@@ -102,7 +102,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                 SELECT DISTINCT split_part(substr(parent, \(prefix.count)::int + 1), '/', 1) FROM shelf_documents
                 WHERE left(parent, \(prefix.count)::int) = \(prefix)
                 """
-            return try connection.query(query, logger: logger).wait().rows.map { try $0.decode(String.self) }
+            return try PostgresQueries(connection: connection, logger: logger).rows(query).map { try $0.decode(String.self) }
         }
         return ids.sorted()
     }
@@ -126,7 +126,8 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     /// wait for each other in a circle), read them, write what `body` makes of them.
     private func transactOnce(_ connection: PostgresConnection, locking paths: [String],
                               _ body: ([ServerDocument]) throws -> [ServerDocument]) throws {
-        func run(_ query: PostgresQuery) throws { _ = try connection.query(query, logger: logger).wait() }
+        let queries = PostgresQueries(connection: connection, logger: logger)
+        func run(_ query: PostgresQuery) throws { try queries.rows(query) }
         try run("BEGIN")
         do {
             // shelf.writer: this commit announces its paths itself, at its end (see PostgresSchema).

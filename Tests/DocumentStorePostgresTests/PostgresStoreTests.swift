@@ -133,3 +133,24 @@ final class PostgresStoreTests: PostgresTestCase {
                       unreachable?.description ?? "no error")
     }
 }
+
+/// A client whose connection dies in the middle of a commit.
+final class PostgresKilledClientTests: PostgresTestCase {
+    func testAClientKilledInTheMiddleOfACommitLeavesNothingAndTheStoreReconnects() throws {
+        try db.document("books/kept").write(["n": 1])
+        let server = try XCTUnwrap((db.backend as? ServerBackend)?.server)
+        let error = thrownError {
+            try server.transact(locking: ["books/kept", "books/new"]) { current in
+                XCTAssertEqual(current.map(\.path), ["books/kept"])
+                // The store's connection holds the locks, idle in its transaction: kill it.
+                XCTAssertEqual(try self.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'"), "1")
+                return [ServerDocument(path: "books/kept", json: #"{"n": 2}"#), ServerDocument(path: "books/new", json: #"{"n": 3}"#)]
+            }
+        } as? FirestoreErrorCode
+        XCTAssertEqual(error?.code, .unavailable)
+        XCTAssertTrue(error?.description.hasPrefix("cannot commit to postgresql://") == true, error?.description ?? "no error")
+        XCTAssertEqual(try sql("SELECT string_agg(path || '=' || (fields->>'n'), ',' ORDER BY path) FROM shelf_documents"), "books/kept=1")
+        try db.document("books/new").write(["n": 4])
+        XCTAssertEqual(try db.document("books/new").readSnapshot().get("n") as? Int, 4, "the next call connects again")
+    }
+}

@@ -97,8 +97,10 @@ final class PostgresCluster: @unchecked Sendable {
         let environment = ProcessInfo.processInfo.environment
         let parent = URL(fileURLWithPath: environment["SHELF_POSTGRES_CLUSTERS"] ?? NSTemporaryDirectory(), isDirectory: true)
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        stopAbandoned(in: parent)
         let folder = parent.appendingPathComponent("shelf-pg-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("\(getpid())".utf8).write(to: folder.appendingPathComponent("owner.pid"))
         let runAs: String? = geteuid() == 0 ? "nobody" : nil
         let password = UUID().uuidString
         let passwordFile = folder.appendingPathComponent("password")
@@ -111,6 +113,20 @@ final class PostgresCluster: @unchecked Sendable {
         let options = "-p \(port) -c listen_addresses=127.0.0.1 -k \(folder.path) -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
         try run(tool("pg_ctl"), ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "60", "-o", options, "start"], as: runAs)
         return PostgresCluster(host: "127.0.0.1", port: port, password: password, folder: folder, runAs: runAs)
+    }
+
+    /// Stops and removes the clusters of test processes that died without stopping theirs
+    /// (a crash skips `atexit`).
+    private static func stopAbandoned(in parent: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names where name.hasPrefix("shelf-pg-") {
+            let folder = parent.appendingPathComponent(name, isDirectory: true)
+            guard let text = try? String(contentsOf: folder.appendingPathComponent("owner.pid"), encoding: .utf8),
+                  let owner = pid_t(text), kill(owner, 0) != 0 && errno == ESRCH else { continue }
+            var status = stat()
+            let runAs = stat(folder.path, &status) == 0 && status.st_uid != geteuid() ? "nobody" : nil
+            PostgresCluster(host: "", port: 0, password: "", folder: folder, runAs: runAs).stop()
+        }
     }
 
     func stop() {

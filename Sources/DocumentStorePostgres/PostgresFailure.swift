@@ -46,18 +46,30 @@ enum PostgresFailure {
     static func reason(_ error: Error) -> String {
         if error is ConnectionClosed { return "the server closed the connection" }
         if let error = error as? NoAnswer { return "the server did not answer within \(error.seconds) seconds" }
-        guard let error = error as? PSQLError else { return "\(error)" }
+        guard let error = error as? PSQLError else { return networkReason(error) }
         if let message = error.serverInfo?[.message] {
             let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
             return message + state
         }
-        if let underlying = error.underlying { return "\(underlying)" }
+        if let underlying = error.underlying { return networkReason(underlying) }
         switch error.code {
         case .serverClosedConnection, .uncleanShutdown: return "the server closed the connection"
         case .clientClosedConnection: return "the connection was closed"
         case .authMechanismRequiresPassword: return "the server asks for a password and the URL gives none"
         default: return "\(error.code)"
         }
+    }
+
+    /// A connection failure in words ("Connection refused"), not as NIO prints it.
+    private static func networkReason(_ error: Error) -> String {
+        if let error = error as? NIOConnectionError {
+            if let io = error.connectionErrors.first?.error as? IOError { return String(cString: strerror(io.errnoCode)) }
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return "cannot resolve the host name" }
+            if let first = error.connectionErrors.first { return "\(first.error)" }
+            return "no address to connect to"
+        }
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        return "\(error)"
     }
 }
 

@@ -4,8 +4,9 @@
 # captures each screen with its colours (`tmux capture-pane -p -e`) and renders it to a PNG with
 # screenshots/ansi_to_png.py:
 #
-#   books.png   the books list with the detail of a book that has tags
-#   colors.png  the colors list with its swatches and a colour's detail
+#   books.png   the books list, its columns under a header sorted by title (▲), with the
+#               detail of a book that has tags
+#   colors.png  the colors list with its swatches, sorted by hex (s), and a colour's detail
 #   form.png    an edit form showing the validation message for a bad hex colour
 #   help.png    the help overlay
 #
@@ -78,10 +79,10 @@ cleanup() {
 trap cleanup EXIT
 cp -R "$root/Data" "$work/data"
 
-# TMUX unset: this may itself run inside tmux.
+# TMUX unset: this may itself run inside tmux. TERM is set by env in the pane's command: tmux
+# 3.3 ignores `new-session -e TERM=...` and would give the pane tmux-256color.
 env -u TMUX tmux -L "$socket" -f /dev/null new-session -d -s shots -x "$cols" -y "$rows" \
-    -e TERM=xterm-256color -e LANG=C.UTF-8 -e SWIFT_BACKTRACE=interactive=no \
-    "$(printf '%q' "$shelf") --data $(printf '%q' "$work/data") --poll-interval 100; sleep 100000"
+    "env TERM=xterm-256color LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no $(printf '%q' "$shelf") --data $(printf '%q' "$work/data") --poll-interval 100; sleep 100000"
 tmux_ set-option -g window-size manual >/dev/null
 
 screen() { tmux_ capture-pane -p -t shots; }
@@ -135,10 +136,14 @@ done
 wait_for "┌ books/hitchhiker-tags "
 shoot books
 
-# 2. Colors with swatches, a few rows down.
+# 2. Colors with swatches, sorted by their hex (s: the next column), a few rows down.
 keys 2
 wait_for "┌ Colors "
-wait_for "Sea Green"
+wait_for "Alice Blue"
+keys s
+wait_for "Hex ▲"
+keys g
+wait_for " 1/61 "
 for _ in 1 2 3 4; do keys j; sleep 0.1; done
 shoot colors
 

@@ -48,6 +48,14 @@ static inline int shelf_key_a3(void) { return KEY_A3; }
 static inline int shelf_key_c1(void) { return KEY_C1; }
 static inline int shelf_key_c3(void) { return KEY_C3; }
 
+// The mouse: button 1 presses and the wheel (buttons 4 and 5), nothing else, so moves do
+// not flood the input.
+static inline int shelf_key_mouse(void) { return KEY_MOUSE; }
+static inline mmask_t shelf_mouse_mask(void) { return BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED; }
+static inline mmask_t shelf_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t shelf_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t shelf_button5_pressed(void) { return BUTTON5_PRESSED; }
+
 static inline void shelf_getmaxyx(WINDOW *win, int *rows, int *columns) {
     int y, x;
     getmaxyx(win, y, x);

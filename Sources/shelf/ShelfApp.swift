@@ -22,9 +22,9 @@ final class ShelfApp {
         self.model = model
     }
 
-    nonisolated static func run(store: Firestore, notice: String?) -> Never {
+    nonisolated static func run(store: Firestore, notice: String?, mouse: Bool) -> Never {
         MainActor.assumeIsolated {
-            let screen = NcursesScreen()
+            let screen = NcursesScreen(mouse: mouse)
             do {
                 try screen.start()
             } catch {
@@ -57,7 +57,11 @@ final class ShelfApp {
             pendingKeys = ((pendingKeys?.labels ?? []) + labels, pendingKeys?.since ?? TimingLog.now())
         }
         for key in keys where key != .resize {
-            perform(model.handle(key, pageSize: AppView.listHeight(for: screen.size)))
+            if case .mouse(let event) = key {
+                model.handle(mouse: event, size: screen.size)
+            } else {
+                perform(model.handle(key, pageSize: AppView.listHeight(for: screen.size)))
+            }
         }
         scheduleDraw()
     }
@@ -73,6 +77,8 @@ final class ShelfApp {
             do { try screen.start() } catch { quit(signal: SIGHUP) }
             model.editorFinished(file: file, result: result)
             scheduleDraw()
+        case .copyToClipboard(let text):
+            screen.send(Clipboard.osc52(copying: text))
         }
     }
 
@@ -88,6 +94,8 @@ final class ShelfApp {
     private func draw() {
         drawIsScheduled = false
         let started = timings == nil ? 0 : TimingLog.now()
+        // A large collection is sorted a slice a frame; keys typed meanwhile wait, then replay.
+        let sorting = model.advanceSorting()
         perform(model.replayKeysWaitingForLoad())
         let size = screen.size
         let frame = withObservationTracking {
@@ -97,6 +105,7 @@ final class ShelfApp {
         }
         screen.draw(frame.canvas, cursor: frame.cursor)
         if let timings { logTimings(timings, frameStarted: started) }
+        if sorting { scheduleDraw() }
     }
 
     private func logTimings(_ timings: TimingLog, frameStarted: Double) {

@@ -8,12 +8,12 @@ struct ShelfCommand: ParsableCommand {
         commandName: "shelf",
         abstract: "Browse and edit books and colours kept as JSON documents in a folder.",
         discussion: """
-            shelf [--data <dir>] [--poll-interval <ms>] opens the interface (see 'shelf open --help'). \
+            shelf [--data <dir>] [--poll-interval <ms>] [--no-mouse] opens the interface (see 'shelf open --help'). \
             With no folder given, Shelf opens its own copy of the demo data, made the first time \
             under $XDG_DATA_HOME/shelf (or ~/.local/share/shelf), so the repository stays as it is.
             """,
         version: version,
-        subcommands: [OpenCommand.self, CheckCommand.self, ListCommand.self, GenerateCommand.self],
+        subcommands: [OpenCommand.self, CheckCommand.self, ListCommand.self, GenerateCommand.self, ExportCommand.self],
         defaultSubcommand: OpenCommand.self)
 }
 

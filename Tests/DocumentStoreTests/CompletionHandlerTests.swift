@@ -71,6 +71,16 @@ final class CompletionHandlerTests: StoreTestCase {
         XCTAssertFalse(db.isReadOnly)
     }
 
+    func testListDocumentsIncludesMissingDocumentsWithCollectionsInByteOrder() throws {
+        try db.document("shelves/b").write(["n": 1])
+        try db.document("shelves/Z").write(["n": 2])
+        try db.document("shelves/ghost/reviews/r1").write(["stars": 5])  // shelves/ghost itself is missing
+        try db.document("shelves/b/reviews/r2").write(["stars": 4])
+        XCTAssertEqual(try db.collection("shelves").listDocuments().map(\.path), ["shelves/Z", "shelves/b", "shelves/ghost"])
+        XCTAssertEqual(try db.collection("nothing").listDocuments().map(\.path), [])
+        XCTAssertThrowsError(try db.collection("a/b/c").document("x").collection("").listDocuments())
+    }
+
     func testOpeningAStoreOnAFileFails() throws {
         let file = store.scratch.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)

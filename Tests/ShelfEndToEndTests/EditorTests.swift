@@ -37,7 +37,9 @@ final class EditorTests: XCTestCase {
         tmux.send(keys: "o")
         tmux.type("aaa-broken")
         tmux.send(keys: "Enter")
-        tmux.waitFor(text: "books/aaa-broken cannot be read")
+        tmux.waitForScreen("the lookup says books/aaa-broken cannot be read") {
+            TerminalSessionTests.detailText($0).contains("books/aaa-broken cannot be read")
+        }
         tmux.send(keys: "Escape")
         tmux.waitFor(text: "┌ books/aaa-broken ")
         tmux.send(keys: "e")
@@ -47,6 +49,7 @@ final class EditorTests: XCTestCase {
         let log = try String(contentsOf: dataFolder!.deletingLastPathComponent().appendingPathComponent("editor.log"), encoding: .utf8)
         XCTAssertEqual(log, dataFolder!.appendingPathComponent("books/aaa-broken.json").path + "\n")
         XCTAssertEqual(tmux.paneFormat("#{alternate_on}"), "1", "the app's screen is back")
+        XCTAssertEqual(tmux.paneFormat("#{mouse_sgr_flag}"), "1", "the mouse is reported again")
     }
 
     func testCapitalEOpensAnyDocumentAndAMissingEditorIsSaid() throws {

@@ -95,7 +95,20 @@ final class TmuxSession {
         }
     }
 
+    /// Sets a server option (`set-option -s`), such as `set-clipboard on`, with which tmux keeps
+    /// what a program copies by OSC 52 as a paste buffer.
+    func setServerOption(_ name: String, _ value: String) throws {
+        let result = try tmux(["set-option", "-s", name, value])
+        guard result.status == 0 else { throw EndToEndFailure("tmux set-option -s \(name) \(value) failed: \(result.error)") }
+    }
+
     // MARK: Reading
+
+    /// The newest paste buffer (`show-buffer`), or nil when there is none.
+    func pasteBuffer() -> String? {
+        guard let result = try? tmux(["show-buffer"]), result.status == 0 else { return nil }
+        return result.output
+    }
 
     /// The visible screen as plain text, one line per row.
     func screen() -> String {

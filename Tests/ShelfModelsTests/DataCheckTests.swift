@@ -76,4 +76,20 @@ final class DataCheckTests: DemoDataTestCase {
         XCTAssertEqual(check.problems.count, 1)
         XCTAssertEqual(check.report.split(separator: "\n").last, "checked 1 document in 5 collections: 1 problem")
     }
+
+    func testFoldersWithoutAModelAreReadAsRawDocuments() async throws {
+        try fixTheDemoData()
+        try writeFile("notes/good.json", #"{"text": "anything goes", "n": 1}"#)
+        try writeFile("notes/list.json", "[1, 2, 3]")
+        try writeFile("notes/broken.json", #"{"text": "#)
+        try writeFile("zines/one.json", #"{"title": "One"}"#)
+        let check = try await DataCheck.run(on: db)
+        XCTAssertEqual(check.rawCollections, ["notes", "zines"])
+        XCTAssertEqual(check.checkedCollections, 7)
+        XCTAssertEqual(check.checkedDocuments, try documentCount(in: DemoData.collections + ["notes", "zines"]))
+        XCTAssertEqual(check.problems.map(\.path), ["notes/broken", "notes/list"])
+        XCTAssertTrue(check.problems[1].message.contains("JSON object"), check.problems[1].message)
+        XCTAssertEqual(check.report.split(separator: "\n").last,
+                       "checked \(try documentCount(in: DemoData.collections + ["notes", "zines"])) documents in 7 collections (2 without a model, read as raw documents: notes, zines): 2 problems")
+    }
 }

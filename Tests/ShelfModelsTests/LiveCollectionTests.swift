@@ -48,6 +48,20 @@ final class LiveCollectionTests: DemoDataTestCase {
         XCTAssertEqual(live.models.map(\.id), ids)
     }
 
+    /// "café" with U+00E9 and with "e" + U+0301 are two files and two documents; Swift's `==`
+    /// calls them equal, so a position table keyed by `String` would find one for both.
+    @MainActor
+    func testLookAlikeIdsKeepTheirOwnRows() async throws {
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        try writeFile("colors/\(composed).json", colourJSON("Composed", "#000001"))
+        try writeFile("colors/\(decomposed).json", colourJSON("Decomposed", "#000002"))
+        let live = try await subscribedColours()
+        let first = try XCTUnwrap(live.index(of: composed)), second = try XCTUnwrap(live.index(of: decomposed))
+        XCTAssertNotEqual(first, second)
+        XCTAssertEqual(live.row(id: composed)?.model?.name, "Composed")
+        XCTAssertEqual(live.row(id: decomposed)?.model?.name, "Decomposed")
+    }
+
     @MainActor
     func testRowsKeepFirestoreOrderThroughExternalAddsModifiesAndRemoves() async throws {
         let live = try await subscribedColours()

@@ -50,33 +50,33 @@ final class AppViewTests: XCTestCase {
         let app = try await makeApp()
         XCTAssertEqual(lines(app), [
             " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles                      ",
-            "┌ Books ───────────────────────┐┌ books/hitchhiker ────────────────────────────┐",
-            "│  The Ultimate Hitchhiker's G…││ Title         The Ultimate Hitchhiker's      │",
-            "│! SwiftUI and Combine  number…││               Guide to the Galaxy            │",
-            "│  Tagged 🚀 本  Douglas Adams…││ Author        Douglas Adams                  │",
-            "│                              ││ Pages         816                            │",
-            "│                              ││ Other fields  field-doesnt-exist-in-struct:  │",
-            "│                              ││               hello                          │",
-            "│                              ││                                              │",
-            "│                              ││                                              │",
-            "│                              ││                                              │",
-            "│                              ││                                              │",
-            "│                              ││                                              │",
-            "└──────────────────────────────┘└──────────────────────────────────────────────┘",
+            "┌ Books ───────────────────────────────┐┌ books/tagged ────────────────────────┐",
+            "│  Title ▲          Author        Pages││ Title   Tagged 🚀 本                 │",
+            "│  Tagged 🚀 本     Douglas A…      816││ Author  Douglas Adams                │",
+            "│  The Ultimate H…  Douglas A…      816││ Pages   816                          │",
+            "│! SwiftUI and Combine  numberOfPages:…││ Tags     fun #ec4be9                 │",
+            "│                                      ││                                      │",
+            "│                                      ││                                      │",
+            "│                                      ││                                      │",
+            "│                                      ││                                      │",
+            "│                                      ││                                      │",
+            "│                                      ││                                      │",
+            "│                                      ││                                      │",
+            "└───────────────────────────────── 1/3 ┘└──────────────────────────────────────┘",
             "                                                   3 documents · 1 not decoding ",
-            "Tab tabs  / filter  o open  a add  e edit  d delete  ? help  q quit             ",
+            "Tab tabs  / filter  s sort  o open  a add  e edit  d delete  ? help  q quit     ",
         ])
-        XCTAssertTrue(AppView.render(app, size: Size(width: 80, height: 16)).canvas.style(at: Point(x: 3, y: 2)).reverse,
+        XCTAssertTrue(AppView.render(app, size: Size(width: 80, height: 16)).canvas.style(at: Point(x: 3, y: 3)).reverse,
                       "the selected row is in reverse video")
     }
 
     func testBrokenDocumentShowsItsProblem() async throws {
         let app = try await makeApp()
-        _ = app.handle(.down)
+        _ = app.handle(.end)  // the broken document is last
         let screen = lines(app, 160, 16)
-        XCTAssertTrue(screen[2].hasSuffix("││ Problem  document books/invalid-data, field numberOfPages: expected Int, found the string    │"), screen[2])
-        XCTAssertTrue(screen[3].contains("││          \"twohundredfifty\"   "), screen[3])
-        XCTAssertEqual(screen[3].hasPrefix("│! SwiftUI and Combine  numberOfPages: expected Int"), true, screen[3])
+        XCTAssertTrue(screen[2].hasSuffix("││ Problem  document books/invalid-data, field numberOfPages: expected Int,     │"), screen[2])
+        XCTAssertTrue(screen[3].contains("││          found the string \"twohundredfifty\"   "), screen[3])
+        XCTAssertEqual(screen[5].hasPrefix("│! SwiftUI and Combine  numberOfPages: expected Int"), true, screen[5])
         let text = screen.joined(separator: "\n")
         XCTAssertTrue(text.contains("Fields   author: Peter"), text)
         XCTAssertTrue(text.contains("numberOfPages: twohundredfifty"), text)
@@ -86,18 +86,20 @@ final class AppViewTests: XCTestCase {
         let app = try await makeApp()
         _ = app.handle(.character("2"))
         try await waitUntilLoaded(app)
+        _ = app.handle(.down)  // by name, Navy-ish comes before Orange
         let screen = AppView.render(app, size: Size(width: 80, height: 16))
-        // Row 2 is the first colour, selected: a four-cell swatch after the border and the
+        // Row 4 is the second colour, selected: a four-cell swatch after the border and the
         // marker column, drawn in reverse video so the row's selection leaves its colour alone.
-        let swatch = screen.canvas.style(at: Point(x: 3, y: 2))
+        let swatch = screen.canvas.style(at: Point(x: 3, y: 4))
         XCTAssertEqual(swatch.foreground, TerminalColor(Color(red: 0xff, green: 0x80, blue: 0x00)))
         XCTAssertTrue(swatch.reverse)
         XCTAssertEqual(app.colorMode.paletteIndex(for: swatch.foreground), 208)
-        let unselected = screen.canvas.style(at: Point(x: 3, y: 3))
+        let unselected = screen.canvas.style(at: Point(x: 3, y: 3))  // Navy-ish, under the header
         XCTAssertEqual(app.colorMode.paletteIndex(for: unselected.foreground), XtermPalette.index256(red: 0x12, green: 0x34, blue: 0x56))
         XCTAssertTrue(unselected.reverse)
         let text = screen.canvas.lines.joined(separator: "\n")
-        XCTAssertTrue(text.contains("Orange  #ff8000"), text)
+        XCTAssertTrue(text.contains(" Orange  "), text)
+        XCTAssertTrue(text.contains("  #ff8000"), text)
         XCTAssertTrue(text.contains("Palette  208 #ff8700"), text)
         XCTAssertTrue(text.contains("RGBA     255 128 0 255"), text)
     }
@@ -117,14 +119,15 @@ final class AppViewTests: XCTestCase {
         let text = screen.canvas.lines.joined(separator: "\n")
         XCTAssertTrue(text.contains("#ff8000"), text)
         XCTAssertTrue(text.contains("none (colour is off)"), text)
-        XCTAssertTrue(screen.canvas.style(at: Point(x: 1, y: 2)).reverse, "the list swatch is drawn in reverse video")
+        XCTAssertTrue(screen.canvas.style(at: Point(x: 3, y: 4)).reverse, "the list swatch is drawn in reverse video")
     }
 
     func testHelpOverlayListsTheKeys() async throws {
         let app = try await makeApp()
         _ = app.handle(.character("?"))
-        let text = lines(app, 100, 40).joined(separator: "\n")
-        for expected in ["Move up", "Filter the list as you type", "Open a document by id", "Delete the selected document",
+        // Tall enough for the whole help (ScrollingTests scroll it at 80×24).
+        let text = lines(app, 100, 80).joined(separator: "\n")
+        for expected in ["Move up", "Filter by every shown field", "Sort by the next column", "Reverse the sort direction", "Open a document by id", "Delete the selected document",
                          "Save (when every field is valid)", "Quit from anywhere", "Esc or ? to close"] {
             XCTAssertTrue(text.contains(expected), "help lacks \(expected):\n\(text)")
         }
@@ -147,12 +150,13 @@ final class AppViewTests: XCTestCase {
 
     func testFormValidatesAsYouTypeAndKeepsUnknownFields() async throws {
         let app = try await makeApp()
+        _ = app.handle(.down)  // hitchhiker, after "Tagged" by title
         _ = app.handle(.character("e"))
         _ = app.handle(.down)
         _ = app.handle(.down)
         for _ in 0..<3 { _ = app.handle(.backspace) }
         _ = app.handle(.character("x"))
-        let text = lines(app, 100, 20).joined(separator: "\n")
+        let text = lines(app, 140, 20).joined(separator: "\n")
         XCTAssertTrue(text.contains("expected a whole number ≥ 0, found \"x\""), text)
         _ = app.handle(.enter)
         XCTAssertEqual(app.notice, "Not saved: fix the marked fields first")
@@ -170,6 +174,7 @@ final class AppViewTests: XCTestCase {
         let file = folder.appendingPathComponent("books/hitchhiker.json")
         func fields() throws -> NSDictionary { try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! NSDictionary }
         let before = try fields()
+        _ = app.handle(.down)  // hitchhiker, after "Tagged" by title
         _ = app.handle(.character("d"))
         let question = lines(app, 100, 20).joined(separator: "\n")
         XCTAssertTrue(question.contains("Delete “The Ultimate Hitchhiker's Guide to the …” (books/hitchhiker)?"), question)

@@ -3,16 +3,16 @@ import Foundation
 /// A document id as the store tells documents apart: by its exact UTF-8 bytes, as Firestore
 /// compares ids. Swift's `String ==` (and its hashing) treats "café" written with U+00E9 and
 /// with "e" + U+0301 as one string; on disk they are two files and in Firestore two documents,
-/// so every table keyed by id uses this instead of `String`.
-struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
+/// so every table keyed by id uses this instead of `String` (Shelf's app too: `package`).
+package struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The id. For a file whose name is not valid UTF-8, the name with its invalid bytes
     /// escaped (`caf\xE9`): such a file is reported as a document that cannot be read.
-    let text: String
+    package let text: String
     /// True for a file whose name is not valid UTF-8; it never equals a real id, even one
     /// spelled like its escaped form.
-    let isUndecodableFileName: Bool
+    package let isUndecodableFileName: Bool
 
-    init(_ id: String) {
+    package init(_ id: String) {
         text = id
         isUndecodableFileName = false
     }
@@ -22,26 +22,26 @@ struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
         isUndecodableFileName = true
     }
 
-    var description: String { text }
+    package var description: String { text }
 
-    static func == (a: ExactID, b: ExactID) -> Bool {
+    package static func == (a: ExactID, b: ExactID) -> Bool {
         a.isUndecodableFileName == b.isUndecodableFileName && UTF8Bytes.equal(a.text, b.text)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         UTF8Bytes.hash(text, into: &hasher)
         hasher.combine(isUndecodableFileName)
     }
 
     /// Firestore's order of ids: by UTF-8 bytes (an undecodable name after its look-alike).
-    static func < (a: ExactID, b: ExactID) -> Bool {
+    package static func < (a: ExactID, b: ExactID) -> Bool {
         let order = UTF8Bytes.compare(a.text, b.text)
         return order != 0 ? order < 0 : (!a.isUndecodableFileName && b.isUndecodableFileName)
     }
 }
 
 extension ExactID: ExpressibleByStringLiteral {
-    init(stringLiteral id: String) { self.init(id) }
+    package init(stringLiteral id: String) { self.init(id) }
 }
 
 /// Strings as their UTF-8 bytes: equality, order and hashing that never normalize.

@@ -17,7 +17,9 @@ struct FieldFilter: Sendable {
         case .notEqual:
             return !actual.isNull && ValueOrder.compare(actual, value) != 0
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            guard actual.typeOrder == value.typeOrder else { return false }
+            // Same type only; and NaN is below, above or equal to nothing here, as on Firestore's
+            // server (its order still sorts NaN first).
+            guard actual.typeOrder == value.typeOrder, !actual.isNaN else { return false }
             let order = ValueOrder.compare(actual, value)
             switch op {
             case .lessThan: return order < 0

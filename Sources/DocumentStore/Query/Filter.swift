@@ -22,7 +22,7 @@ public final class Filter: @unchecked Sendable {
         do {
             let path = try FieldPath.from(field, document: "a query")
             let converted = try FirestoreValue(any: value, field: path.description, document: "a query's '\(op.rawValue)' filter")
-            return Filter(node: .field(path, op, converted), invalid: nil)
+            return Filter(node: .field(path, op, converted.withTimestampsInMicroseconds), invalid: nil)
         } catch {
             return Filter(node: .and([]), invalid: publicError(error))
         }

@@ -27,7 +27,11 @@ extension QueryDefinition {
         }
         var refined = self
         refined.filters.append(filter)
-        let disjunctions = QueryFilter.and(refined.filters).disjunctionCount
+        let whole = QueryFilter.and(refined.filters)
+        if whole.mostArrayMembershipsPerDisjunction > 1 {
+            throw Self.invalid("A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction ('arrayContains' and 'arrayContainsAny' both count).")
+        }
+        let disjunctions = whole.disjunctionCount
         if disjunctions > Self.maxDisjunctions {
             throw Self.invalid("The filters make \(disjunctions) disjunctions in disjunctive normal form (each value of 'in' and 'arrayContainsAny' counts as one); Firestore allows at most \(Self.maxDisjunctions).")
         }

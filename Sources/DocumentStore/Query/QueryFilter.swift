@@ -33,6 +33,16 @@ indirect enum QueryFilter: Sendable {
         }
     }
 
+    /// The most `arrayContains` and `arrayContainsAny` filters in one term of the disjunctive
+    /// normal form: Firestore allows one per disjunction.
+    var mostArrayMembershipsPerDisjunction: Int {
+        switch self {
+        case .field(let filter): return filter.op.isArrayMembership ? 1 : 0
+        case .and(let filters): return filters.reduce(0) { $0 + $1.mostArrayMembershipsPerDisjunction }
+        case .or(let filters): return filters.map(\.mostArrayMembershipsPerDisjunction).max() ?? 0
+        }
+    }
+
     /// A filter with no field filter inside (an empty `andFilter`) changes nothing.
     var isEmpty: Bool { fieldFilters.isEmpty }
 }

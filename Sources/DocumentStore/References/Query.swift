@@ -96,7 +96,7 @@ public class Query: @unchecked Sendable, Hashable {
     private func cursor(values: [Any], inclusive: Bool, isStart: Bool) -> Query {
         refined { definition in
             let converted = try values.enumerated().map { index, value in
-                try FirestoreValue(any: value, field: "cursor value \(index)", document: "a query")
+                try FirestoreValue(any: value, field: "cursor value \(index)", document: "a query").withTimestampsInMicroseconds
             }
             let bound = try definition.bound(values: converted, inclusive: inclusive, firestore: firestore)
             return isStart ? definition.bounded(start: bound) : definition.bounded(end: bound)

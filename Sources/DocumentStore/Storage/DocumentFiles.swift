@@ -88,10 +88,11 @@ final class DocumentFiles: Sendable {
     func subfolderIDs(_ segments: [String]) throws(DocumentStoreError) -> [String] {
         guard let fd = try openFolder(segments, create: false) else { return [] }
         defer { close(fd) }
+        // By bytes, as Firestore orders ids; a name that is not UTF-8 names no collection.
         return Self.listEntries(fd).compactMap { entry in
-            guard entry.isDirectory ?? Self.isDirectory(fd, entry.name) else { return nil }
+            guard entry.undecodableName == nil, entry.isDirectory ?? Self.isDirectory(fd, entry.name) else { return nil }
             return (try? ResourcePath.validate(id: entry.name, in: "")) == nil ? nil : entry.name
-        }.sorted()
+        }.sorted { UTF8Bytes.compare($0, $1) < 0 }
     }
 
     private static func isDirectory(_ dirFD: Int32, _ name: String) -> Bool {

@@ -250,3 +250,17 @@ extension Timestamp: Codable {
         try container.encode(nanoseconds, forKey: .nanoseconds)
     }
 }
+
+extension FirestoreValue {
+    /// The value with every timestamp inside truncated to microseconds: a query compares what
+    /// Firestore keeps, so `isEqualTo:` a nanosecond timestamp finds the document it was
+    /// written to (as the SDK's serializer does).
+    var withTimestampsInMicroseconds: FirestoreValue {
+        switch self {
+        case .timestamp(let timestamp): return .timestamp(timestamp.truncatedToMicroseconds)
+        case .array(let values): return .array(values.map(\.withTimestampsInMicroseconds))
+        case .map(let fields): return .map(fields.mapValues(\.withTimestampsInMicroseconds))
+        default: return self
+        }
+    }
+}

@@ -1,9 +1,13 @@
 import DocumentStore
 
-/// `shelf check`: decodes every document of the known collections with its model.
+/// `shelf check`: decodes every document of the known collections with its model, and reads
+/// every document of the other top-level folders as raw fields (each must be a readable JSON
+/// object), so nothing in the data folder goes unchecked.
 public struct DataCheck: Sendable {
     public let checkedDocuments: Int
     public let checkedCollections: Int
+    /// The folders checked as raw documents, having no model: their names, sorted.
+    public let rawCollections: [String]
     public let problems: [DocumentProblem]
 
     public static func run(on store: Firestore) async throws -> DataCheck {
@@ -14,12 +18,24 @@ public struct DataCheck: Sendable {
             checked += snapshot.count
             problems += snapshot.documents.compactMap(collection.problem)
         }
-        return DataCheck(checkedDocuments: checked, checkedCollections: KnownCollection.allCases.count, problems: problems)
+        let known = Set(KnownCollection.allCases.map(\.rawValue))
+        let raw = try store.listCollections().map(\.collectionID).filter { !known.contains($0) }
+        for name in raw {
+            let snapshot = try await store.collection(name).getDocuments()
+            checked += snapshot.count
+            problems += snapshot.documents.compactMap { document in
+                document.readError.map { DocumentProblem(path: document.reference.path, error: $0) }
+            }
+        }
+        return DataCheck(checkedDocuments: checked, checkedCollections: known.count + raw.count,
+                         rawCollections: raw, problems: problems)
     }
 
     /// One line per problem, then a summary line.
     public var report: String {
-        let summary = "checked \(checkedDocuments) document\(checkedDocuments == 1 ? "" : "s") in \(checkedCollections) collections: "
+        let withoutModel = rawCollections.isEmpty ? ""
+            : " (\(rawCollections.count) without a model, read as raw documents: \(rawCollections.joined(separator: ", ")))"
+        let summary = "checked \(checkedDocuments) document\(checkedDocuments == 1 ? "" : "s") in \(checkedCollections) collections\(withoutModel): "
             + (problems.isEmpty ? "all decode" : "\(problems.count) problem\(problems.count == 1 ? "" : "s")")
         return (problems.map(\.message) + [summary]).joined(separator: "\n")
     }

@@ -35,7 +35,8 @@ public final class LiveCollection<Model: Codable & Sendable> {
     }
     /// Goes up each time the rows change, so screens can cache what they derive from them.
     public private(set) var version = 0
-    @ObservationIgnored private var positions: [String: Int]?
+    /// Keyed by the id's bytes: "café" in NFC and in NFD are two documents.
+    @ObservationIgnored private var positions: [ExactID: Int]?
     public private(set) var hasLoaded = false
     /// While a large collection is first read: how many documents are read, of how many.
     public private(set) var loadProgress: (read: Int, total: Int)?
@@ -112,12 +113,12 @@ public final class LiveCollection<Model: Codable & Sendable> {
 
     /// The row's position, from a map built once per change of the rows.
     public func index(of id: String) -> Int? {
-        if let positions { return positions[id] }
-        var built: [String: Int] = [:]
+        if let positions { return positions[ExactID(id)] }
+        var built: [ExactID: Int] = [:]
         built.reserveCapacity(rows.count)
-        for (index, row) in rows.enumerated() { built[row.id] = index }
+        for (index, row) in rows.enumerated() { built[ExactID(row.id)] = index }
         positions = built
-        return built[id]
+        return built[ExactID(id)]
     }
 
     // MARK: Writes (on disk when they return; the listener then delivers them)

@@ -12,6 +12,8 @@ public final class AppModel {
         case openPrompt
         case form
         case help
+        /// `v`: the selected document's stored JSON fills the detail pane.
+        case raw
         case confirm(Confirmation)
     }
 
@@ -47,6 +49,8 @@ public final class AppModel {
         /// Leave the screen, run `$VISUAL`/`$EDITOR`/vi on this file, come back; the change
         /// arrives through the listener like any other.
         case runEditor(URL)
+        /// Put this text on the terminal's clipboard (OSC 52).
+        case copyToClipboard(String)
     }
 
     public let store: Firestore
@@ -71,14 +75,15 @@ public final class AppModel {
     /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
     var showsLookup = false
     let isReadOnly: Bool
-    /// The last delete or edit, and the fields the document had before it, for `u`.
     /// Lines of the help scrolled off its top; AppView clamps it when drawing.
     var helpOffset = 0
+    /// The document shown by `v`, while `mode` is `.raw`.
+    var rawView: RawJSONView?
     /// Rows of the detail scrolled off its top, for the document at `path`; another document
     /// starts at the top.
     var detailScroll: (path: String, offset: Int)?
-    /// nil fields: the last change added the document, and `u` removes it.
-    var lastChange: (path: String, fields: [String: Any]?)?
+    /// What `u` puts back and `Ctrl-R` does again.
+    var history = UndoHistory()
     /// Documents just written by Shelf, per tab, to select once the listener reports them:
     /// until then the selection must not fall back to a neighbour and forget them.
     var awaitedSelection: [String: String] = [:]
@@ -118,7 +123,7 @@ public final class AppModel {
         ]
         let known = Set(KnownCollection.allCases.map(\.rawValue))
         let others = ((try? store.listCollections()) ?? []).map(\.collectionID).filter { !known.contains($0) }
-        tabs += others.map { RawTab(store: store, collectionID: $0) }
+        tabs += others.map { RawTab.make(store: store, collectionID: $0) }
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
@@ -130,21 +135,66 @@ public final class AppModel {
 
     // MARK: Rows as the list shows them
 
-    /// The last filter result per tab, until its rows or its query change.
-    private var visibleCache: [String: (version: Int, query: String, rows: [Int])] = [:]
+    /// The rows each tab shows, in its order and through its filter, until its rows, its
+    /// order or its filter change.
+    private var visibleCache: [String: VisibleRows] = [:]
 
-    /// Indices into the tab's rows that pass the filter, in order.
-    func visibleRows(of tab: CollectionTab) -> [Int] {
-        let query = filterText(for: tab).lowercased()
+    /// Indices into the tab's rows that pass the filter, in the tab's sort order.
+    func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
+
+    func visible(of tab: CollectionTab) -> VisibleRows {
+        let query = filterText(for: tab)
+        let needle = TextFolding.fold(query)
+        let sort = sortOrder(of: tab)
         let version = tab.version
         let cached = visibleCache[tab.collectionID]
-        if let cached, cached.version == version, cached.query == query { return cached.rows }
+        // Still making sort keys (`advanceSorting()`): the same rows stay in their last order
+        // (a new column chosen with s); new rows are not listed yet.
+        guard isOrdered(tab) else {
+            if let cached, cached.version == version, cached.needle == needle { return cached }
+            return VisibleRows(version: -1, sort: sort, needle: needle, rows: [], rowCount: tab.rowCount)
+        }
+        if let cached, cached.version == version, cached.sort == sort, cached.needle == needle { return cached }
+        let order = tab.order(by: sort)
         // Typing more narrows the last result: only its rows can still match.
-        let candidates = cached.flatMap { $0.version == version && !$0.query.isEmpty && query.hasPrefix($0.query) ? $0.rows : nil }
-        let rows = query.isEmpty ? Array(0..<tab.rowCount) : tab.matching(query, among: candidates)
-        visibleCache[tab.collectionID] = (version, query, rows)
-        return rows
+        let narrows = cached.map { $0.version == version && $0.sort == sort && !$0.needle.isEmpty && needle.starts(with: $0.needle) } ?? false
+        let rows = needle.isEmpty ? order : tab.matching(needle, among: narrows ? cached!.rows : order)
+        let result = VisibleRows(version: version, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
+        visibleCache[tab.collectionID] = result
+        return result
     }
+
+    // MARK: Sorting a slice at a time
+
+    /// Collections up to this size get their sort keys within the frame that needs them.
+    /// Larger ones get them `sortSlice` rows a frame (`advanceSorting()`): making a key decodes
+    /// the document, and 100,000 of them take most of a second, which no frame should wait for.
+    var sortAtOnceLimit = 20_000
+    var sortSlice = 5_000
+
+    /// Whether the tab's rows can be listed in its order now.
+    func isOrdered(_ tab: CollectionTab) -> Bool {
+        tab.rowCount <= sortAtOnceLimit || tab.hasSortKeys(for: sortOrder(of: tab))
+    }
+
+    /// Loaded and ordered: its rows can be listed, and keys that act on them handled.
+    func isReady(_ tab: CollectionTab) -> Bool { tab.isLoaded && isOrdered(tab) }
+
+    /// Rows of the shown tab that have their sort key, while it is being sorted.
+    private(set) var sortProgress: (made: Int, total: Int)?
+
+    /// Makes the next slice of the shown tab's sort keys. Returns true while more remain: the
+    /// app draws again soon, keys and signals still being handled in between.
+    public func advanceSorting() -> Bool {
+        guard tab.isLoaded, !isOrdered(tab) else { sortProgress = nil; return false }
+        sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount)
+        if isOrdered(tab) { sortProgress = nil; return false }
+        return true
+    }
+
+    /// The order the tab's rows are listed in: the one chosen by s/S, else the tab's own.
+    func sortOrder(of tab: CollectionTab) -> SortOrder { sortOrders[tab.collectionID] ?? tab.defaultSort }
+    var sortOrders: [String: SortOrder] = [:]
 
     func filterText(for tab: CollectionTab) -> String {
         if case .filter = mode, tab === self.tab { return textField.text }
@@ -155,9 +205,10 @@ public final class AppModel {
     /// as others come and go; otherwise the nearest position.
     func selection(in visible: [Int]) -> Int? {
         guard !visible.isEmpty else { return nil }
+        let positions = self.visible(of: tab)
         let state = listStates[tab.collectionID] ?? ListState()
         if let id = selectedIDs[tab.collectionID], let index = tab.index(of: id),
-           let position = Self.position(of: index, in: visible) {
+           let position = positions.position(of: index) {
             if awaitedSelection[tab.collectionID] == id { awaitedSelection[tab.collectionID] = nil }
             return position
         }
@@ -170,16 +221,6 @@ public final class AppModel {
         let position = min(state.selected ?? 0, visible.count - 1)
         selectedIDs[tab.collectionID] = tab.snapshot(at: visible[position]).documentID
         return position
-    }
-
-    /// Where row `index` stands in `visible` (ascending indices), by binary search.
-    static func position(of index: Int, in visible: [Int]) -> Int? {
-        var low = 0, high = visible.count
-        while low < high {
-            let mid = (low + high) / 2
-            if visible[mid] < index { low = mid + 1 } else { high = mid }
-        }
-        return low < visible.count && visible[low] == index ? low : nil
     }
 
     private func select(position: Int?, in visible: [Int]) {
@@ -222,6 +263,7 @@ public final class AppModel {
         case .openPrompt: handleOpenPrompt(key)
         case .form: handleForm(key)
         case .help: handleHelp(key, pageSize: pageSize)
+        case .raw: return handleRaw(key, pageSize: pageSize)
         case .confirm(.quit) where Keymap.confirm.action(for: key) == Keymap.Action.yes.rawValue:
             return .quit
         case .confirm(let confirmation): handleConfirm(confirmation, key)
@@ -237,11 +279,11 @@ public final class AppModel {
     /// what the last of them asks for beyond the state (quit, the editor).
     @discardableResult
     public func replayKeysWaitingForLoad() -> Outcome {
-        if let draft = draftWaitingForLoad, tab.isLoaded {
+        if let draft = draftWaitingForLoad, isReady(tab) {
             draftWaitingForLoad = nil
             reopen(draft)
         }
-        guard tab.isLoaded, !keysWaitingForLoad.isEmpty else { return .keepRunning }
+        guard isReady(tab), !keysWaitingForLoad.isEmpty else { return .keepRunning }
         let waiting = keysWaitingForLoad
         keysWaitingForLoad = []
         for (index, (key, pageSize)) in waiting.enumerated() {
@@ -257,7 +299,7 @@ public final class AppModel {
 
     private func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
         if let name = Keymap.browse.action(for: key), let action = Keymap.Action(rawValue: name),
-           !tab.isLoaded && Self.actsOnDocuments.contains(action) {
+           !isReady(tab) && Self.actsOnDocuments.contains(action) {
             keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
@@ -266,19 +308,13 @@ public final class AppModel {
             return .keepRunning
         }
         let visible = visibleRows(of: tab)
-        let current = selection(in: visible)
-        func move(_ delta: Int) {
-            guard !visible.isEmpty else { return }
-            showsLookup = false
-            select(position: max(0, min(visible.count - 1, (current ?? 0) + delta)), in: visible)
-        }
         switch action {
         case .up: move(-1)
         case .down: move(1)
         case .pageUp: move(-max(1, pageSize - 1))
         case .pageDown: move(max(1, pageSize - 1))
-        case .top: move(-visible.count)
-        case .bottom: move(visible.count)
+        case .top: move(-max(1, visible.count))
+        case .bottom: move(max(1, visible.count))
         case .nextTab: switchTab(to: (activeTab + 1) % tabs.count)
         case .previousTab: switchTab(to: (activeTab + tabs.count - 1) % tabs.count)
         case .tabNumber:
@@ -310,19 +346,83 @@ public final class AppModel {
             } else {
                 notice = "Nothing to delete: the list is empty"
             }
-        case .undo: undoLastChange()
+        case .undo: undoOrRedo(redo: false)
+        case .redo: undoOrRedo(redo: true)
+        case .rawView:
+            guard let index = selectedIndex else { notice = "Nothing to show: the list is empty"; break }
+            rawView = RawJSONView(snapshot: tab.snapshot(at: index), file: fileURL(of: index))
+            mode = .raw
+        case .copyJSON: return copySelectedJSON()
+        case .sortNext, .sortReverse:
+            let current = sortOrder(of: tab)
+            sort(by: action == .sortNext ? current.next(columnCount: tab.columns.count) : current.reversed)
         case .help:
             helpOffset = 0
             mode = .help
-        case .scrollDetailDown, .scrollDetailUp:
-            guard let index = selectedIndex else { break }
-            let path = tab.snapshot(at: index).reference.path
-            let offset = detailScroll?.path == path ? detailScroll!.offset : 0
-            detailScroll = (path, max(0, offset + (action == .scrollDetailDown ? 1 : -1)))
+        case .scrollDetailDown: scrollDetail(by: 1)
+        case .scrollDetailUp: scrollDetail(by: -1)
         case .quit: return .quit
         default: break
         }
         return .keepRunning
+    }
+
+    private func sort(by sort: SortOrder) {
+        sortOrders[tab.collectionID] = sort
+        notice = "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
+    }
+
+    /// Moves the selection `delta` rows, within the list.
+    private func move(_ delta: Int) {
+        let visible = visibleRows(of: tab)
+        guard !visible.isEmpty else { return }
+        showsLookup = false
+        select(position: max(0, min(visible.count - 1, (selection(in: visible) ?? 0) + delta)), in: visible)
+    }
+
+    /// Scrolls the selected document's detail `delta` rows (AppView clamps the end).
+    private func scrollDetail(by delta: Int) {
+        guard let index = selectedIndex else { return }
+        let path = tab.snapshot(at: index).reference.path
+        let offset = detailScroll?.path == path ? detailScroll!.offset : 0
+        detailScroll = (path, max(0, offset + delta))
+    }
+
+    // MARK: Mouse
+
+    /// Rows a turn of the wheel scrolls.
+    static let wheelStep = 3
+
+    /// A click selects the row or the tab under it; the wheel scrolls the list, or the detail,
+    /// the JSON view or the help when it is over them. Only while browsing (and scrolling the
+    /// views): a form or a question is answered by keys.
+    public func handle(mouse event: MouseEvent, size: Size) {
+        guard keysWaitingForLoad.isEmpty else { return }
+        let hit = AppView.hit(event.point, in: self, size: size)
+        let step = event.kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
+        switch (mode, event.kind, hit) {
+        case (.browse, .press, .tab(let index)):
+            notice = nil
+            switchTab(to: index)
+        case (.browse, .press, .header(let column)):
+            // A click on a title sorts by it; on the sorted column's, turns it around (htop).
+            guard isReady(tab) else { break }
+            let current = sortOrder(of: tab)
+            sort(by: current.column == column ? current.reversed : SortOrder(column: column))
+        case (.browse, .press, .row(let position)):
+            notice = nil
+            showsLookup = false
+            select(position: position, in: visibleRows(of: tab))
+        case (.browse, .wheelUp, .row), (.browse, .wheelUp, .list), (.browse, .wheelDown, .row), (.browse, .wheelDown, .list):
+            if isReady(tab) { move(step) }
+        case (.browse, .wheelUp, .detail), (.browse, .wheelDown, .detail):
+            scrollDetail(by: step)
+        case (.raw, .wheelUp, _), (.raw, .wheelDown, _):
+            if let offset = rawView?.offset { rawView?.offset = max(0, offset + step) }
+        case (.help, .wheelUp, _), (.help, .wheelDown, _):
+            helpOffset = max(0, helpOffset + step)
+        default: break
+        }
     }
 
     /// The file of the document at `index`, for the editor.
@@ -343,19 +443,52 @@ public final class AppModel {
 
     private func handleHelp(_ key: Key, pageSize: Int) {
         guard let action = Keymap.help.action(for: key).flatMap(Keymap.Action.init) else { return }
+        if let offset = Self.scrolled(helpOffset, by: action, pageSize: pageSize) { helpOffset = offset } else { mode = .browse }
+    }
+
+    private func handleRaw(_ key: Key, pageSize: Int) -> Outcome {
+        guard let action = Keymap.raw.action(for: key).flatMap(Keymap.Action.init), var view = rawView else { return .keepRunning }
+        if action == .copyJSON { return copySelectedJSON() }
+        if let offset = Self.scrolled(view.offset, by: action, pageSize: pageSize) {
+            view.offset = offset
+            rawView = view
+        } else {
+            rawView = nil
+            mode = .browse
+        }
+        return .keepRunning
+    }
+
+    /// A scrolled view's new offset for a scrolling action (AppView clamps the end), or nil
+    /// for any other action.
+    static func scrolled(_ offset: Int, by action: Keymap.Action, pageSize: Int) -> Int? {
         let page = max(1, pageSize - 1)
         switch action {
-        case .down: helpOffset += 1
-        case .up: helpOffset = max(0, helpOffset - 1)
-        case .pageDown: helpOffset += page
-        case .pageUp: helpOffset = max(0, helpOffset - page)
-        case .top: helpOffset = 0
-        case .bottom: helpOffset = 1 << 20
-        default: mode = .browse
+        case .down: return offset + 1
+        case .up: return max(0, offset - 1)
+        case .pageDown: return offset + page
+        case .pageUp: return max(0, offset - page)
+        case .top: return 0
+        case .bottom: return 1 << 20
+        default: return nil
         }
     }
 
-    private static let actsOnDocuments: Set<Keymap.Action> = [.openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
+    /// `Y`: the selected document's file, as stored, for the terminal's clipboard.
+    private func copySelectedJSON() -> Outcome {
+        guard let index = selectedIndex else { notice = "Nothing to copy: the list is empty"; return .keepRunning }
+        let path = tab.snapshot(at: index).reference.path
+        do {
+            let text = try String(contentsOf: fileURL(of: index), encoding: .utf8)
+            notice = "Copied \(path) to the clipboard as JSON (\(text.utf8.count.formatted()) bytes)"
+            return .copyToClipboard(text)
+        } catch {
+            notice = "Not copied: cannot read \(path).json: \(error.localizedDescription)"
+            return .keepRunning
+        }
+    }
+
+    private static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
     func switchTab(to index: Int) {
         guard index != activeTab else { return }
@@ -411,7 +544,7 @@ public final class AppModel {
         guard !id.isEmpty else { return }
         filters[tab.collectionID] = nil
         let visible = visibleRows(of: tab)
-        let position = tab.index(of: id).flatMap { Self.position(of: $0, in: visible) }
+        let position = tab.index(of: id).flatMap { self.visible(of: tab).position(of: $0) }
         if let position { select(position: position, in: visible) }
         if tab === tabs[0] {
             showsLookup = true
@@ -484,10 +617,10 @@ public final class AppModel {
         }
         do {
             let id = try session.spec.save(session.widget.values)
-            if let original = session.original, original.readError == nil, let fields = original.data() {
-                lastChange = (original.reference.path, fields)
-            } else if session.original == nil {
-                lastChange = ("\(session.tabID)/\(id)", nil)
+            if let original = session.original {
+                history.recordChange(before: original.readError == nil ? original.data().map { .init(path: original.reference.path, fields: $0) } : nil)
+            } else {
+                history.recordChange(before: .init(path: "\(session.tabID)/\(id)", fields: nil))
             }
             notice = session.documentID == nil ? "Added \(session.tabID)/\(id)" : "Saved \(session.tabID)/\(id)"
             selectAsSoonAsListed(id, in: session.tabID)
@@ -512,24 +645,45 @@ public final class AppModel {
         showsLookup = false
     }
 
-    /// Puts back the fields the document had before the last delete or edit, or removes the
-    /// document the last add made.
-    private func undoLastChange() {
-        guard let change = lastChange else { notice = "Nothing to undo"; return }
-        let reference = store.document(change.path)
+    /// `u`: puts back the fields a document had before the last delete or edit not yet
+    /// undone, or removes the document the last add made; `Ctrl-R` (`redo`) does the undone
+    /// change again. What the step replaces becomes the step back.
+    private func undoOrRedo(redo: Bool) {
+        guard let entry = redo ? history.popRedo() : history.popUndo() else {
+            notice = redo ? "Nothing to redo" : "Nothing to undo"
+            return
+        }
+        let step = entry.write
+        let replaced = entry.replaces ?? currentState(of: step.path)
+        let reference = store.document(step.path)
         do {
-            if let fields = change.fields {
+            if let fields = step.fields {
                 try reference.write(fields)
-                notice = "Restored \(change.path)"
+                notice = redo ? "Redone: \(step.path) written again" : "Restored \(step.path)"
                 selectAsSoonAsListed(reference.documentID, in: reference.parent.collectionID)
             } else {
                 try reference.deleteDocument()
-                notice = "Removed \(change.path): the add is undone"
+                notice = redo ? "Redone: \(step.path) deleted again" : "Removed \(step.path): the add is undone"
             }
-            lastChange = nil
+            if let replaced {
+                let back = UndoHistory.Entry(write: replaced, replaces: step)
+                if redo { history.pushUndo(back) } else { history.pushRedo(back) }
+            }
         } catch {
-            notice = "Not \(change.fields == nil ? "removed" : "restored"): \(error)"
+            if redo { history.pushRedo(entry) } else { history.pushUndo(entry) }
+            notice = "Not \(redo ? "redone" : "undone"): \(error)"
         }
+    }
+
+    /// The document's state as its tab lists it: its fields, or absent; nil when its tab has
+    /// not loaded or the file cannot be read (nothing to put back).
+    private func currentState(of path: String) -> UndoHistory.State? {
+        let reference = store.document(path)
+        guard let tab = tabs.first(where: { $0.collectionID == reference.parent.collectionID }), tab.isLoaded else { return nil }
+        guard let index = tab.index(of: reference.documentID) else { return .init(path: path, fields: nil) }
+        let snapshot = tab.snapshot(at: index)
+        guard snapshot.readError == nil, let fields = snapshot.data() else { return nil }
+        return .init(path: path, fields: fields)
     }
 
     /// Selects `id` now if it is listed, else as soon as the listener lists it.
@@ -555,7 +709,7 @@ public final class AppModel {
             return
         }
         switchTab(to: index)
-        guard tab.isLoaded else { draftWaitingForLoad = draft; return }
+        guard isReady(tab) else { draftWaitingForLoad = draft; return }
         var documentIndex: Int?
         if let id = draft.documentID {
             documentIndex = tab.index(of: id)
@@ -593,10 +747,12 @@ public final class AppModel {
                 notice = "Not deleted: \(error)"
             } else if let before, before.readError == nil, let fields = before.data() {
                 notice = "Deleted \(tab.collectionID)/\(id) (u undoes)"
-                lastChange = (before.reference.path, fields)
+                history.recordChange(before: .init(path: before.reference.path, fields: fields),
+                                     after: .init(path: before.reference.path, fields: nil))
             } else {
                 // A file that could not be read has no fields to bring back: u must not write {}.
                 notice = "Deleted \(tab.collectionID)/\(id)"
+                history.recordChange(before: nil)
             }
         case (.delete, _):
             mode = .browse
@@ -631,8 +787,9 @@ public final class AppModel {
         }
     }
 
-    /// The collections whose first snapshot has arrived, for the benchmark's timing log.
-    public var loadedCollectionIDs: [String] { tabs.filter(\.isLoaded).map(\.collectionID) }
+    /// The collections whose first snapshot has arrived and been ordered, for the benchmark's
+    /// timing log.
+    public var loadedCollectionIDs: [String] { tabs.filter { isReady($0) }.map(\.collectionID) }
 
     // MARK: For the view
 
@@ -643,6 +800,7 @@ public final class AppModel {
         case .openPrompt: return Keymap.openPrompt
         case .form: return Keymap.form
         case .help: return Keymap.help
+        case .raw: return Keymap.raw
         case .confirm: return Keymap.confirm
         }
     }

@@ -12,7 +12,9 @@ public enum AppView {
         public var cursor: Point?
     }
 
-    public static func listHeight(for size: Size) -> Int { max(1, size.height - 5) }
+    /// Rows of documents in the list: the screen less the tab bar, the frame, the column
+    /// header, the status and hint lines.
+    public static func listHeight(for size: Size) -> Int { max(1, size.height - 6) }
 
     public static func render(_ model: AppModel, size: Size) -> Screen {
         var canvas = Canvas(size: size)
@@ -23,13 +25,9 @@ public enum AppView {
         var cursor: Point?
         let bounds = canvas.bounds
         let tab = model.tab
-        TabBar(titles: model.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: model.activeTab)
-            .render(into: &canvas, area: bounds.row(0))
-
-        let body = Rect(x: 0, y: 1, width: size.width, height: size.height - 3)
-        let listWidth = max(28, size.width * 2 / 5)
-        let listArea = Rect(x: 0, y: body.y, width: listWidth, height: body.height)
-        let detailArea = Rect(x: listWidth, y: body.y, width: size.width - listWidth, height: body.height)
+        let layout = ScreenLayout(size: size)
+        let listArea = layout.list, detailArea = layout.detail
+        tabBar(model).render(into: &canvas, area: layout.tabBar)
 
         let visible = model.visibleRows(of: tab)
         let position = model.selection(in: visible)
@@ -37,6 +35,8 @@ public enum AppView {
 
         if case .form = model.mode, let session = model.form {
             cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
+        } else if case .raw = model.mode, model.rawView != nil {
+            drawRaw(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
         } else if model.showsLookup {
             model.followLookup()
             drawLookup(model.books.lookup, into: &canvas, area: detailArea)
@@ -46,7 +46,8 @@ public enum AppView {
 
         // Status line: a text being typed, or the latest message, and the counts.
         let statusRow = bounds.row(size.height - 2)
-        var counts = countText(visible: visible.count, total: tab.rowCount)
+        let ready = model.isReady(tab)
+        var counts = countText(visible: ready ? visible.count : tab.rowCount, total: tab.rowCount)
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
         switch model.mode {
@@ -61,7 +62,7 @@ public enum AppView {
             field.render(into: &canvas, area: fieldArea)
             cursor = field.cursorPosition(in: fieldArea)
         default:
-            let message = model.notice ?? tab.statusMessage ?? (tab.isLoaded ? "" : loadingText(tab))
+            let message = model.notice ?? tab.statusMessage ?? (ready ? "" : waitingText(model, tab))
             StatusBar(left: message, right: counts).render(into: &canvas, area: statusRow)
         }
         var bindings = model.bindings
@@ -76,6 +77,8 @@ public enum AppView {
         case .help:
             var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
                                               HelpSection(title: "In a form", bindings: Keymap.form),
+                                              HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),
+                                              HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
                                               HelpSection(title: "Anywhere", bindings: Keymap.global)],
                                    footer: "Esc or ? to close")
             // Keep the offset where it can scroll back from at once.
@@ -90,29 +93,93 @@ public enum AppView {
         return Screen(canvas: canvas, cursor: cursor)
     }
 
+    static func tabBar(_ model: AppModel) -> TabBar {
+        TabBar(titles: model.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: model.activeTab)
+    }
+
+    /// What is under a point of the screen as last drawn at `size`: a tab, a document's row
+    /// (its place in the list), the rest of the list, the detail pane.
+    enum Hit: Equatable {
+        case tab(Int), header(column: Int), row(Int), list, detail, elsewhere
+    }
+
+    static func hit(_ point: Point, in model: AppModel, size: Size) -> Hit {
+        guard !TooSmall.applies(to: size) else { return .elsewhere }
+        let layout = ScreenLayout(size: size)
+        if layout.tabBar.contains(point) {
+            return tabBar(model).index(atColumn: point.x - layout.tabBar.x).map(Hit.tab) ?? .elsewhere
+        }
+        if layout.header.contains(point) {
+            let table = TableLayout(columns: model.tab.columns, width: max(1, layout.header.width))
+            return table.column(atOffset: point.x - layout.header.x).map { .header(column: $0) } ?? .list
+        }
+        if layout.listRows.contains(point) {
+            let offset = model.listStates[model.tab.collectionID]?.offset ?? 0
+            let position = offset + point.y - layout.listRows.y
+            return position < model.visibleRows(of: model.tab).count ? .row(position) : .list
+        }
+        if layout.list.contains(point) { return .list }
+        if layout.detail.contains(point) { return .detail }
+        return .elsewhere
+    }
+
     private static func drawList(_ model: AppModel, tab: CollectionTab, visible: [Int], position: Int?,
                                  into canvas: inout Canvas, area: Rect) {
         let filter = model.filterText(for: tab)
         let title = tab.title + (filter.isEmpty ? "" : " /\(filter)")
-        let frame = Frame(title: title, footer: tab.isLoaded ? nil : loadingText(tab), isFocused: true)
+        let ready = model.isReady(tab)
+        let footer = ready ? positionText(position, count: visible.count) : waitingText(model, tab)
+        let frame = Frame(title: title, footer: footer, isFocused: true)
         frame.render(into: &canvas, area: area)
-        let inner = frame.inner(of: area)
+        var inner = frame.inner(of: area)
+        guard inner.height > 1 else { return }
+        // The marker column ("!") is kept for every row, the header's too, so all line up.
+        let markerWidth = ScreenLayout.markerWidth
+        let layout = TableLayout(columns: tab.columns, width: max(1, inner.width - markerWidth))
+        let sort = model.sortOrder(of: tab)
+        canvas.write(layout.header(sortedBy: sort.column, ascending: sort.ascending),
+                     at: Point(x: inner.x + markerWidth, y: inner.y), clippedTo: inner.width - markerWidth)
+        inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
         let state = ListState(selected: position, offset: model.listStates[tab.collectionID]?.offset ?? 0)
             .keptVisible(rowCount: visible.count, height: inner.height)
         var stored = model.listStates[tab.collectionID] ?? ListState()
         stored.offset = state.offset
         model.listStates[tab.collectionID] = stored
         let window = visible.dropFirst(state.offset).prefix(inner.height)
-        let rows = window.map { tab.listRow(at: $0, mode: model.colorMode) }
-        let empty = tab.isLoaded ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : loadingText(tab)
+        let highlighter = Highlighter(query: filter)
+        let rows = window.map { index -> ListRow in
+            switch tab.tableRow(at: index, mode: model.colorMode) {
+            case .broken(let row): return row
+            case .cells(let cells):
+                return ListRow(layout.row(zip(cells, layout.widths).map { cell, width in
+                    cell.prefix + highlighter.spans(cell.text, style: cell.style, maxWidth: width)
+                }))
+            }
+        }
+        let empty = ready ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : waitingText(model, tab)
         ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty,
-                   reservedMarkerWidth: 2)
+                   reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
+    }
+
+    /// "17/47", grouped as counts are ("1/30,047"); nil for an empty list.
+    static func positionText(_ position: Int?, count: Int) -> String? {
+        guard let position, count > 0 else { return nil }
+        return "\((position + 1).formatted())/\(count.formatted())"
     }
 
     /// "1,234 of 100,000 documents": grouped as the loading line groups them.
     static func countText(visible: Int, total: Int) -> String {
         (visible == total ? "" : "\(visible.formatted()) of ") + "\(total.formatted()) document\(total == 1 ? "" : "s")"
+    }
+
+    /// "Loading books… 12,345 of 100,000", then "Sorting books by Title… 45,000 of 100,000".
+    static func waitingText(_ model: AppModel, _ tab: CollectionTab) -> String {
+        guard tab.isLoaded else { return loadingText(tab) }
+        let sort = model.sortOrder(of: tab)
+        let column = tab.columns.indices.contains(sort.column) ? " by \(tab.columns[sort.column].title)" : ""
+        let made = model.sortProgress?.made ?? 0
+        return "Sorting \(tab.collectionID)\(column)… \(made.formatted()) of \(tab.rowCount.formatted())"
     }
 
     /// "Loading books… 12,345 of 100,000"
@@ -146,6 +213,25 @@ public enum AppView {
         if let color = detail.swatch, let swatchArea {
             Swatch(color: color, mode: mode).render(into: &canvas, area: swatchArea)
         }
+        widget.render(into: &canvas, area: inner)
+    }
+
+    /// `v`: the document's file as stored, following changes on disk; the footer says how to
+    /// scroll and close.
+    private static func drawRaw(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
+        guard var view = model.rawView else { return }
+        if let index, tab.snapshot(at: index).reference.path == view.path {
+            view.follow(tab.snapshot(at: index), file: model.fileURL(of: index))
+        }
+        let inner = Frame().inner(of: area)
+        var widget = DetailWidget(lines: view.lines, offset: view.offset)
+        widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
+        view.offset = widget.offset
+        model.rawView = view
+        let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
+        let arrows = (widget.offset > 0 ? "↑" : "") + (below ? "↓" : "")
+        Frame(title: view.path + ".json", footer: "v or Esc closes" + (arrows.isEmpty ? "" : " · \(arrows) more"), isFocused: true)
+            .render(into: &canvas, area: area)
         widget.render(into: &canvas, area: inner)
     }
 

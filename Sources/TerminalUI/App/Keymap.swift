@@ -5,7 +5,9 @@ enum Keymap {
         case up, down, pageUp, pageDown, top, bottom
         case nextTab, previousTab, tabNumber
         case scrollDetailDown, scrollDetailUp
+        case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
+        case rawView, copyJSON, redo
         case save, cancel, nextField, previousField
         case yes, no
     }
@@ -23,15 +25,21 @@ enum Keymap {
         KeyBinding(keys: [.backTab], action: Action.previousTab.rawValue, description: "Previous tab"),
         KeyBinding(keys: (1...9).map { .character(Character("\($0)")) }, action: Action.tabNumber.rawValue,
                    description: "Tab 1-9 (1 books, 2 colors, 3 languages, 4 offices, 5 articles)"),
-        KeyBinding(keys: [.character("/")], action: Action.filter.rawValue, description: "Filter the list as you type", hint: "filter"),
+        KeyBinding(keys: [.character("/")], action: Action.filter.rawValue,
+                   description: "Filter by every shown field as you type (case and accents ignored)", hint: "filter"),
+        KeyBinding(keys: [.character("s")], action: Action.sortNext.rawValue, description: "Sort by the next column (ascending first)", hint: "sort"),
+        KeyBinding(keys: [.character("S")], action: Action.sortReverse.rawValue, description: "Reverse the sort direction"),
         KeyBinding(keys: [.escape], action: Action.clearFilter.rawValue, description: "Clear the filter"),
         KeyBinding(keys: [.character("o")], action: Action.open.rawValue, description: "Open a document by id", hint: "open"),
         KeyBinding(keys: [.character("a")], action: Action.add.rawValue, description: "Add a document", hint: "add"),
         KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document (a broken one: in the editor)", hint: "edit"),
         KeyBinding(keys: [.character("E")], action: Action.openInEditor.rawValue,
                    description: "Open its file in $VISUAL/$EDITOR/vi (fixes a broken one)"),
+        KeyBinding(keys: [.character("v")], action: Action.rawView.rawValue, description: "Show its stored JSON (scrolls; v or Esc closes)"),
+        KeyBinding(keys: [.character("Y")], action: Action.copyJSON.rawValue, description: "Copy its JSON to the clipboard (OSC 52)"),
         KeyBinding(keys: [.character("d")], action: Action.delete.rawValue, description: "Delete the selected document (asks y/n)", hint: "delete"),
-        KeyBinding(keys: [.character("u")], action: Action.undo.rawValue, description: "Undo the last add, delete or edit"),
+        KeyBinding(keys: [.character("u")], action: Action.undo.rawValue, description: "Undo the last add, delete or edit (again: the one before)"),
+        KeyBinding(keys: [.ctrl("r")], action: Action.redo.rawValue, description: "Redo what u undid"),
         KeyBinding(keys: [.character("?")], action: Action.help.rawValue, description: "Show or hide this help", hint: "help"),
         KeyBinding(keys: [.character("q")], action: Action.quit.rawValue, description: "Quit", hint: "quit"),
     ]
@@ -64,14 +72,30 @@ enum Keymap {
         KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: "No", hint: "no"),
     ]
 
-    static let help: [KeyBinding] = [
+    /// The keys of a view that scrolls (the help, the JSON view).
+    private static let scrolling: [KeyBinding] = [
         KeyBinding(keys: [.down, .character("j")], action: Action.down.rawValue, description: "Scroll down", hint: "scroll"),
         KeyBinding(keys: [.up, .character("k")], action: Action.up.rawValue, description: "Scroll up"),
         KeyBinding(keys: [.pageDown, .character(" ")], action: Action.pageDown.rawValue, description: "Page down"),
         KeyBinding(keys: [.pageUp], action: Action.pageUp.rawValue, description: "Page up"),
         KeyBinding(keys: [.home, .character("g")], action: Action.top.rawValue, description: "Top"),
         KeyBinding(keys: [.end, .character("G")], action: Action.bottom.rawValue, description: "Bottom"),
+    ]
+
+    static let help: [KeyBinding] = scrolling + [
         KeyBinding(keys: [.escape, .character("?"), .character("q")], action: Action.cancel.rawValue, description: "Close the help", hint: "close"),
+    ]
+
+    static let raw: [KeyBinding] = scrolling + [
+        KeyBinding(keys: [.character("Y")], action: Action.copyJSON.rawValue, description: "Copy it to the clipboard (OSC 52)", hint: "copy"),
+        KeyBinding(keys: [.escape, .character("v"), .character("q")], action: Action.cancel.rawValue, description: "Back to the detail", hint: "close"),
+    ]
+
+    /// The mouse, for the help only (events carry a point, so they are not looked up here).
+    static let mouse: [KeyBinding] = [
+        KeyBinding(keys: [.mouse(MouseEvent(.press, at: .zero))], action: "", description: "Select a row or a tab; a column's title sorts by it"),
+        KeyBinding(keys: [.mouse(MouseEvent(.wheelDown, at: .zero))], action: "",
+                   description: "Scroll what is under the pointer: list, detail, help"),
     ]
 
     static let global: [KeyBinding] = [

@@ -11,6 +11,8 @@ public enum Key: Hashable, Sendable {
     case ctrl(Character)
     /// The terminal changed size; read the new size before drawing.
     case resize
+    /// A click or a turn of the wheel, where it happened.
+    case mouse(MouseEvent)
     /// A code the backend does not know (function keys, mouse...), kept for diagnostics.
     case unknown(Int32)
 
@@ -37,6 +39,7 @@ public enum Key: Hashable, Sendable {
         case .insert: return "Ins"
         case .ctrl(let c): return "Ctrl-" + String(c).uppercased()
         case .resize: return "Resize"
+        case .mouse(let event): return event.label
         case .unknown(let code): return "Key \(code)"
         }
     }

@@ -10,6 +10,18 @@ public struct TabBar: Widget, Hashable, Sendable {
         self.style = style
     }
 
+    /// The tab drawn at column `x` (from the bar's left edge), for a click; nil between tabs.
+    public func index(atColumn x: Int) -> Int? {
+        var start = 0
+        for (index, title) in titles.enumerated() {
+            if index > 0 { start += 1 }
+            let end = start + title.displayWidth + 2
+            if x >= start && x < end { return index }
+            start = end
+        }
+        return nil
+    }
+
     public func render(into canvas: inout Canvas, area: Rect) {
         let row = area.row(0)
         canvas.fill(row, style: style)

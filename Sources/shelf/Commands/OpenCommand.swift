@@ -12,6 +12,9 @@ struct OpenCommand: ParsableCommand {
     @Option(name: .customLong("poll-interval"), help: ArgumentHelp("How often to look for changes on disk, in milliseconds.", valueName: "ms"))
     var pollInterval: Int = 250
 
+    @Flag(name: .customLong("no-mouse"), help: "Leave the mouse to the terminal (its own selection): no clicks or wheel in Shelf.")
+    var noMouse = false
+
     func validate() throws {
         guard (10...60_000).contains(pollInterval) else {
             throw ValidationError("--poll-interval must be between 10 and 60000 milliseconds, got \(pollInterval)")
@@ -21,6 +24,6 @@ struct OpenCommand: ParsableCommand {
     func run() throws {
         let folder = try options.folder()
         let store = try folder.openStore(pollingInterval: Double(pollInterval) / 1000)
-        ShelfApp.run(store: store, notice: folder.notice)
+        ShelfApp.run(store: store, notice: folder.notice, mouse: !noMouse)
     }
 }

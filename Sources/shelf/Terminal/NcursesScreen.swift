@@ -46,7 +46,20 @@ public final class NcursesScreen {
         var background: Int32
     }
 
-    public init() {}
+    /// Whether clicks and the wheel are reported (`--no-mouse` turns them off, leaving the
+    /// terminal's own selection alone).
+    private let usesMouse: Bool
+
+    public init(mouse: Bool = true) { usesMouse = mouse }
+
+    /// Asks the terminal for button presses and the wheel, reported at once (no click delay).
+    private func enableMouse() {
+        guard usesMouse else { return }
+        mouseinterval(0)
+        // Off first: after endwin (the editor ran) ncurses would think the mask still set.
+        mousemask(0, nil)
+        mousemask(shelf_mouse_mask(), nil)
+    }
 
     /// Sets up the terminal: locale, raw mode (Ctrl-C arrives as `.ctrl("c")`), no echo, keypad
     /// keys, non-blocking reads, a short Esc delay, hidden cursor, colours when available.
@@ -60,6 +73,7 @@ public final class NcursesScreen {
             lastSize = nil
             cursorVisible = -1
             setCursorVisible(false)
+            enableMouse()
             wrefresh(window)
             return
         }
@@ -79,6 +93,7 @@ public final class NcursesScreen {
         nonl()
         keypad(window, true)
         defineAlternateKeys()
+        enableMouse()
         nodelay(window, true)
         set_escdelay(25)
         intrflush(window, false)
@@ -227,6 +242,22 @@ public final class NcursesScreen {
         curs_set(wanted)
     }
 
+    /// Writes an escape sequence that the terminal acts on without drawing it (OSC 52),
+    /// after whatever ncurses has buffered.
+    public func send(_ sequence: String) {
+        guard isActive else { return }
+        fflush(shelf_stdout())
+        var bytes = Array(sequence.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
     // MARK: Input
 
     /// Every key waiting in the input, without blocking (empty when there is none).
@@ -239,7 +270,9 @@ public final class NcursesScreen {
         for _ in 0..<4096 {
             let result = wget_wch(window, &value)
             if result == ERR { break }
-            if result == KEY_CODE_YES {
+            if result == KEY_CODE_YES && Int32(bitPattern: value) == shelf_key_mouse() {
+                if let event = readMouse() { keys.append(.mouse(event)) }
+            } else if result == KEY_CODE_YES {
                 keys.append(NcursesScreen.key(forCode: Int32(bitPattern: value)))
             } else {
                 let key = NcursesScreen.key(forCharacter: UInt32(value))
@@ -254,6 +287,17 @@ public final class NcursesScreen {
             }
         }
         return KeySequences.fold(keys)
+    }
+
+    /// The mouse event behind a KEY_MOUSE: a button 1 press or a turn of the wheel.
+    private func readMouse() -> MouseEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let point = Point(x: Int(event.x), y: Int(event.y))
+        if event.bstate & shelf_button1_pressed() != 0 { return MouseEvent(.press, at: point) }
+        if event.bstate & shelf_button4_pressed() != 0 { return MouseEvent(.wheelUp, at: point) }
+        if event.bstate & shelf_button5_pressed() != 0 { return MouseEvent(.wheelDown, at: point) }
+        return nil
     }
 
     /// Registers the sequences other terminals send for Shelf's keys (`KeySequences`), so

@@ -39,6 +39,19 @@ final class QueryValidationTests: QueryTestCase {
         XCTAssertNotNil(invalidArgument(books.whereField("a", isEqualTo: FieldValue.delete())))
     }
 
+    func testOneArrayMembershipFilterPerDisjunction() throws {
+        let refusal = "Invalid query. A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction ('arrayContains' and 'arrayContainsAny' both count)."
+        XCTAssertEqual(invalidArgument(books.whereField("tags", arrayContains: "a").whereField("genres", arrayContains: "b")), refusal)
+        XCTAssertEqual(invalidArgument(books.whereField("tags", arrayContains: "a").whereField("genres", arrayContainsAny: ["b"])), refusal)
+        XCTAssertEqual(invalidArgument(books.whereFilter(.andFilter([
+            .whereField("tags", arrayContains: "a"),
+            .orFilter([.whereField("x", isEqualTo: 1), .whereField("genres", arrayContains: "b")]),
+        ]))), refusal, "the second term of the normal form holds two")
+        XCTAssertNoThrow(try books.whereFilter(.orFilter([
+            .whereField("tags", arrayContains: "a"), .whereField("genres", arrayContains: "b"),
+        ])).readSnapshot(), "one in each disjunction is allowed")
+    }
+
     func testACursorFromAMissingDocumentOrOneWithoutTheOrderedField() throws {
         try seed("books", ["a": ["x": 1]])
         let missing = try books.document("zzz").readSnapshot()
@@ -69,5 +82,24 @@ final class QueryValidationTests: QueryTestCase {
         XCTAssertEqual(Set([books.whereField("a", isEqualTo: 1), books.whereField("a", isEqualTo: 1)]).count, 1)
         XCTAssertEqual(db.collectionGroup("books"), db.collectionGroup("books"))
         XCTAssertNotEqual(db.collectionGroup("books"), books)
+    }
+
+    func testAggregateQueryEqualityAsFirebase() async throws {
+        let query = books.whereField("a", isEqualTo: 1)
+        XCTAssertEqual(query.count, books.whereField("a", isEqualTo: 1).count)
+        XCTAssertEqual(query.count.hashValue, books.whereField("a", isEqualTo: 1).count.hashValue)
+        XCTAssertNotEqual(query.count, books.count)
+        XCTAssertEqual(query.aggregate([.sum("p"), .count()]), query.aggregate([.count(), .sum("p"), .count()]),
+                       "the same aggregations, in any order, duplicates merged")
+        XCTAssertNotEqual(query.aggregate([.sum("p")]), query.aggregate([.average("p")]))
+        try seed("books", ["a": ["a": 1], "b": ["a": 2]])
+        let first = try await query.count.getAggregation(source: .server)
+        let second = try await books.whereField("a", isEqualTo: 1).count.getAggregation(source: .server)
+        XCTAssertEqual(first, second)
+        let ofAll = try await books.count.getAggregation(source: .server)
+        XCTAssertNotEqual(first, ofAll, "another query")
+        try await books.document("c").setData(["a": 1])
+        let later = try await query.count.getAggregation(source: .server)
+        XCTAssertNotEqual(first, later, "another count")
     }
 }

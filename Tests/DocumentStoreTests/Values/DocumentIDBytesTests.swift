@@ -181,6 +181,17 @@ final class DocumentIDBytesTests: StoreTestCase {
         XCTAssertEqual(documents[1].get("n") as? Int, 1)
     }
 
+    func testCollectionsAreListedByTheirBytesAndAFolderNameThatIsNotUTF8IsLeftOut() throws {
+        for name in ["alpha", precomposed, "Zeta", decomposed] {
+            try FileManager.default.createDirectory(atPath: store.path(name), withIntermediateDirectories: true)
+        }
+        var latin1 = Array(store.path("caf").utf8)
+        latin1.append(0xE9)
+        latin1.append(0)
+        XCTAssertEqual(latin1.withUnsafeBufferPointer { mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755) }, 0)
+        XCTAssertEqual(bytes(try db.listCollections().map(\.collectionID)), bytes(["Zeta", "alpha", decomposed, precomposed]))
+    }
+
     func testItsReferenceRefusesEveryOperationSoNoOtherFileIsTouched() async throws {
         try writeLatin1File()
         let bad = try await documents(in: "ids")[0].reference

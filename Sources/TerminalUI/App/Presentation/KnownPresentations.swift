@@ -16,11 +16,17 @@ enum KnownPresentations {
     static func books(_ model: BooksViewModel) -> Presentation<ShelfBook> {
         Presentation(
             title: "Books",
-            searchFields: ["title", "author"],
+            columns: [
+                Column(ColumnSpec("Title", minWidth: 14, weight: 3)) { $0.title },
+                Column(ColumnSpec("Author", minWidth: 10, weight: 2), style: dim) { $0.author },
+                Column(ColumnSpec("Pages", minWidth: 5, alignment: .right), style: dim,
+                       sortKey: { .number(Double($0.numberOfPages)) }) { "\($0.numberOfPages)" },
+                Column(ColumnSpec("Genres", minWidth: 10, weight: 1), style: dim) { ($0.genres ?? []).joined(separator: ", ") },
+                Column(ColumnSpec("Tags", minWidth: 12, weight: 1), style: dim) { book in
+                    (book.tags ?? []).map { "\($0.title) \($0.color.hex)" }.joined(separator: ", ")
+                },
+            ],
             nameFields: ["title"],
-            row: { book, _ in
-                [Span(book.title), Span("  " + book.author, style: dim), Span("  \(book.numberOfPages) p.", style: dim)]
-            },
             detail: { book, snapshot, mode in
                 var lines = [
                     DetailLine("Title", book.title, valueStyle: Style(bold: true)),
@@ -90,11 +96,13 @@ enum KnownPresentations {
     static func colors(_ model: MappingColorsViewModel) -> Presentation<ColorEntry> {
         Presentation(
             title: "Colors",
-            searchFields: ["name", "color"],
+            columns: [
+                // The swatch leads the name's cell: drawn, never searched or highlighted.
+                Column(ColumnSpec("Name", minWidth: 14, weight: 1),
+                       prefix: { entry, mode in Span("    ", style: listSwatchStyle(entry.color, mode)) }) { " " + $0.name },
+                Column(ColumnSpec("Hex", minWidth: 9), style: dim) { $0.color.hex },
+            ],
             nameFields: ["name"],
-            row: { entry, mode in
-                [Span("    ", style: listSwatchStyle(entry.color, mode)), Span(" " + entry.name), Span("  " + entry.color.hex, style: dim)]
-            },
             detail: { entry, snapshot, mode in
                 var lines = [
                     DetailLine("Name", entry.name, valueStyle: Style(bold: true)),
@@ -173,9 +181,12 @@ enum KnownPresentations {
     static func languages(_ model: CustomizeMappingViewModel) -> Presentation<ProgrammingLanguage> {
         Presentation(
             title: "Languages",
-            searchFields: ["language_name", "name"],
+            columns: [
+                Column(ColumnSpec("Name", minWidth: 10, weight: 1)) { $0.name },
+                Column(ColumnSpec("Year", minWidth: 5, alignment: .right), style: dim,
+                       sortKey: { .number($0.year.timeIntervalSince1970) }) { year($0.year) },
+            ],
             nameFields: ["language_name", "name"],
-            row: { language, _ in [Span(language.name), Span("  " + year(language.year), style: dim)] },
             detail: { language, snapshot, _ in
                 [DetailLine("Name", language.name, valueStyle: Style(bold: true)),
                  DetailLine("First appeared", day(language.year))]
@@ -209,9 +220,14 @@ enum KnownPresentations {
     static func offices(_ model: MappingGeoPointsViewModel) -> Presentation<Office> {
         Presentation(
             title: "Offices",
-            searchFields: ["name"],
+            columns: [
+                Column(ColumnSpec("Name", minWidth: 10, weight: 1)) { $0.name },
+                Column(ColumnSpec("Latitude", minWidth: 10, alignment: .right), style: dim,
+                       sortKey: { .number($0.location.latitude) }) { "\($0.location.latitude)" },
+                Column(ColumnSpec("Longitude", minWidth: 11, alignment: .right), style: dim,
+                       sortKey: { .number($0.location.longitude) }) { "\($0.location.longitude)" },
+            ],
             nameFields: ["name"],
-            row: { office, _ in [Span(office.name), Span("  \(office.location.latitude), \(office.location.longitude)", style: dim)] },
             detail: { office, snapshot, _ in
                 let point = office.location
                 return [DetailLine("Name", office.name, valueStyle: Style(bold: true)),
@@ -248,9 +264,11 @@ enum KnownPresentations {
         let statuses = Article.Status.allCases.map(\.rawValue)
         return Presentation(
             title: "Articles",
-            searchFields: ["title", "status"],
+            columns: [
+                Column(ColumnSpec("Title", minWidth: 10, weight: 1)) { $0.title },
+                Column(ColumnSpec("Status", minWidth: 9), style: dim) { $0.status.rawValue },
+            ],
             nameFields: ["title"],
-            row: { article, _ in [Span(article.title), Span("  " + article.status.rawValue, style: dim)] },
             detail: { article, snapshot, _ in
                 [DetailLine("Title", article.title, valueStyle: Style(bold: true)),
                  DetailLine("Status", article.status.rawValue)]

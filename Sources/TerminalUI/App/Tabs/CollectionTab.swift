@@ -17,10 +17,19 @@ protocol CollectionTab: AnyObject {
     var version: Int { get }
     func snapshot(at index: Int) -> DocumentSnapshot
     func index(of documentID: String) -> Int?
-    /// The rows (of `candidates`, or of all) whose id or searched fields contain `query`
-    /// (lower-cased), in order.
-    func matching(_ query: String, among candidates: [Int]?) -> [Int]
-    func listRow(at index: Int, mode: ColorMode) -> ListRow
+    /// The list's columns, and the order a tab opens with.
+    var columns: [ColumnSpec] { get }
+    var defaultSort: SortOrder { get }
+    /// Every row index, in `sort`'s order.
+    func order(by sort: SortOrder) -> [Int]
+    /// Whether every row has its key for `sort`, so `order(by:)` only sorts.
+    func hasSortKeys(for sort: SortOrder) -> Bool
+    /// Makes up to `budget` more of the keys `sort` needs; returns how many rows have theirs.
+    func makeSortKeys(for sort: SortOrder, budget: Int) -> Int
+    /// The `candidates` (row indices) whose id or shown fields contain `needle` (folded text,
+    /// see `TextFolding`), in the candidates' order.
+    func matching(_ needle: [UInt8], among candidates: [Int]) -> [Int]
+    func tableRow(at index: Int, mode: ColorMode) -> TabRow
     func detail(at index: Int, mode: ColorMode) -> TabDetail
     /// What names the document to a person (its title or name), when it has one.
     func name(at index: Int) -> String?

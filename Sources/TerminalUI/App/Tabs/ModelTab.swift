@@ -35,41 +35,73 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     func snapshot(at index: Int) -> DocumentSnapshot { live.rows[index].snapshot }
     func index(of documentID: String) -> Int? { live.index(of: documentID) }
 
-    func matching(_ query: String, among candidates: [Int]?) -> [Int] {
-        let texts = searchTexts()
-        let needle = Array(query.utf8)
-        return (candidates ?? Array(texts.indices)).filter { texts[$0].contains(needle) }
-    }
+    var columns: [ColumnSpec] { presentation.columns.map(\.spec) }
+    var defaultSort: SortOrder { presentation.defaultSort }
 
-    /// Lower-cased UTF-8 search text per row, rebuilt when the rows change; each document's
-    /// text is kept by snapshot (immutable), so a change recomputes only what changed.
-    private var searchIndex: (version: Int, texts: [SearchText])?
-    private var searchCache: [ObjectIdentifier: SearchText] = [:]
-
-    private func searchTexts() -> [SearchText] {
-        let version = live.version
-        if let searchIndex, searchIndex.version == version { return searchIndex.texts }
-        let rows = live.rows
-        var cache: [ObjectIdentifier: SearchText] = [:]
-        cache.reserveCapacity(rows.count)
-        let texts = rows.map { row -> SearchText in
-            let key = ObjectIdentifier(row.snapshot)
-            let text = searchCache[key] ?? SearchText(([row.id] + presentation.searchFields.compactMap { row.snapshot.get($0).map(RawValue.text) })
-                .joined(separator: " "))
-            cache[key] = text
-            return text
+    func matching(_ needle: [UInt8], among candidates: [Int]) -> [Int] {
+        let texts = searchTexts.values(of: live.rows, version: live.version) { row in
+            // The id and every column's text, on lines of their own so no match spans two.
+            let texts = row.model.map { model in presentation.columns.map { $0.text(model, row.snapshot) } }
+                ?? presentation.nameFields.compactMap { row.snapshot.get($0) as? String }
+            return SearchText(([row.id] + texts).joined(separator: "\n"))
         }
-        searchCache = cache
-        searchIndex = (version, texts)
-        return texts
+        return candidates.filter { texts[$0].contains(needle) }
     }
 
-    func listRow(at index: Int, mode: ColorMode) -> ListRow {
+    /// Row indices in `sort`'s order: ties by id (the rows' own order), documents that do not
+    /// decode last, whichever the direction. Kept until the rows or the order change.
+    private var ordered: (version: Int, sort: SortOrder, rows: [Int])?
+
+    func order(by sort: SortOrder) -> [Int] {
+        if let ordered, ordered.version == live.version, ordered.sort == sort { return ordered.rows }
+        let rows = KeyOrder.order(sortKeys(column: column(of: sort)), ascending: sort.ascending)
+        ordered = (live.version, sort, rows)
+        return rows
+    }
+
+    /// Per column, each row's sort key (nil: the document does not decode), made only for
+    /// the columns sorted by; search texts only once the list is filtered.
+    private var keyCaches: [Int: RowCache<SortKey?>] = [:]
+    private let searchTexts = RowCache<SearchText>()
+
+    private func sortKeys(column index: Int) -> [SortKey?] {
+        keyCache(column: index).values(of: live.rows, version: live.version, make: sortKeyMaker(column: index))
+    }
+
+    private func keyCache(column index: Int) -> RowCache<SortKey?> {
+        let cache = keyCaches[index] ?? RowCache()
+        keyCaches[index] = cache
+        return cache
+    }
+
+    private func sortKeyMaker(column index: Int) -> (LiveCollection<Model>.Row) -> SortKey? {
+        let column = presentation.columns[index]
+        return { row in row.model.map { column.sortKey?($0) ?? SortKey(text: column.text($0, row.snapshot)) } }
+    }
+
+    private func column(of sort: SortOrder) -> Int { min(max(0, sort.column), max(0, presentation.columns.count - 1)) }
+
+    func hasSortKeys(for sort: SortOrder) -> Bool {
+        if let ordered, ordered.version == live.version, ordered.sort == sort { return true }
+        return keyCache(column: column(of: sort)).isComplete(version: live.version)
+    }
+
+    func makeSortKeys(for sort: SortOrder, budget: Int) -> Int {
+        let index = column(of: sort)
+        return keyCache(column: index).prepare(live.rows, version: live.version, budget: budget, make: sortKeyMaker(column: index))
+    }
+
+    func tableRow(at index: Int, mode: ColorMode) -> TabRow {
         let row = live.rows[index]
-        if let model = row.model { return ListRow(presentation.row(model, mode)) }
+        if let model = row.model {
+            return .cells(presentation.columns.map { column in
+                TableCell(prefix: column.prefix.map { [$0(model, mode)] } ?? [], text: column.text(model, row.snapshot), style: column.style)
+            })
+        }
         let name = name(at: index) ?? row.id
-        let reason = row.problem.map { ProblemText.short($0.message, path: row.snapshot.reference.path) } ?? "does not decode"
-        return ListRow([Span(name), Span("  " + reason, style: Style(dim: true))], marker: "!")
+        let reason = row.snapshot.readError.map { ProblemText.short($0.description, path: row.path) }
+            ?? row.problem.map { ProblemText.short($0.message, path: row.path) } ?? "does not decode"
+        return .broken(ListRow([Span(name), Span("  " + reason, style: Style(dim: true))], marker: "!"))
     }
 
     func name(at index: Int) -> String? {
@@ -111,11 +143,11 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 /// How one model's documents are shown and edited.
 struct Presentation<Model> {
     var title: String
-    /// Raw fields the filter searches, besides the id.
-    var searchFields: [String]
+    /// The list's columns: what each row shows, sorts by and is searched by (with the id).
+    var columns: [Column<Model>]
+    var defaultSort = SortOrder(column: 0)
     /// Raw fields that name a document which does not decode, tried in order.
     var nameFields: [String]
-    var row: (Model, ColorMode) -> [Span]
     var detail: (Model, DocumentSnapshot, ColorMode) -> [DetailLine]
     var swatch: (Model) -> Color? = { _ in nil }
     /// The form for the given document, or for a new one when nil.

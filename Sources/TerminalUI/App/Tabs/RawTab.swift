@@ -15,50 +15,24 @@ struct RawFields: Codable, Sendable {
 }
 
 extension Presentation where Model == RawFields {
+    /// No field is known to name a document, so the id leads, then a title or name if any.
     static func raw(_ collectionID: String) -> Presentation {
         Presentation(
             title: collectionID,
-            searchFields: ["title", "name"],
+            columns: [Column(ColumnSpec("Id", minWidth: 10, weight: 1), text: { _, snapshot in snapshot.documentID }),
+                      Column(ColumnSpec("Name", minWidth: 10, weight: 1), style: Style(dim: true), text: { _, snapshot in
+                          ["title", "name"].lazy.compactMap { snapshot.get($0) as? String }.first ?? ""
+                      })],
             nameFields: ["title", "name"],
-            row: { _, _ in [] },
             detail: { _, snapshot, _ in RawValue.lines(for: snapshot, except: [], title: "Fields") })
     }
 }
 
-/// A raw-fields tab shows the document id in the list, since no field is known to name it.
+/// A tab for a collection Shelf has no model for: raw fields, not editable here.
 @MainActor
-final class RawTab: CollectionTab {
-    let inner: ModelTab<RawFields>
-
-    init(store: Firestore, collectionID: String) {
+enum RawTab {
+    static func make(store: Firestore, collectionID: String) -> ModelTab<RawFields> {
         let live = LiveCollection<RawFields>(store.collection(collectionID))
-        inner = ModelTab(live: live, presentation: .raw(collectionID), subscribe: live.subscribe, unsubscribe: {})
+        return ModelTab(live: live, presentation: .raw(collectionID), subscribe: live.subscribe, unsubscribe: {})
     }
-
-    var collectionID: String { inner.collectionID }
-    var title: String { inner.title }
-    var isLoaded: Bool { inner.isLoaded }
-    var loadProgress: (read: Int, total: Int)? { inner.loadProgress }
-    var statusMessage: String? { inner.statusMessage }
-    var rowCount: Int { inner.rowCount }
-    var problemCount: Int? { inner.problemCount }
-    func snapshot(at index: Int) -> DocumentSnapshot { inner.snapshot(at: index) }
-    var version: Int { inner.version }
-    func index(of documentID: String) -> Int? { inner.index(of: documentID) }
-    func matching(_ query: String, among candidates: [Int]?) -> [Int] { inner.matching(query, among: candidates) }
-    func listRow(at index: Int, mode: ColorMode) -> ListRow {
-        let snapshot = inner.snapshot(at: index)
-        if let problem = snapshot.readError {
-            let reason = ProblemText.short(problem.description, path: snapshot.reference.path)
-            return ListRow([Span(snapshot.documentID), Span("  " + reason, style: Style(dim: true))], marker: "!")
-        }
-        let name = ["title", "name"].lazy.compactMap { snapshot.get($0) as? String }.first
-        return ListRow([Span(snapshot.documentID)] + (name.map { [Span("  " + $0, style: Style(dim: true))] } ?? []))
-    }
-    func detail(at index: Int, mode: ColorMode) -> TabDetail { inner.detail(at: index, mode: mode) }
-    func name(at index: Int) -> String? { inner.name(at: index) }
-    func show() { inner.show() }
-    func hide() { inner.hide() }
-    func form(editing index: Int?) -> FormSpec? { nil }
-    func delete(id: String) -> String? { inner.delete(id: id) }
 }

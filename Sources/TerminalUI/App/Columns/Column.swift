@@ -1,0 +1,41 @@
+import DocumentStore
+
+/// One column of a tab: its layout, the text of a cell (what is drawn, searched and, unless
+/// `sortKey` says otherwise, sorted by), and an optional decoration drawn before the text
+/// (a colour's swatch) that is neither searched nor highlighted.
+struct Column<Model> {
+    var spec: ColumnSpec
+    var style: Style = .plain
+    var text: (Model, DocumentSnapshot) -> String
+    var prefix: ((Model, ColorMode) -> Span)?
+    var sortKey: ((Model) -> SortKey)?
+
+    init(_ spec: ColumnSpec, style: Style = .plain, text: @escaping (Model, DocumentSnapshot) -> String,
+         prefix: ((Model, ColorMode) -> Span)? = nil, sortKey: ((Model) -> SortKey)? = nil) {
+        self.spec = spec
+        self.style = style
+        self.text = text
+        self.prefix = prefix
+        self.sortKey = sortKey
+    }
+
+    /// A column over the model alone.
+    init(_ spec: ColumnSpec, style: Style = .plain, prefix: ((Model, ColorMode) -> Span)? = nil,
+         sortKey: ((Model) -> SortKey)? = nil, _ text: @escaping (Model) -> String) {
+        self.init(spec, style: style, text: { model, _ in text(model) }, prefix: prefix, sortKey: sortKey)
+    }
+}
+
+/// One cell of a row as the tab gives it: drawn as `prefix`, then `text` in `style` with the
+/// filter's matches highlighted.
+struct TableCell {
+    var prefix: [Span] = []
+    var text: String
+    var style: Style = .plain
+}
+
+/// A row of a tab: its cells, or, for a document that does not decode, one line saying why.
+enum TabRow {
+    case cells([TableCell])
+    case broken(ListRow)
+}

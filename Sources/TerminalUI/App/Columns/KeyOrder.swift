@@ -1,0 +1,55 @@
+/// Orders row indices by their sort keys, made once per row: numbers by value before texts,
+/// texts by folded bytes, ties by index (the rows' id order), rows without a key (documents
+/// that do not decode) last whichever the direction.
+///
+/// Not on the main actor, and over plain values: a comparison is a few integer compares (the
+/// text's first 8 bytes as one number), with no isolation check or reference counting, so
+/// 100,000 rows sort in tens of milliseconds rather than hundreds.
+enum KeyOrder {
+    private struct Entry {
+        /// 0 number, 1 text, 2 no key.
+        var kind: UInt8
+        var number: Double
+        /// The text's first 8 bytes, big-endian, zero-padded: orders as the bytes do.
+        var prefix: UInt64
+        var index: Int32
+    }
+
+    static func order(_ keys: [SortKey?], ascending: Bool) -> [Int] {
+        var entries = keys.enumerated().map { index, key -> Entry in
+            switch key {
+            case .number(let value)?: return Entry(kind: 0, number: value, prefix: 0, index: Int32(index))
+            case .text(let bytes)?: return Entry(kind: 1, number: 0, prefix: prefix(of: bytes), index: Int32(index))
+            case nil: return Entry(kind: 2, number: 0, prefix: 0, index: Int32(index))
+            }
+        }
+        entries.sort { a, b in
+            if a.kind != b.kind { return a.kind < b.kind }
+            let order = compare(a, b, keys)
+            if order == 0 || a.kind == 2 { return a.index < b.index }
+            return ascending ? order < 0 : order > 0
+        }
+        return entries.map { Int($0.index) }
+    }
+
+    /// -1, 0 or 1 for two entries of the same kind.
+    private static func compare(_ a: Entry, _ b: Entry, _ keys: [SortKey?]) -> Int {
+        switch a.kind {
+        case 0: return a.number < b.number ? -1 : (b.number < a.number ? 1 : 0)
+        case 1:
+            if a.prefix != b.prefix { return a.prefix < b.prefix ? -1 : 1 }
+            guard case .text(let x)? = keys[Int(a.index)], case .text(let y)? = keys[Int(b.index)] else { return 0 }
+            if x.count <= 8 && y.count <= 8 { return x.count < y.count ? -1 : (x.count > y.count ? 1 : 0) }
+            return x.lexicographicallyPrecedes(y) ? -1 : (y.lexicographicallyPrecedes(x) ? 1 : 0)
+        default: return 0
+        }
+    }
+
+    private static func prefix(of bytes: [UInt8]) -> UInt64 {
+        var value: UInt64 = 0
+        for position in 0..<8 {
+            value = value << 8 | UInt64(position < bytes.count ? bytes[position] : 0)
+        }
+        return value
+    }
+}

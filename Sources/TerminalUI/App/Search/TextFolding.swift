@@ -1,0 +1,43 @@
+import Foundation
+
+/// Text as the filter and the sort compare it: lower-cased, accents dropped (`Brontë` is
+/// `bronte`), as UTF-8 bytes so a plain byte search scans 100,000 rows within a frame.
+enum TextFolding {
+    static func fold(_ text: String) -> [UInt8] {
+        // Most text is ASCII: lower-case its bytes without building strings.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return foldMixed(text) }
+            bytes.append(lowered(byte))
+        }
+        return bytes
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+
+    /// Text with some non-ASCII: ASCII as above, each other scalar folded on its own, so one
+    /// "á" in an author's name costs one slow fold, not one of the whole row's text.
+    private static func foldMixed(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                bytes.append(lowered(UInt8(scalar.value)))
+            } else {
+                bytes += foldedString(String(scalar)).utf8
+            }
+        }
+        return bytes
+    }
+
+    /// Lower-cased, decomposed (é is e and a combining accent), combining marks dropped.
+    static func foldedString(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+        where scalar.properties.generalCategory != .nonspacingMark {
+            scalars.append(scalar)
+        }
+        return String(scalars)
+    }
+}

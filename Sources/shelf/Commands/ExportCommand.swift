@@ -1,0 +1,135 @@
+import ArgumentParser
+import DocumentStore
+import Foundation
+
+/// `shelf export`: copies a whole store, every collection at every depth, into an empty one,
+/// in batches of 500 (one durability barrier each), losing no type: integers stay integers,
+/// timestamps, bytes, GeoPoints and references stay what they are (references re-pointed at
+/// the new store).
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Copy every document of the data folder into another, empty, folder.",
+        discussion: """
+            Documents that cannot be read are named and left out (exit status 1); everything \
+            else is copied. The destination is created if its parent exists; one that already \
+            holds collections is refused, so nothing there is overwritten.
+            """)
+
+    @OptionGroup var options: DataOptions
+
+    @Option(name: .long, help: ArgumentHelp("The destination folder (new or empty).", valueName: "dir"))
+    var to: String
+
+    func run() throws {
+        let sourceFolder = try options.folder()
+        let destinationFolder = try DataFolder.given(to)
+        if sourceFolder.url.resolvingSymlinksInPath() == destinationFolder.url.resolvingSymlinksInPath() {
+            throw DataFolder.Problem(description: "--data and --to are the same folder (\(sourceFolder.url.path)): export copies into another folder")
+        }
+        let source = try sourceFolder.openStore()
+        let destination: Firestore
+        do { destination = try Firestore(directory: destinationFolder.url) } catch {
+            throw DataFolder.Problem(description: "cannot open \(destinationFolder.url.path): \(error)")
+        }
+        let existing = try destination.listCollections().map(\.collectionID)
+        guard existing.isEmpty else {
+            throw DataFolder.Problem(description: PrintableText.safe(
+                "\(destinationFolder.url.path) already holds collections (\(existing.joined(separator: ", "))): export into a new or empty folder"))
+        }
+        var export = StoreExport(destination: destination)
+        let started = Date()
+        do {
+            for collection in try source.listCollections() { try export.copy(collection) }
+        } catch {
+            throw DataFolder.Problem(description: PrintableText.safe("\(error)")
+                + "\n\(export.copied.formatted()) document\(export.copied == 1 ? " was" : "s were") copied before this; \(destinationFolder.url.path) holds that partial copy")
+        }
+        let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+        print("exported \(export.copied.formatted()) document\(export.copied == 1 ? "" : "s") in \(export.collections) collection\(export.collections == 1 ? "" : "s") "
+            + "from \(sourceFolder.url.path) to \(destinationFolder.url.path) in \(seconds) s"
+            + (export.unreadable.isEmpty ? "" : "; \(export.unreadable.count) could not be read and were left out"))
+        if !export.unreadable.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// The walk: each collection's documents in batches, then the collections under each of its
+/// documents (also under documents that do not exist themselves).
+struct StoreExport {
+    let destination: Firestore
+    static let batchSize = 500
+    private(set) var copied = 0
+    private(set) var collections = 0
+    private(set) var unreadable: [String] = []
+    private let progress = ProgressLine()
+
+    init(destination: Firestore) { self.destination = destination }
+
+    mutating func copy(_ collection: CollectionReference) throws {
+        let snapshot = try waitFor { try await collection.getDocuments() }
+        collections += 1
+        var batch = destination.batch(), inBatch = 0, done = 0
+        for document in snapshot.documents {
+            done += 1
+            if let error = document.readError {
+                unreadable.append(document.reference.path)
+                progress.interrupt(with: PrintableText.safe("\(document.reference.path): cannot be read, left out: \(error)"))
+                continue
+            }
+            let data = document.data().mapValues { Self.rebased($0, to: destination) }
+            batch.setData(data, forDocument: destination.document(document.reference.path))
+            inBatch += 1
+            if inBatch == Self.batchSize {
+                try batch.commitNow()
+                copied += inBatch
+                (batch, inBatch) = (destination.batch(), 0)
+                progress.show(collection.path, done, of: snapshot.count)
+            }
+        }
+        if inBatch > 0 { try batch.commitNow() }
+        copied += inBatch
+        progress.finish(collection.path, snapshot.count)
+        for document in try collection.listDocuments() {
+            for subcollection in try document.listCollections() { try copy(subcollection) }
+        }
+    }
+
+    /// A value as the destination store takes it: references name documents of that store.
+    static func rebased(_ value: Any, to store: Firestore) -> Any {
+        switch value {
+        case let reference as DocumentReference: return store.document(reference.path)
+        case let array as [Any]: return array.map { rebased($0, to: store) }
+        case let map as [String: Any]: return map.mapValues { rebased($0, to: store) }
+        default: return value
+        }
+    }
+}
+
+/// One line of progress on standard error, redrawn in place on a terminal; elsewhere (a
+/// script, a log) one line per collection.
+final class ProgressLine {
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private var isShowing = false
+
+    func show(_ name: String, _ done: Int, of total: Int) {
+        guard isTerminal, total > 0 else { return }
+        let width = 30, filled = done * width / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        write("\r\u{1B}[K" + PrintableText.safe(name, maxLength: 40) + " [\(bar)] \(done.formatted()) of \(total.formatted())")
+        isShowing = true
+    }
+
+    func finish(_ name: String, _ total: Int) {
+        write((isShowing ? "\r\u{1B}[K" : "") + PrintableText.safe(name) + ": \(total.formatted()) document\(total == 1 ? "" : "s")\n")
+        isShowing = false
+    }
+
+    func interrupt(with message: String) {
+        write((isShowing ? "\r\u{1B}[K" : "") + message + "\n")
+        isShowing = false
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import XCTest
+
+/// Columns, sorting, the list's position and the filter, driven by keys in the real binary
+/// in tmux (100×30, xterm-256color): on the demo data and on a large generated collection.
+final class ColumnsEndToEndTests: XCTestCase {
+    private var session: TmuxSession?
+    private var folders: [URL] = []
+
+    override func tearDown() {
+        session?.kill()
+        session = nil
+        for folder in folders { removeTemporaryCopy(folder) }
+        folders = []
+        super.tearDown()
+    }
+
+    private func startShelf(data: URL? = nil) throws -> TmuxSession {
+        let folder = try data ?? temporaryDataCopy()
+        if data == nil { folders.append(folder) }
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: folder)
+        session = tmux
+        return tmux
+    }
+
+    /// The list pane's rows (between the left border and `││`), header first.
+    private func list(_ screen: String) -> [String] { TerminalSessionTests.listPane(screen) }
+
+    private func framed(_ tmux: TmuxSession) -> String { TmuxSession.framed(tmux.screen()) }
+
+    func testTheBooksShowAHeaderSortByTitleAndSAndCapitalSChangeTheOrder() throws {
+        let tmux = try startShelf()
+        tmux.waitFor(text: "47 documents")
+        var rows = list(tmux.screen())
+        XCTAssertTrue(rows[0].hasPrefix("  Title ▲") && rows[0].contains("Author") && rows[0].contains("Pages"), framed(tmux))
+        XCTAssertTrue(rows[1].hasPrefix("  A Game of Thrones"), "sorted by title:\n\(framed(tmux))")
+        XCTAssertTrue(tmux.screen().contains(" 1/47 ┘"), "the frame says where the selection is:\n\(framed(tmux))")
+        XCTAssertTrue(tmux.screen().contains("s sort"), "the hint line names s:\n\(framed(tmux))")
+
+        // The broken document is last, whatever the order.
+        tmux.send(keys: "G")
+        tmux.waitFor(text: " 47/47 ┘")
+        rows = list(tmux.screen()).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        XCTAssertTrue(rows.last?.hasPrefix("! SwiftUI and Combine") == true, framed(tmux))
+
+        tmux.send(keys: "g", "s")
+        tmux.waitFor(text: "Author ▲")
+        XCTAssertTrue(tmux.screen().contains("Sorted by Author ▲ ascending"), framed(tmux))
+        tmux.send(keys: "S")
+        tmux.waitFor(text: "Author ▼")
+        tmux.send(keys: "s")
+        tmux.waitFor(text: "Pages ▲")
+        // Pages ascending, by number: the shortest book first.
+        rows = list(tmux.screen())
+        let pages = rows.dropFirst().prefix(5).compactMap { Int($0.split(separator: " ").last ?? "") }
+        XCTAssertEqual(pages, pages.sorted(), framed(tmux))
+        XCTAssertEqual(pages.count, 5, framed(tmux))
+        XCTAssertTrue(tmux.screen().contains("books/invalid-data") == false || rows.last?.hasPrefix("!") == true, framed(tmux))
+
+        // Each tab has its own columns and order: colours by name, with the hex beside.
+        tmux.send(keys: "2")
+        tmux.waitFor(text: "61 documents")
+        rows = list(tmux.screen())
+        XCTAssertTrue(rows[0].contains("Name ▲") && rows[0].contains("Hex"), framed(tmux))
+        XCTAssertTrue(rows[1].contains("Alice Blue"), "colours by name:\n\(framed(tmux))")
+
+        // ? lists the keys.
+        tmux.send(keys: "?")
+        tmux.waitFor(text: "Sort by the next column")
+        XCTAssertTrue(tmux.screen().contains("Reverse the sort direction"), framed(tmux))
+        tmux.send(keys: "Escape", "q")
+        tmux.waitFor(text: "\(TmuxSession.exitedMarker) 0")
+    }
+
+    func testTheFilterIgnoresCaseAndAccentsSearchesGenresAndHexAndHighlights() throws {
+        let tmux = try startShelf()
+        tmux.waitFor(text: "47 documents")
+        tmux.send(keys: "/")
+        tmux.type("bronte")
+        tmux.waitFor(text: " 1/1 ┘")
+        XCTAssertTrue(list(tmux.screen()).contains { $0.contains("Jane Eyre") }, framed(tmux))
+        // The match is drawn underlined as written ("Brontë", cut to "Bro…" in the author
+        // column) in the data row, the one below the header.
+        let attributed = tmux.screenWithAttributes().components(separatedBy: "\n")
+        let row = attributed.first { $0.components(separatedBy: "││").first?.contains("Jane Eyre") == true } ?? ""
+        XCTAssertTrue(row.contains("4mBro"), "the match is highlighted: \(String(reflecting: row))")
+        tmux.send(keys: "Enter")
+        tmux.waitFor(text: "1 of 47 documents")
+
+        // Genres are searched: Gothic finds Frankenstein and Jane Eyre.
+        tmux.send(keys: "/", "C-u")
+        tmux.type("GOTHIC")
+        tmux.waitForScreen("the list holds the gothic books only") { screen in
+            let rows = TerminalSessionTests.listPane(screen)
+            return rows.contains { $0.contains("Frankenstein") } && rows.contains { $0.contains("Jane Eyre") } && !rows.contains { $0.contains("Dune") }
+        }
+        // Esc clears the filter and keeps the selected book, now at its place among all 47.
+        tmux.send(keys: "Escape")
+        tmux.waitFor(text: " 13/47 ┘")
+        XCTAssertTrue(tmux.screen().contains("books/jane-eyre"), framed(tmux))
+        XCTAssertFalse(tmux.screen().contains(" of 47 documents"), framed(tmux))
+
+        // The colours' hex is searched.
+        tmux.send(keys: "2")
+        tmux.waitFor(text: "61 documents")
+        tmux.send(keys: "/")
+        tmux.type("#2E8B57")
+        tmux.waitFor(text: "1 of 61 documents")
+        XCTAssertTrue(list(tmux.screen()).contains { $0.contains("Sea Green") }, framed(tmux))
+        tmux.send(keys: "Enter", "q")
+        tmux.waitFor(text: "\(TmuxSession.exitedMarker) 0")
+    }
+
+    func testALargeCollectionShowsAGroupedPositionSortsAndFilters() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-columns-\(UUID().uuidString)")
+        let data = root.appendingPathComponent("Data")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        folders.append(data)
+        let generated = try run(["generate", "--data", data.path, "--count", "30047"], timeout: 300)
+        XCTAssertEqual(generated.status, 0, generated.output)
+        let tmux = try startShelf(data: data)
+        tmux.waitFor(text: "30,047 documents", timeout: 120)
+        tmux.waitFor(text: " 1/30,047 ┘", timeout: 60)
+        tmux.send(keys: "End")
+        tmux.waitFor(text: " 30,047/30,047 ┘", timeout: 60)
+        tmux.send(keys: "S")
+        tmux.waitFor(text: "Title ▼", timeout: 60)
+        // The selection stays on its book: still the one shown, now at the top of the order.
+        tmux.waitFor(text: " 1/30,047 ┘", timeout: 60)
+        tmux.send(keys: "/")
+        tmux.type("comet 99")
+        tmux.waitForScreen("the filter narrows the list", timeout: 60) { $0.contains(" of 30,047 documents") && $0.contains("Comet 99") }
+        tmux.send(keys: "Escape", "q")
+        tmux.waitFor(text: "\(TmuxSession.exitedMarker) 0", timeout: 30)
+    }
+}

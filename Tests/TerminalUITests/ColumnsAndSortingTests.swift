@@ -1,0 +1,140 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// The list as columns under a header, sorted by `s`/`S`, with its position in the frame and a
+/// filter over every shown field: as the screen shows them.
+@MainActor
+final class ColumnsAndSortingTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-columns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("books"), withIntermediateDirectories: true)
+        try write("aaa", #"{"author": "P", "numberOfPages": "twohundredfifty", "title": "Aaa Broken"}"#)
+        try write("b1", #"{"author": "Charlotte Brontë", "numberOfPages": 532, "title": "Jane Eyre", "genres": ["Gothic"]}"#)
+        try write("b2", ##"{"author": "Frank Herbert", "numberOfPages": 412, "title": "Dune", "tags": [{"title": "epic", "color": "#EC4BE9"}]}"##)
+        try write("b3", #"{"author": "Frank Herbert", "numberOfPages": 98, "title": "Children of Dune"}"#)
+        try write("b4", #"{"author": "Ann Leckie", "numberOfPages": 386, "title": "Ancillary Justice", "genres": ["Sci-Fi"]}"#)
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func write(_ id: String, _ json: String) throws {
+        try Data(json.utf8).write(to: folder.appendingPathComponent("books/\(id).json"))
+    }
+
+    private func makeApp() async throws -> AppModel {
+        let settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        return app
+    }
+
+    private func lines(_ app: AppModel, width: Int = 100) -> [String] {
+        AppView.render(app, size: Size(width: width, height: 16)).canvas.lines
+    }
+
+    /// The list pane's rows, header first, without the borders and trailing spaces.
+    private func list(_ app: AppModel) -> [String] {
+        lines(app)[2..<8].map { line in
+            String(line.dropFirst().prefix(48)).replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
+        }
+    }
+
+    func testBooksOpenSortedByTitleUnderAHeaderWithBrokenDocumentsLast() async throws {
+        let app = try await makeApp()
+        XCTAssertEqual(list(app), [
+            "  Title ▲                Author            Pages",
+            "  Ancillary Justice      Ann Leckie          386",
+            "  Children of Dune       Frank Herbert        98",
+            "  Dune                   Frank Herbert       412",
+            "  Jane Eyre              Charlotte Bro…      532",
+            "! Aaa Broken  numberOfPages: expected Int, foun…",
+        ])
+        XCTAssertTrue(lines(app)[1].contains("books/b4"), "the first row is selected:\n\(lines(app).joined(separator: "\n"))")
+    }
+
+    func testSSortsByTheNextColumnAndCapitalSReversesWithTiesByIdAndBrokenLast() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("s"))
+        XCTAssertEqual(list(app).map { String($0.prefix(20)).trimmingCharacters(in: .whitespaces) }, [
+            "Title", "Ancillary Justice", "Jane Eyre", "Dune", "Children of Dune", "! Aaa Broken  number",
+        ])
+        XCTAssertTrue(list(app)[0].contains("Author ▲"), list(app)[0])
+        XCTAssertTrue(lines(app)[14].contains("Sorted by Author ▲ ascending"), lines(app)[14])
+
+        _ = app.handle(.character("S"))
+        XCTAssertTrue(list(app)[0].contains("Author ▼"), list(app)[0])
+        // Frank Herbert's two books keep their id order (b2 Dune, b3 Children of Dune).
+        XCTAssertEqual(list(app).map { String($0.prefix(20)).trimmingCharacters(in: .whitespaces) }, [
+            "Title", "Dune", "Children of Dune", "Jane Eyre", "Ancillary Justice", "! Aaa Broken  number",
+        ])
+
+        _ = app.handle(.character("s"))  // pages, ascending again: by number, not by text
+        XCTAssertTrue(list(app)[0].contains("Pages ▲"), list(app)[0])
+        XCTAssertEqual(list(app).map { String($0.suffix(3)) }.dropFirst().dropLast(), [" 98", "386", "412", "532"])
+
+        _ = app.handle(.character("s"))
+        _ = app.handle(.character("s"))
+        _ = app.handle(.character("s"))  // past the last column (tags): back to the title
+        XCTAssertTrue(list(app)[0].hasPrefix("  Title ▲"), list(app)[0])
+    }
+
+    func testTheSelectionAndOrderHoldUnderLiveUpdates() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("j"))
+        _ = app.handle(.character("j"))
+        XCTAssertTrue(lines(app)[1].contains("books/b2"), lines(app)[1])
+        XCTAssertTrue(lines(app)[13].contains("3/5"), "the frame says where the selection is:\n\(lines(app)[13])")
+        // A book that sorts first arrives, and another changes its title to sort last.
+        try write("b9", #"{"author": "Z", "numberOfPages": 1, "title": "Aardvark"}"#)
+        try write("b1", #"{"author": "Charlotte Brontë", "numberOfPages": 532, "title": "Villette"}"#)
+        for _ in 0..<300 where !list(app).joined().contains("Villette") { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(list(app).map { String($0.prefix(20)).trimmingCharacters(in: .whitespaces) }, [
+            "Title ▲", "Aardvark", "Ancillary Justice", "Children of Dune", "Dune", "Villette",
+        ])
+        XCTAssertTrue(lines(app)[1].contains("books/b2"), "the selection stays on Dune:\n\(lines(app).joined(separator: "\n"))")
+        XCTAssertTrue(lines(app)[13].contains("4/6"), lines(app)[13])
+    }
+
+    func testThePositionIsGroupedForLargeLists() {
+        XCTAssertEqual(AppView.positionText(0, count: 30_047), "1/30,047")
+        XCTAssertEqual(AppView.positionText(16, count: 47), "17/47")
+        XCTAssertNil(AppView.positionText(nil, count: 0))
+    }
+
+    func testTheFilterSearchesEveryShownFieldIgnoringCaseAndAccents() async throws {
+        let app = try await makeApp()
+        func filter(_ text: String) -> [String] {
+            _ = app.handle(.character("/"))
+            for c in text { _ = app.handle(.character(c)) }
+            _ = app.handle(.enter)
+            let rows = list(app).dropFirst().filter { !$0.isEmpty }.map { String($0.dropFirst(2).prefix(20)).trimmingCharacters(in: .whitespaces) }
+            _ = app.handle(.escape)
+            return rows
+        }
+        XCTAssertEqual(filter("bronte"), ["Jane Eyre"])
+        XCTAssertEqual(filter("BRONTË"), ["Jane Eyre"])
+        XCTAssertEqual(filter("gothic"), ["Jane Eyre"], "genres are searched")
+        XCTAssertEqual(filter("#ec4b"), ["Dune"], "a tag's colour is searched")
+        XCTAssertEqual(filter("dune"), ["Children of Dune", "Dune"], "in the list's order")
+        XCTAssertEqual(filter("b4"), ["Ancillary Justice"], "the id is searched")
+    }
+
+    func testMatchesAreHighlightedInTheRows() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("/"))
+        for c in "herb" { _ = app.handle(.character(c)) }
+        let canvas = AppView.render(app, size: Size(width: 100, height: 16)).canvas
+        let row = 3  // the first row under the header: Children of Dune, Frank Herbert
+        let line = canvas.lines[row]
+        let start = try XCTUnwrap(line.range(of: "Herb")).lowerBound
+        let x = line.distance(from: line.startIndex, to: start)
+        XCTAssertEqual((0..<4).map { canvas[x + $0, row].style.underline }, [true, true, true, true], line)
+        XCTAssertFalse(canvas[x + 4, row].style.underline, "only the match is highlighted: \(line)")
+        XCTAssertFalse(canvas[x - 2, row].style.underline, line)
+    }
+}

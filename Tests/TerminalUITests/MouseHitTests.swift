@@ -1,0 +1,131 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// What a click or a turn of the wheel lands on, and what it does: the hit test reads the
+/// same layout the screen is drawn with.
+@MainActor
+final class MouseHitTests: XCTestCase {
+    private var folder: URL!
+    private let size = Size(width: 80, height: 24)
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-mouse-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        // 30 books, "Book 01" to "Book 30": more than the 18 rows the list shows at 80×24.
+        for index in 1...30 {
+            var fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
+            if index == 1 { for extra in 1...40 { fields[String(format: "extra%02d", extra)] = "value \(extra)" } }
+            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "b%02d.json", index)))
+        }
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        _ = screen(app)
+        return app
+    }
+
+    @discardableResult
+    private func screen(_ app: AppModel) -> String {
+        AppView.render(app, size: size).canvas.lines.joined(separator: "\n")
+    }
+
+    func testTheTabBarIsHitByEachTabsWholeTitle() {
+        let bar = TabBar(titles: ["1 Books", "2 Colors"], selected: 0)
+        // " 1 Books " is columns 0-8, a space, then " 2 Colors " is 10-19.
+        XCTAssertEqual((0...8).map { bar.index(atColumn: $0) }, Array(repeating: 0, count: 9))
+        XCTAssertNil(bar.index(atColumn: 9))
+        XCTAssertEqual(bar.index(atColumn: 10), 1)
+        XCTAssertEqual(bar.index(atColumn: 19), 1)
+        XCTAssertNil(bar.index(atColumn: 20))
+    }
+
+    func testPointsLandOnTabsRowsTheHeaderAndTheDetail() async throws {
+        let app = try await makeApp()
+        XCTAssertEqual(AppView.hit(Point(x: 12, y: 0), in: app, size: size), .tab(1))
+        // Row 1 is the frame, row 2 the header, row 3 the first book.
+        XCTAssertEqual(AppView.hit(Point(x: 1, y: 1), in: app, size: size), .list)
+        XCTAssertEqual(AppView.hit(Point(x: 2, y: 2), in: app, size: size), .list, "the marker column")
+        XCTAssertEqual(AppView.hit(Point(x: 5, y: 2), in: app, size: size), .header(column: 0))
+        XCTAssertEqual(AppView.hit(Point(x: 5, y: 3), in: app, size: size), .row(0))
+        XCTAssertEqual(AppView.hit(Point(x: 38, y: 19), in: app, size: size), .row(16))
+        XCTAssertEqual(AppView.hit(Point(x: 40, y: 10), in: app, size: size), .detail)
+        XCTAssertEqual(AppView.hit(Point(x: 5, y: 22), in: app, size: size), .elsewhere, "the status line")
+        XCTAssertEqual(AppView.hit(Point(x: 5, y: 3), in: app, size: Size(width: 30, height: 8)), .elsewhere, "too small")
+
+        // Scrolled down, a row is hit by its place in the list, not on screen.
+        _ = app.handle(.character("G"))
+        let text = screen(app)
+        XCTAssertTrue(text.contains("│  Book 30"), text)
+        XCTAssertEqual(AppView.hit(Point(x: 5, y: 3), in: app, size: size), .row(12))
+    }
+
+    func testAClickSelectsARowOrATabAndTheWheelScrolls() async throws {
+        let app = try await makeApp()
+        app.handle(mouse: MouseEvent(.press, at: Point(x: 5, y: 7)), size: size)
+        XCTAssertTrue(screen(app).contains("┌ books/b05 "), screen(app))
+        app.handle(mouse: MouseEvent(.wheelDown, at: Point(x: 5, y: 7)), size: size)
+        XCTAssertTrue(screen(app).contains("┌ books/b08 "), "three rows a turn:\n\(screen(app))")
+        app.handle(mouse: MouseEvent(.wheelUp, at: Point(x: 5, y: 20)), size: size)
+        app.handle(mouse: MouseEvent(.wheelUp, at: Point(x: 5, y: 20)), size: size)
+        XCTAssertTrue(screen(app).contains("┌ books/b02 "), screen(app))
+        app.handle(mouse: MouseEvent(.press, at: Point(x: 12, y: 0)), size: size)
+        XCTAssertTrue(screen(app).contains("┌ Colors "), "a click on a tab switches to it:\n\(screen(app))")
+    }
+
+    func testTheWheelOverTheDetailScrollsItAndTheHelpScrollsAnywhere() async throws {
+        let app = try await makeApp()
+        XCTAssertTrue(screen(app).contains("│ Title "), screen(app))
+        app.handle(mouse: MouseEvent(.wheelDown, at: Point(x: 60, y: 10)), size: size)
+        XCTAssertFalse(screen(app).contains("│ Title "), "the detail scrolled:\n\(screen(app))")
+        XCTAssertTrue(screen(app).contains("┌ books/b01 "), "the selection stays:\n\(screen(app))")
+        app.handle(mouse: MouseEvent(.wheelUp, at: Point(x: 60, y: 10)), size: size)
+        XCTAssertTrue(screen(app).contains("│ Title "), screen(app))
+
+        _ = app.handle(.character("?"))
+        XCTAssertTrue(screen(app).contains("Move up"))
+        for _ in 0..<20 { _ = app.handle(.pageDown) }
+        let help = screen(app).components(separatedBy: "\n")
+        XCTAssertTrue(help.contains { $0.contains("Click ") && $0.contains("Select a row or a tab; a column's title sorts by it") }, "the help lists the mouse:\n\(screen(app))")
+        XCTAssertTrue(help.contains { $0.contains("Wheel ") && $0.contains("Scroll what is under the pointer") }, screen(app))
+        XCTAssertTrue(screen(app).contains("Mouse (off with --no-mouse)"), screen(app))
+        _ = app.handle(.character("g"))
+        app.handle(mouse: MouseEvent(.wheelDown, at: Point(x: 5, y: 5)), size: size)
+        XCTAssertFalse(screen(app).contains("Move up"), "the wheel scrolls the help:\n\(screen(app))")
+    }
+
+    func testAClickOnAColumnsTitleSortsByItAndAgainReverses() async throws {
+        let app = try await makeApp()
+        let header = screen(app).components(separatedBy: "\n")[2]
+        let pages = try XCTUnwrap(header.range(of: "Pages"))
+        let x = header.distance(from: header.startIndex, to: pages.lowerBound) + 1
+        XCTAssertEqual(AppView.hit(Point(x: x, y: 2), in: app, size: size), .header(column: 2), header)
+        app.handle(mouse: MouseEvent(.press, at: Point(x: x, y: 2)), size: size)
+        XCTAssertTrue(screen(app).contains("Pages ▲"), screen(app))
+        XCTAssertEqual(app.notice, "Sorted by Pages ▲ ascending")
+        app.handle(mouse: MouseEvent(.press, at: Point(x: x, y: 2)), size: size)
+        XCTAssertTrue(screen(app).contains("Pages ▼"), screen(app))
+        // The selected book (1 page) stays in view, now last: the most pages come first.
+        let numbers = screen(app).components(separatedBy: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix("│  Book ") else { return nil }
+            return Int(line.dropFirst("│  Book ".count).prefix(2))
+        }
+        XCTAssertEqual(numbers, Array((1...18).reversed()), screen(app))
+    }
+
+    func testAClickDoesNothingWhileAFormIsOpen() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        app.handle(mouse: MouseEvent(.press, at: Point(x: 5, y: 7)), size: size)
+        app.handle(mouse: MouseEvent(.press, at: Point(x: 12, y: 0)), size: size)
+        let text = screen(app)
+        XCTAssertTrue(text.contains("Edit books/b01"), text)
+        XCTAssertTrue(text.contains("┌ Books "), text)
+    }
+}

@@ -1,0 +1,102 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// `v` shows the selected document's file as stored, scrolling and following the file;
+/// `Y` hands the same text to the terminal's clipboard (OSC 52) and says so.
+@MainActor
+final class RawViewAndCopyTests: XCTestCase {
+    private var folder: URL!
+    private var file: URL { folder.appendingPathComponent("books/long.json") }
+    /// 40 fields, pretty-printed as the store writes them: more lines than 80×24 shows.
+    private let stored: String = {
+        let fields = (1...40).map { String(format: "  \"extra%02d\": \"value %d\",", $0, $0) }.joined(separator: "\n")
+        return "{\n  \"author\": \"A\",\n\(fields)\n  \"numberOfPages\": 1,\n  \"title\": \"A long one\"\n}\n"
+    }()
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-raw-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("books"), withIntermediateDirectories: true)
+        try Data(stored.utf8).write(to: file)
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        return app
+    }
+
+    private func screen(_ app: AppModel) -> String {
+        AppView.render(app, size: Size(width: 80, height: 24)).canvas.lines.joined(separator: "\n")
+    }
+
+    func testVShowsTheStoredTextScrollsAndEscCloses() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("v"))
+        var text = screen(app)
+        XCTAssertTrue(text.contains("┌ books/long.json "), text)
+        XCTAssertTrue(text.contains("│  {"), "the file's first line:\n\(text)")
+        XCTAssertTrue(text.contains("    \"author\": \"A\","), "as stored, indentation kept:\n\(text)")
+        XCTAssertTrue(text.contains("v or Esc closes · ↓ more"), text)
+        XCTAssertFalse(text.contains("\"title\""), "the end does not fit yet:\n\(text)")
+        XCTAssertTrue(text.contains("↓ scroll  Y copy  Esc close"), "the hint line gives the view's keys:\n\(text)")
+
+        _ = app.handle(.character("G"))
+        text = screen(app)
+        XCTAssertTrue(text.contains("\"title\": \"A long one\""), "G shows the end:\n\(text)")
+        XCTAssertTrue(text.contains("v or Esc closes · ↑ more"), text)
+        XCTAssertFalse(text.contains("extra24"), text)
+        _ = app.handle(.character("k"))
+        XCTAssertTrue(screen(app).contains("\"extra24\""), "k scrolls back at once:\n\(screen(app))")
+        _ = app.handle(.character("g"))
+        XCTAssertTrue(screen(app).contains("\"author\": \"A\","))
+
+        _ = app.handle(.escape)
+        text = screen(app)
+        XCTAssertTrue(text.contains("┌ books/long "), "Esc is back to the detail:\n\(text)")
+        XCTAssertFalse(text.contains("books/long.json"), text)
+        _ = app.handle(.character("v"))
+        _ = app.handle(.character("v"))
+        XCTAssertFalse(screen(app).contains("books/long.json"), "v closes it too")
+    }
+
+    func testTheViewFollowsAChangeOnDisk() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("v"))
+        XCTAssertTrue(screen(app).contains("\"title\"") == false)
+        try Data("{\"author\": \"B\", \"numberOfPages\": 2, \"title\": \"Rewritten\"}\n".utf8).write(to: file, options: .atomic)
+        for _ in 0..<500 where !screen(app).contains("Rewritten") { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(screen(app).contains("{\"author\": \"B\", \"numberOfPages\": 2,"), "the new text, wrapped:\n\(screen(app))")
+        XCTAssertFalse(screen(app).contains("extra01"), screen(app))
+    }
+
+    func testCapitalYCopiesTheStoredTextAndSaysSo() async throws {
+        let app = try await makeApp()
+        XCTAssertEqual(app.handle(.character("Y")), .copyToClipboard(stored))
+        XCTAssertTrue(screen(app).contains("Copied books/long to the clipboard as JSON"), screen(app))
+        // In the JSON view too.
+        _ = app.handle(.character("v"))
+        XCTAssertEqual(app.handle(.character("Y")), .copyToClipboard(stored))
+    }
+
+    func testTheSequenceIsOSC52WithTheTextInBase64() {
+        XCTAssertEqual(Clipboard.osc52(copying: "hi"), "\u{1B}]52;c;aGk=\u{07}")
+        XCTAssertEqual(Clipboard.osc52(copying: "ë"), "\u{1B}]52;c;w6s=\u{07}")
+    }
+
+    func testTheHelpListsVAndY() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("?"))
+        var help = ""
+        for _ in 0..<12 {
+            help += screen(app)
+            _ = app.handle(.pageDown)
+        }
+        XCTAssertTrue(help.contains("Show its stored JSON"), help)
+        XCTAssertTrue(help.contains("Copy its JSON to the clipboard (OSC 52)"), help)
+        XCTAssertTrue(help.contains("In the JSON view (v)"), help)
+    }
+}

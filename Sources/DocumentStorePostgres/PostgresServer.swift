@@ -95,16 +95,24 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
+    func documentIDs(in collection: String) throws -> [String] {
+        let prefix = collection + "/"
+        let length = Int32(prefix.unicodeScalars.count)  // PostgreSQL counts characters as code points
+        return try withConnection(doing: "list the documents of \(collection) in") { connection in
+            try strings("SELECT DISTINCT split_part(substr(path, \(length) + 1), '/', 1) FROM shelf_documents WHERE left(path, \(length)) = \(prefix)", on: connection)
+        }
+    }
+
     func collectionIDs(under parent: String) throws -> [String] {
         let prefix = parent.isEmpty ? "" : parent + "/"
-        let ids: [String] = try withConnection(doing: "list collections in") { connection in
-            let query: PostgresQuery = """
-                SELECT DISTINCT split_part(substr(parent, \(prefix.count)::int + 1), '/', 1) FROM shelf_documents
-                WHERE left(parent, \(prefix.count)::int) = \(prefix)
-                """
-            return try PostgresQueries(connection: connection, logger: logger).rows(query).map { try $0.decode(String.self) }
-        }
-        return ids.sorted()
+        let length = Int32(prefix.unicodeScalars.count)
+        return try withConnection(doing: "list collections in") { connection in
+            try strings("SELECT DISTINCT split_part(substr(parent, \(length) + 1), '/', 1) FROM shelf_documents WHERE left(parent, \(length)) = \(prefix)", on: connection)
+        }.sorted()
+    }
+
+    private func strings(_ query: PostgresQuery, on connection: PostgresConnection) throws -> [String] {
+        try PostgresQueries(connection: connection, logger: logger).rows(query).map { try $0.decode(String.self) }
     }
 
     // MARK: Writing

@@ -153,3 +153,18 @@ final class PostgresKilledClientTests: PostgresTestCase {
         XCTAssertEqual(try db.document("books/new").readSnapshot().get("n") as? Int, 4, "the next call connects again")
     }
 }
+
+/// `listDocuments` and `listCollections` on PostgreSQL, as a tool walking a store uses them.
+final class PostgresListingTests: PostgresTestCase {
+    func testDocumentsAndCollectionsAreListedWithMissingParentsAndUnicodeIds() throws {
+        try db.document("books/dune").write(["n": 1])
+        try db.document("books/caf\u{E9}/reviews/r1").write(["n": 2])    // café: its parent is missing
+        try db.document("books/cafe\u{301}").write(["n": 3])              // café decomposed: another id
+        try db.document("films/alien").write(["n": 4])
+        let ids = try db.collection("books").listDocuments().map(\.documentID)
+        XCTAssertEqual(Set(ids.map { Array($0.utf8) }), Set(["dune", "caf\u{E9}", "cafe\u{301}"].map { Array($0.utf8) }))
+        XCTAssertEqual(try db.listCollections().map(\.collectionID), ["books", "films"])
+        XCTAssertEqual(try db.document("books/caf\u{E9}").listCollections().map(\.collectionID), ["reviews"])
+        XCTAssertEqual(try db.document("books/cafe\u{301}/reviews/r1").parent.listDocuments().count, 0)
+    }
+}

@@ -13,6 +13,8 @@ package protocol DocumentServer: AnyObject, Sendable {
     /// Every document of every collection with this id, at any depth, whose fields contain
     /// `containing` when given.
     func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument]
+    /// The ids of the documents of `collection`, and of missing ones with documents below them.
+    func documentIDs(in collection: String) throws -> [String]
     /// The ids of the collections holding documents directly below `parent` ("" for the root).
     func collectionIDs(under parent: String) throws -> [String]
     /// Runs `body` in one transaction that holds `paths` locked: it gets those of them that

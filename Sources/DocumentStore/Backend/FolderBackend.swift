@@ -31,6 +31,17 @@ final class FolderBackend: StorageBackend {
         query.evaluator.results(from: try QuerySource.documents(for: query.definition, firestore: query.firestore))
     }
 
+    func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
+        guard let folder = try files.openFolder(collection.segments, create: false) else { return [] }
+        defer { closeDescriptor(folder) }
+        var ids = Set<ExactID>()
+        for entry in DocumentFiles.listEntries(folder) where entry.undecodableName == nil {
+            if let id = DocumentFiles.documentID(fileName: entry.name) { ids.insert(ExactID(id)) }
+        }
+        for id in try files.subfolderIDs(collection.segments) { ids.insert(ExactID(id)) }
+        return ids
+    }
+
     func collectionIDs(under parent: ResourcePath) throws -> [String] {
         try files.subfolderIDs(parent.segments)
     }
@@ -55,3 +66,6 @@ extension Firestore {
     /// backend makes those, so the store is a folder store whenever this is asked.
     var files: DocumentFiles { (backend as! FolderBackend).files }
 }
+
+/// The C library's `close`, which `FolderBackend.close()` hides inside the class.
+private func closeDescriptor(_ descriptor: Int32) { close(descriptor) }

@@ -56,6 +56,10 @@ final class ServerBackend: StorageBackend {
         return query.evaluator.results(from: documents.map { snapshot($0, store: query.firestore) })
     }
 
+    func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
+        Set(try server.documentIDs(in: collection.description).map { ExactID($0) })
+    }
+
     func collectionIDs(under parent: ResourcePath) throws -> [String] {
         try server.collectionIDs(under: parent.description)
     }

@@ -16,6 +16,9 @@ protocol StorageBackend: AnyObject, Sendable {
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath]
     /// The query's results, in its order, cursors and limits applied.
     func results(of query: Query) throws -> [QueryDocumentSnapshot]
+    /// The ids of the documents of `collection`, with those of missing documents that have
+    /// collections under them (`listDocuments`).
+    func documentIDs(in collection: ResourcePath) throws -> Set<ExactID>
     /// The ids of the collections directly below `parent` (the root: no segments), sorted.
     func collectionIDs(under parent: ResourcePath) throws -> [String]
     /// A watcher that follows `key` for listeners and tells them what changed.

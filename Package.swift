@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "shelf",
             dependencies: [
-                "DocumentStore", "ShelfModels", "TerminalUI", "CNcursesw",
+                "DocumentStore", "DocumentStorePostgres", "ShelfModels", "TerminalUI", "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

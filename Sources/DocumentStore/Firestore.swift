@@ -1,13 +1,17 @@
 import Foundation
 
-/// A document database on a folder of JSON files, with the Firebase Firestore SDK's API.
+/// A document database with the Firebase Firestore SDK's API, on a folder of JSON files or
+/// on a database server (`Firestore(url:)` with a postgresql:// URL and DocumentStorePostgres).
 ///
-/// Reads and writes go straight to the files; listeners poll them on a Dispatch timer, so
-/// changes made by other programs (an editor, a script, another Shelf) are delivered too.
+/// In a folder, reads and writes go straight to the files; listeners poll them on a Dispatch
+/// timer, so changes made by other programs (an editor, a script, another Shelf) are delivered
+/// too. On a server, listeners are told of every client's commits by the server.
 public final class Firestore: @unchecked Sendable {
-    /// The folder holding the store's collections.
+    /// The folder holding the store's collections; for a store on a server, its URL without
+    /// the password.
     public let directory: URL
-    let files: DocumentFiles
+    /// Where the documents live (see `StorageBackend`).
+    let backend: StorageBackend
     private let state: Locked<State>
 
     private struct State {
@@ -18,15 +22,31 @@ public final class Firestore: @unchecked Sendable {
     }
 
     /// Opens a store on `directory`, creating the folder if it is missing (its parent must exist).
-    public init(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
-        self.directory = directory
-        do {
-            files = try DocumentFiles(root: directory)
-        } catch {
-            throw error.firestoreError
+    public convenience init(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
+        let backend: FolderBackend
+        do { backend = try FolderBackend(root: directory) } catch { throw error.firestoreError }
+        self.init(backend: backend, directory: directory, settings: settings)
+    }
+
+    /// Opens a store at `url`: a file URL is a folder (as `init(directory:)`);
+    /// `postgresql://user:password@host:port/database` is a PostgreSQL server, once
+    /// DocumentStorePostgres is imported and `Firestore.enablePostgreSQL()` was called.
+    public convenience init(url: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
+        if url.isFileURL {
+            try self.init(directory: url, settings: settings)
+            return
         }
+        let backend = ServerBackend(server: try ServerSchemes.open(url))
+        self.init(backend: backend, directory: URL(string: backend.description) ?? url, settings: settings)
+    }
+
+    init(backend: StorageBackend, directory: URL, settings: FirestoreSettings) {
+        self.backend = backend
+        self.directory = directory
         state = Locked(State(settings: settings.copy() as! FirestoreSettings))
     }
+
+    deinit { backend.close() }
 
     /// Callback queue and polling interval; set before adding listeners to affect them. A copy,
     /// as Firebase's: change it and assign it back.
@@ -61,13 +81,12 @@ public final class Firestore: @unchecked Sendable {
     /// documents in `expected` are still as they were read; then listeners are told.
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:]) throws {
         if state.withLock({ $0.isTerminated }) { throw terminatedError }
-        let paths = try files.commit(writes, expecting: expected, store: self)
-        for path in Set(paths.map(\.parent)) { didWrite(collection: path) }
-        for path in paths { didWrite(document: path) }
+        let paths = try backend.commit(writes, expecting: expected, store: self)
+        didWrite(paths)
     }
 
     /// True when the folder cannot be written; writes will fail with a clear error.
-    public var isReadOnly: Bool { files.isReadOnly }
+    public var isReadOnly: Bool { backend.isReadOnly }
 
     // MARK: The default store
 
@@ -76,7 +95,16 @@ public final class Firestore: @unchecked Sendable {
     /// Sets the store that `Firestore.firestore()` returns, as `FirebaseApp.configure()` does.
     @discardableResult
     public static func configure(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
-        let store = try Firestore(directory: directory, settings: settings)
+        try configure(Firestore(directory: directory, settings: settings))
+    }
+
+    /// As `configure(directory:)`, with a folder's file URL or a postgresql:// URL (see `init(url:)`).
+    @discardableResult
+    public static func configure(url: URL, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
+        try configure(Firestore(url: url, settings: settings))
+    }
+
+    private static func configure(_ store: Firestore) -> Firestore {
         defaultStore.withLock { $0 = store }
         return store
     }
@@ -125,7 +153,7 @@ public final class Firestore: @unchecked Sendable {
 
     /// The top-level collections: the folders in the store's folder.
     public func listCollections() throws -> [CollectionReference] {
-        do { return try files.subfolderIDs([]).map { collection($0) } } catch { throw error.firestoreError }
+        do { return try backend.collectionIDs(under: ResourcePath(segments: [])).map { collection($0) } } catch { throw publicError(error) }
     }
 
     // MARK: Listening
@@ -142,7 +170,7 @@ public final class Firestore: @unchecked Sendable {
     }
 
     var terminatedError: FirestoreErrorCode {
-        FirestoreErrorCode(.failedPrecondition, "the store at \(directory.path) was terminated; open a new Firestore to use it again")
+        FirestoreErrorCode(.failedPrecondition, "the store at \(backend.description) was terminated; open a new Firestore to use it again")
     }
 
     /// Stops every watcher; later writes and listeners fail.
@@ -156,13 +184,14 @@ public final class Firestore: @unchecked Sendable {
             for subscription in subscribers(of: watcher) { subscription.remove() }
             watcher.stop()
         }
+        backend.close()  // a server's connections; later calls fail, as Firebase's do
     }
 
     /// Adds a subscription to the shared watcher for `key`, creating and starting it if needed.
-    func subscribe(_ subscription: Subscription, to key: WatchKey, make: () -> Watcher) {
+    func subscribe(_ subscription: Subscription, to key: WatchKey) {
         if state.withLock({ $0.isTerminated }) { return subscription.deliver(error: terminatedError) }
         let watcher = state.withLock { state -> Watcher in
-            let watcher = state.watchers[key] ?? make()
+            let watcher = state.watchers[key] ?? backend.makeWatcher(for: key, store: self)
             if state.watchers[key] == nil {
                 state.watchers[key] = watcher
                 watcher.start(interval: state.settings.pollingInterval)
@@ -193,14 +222,13 @@ public final class Firestore: @unchecked Sendable {
     var activeWatcherCount: Int { state.withLock { $0.watchers.count } }
 
     /// A write through the store is delivered at once rather than on the next tick.
-    private func didWrite(collection path: ResourcePath) {
-        let watchers = state.withLock { state in
-            [state.watchers[.collection(path)], state.watchers[.collectionGroup(path.last)]].compactMap { $0 }
+    private func didWrite(_ paths: [ResourcePath]) {
+        var keys = Set(paths.map { WatchKey.document($0) })
+        for collection in Set(paths.map(\.parent)) {
+            keys.insert(.collection(collection))
+            keys.insert(.collectionGroup(collection.last))
         }
-        for watcher in watchers { watcher.poll() }
-    }
-
-    private func didWrite(document path: ResourcePath) {
-        state.withLock { $0.watchers[.document(path)] }?.poll()
+        let watchers = state.withLock { state in keys.compactMap { state.watchers[$0] } }
+        for watcher in watchers { watcher.wrote(paths) }
     }
 }

@@ -19,12 +19,12 @@ struct ShelfCommand: ParsableCommand {
 
 /// Where the documents are: the options every subcommand shares.
 struct DataOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The data folder: one folder per collection, one <id>.json per document.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The data folder (one folder per collection, one <id>.json per document), or a PostgreSQL server: postgresql://user:password@host:port/database.", valueName: "dir-or-url"))
     var data: String?
 
-    /// The folder to open: `--data`, or the per-user copy of the demo data.
-    func folder() throws -> DataFolder {
-        if let data { return try DataFolder.given(data) }
-        return try DataFolder.demoCopy()
+    /// What to open: `--data` (a folder or a server), or the per-user copy of the demo data.
+    func location() throws -> DataLocation {
+        if let data { return try DataLocation.given(data) }
+        return try DataLocation.demoCopy()
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 class Watcher: @unchecked Sendable {
     let key: Firestore.WatchKey
     weak var firestore: Firestore?
-    let files: DocumentFiles
+    let backend: StorageBackend
     /// Serial: all polling state is touched only here.
     let queue: DispatchQueue
     /// Guarded by the store's lock.
@@ -16,7 +16,7 @@ class Watcher: @unchecked Sendable {
 
     init(firestore: Firestore, key: Firestore.WatchKey) {
         self.firestore = firestore
-        self.files = firestore.files
+        self.backend = firestore.backend
         self.key = key
         queue = DispatchQueue(label: "DocumentStore.watcher")
     }
@@ -43,6 +43,9 @@ class Watcher: @unchecked Sendable {
 
     /// Looks now, instead of at the next tick.
     func poll() { queue.async { self.tick() } }
+
+    /// The store wrote these documents (some of which this watcher may follow): look now.
+    func wrote(_ paths: [ResourcePath]) { poll() }
 
     func deliverFirstSnapshot(to subscription: Subscription) {
         queue.async {
@@ -78,7 +81,7 @@ class Watcher: @unchecked Sendable {
     private func look() throws {
         let changed: Set<ExactID>
         do {
-            changed = try files.reading { try scan() }  // never half a batch (see CommitJournal)
+            changed = try backend.consistently { try scan() }  // never half a batch (see CommitJournal)
             lastError = nil
         } catch {
             let message = "\(error)"
@@ -100,6 +103,9 @@ class Watcher: @unchecked Sendable {
     }
 
     // MARK: For subclasses
+
+    /// The folder backend's files, for the folder's watchers (which only it makes).
+    var files: DocumentFiles { (backend as! FolderBackend).files }
 
     /// Looks at the files; returns the ids of the documents that changed, by their bytes.
     func scan() throws -> Set<ExactID> { [] }

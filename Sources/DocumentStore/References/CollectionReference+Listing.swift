@@ -8,15 +8,7 @@ extension CollectionReference {
     public func listDocuments() throws -> [DocumentReference] {
         if let invalid { throw publicError(invalid) }
         do {
-            let files = firestore.files
-            guard let folder = try files.openFolder(collectionPath.segments, create: false) else { return [] }
-            defer { close(folder) }
-            var ids = Set<ExactID>()
-            for entry in DocumentFiles.listEntries(folder) where entry.undecodableName == nil {
-                if let id = DocumentFiles.documentID(fileName: entry.name) { ids.insert(ExactID(id)) }
-            }
-            for id in try files.subfolderIDs(collectionPath.segments) { ids.insert(ExactID(id)) }
-            return ids.sorted().map { document($0.text) }
+            return try firestore.backend.documentIDs(in: collectionPath).sorted().map { document($0.text) }
         } catch {
             throw publicError(error)
         }

@@ -32,7 +32,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     public func listCollections() throws -> [CollectionReference] {
         do {
             try checkValid()
-            return try firestore.files.subfolderIDs(resourcePath.segments).map { collection($0) }
+            return try firestore.backend.collectionIDs(under: resourcePath).map { collection($0) }
         } catch {
             throw publicError(error)
         }
@@ -54,7 +54,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     func readSnapshot() throws -> DocumentSnapshot {
         do {
             try checkValid()
-            return DocumentSnapshot(reference: self, stored: try firestore.files.reading { try firestore.files.document(at: resourcePath, store: firestore) })
+            return DocumentSnapshot(reference: self, stored: try firestore.backend.document(at: resourcePath, store: firestore))
         } catch {
             throw publicError(error)
         }
@@ -99,9 +99,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
             subscription.deliver(error: publicError(invalid))
             return subscription
         }
-        firestore.subscribe(subscription, to: .document(resourcePath)) {
-            DocumentWatcher(firestore: firestore, reference: self)
-        }
+        firestore.subscribe(subscription, to: .document(resourcePath))
         return subscription
     }
 }

@@ -134,8 +134,8 @@ public class Query: @unchecked Sendable, Hashable {
     func readSnapshot() throws -> QuerySnapshot {
         try checkRunnable()
         let documents: [QueryDocumentSnapshot]
-        do { documents = try QuerySource.documents(for: definition, firestore: firestore) } catch { throw publicError(error) }
-        let results = evaluator.results(from: documents)
+        do { documents = try firestore.backend.results(of: self) } catch { throw publicError(error) }
+        let results = documents
         return QuerySnapshot(query: self, documents: results, changes: Self.allAdded(results))
     }
 
@@ -166,10 +166,8 @@ public class Query: @unchecked Sendable, Hashable {
             return subscription
         }
         switch definition.source {
-        case .collection(let path):
-            firestore.subscribe(subscription, to: .collection(path)) { CollectionWatcher(firestore: firestore, path: path) }
-        case .group(let id):
-            firestore.subscribe(subscription, to: .collectionGroup(id)) { CollectionGroupWatcher(firestore: firestore, collectionID: id) }
+        case .collection(let path): firestore.subscribe(subscription, to: .collection(path))
+        case .group(let id): firestore.subscribe(subscription, to: .collectionGroup(id))
         }
         return subscription
     }

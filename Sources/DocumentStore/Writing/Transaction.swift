@@ -38,7 +38,7 @@ public final class Transaction: @unchecked Sendable {
             if state.withLock({ !$0.writes.isEmpty }) {
                 throw DocumentStoreError.invalidCall("a transaction must do all its reads before its writes; \(document.path) was read after a write")
             }
-            let stored = try firestore.files.reading { try firestore.files.document(at: document.resourcePath, store: firestore) }
+            let stored = try firestore.backend.document(at: document.resourcePath, store: firestore)
             state.withLock { $0.reads[document.resourcePath] = stored }
             return DocumentSnapshot(reference: document, stored: stored)
         } catch {
@@ -47,8 +47,8 @@ public final class Transaction: @unchecked Sendable {
     }
 
     private func checkStore(_ document: DocumentReference) throws(DocumentStoreError) {
-        guard document.firestore.files.rootPath == firestore.files.rootPath else {
-            throw .invalidCall("document \(document.path) belongs to the store at \(document.firestore.directory.path), not to this transaction's store at \(firestore.directory.path)")
+        guard document.firestore.backend === firestore.backend || document.firestore.backend.description == firestore.backend.description else {
+            throw .invalidCall("document \(document.path) belongs to the store at \(document.firestore.backend.description), not to this transaction's store at \(firestore.backend.description)")
         }
     }
 
@@ -119,16 +119,6 @@ public final class Transaction: @unchecked Sendable {
         if let problem { throw publicError(problem) }
         guard writes.count <= WriteBatch.maxWrites else {
             throw DocumentStoreError.invalidCall("a transaction holds at most \(WriteBatch.maxWrites) writes, this one has \(writes.count)").firestoreError
-        }
-        if writes.isEmpty {
-            // Nothing to write: the reads only need to have been consistent, which they were if
-            // nothing changed since; check without taking the write lock's cost of a commit.
-            try firestore.files.reading {
-                for (path, seen) in reads where try firestore.files.document(at: path, store: firestore) != seen {
-                    throw DocumentStoreError.changedSinceRead(path: path.description).firestoreError
-                }
-            }
-            return
         }
         let started = ContinuousClock.now
         do { try firestore.commit(writes, expecting: reads) } catch { throw publicError(error) }

@@ -25,8 +25,8 @@ public final class WriteBatch: @unchecked Sendable {
             guard state.problem == nil else { return }
             do {
                 if state.isCommitted { throw DocumentStoreError.invalidCall("a write batch cannot be used after commit() has been called") }
-                guard document.firestore.files.rootPath == firestore.files.rootPath else {
-                    throw DocumentStoreError.invalidCall("document \(document.path) belongs to the store at \(document.firestore.directory.path), not to this batch's store at \(firestore.directory.path)")
+                guard document.firestore.backend === firestore.backend || document.firestore.backend.description == firestore.backend.description else {
+                    throw DocumentStoreError.invalidCall("document \(document.path) belongs to the store at \(document.firestore.backend.description), not to this batch's store at \(firestore.backend.description)")
                 }
                 state.writes.append(try makeWrite())
             } catch {

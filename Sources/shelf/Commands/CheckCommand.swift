@@ -13,7 +13,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var options: DataOptions
 
     func run() throws {
-        let store = try options.folder().openStore()
+        let store = try options.location().openStore()
         let check = try waitFor { try await DataCheck.run(on: store) }
         // One problem a line: each printed safely (file names and values may hold anything).
         print(check.report.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText.safe(String($0)) }.joined(separator: "\n"))

@@ -9,7 +9,7 @@ import Foundation
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Copy every document of the data folder into another, empty, folder.",
+        abstract: "Copy every document of the data folder (or server) into another, empty, one.",
         discussion: """
             Documents that cannot be read are named and left out (exit status 1); everything \
             else is copied. The destination is created if its parent exists; one that already \
@@ -18,36 +18,33 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var options: DataOptions
 
-    @Option(name: .long, help: ArgumentHelp("The destination folder (new or empty).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The destination: a new or empty folder, or a postgresql:// URL of an empty database.", valueName: "dir-or-url"))
     var to: String
 
     func run() throws {
-        let sourceFolder = try options.folder()
-        let destinationFolder = try DataFolder.given(to)
-        if sourceFolder.url.resolvingSymlinksInPath() == destinationFolder.url.resolvingSymlinksInPath() {
-            throw DataFolder.Problem(description: "--data and --to are the same folder (\(sourceFolder.url.path)): export copies into another folder")
+        let sourceLocation = try options.location()
+        let destinationLocation = try DataLocation.given(to)
+        if sourceLocation.url.resolvingSymlinksInPath() == destinationLocation.url.resolvingSymlinksInPath() {
+            throw DataLocation.Problem(description: "--data and --to are the same store (\(sourceLocation.displayName)): export copies into another one")
         }
-        let source = try sourceFolder.openStore()
-        let destination: Firestore
-        do { destination = try Firestore(directory: destinationFolder.url) } catch {
-            throw DataFolder.Problem(description: "cannot open \(destinationFolder.url.path): \(error)")
-        }
+        let source = try sourceLocation.openStore()
+        let destination = try destinationLocation.openOtherStore()
         let existing = try destination.listCollections().map(\.collectionID)
         guard existing.isEmpty else {
-            throw DataFolder.Problem(description: PrintableText.safe(
-                "\(destinationFolder.url.path) already holds collections (\(existing.joined(separator: ", "))): export into a new or empty folder"))
+            throw DataLocation.Problem(description: PrintableText.safe(
+                "\(destinationLocation.displayName) already holds collections (\(existing.joined(separator: ", "))): export into a new or empty folder"))
         }
         var export = StoreExport(destination: destination)
         let started = Date()
         do {
             for collection in try source.listCollections() { try export.copy(collection) }
         } catch {
-            throw DataFolder.Problem(description: PrintableText.safe("\(error)")
-                + "\n\(export.copied.formatted()) document\(export.copied == 1 ? " was" : "s were") copied before this; \(destinationFolder.url.path) holds that partial copy")
+            throw DataLocation.Problem(description: PrintableText.safe("\(error)")
+                + "\n\(export.copied.formatted()) document\(export.copied == 1 ? " was" : "s were") copied before this; \(destinationLocation.displayName) holds that partial copy")
         }
         let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
         print("exported \(export.copied.formatted()) document\(export.copied == 1 ? "" : "s") in \(export.collections) collection\(export.collections == 1 ? "" : "s") "
-            + "from \(sourceFolder.url.path) to \(destinationFolder.url.path) in \(seconds) s"
+            + "from \(sourceLocation.displayName) to \(destinationLocation.displayName) in \(seconds) s"
             + (export.unreadable.isEmpty ? "" : "; \(export.unreadable.count) could not be read and were left out"))
         if !export.unreadable.isEmpty { throw ExitCode(1) }
     }

@@ -22,7 +22,7 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try options.folder().openStore()
+        let store = try options.location().openStore()
         let books = store.collection("books")
         let start = Date()
         // Firestore's largest batch: one commit (one durability barrier) per 500 books.

@@ -13,7 +13,7 @@ struct ListCommand: ParsableCommand {
     /// A collection that cannot be read is said and skipped (exit status 1), the others listed.
     /// Names and errors are printed with control characters escaped and long ones shortened.
     func run() throws {
-        let store = try options.folder().openStore()
+        let store = try options.location().openStore()
         var failed = false
         for collection in try store.listCollections() {
             let snapshot: QuerySnapshot

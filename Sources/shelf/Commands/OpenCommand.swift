@@ -22,8 +22,8 @@ struct OpenCommand: ParsableCommand {
     }
 
     func run() throws {
-        let folder = try options.folder()
-        let store = try folder.openStore(pollingInterval: Double(pollInterval) / 1000)
-        ShelfApp.run(store: store, notice: folder.notice, mouse: !noMouse)
+        let location = try options.location()
+        let store = try location.openStore(pollingInterval: Double(pollInterval) / 1000)
+        ShelfApp.run(store: store, notice: location.notice, mouse: !noMouse)
     }
 }

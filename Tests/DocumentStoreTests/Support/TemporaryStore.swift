@@ -13,6 +13,8 @@ final class TemporaryStore {
     /// Where the store's callbacks run: private and serial, so tests never need the main queue.
     let callbackQueue = DispatchQueue(label: "DocumentStoreTests.callbacks")
     let db: Firestore
+    /// The store's own database when the tests run on PostgreSQL (DocumentStorePostgresTests).
+    private(set) var database: String?
 
     init(pollingInterval: TimeInterval = 0.05) throws {
         scratch = FileManager.default.temporaryDirectory
@@ -23,11 +25,22 @@ final class TemporaryStore {
         let settings = FirestoreSettings()
         settings.dispatchQueue = callbackQueue
         settings.pollingInterval = pollingInterval
+        #if SHELF_POSTGRES_TESTS
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.makeDatabase()
+        self.database = database
+        db = try Firestore(url: cluster.url(database: database), settings: settings)
+        #else
         db = try Firestore(directory: root, settings: settings)
+        #endif
     }
 
     func remove() {
         try? FileManager.default.removeItem(at: scratch)
+        #if SHELF_POSTGRES_TESTS
+        db.backend.close()
+        if let database, let cluster = try? PostgresCluster.shared() { cluster.dropDatabase(database) }
+        #endif
     }
 
     /// The absolute path of `relative` inside the store's folder.
@@ -40,6 +53,21 @@ final class TemporaryStore {
     }
 
     func writeFile(_ relative: String, bytes: [UInt8]) throws {
+        #if SHELF_POSTGRES_TESTS
+        // On PostgreSQL, "another program" is another client writing the row with SQL.
+        if relative.hasSuffix(".json"), let database {
+            let path = String(relative.dropLast(5))
+            let parent = String(path[..<path.lastIndex(of: "/")!])
+            let sql = """
+                INSERT INTO shelf_documents (path, parent, collection_id, fields)
+                VALUES ($shelf$\(path)$shelf$, $shelf$\(parent)$shelf$, $shelf$\(parent.split(separator: "/").last!)$shelf$,
+                        $shelf$\(String(decoding: bytes, as: UTF8.self))$shelf$::jsonb)
+                ON CONFLICT (path) DO UPDATE SET fields = excluded.fields
+                """
+            try PostgresCluster.shared().psql(sql, database: database)
+            return
+        }
+        #endif
         let target = URL(fileURLWithPath: path(relative))
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = scratch.appendingPathComponent("editor-\(UUID().uuidString).tmp")
@@ -66,6 +94,15 @@ final class TemporaryStore {
 
     /// The file's text, or nil when it does not exist.
     func readFile(_ relative: String) -> String? {
+        #if SHELF_POSTGRES_TESTS
+        // On PostgreSQL: the document's row, written out as the folder backend writes its file.
+        if relative.hasSuffix(".json"), let database {
+            let path = String(relative.dropLast(5))
+            guard let text = try? PostgresCluster.shared().psql("SELECT fields::text FROM shelf_documents WHERE path = $shelf$\(path)$shelf$", database: database),
+                  case .fields(let fields) = DocumentText.document(text.trimmingCharacters(in: .newlines), store: db) else { return nil }
+            return String(decoding: JSONWriter.documentBytes(DocumentJSON.json(fields)), as: UTF8.self)
+        }
+        #endif
         guard let data = FileManager.default.contents(atPath: path(relative)) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }

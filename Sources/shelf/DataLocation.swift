@@ -1,19 +1,40 @@
 import DocumentStore
+import DocumentStorePostgres
 import Foundation
 
-/// The folder Shelf works on, checked before anything touches the terminal so that a bad
-/// path gets a plain message.
-struct DataFolder {
+/// Where Shelf's documents are: a folder, checked before anything touches the terminal so that
+/// a bad path gets a plain message, or a PostgreSQL server (`postgresql://user:password@host:port/db`).
+struct DataLocation {
     let url: URL
     /// Said once in the status line, e.g. that the demo data was copied.
     var notice: String?
+
+    /// True for a database server rather than a folder.
+    var isServer: Bool { !url.isFileURL }
+
+    /// For messages: the folder's path, or the server's URL without its password.
+    var displayName: String {
+        guard isServer, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.path }
+        if parts.password != nil { parts.password = nil }
+        return parts.string ?? url.absoluteString
+    }
 
     struct Problem: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// A folder named on the command line: created when missing if its parent exists.
-    static func given(_ path: String) throws -> DataFolder {
+    /// The URL schemes of the servers Shelf opens.
+    static let serverSchemes = ["postgresql", "postgres"]
+
+    /// A folder named on the command line (created when missing if its parent exists), or a
+    /// server's URL.
+    static func given(_ path: String) throws -> DataLocation {
+        if let scheme = path.range(of: "://").map({ path[..<$0.lowerBound].lowercased() }), serverSchemes.contains(scheme) {
+            guard let url = URL(string: path), url.host != nil else {
+                throw Problem(description: "\(scheme):// address not understood: expected postgresql://user:password@host:port/database")
+            }
+            return DataLocation(url: url)
+        }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath).standardizedFileURL
         var isDirectory: ObjCBool = false
         let manager = FileManager.default
@@ -22,7 +43,7 @@ struct DataFolder {
             guard manager.isReadableFile(atPath: url.path), manager.isExecutableFile(atPath: url.path) else {
                 throw Problem(description: "cannot read the folder \(url.path): permission denied")
             }
-            return DataFolder(url: url)
+            return DataLocation(url: url)
         }
         let parent = url.deletingLastPathComponent()
         guard manager.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -33,12 +54,12 @@ struct DataFolder {
         } catch {
             throw Problem(description: "cannot create \(url.path): \(reason(error))")
         }
-        return DataFolder(url: url, notice: "Created the empty folder \(url.path)")
+        return DataLocation(url: url, notice: "Created the empty folder \(url.path)")
     }
 
     /// `$XDG_DATA_HOME/shelf` (or `~/.local/share/shelf`), seeded from the repository's `Data/`
     /// the first time.
-    static func demoCopy() throws -> DataFolder {
+    static func demoCopy() throws -> DataLocation {
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
@@ -53,7 +74,7 @@ struct DataFolder {
         } catch {
             throw Problem(description: "cannot copy the demo data to \(folder.path): \(reason(error))")
         }
-        return DataFolder(url: folder, notice: "Copied the demo data to \(folder.path)")
+        return DataLocation(url: folder, notice: "Copied the demo data to \(folder.path)")
     }
 
     /// The repository's `Data/`, found from this source file's place: `swift run` builds here.
@@ -71,13 +92,21 @@ struct DataFolder {
         return ns.localizedDescription
     }
 
+    /// Opens the store and makes it the default (`Firestore.firestore()`, which the view
+    /// models use).
     func openStore(pollingInterval: TimeInterval? = nil) throws -> Firestore {
         let settings = FirestoreSettings()
         if let pollingInterval { settings.pollingInterval = pollingInterval }
-        do {
-            return try Firestore.configure(directory: url, settings: settings)
-        } catch {
-            throw Problem(description: "\(error)")
-        }
+        return try opening { try Firestore.configure(url: url, settings: settings) }
+    }
+
+    /// Opens a store on this location without making it the default (`export`'s destination).
+    func openOtherStore() throws -> Firestore {
+        try opening { try Firestore(url: url) }
+    }
+
+    private func opening(_ open: () throws -> Firestore) throws -> Firestore {
+        if isServer { Firestore.enablePostgreSQL() }
+        do { return try open() } catch { throw Problem(description: "\(error)") }
     }
 }

@@ -1,0 +1,149 @@
+import Foundation
+
+/// Follows a collection, a collection group or one document on a database server for its
+/// listeners: the server names the paths each commit wrote (`DocumentServer.observe`), and a
+/// look reads only those this watcher follows; when the server says changes may have been
+/// missed (a dropped connection), and at the first look, it reads everything it follows and
+/// diffs it with what it holds, so nothing is lost and nothing is `.added` twice. A look that
+/// fails keeps what it had to do for the next tick.
+final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
+    private struct Pending {
+        var everything = true
+        var paths: [String] = []
+    }
+
+    private let server: ServerBackend
+    private let pending = Locked(Pending())
+    private var observation: ServerObservation?
+    /// Collections and groups: the documents, keyed as the folder watchers key them.
+    private var documents: [ExactID: QueryDocumentSnapshot] = [:]
+    /// A document listener's document.
+    private var current: DocumentSnapshot?
+
+    init(firestore: Firestore, key: Firestore.WatchKey, backend: ServerBackend) {
+        server = backend
+        super.init(firestore: firestore, key: key)
+    }
+
+    override func start(interval: TimeInterval) {
+        super.start(interval: interval)
+        observation = server.server.observe { [weak self] paths in self?.note(paths) }
+    }
+
+    override func release() {
+        observation?.cancel()
+        observation = nil
+    }
+
+    override func wrote(_ paths: [ResourcePath]) {
+        note(paths.map(\.description))
+    }
+
+    /// Remembers what changed (nil: anything may have) and looks now.
+    private func note(_ paths: [String]?) {
+        pending.withLock { pending in
+            if let paths { pending.paths += paths } else { pending.everything = true }
+        }
+        poll()
+    }
+
+    override func hasDelivered(to subscription: Subscription) -> Bool {
+        (subscription as? QuerySubscription)?.hasDelivered ?? (subscription as? DocumentSubscription)?.hasDelivered ?? true
+    }
+
+    override func send(to subscription: Subscription, changed: Set<ExactID>?) {
+        if let current {
+            (subscription as? DocumentSubscription)?.update(current)
+        } else {
+            (subscription as? QuerySubscription)?.update(documents: documents, changed: changed)
+        }
+    }
+
+    override var currentDocuments: [QueryDocumentSnapshot] { Array(documents.values) }
+
+    override func scan() throws -> Set<ExactID> {
+        guard let firestore else { return [] }
+        let taken = pending.withLock { pending in
+            defer { pending = Pending(everything: false) }
+            return pending
+        }
+        do {
+            if taken.everything { return try readAll(firestore) }
+            let paths = Set(taken.paths.filter(follows).map { ExactID($0) })
+            return paths.isEmpty ? [] : try read(paths, firestore)
+        } catch {
+            pending.withLock { pending in
+                pending.everything = pending.everything || taken.everything
+                pending.paths += taken.paths
+            }
+            throw error
+        }
+    }
+
+    /// Is the document at `path` one this watcher follows?
+    private func follows(_ path: String) -> Bool {
+        let segments = ServerBackend.path(path).segments
+        switch key {
+        case .document(let document): return ResourcePath(segments: segments) == document
+        case .collection(let collection): return ResourcePath(segments: segments.dropLast()) == collection
+        case .collectionGroup(let id): return segments.count >= 2 && UTF8Bytes.equal(segments[segments.count - 2], id)
+        }
+    }
+
+    private func key(of path: ResourcePath) -> ExactID {
+        if case .collection = key { return ExactID(path.last) }
+        return ExactID(path.description)  // a group's documents, by whole path (as `CollectionGroupWatcher`)
+    }
+
+    private func readAll(_ firestore: Firestore) throws -> Set<ExactID> {
+        let found: [ServerDocument]
+        switch key {
+        case .document(let path): return try read([ExactID(path.description)], firestore)
+        case .collection(let path): found = try server.server.readCollection(path.description, containing: nil)
+        case .collectionGroup(let id): found = try server.server.readGroup(id, containing: nil)
+        }
+        var next: [ExactID: QueryDocumentSnapshot] = [:]
+        for document in found {
+            let path = ServerBackend.path(document.path)
+            next[key(of: path)] = snapshot(path, DocumentText.document(document.json, store: firestore), firestore)
+        }
+        var changed = Set(documents.keys.filter { next[$0] == nil })
+        for (id, snapshot) in next {
+            if let old = documents[id], old.stored == snapshot.stored {
+                next[id] = old  // unchanged: the same snapshot, so listeners see no change
+            } else {
+                changed.insert(id)
+            }
+        }
+        documents = next
+        return changed
+    }
+
+    /// Reads the documents at these paths (by their exact bytes) and updates what differs.
+    private func read(_ paths: Set<ExactID>, _ firestore: Firestore) throws -> Set<ExactID> {
+        var found: [ExactID: StoredDocument] = [:]
+        for document in try server.server.read(paths.map(\.text)) {
+            found[ExactID(document.path)] = DocumentText.document(document.json, store: firestore)
+        }
+        var changed: Set<ExactID> = []
+        for path in paths {
+            let resourcePath = ServerBackend.path(path.text)
+            let stored = found[path] ?? .missing
+            if case .document = key {
+                guard current?.stored != stored else { continue }
+                current = DocumentSnapshot(reference: DocumentReference(firestore: firestore, path: resourcePath), stored: stored)
+                changed.insert(ExactID(resourcePath.last))
+                continue
+            }
+            let id = key(of: resourcePath)
+            guard documents[id]?.stored != (stored == .missing ? nil : stored) else { continue }
+            documents[id] = stored == .missing ? nil : snapshot(resourcePath, stored, firestore)
+            changed.insert(id)
+        }
+        return changed
+    }
+
+    private func snapshot(_ path: ResourcePath, _ stored: StoredDocument, _ firestore: Firestore) -> QueryDocumentSnapshot {
+        QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path), stored: stored)
+    }
+}

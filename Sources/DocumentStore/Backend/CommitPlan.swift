@@ -1,0 +1,23 @@
+/// What a commit makes of its writes: each write's transform gets what is stored (or what an
+/// earlier write of the same commit made of it) and gives the new fields, checked against
+/// Firestore's limits, or nil to delete. For a backend that applies transforms itself while
+/// it holds the documents locked.
+enum CommitPlan {
+    /// The documents to store, in the order first written.
+    static func apply(_ writes: [DocumentWrite], store: Firestore,
+                      current: (ResourcePath) throws -> StoredDocument) throws -> [(path: ResourcePath, document: StoredDocument)] {
+        let writeTime = Timestamp()
+        var staged: [ResourcePath: StoredDocument] = [:]
+        var order: [ResourcePath] = []
+        for write in writes {
+            let before = try staged[write.path] ?? (write.readsCurrent ? current(write.path) : .missing)
+            var after = StoredDocument.missing
+            if let fields = try write.transform(before, writeTime) {
+                after = .fields(try WriteLimits.checked(fields, document: write.path.description, store: store))
+            }
+            if staged[write.path] == nil { order.append(write.path) }
+            staged[write.path] = after
+        }
+        return order.map { ($0, staged[$0]!) }
+    }
+}

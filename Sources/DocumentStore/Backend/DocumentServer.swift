@@ -1,0 +1,47 @@
+/// A database server that holds a store's documents, as a module outside the core sees it
+/// (DocumentStorePostgres): paths are slash-separated strings ("books/dune"), a document is the
+/// JSON text of its fields in the on-disk encoding (`DocumentText`), and everything else (the
+/// Firestore API, transforms, query semantics, snapshots) stays in the core's `ServerBackend`.
+package protocol DocumentServer: AnyObject, Sendable {
+    /// The server in messages: its URL without the password.
+    var description: String { get }
+    /// The documents found among `paths` (the missing ones are left out).
+    func read(_ paths: [String]) throws -> [ServerDocument]
+    /// Every document whose parent collection is `collection` ("books", "books/dune/reviews")
+    /// and whose fields contain `containing` (JSON text of fields, as `jsonb @>`) when given.
+    func readCollection(_ collection: String, containing: String?) throws -> [ServerDocument]
+    /// Every document of every collection with this id, at any depth, whose fields contain
+    /// `containing` when given.
+    func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument]
+    /// The ids of the documents of `collection`, and of missing ones with documents below them.
+    func documentIDs(in collection: String) throws -> [String]
+    /// The ids of the collections holding documents directly below `parent` ("" for the root).
+    func collectionIDs(under parent: String) throws -> [String]
+    /// Runs `body` in one transaction that holds `paths` locked: it gets those of them that
+    /// exist, as they are, and returns what to write (nil text: delete), committed all
+    /// together. Retries on serialization failures; an error thrown by `body` rolls back and
+    /// is rethrown as it is.
+    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws
+    /// Calls `changed` with the paths each commit wrote, from any client; with nil when
+    /// changes may have been missed (a dropped connection, once listening again), until the
+    /// observation is cancelled.
+    func observe(_ changed: @escaping @Sendable ([String]?) -> Void) -> ServerObservation
+    /// Closes the connections.
+    func close()
+}
+
+/// A document on a server: its path and the JSON text of its fields (nil: deleted).
+package struct ServerDocument: Sendable, Equatable {
+    package var path: String
+    package var json: String?
+
+    package init(path: String, json: String?) {
+        self.path = path
+        self.json = json
+    }
+}
+
+/// Stops one `DocumentServer.observe`.
+package protocol ServerObservation: AnyObject, Sendable {
+    func cancel()
+}

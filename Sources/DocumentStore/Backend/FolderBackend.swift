@@ -1,0 +1,71 @@
+import Foundation
+
+/// The embedded backend: a folder of JSON files (`DocumentFiles`), watched by polling and
+/// inotify (`CollectionWatcher` and friends).
+final class FolderBackend: StorageBackend {
+    let files: DocumentFiles
+
+    init(root: URL) throws(DocumentStoreError) {
+        files = try DocumentFiles(root: root)
+    }
+
+    var description: String { files.rootPath }
+    var isReadOnly: Bool { files.isReadOnly }
+
+    func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
+        try files.reading { try files.document(at: path, store: store) }
+    }
+
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath] {
+        guard writes.isEmpty, !expected.isEmpty else { return try files.commit(writes, expecting: expected, store: store) }
+        // Only reads to check: they need to be unchanged, which needs no write lock.
+        try files.reading {
+            for (path, seen) in expected where try files.document(at: path, store: store) != seen {
+                throw DocumentStoreError.changedSinceRead(path: path.description)
+            }
+        }
+        return []
+    }
+
+    func results(of query: Query) throws -> [QueryDocumentSnapshot] {
+        query.evaluator.results(from: try QuerySource.documents(for: query.definition, firestore: query.firestore))
+    }
+
+    func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
+        guard let folder = try files.openFolder(collection.segments, create: false) else { return [] }
+        defer { closeDescriptor(folder) }
+        var ids = Set<ExactID>()
+        for entry in DocumentFiles.listEntries(folder) where entry.undecodableName == nil {
+            if let id = DocumentFiles.documentID(fileName: entry.name) { ids.insert(ExactID(id)) }
+        }
+        for id in try files.subfolderIDs(collection.segments) { ids.insert(ExactID(id)) }
+        return ids
+    }
+
+    func collectionIDs(under parent: ResourcePath) throws -> [String] {
+        try files.subfolderIDs(parent.segments)
+    }
+
+    func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher {
+        switch key {
+        case .collection(let path): CollectionWatcher(firestore: store, path: path)
+        case .collectionGroup(let id): CollectionGroupWatcher(firestore: store, collectionID: id)
+        case .document(let path): DocumentWatcher(firestore: store, reference: DocumentReference(firestore: store, path: path))
+        }
+    }
+
+    func consistently<T>(_ body: () throws -> T) throws -> T {
+        try files.reading(body)
+    }
+
+    func close() {}
+}
+
+extension Firestore {
+    /// The folder backend's files, for the folder's own scans and watchers: only the folder
+    /// backend makes those, so the store is a folder store whenever this is asked.
+    var files: DocumentFiles { (backend as! FolderBackend).files }
+}
+
+/// The C library's `close`, which `FolderBackend.close()` hides inside the class.
+private func closeDescriptor(_ descriptor: Int32) { close(descriptor) }

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Who opens a store URL that is not a file URL, by its scheme: filled by the modules that
+/// bring a server backend (DocumentStorePostgres's `Firestore.enablePostgreSQL()`), so the core
+/// links none of them and a program opts in by importing one and saying so.
+package enum ServerSchemes {
+    package typealias Opener = @Sendable (URL) throws -> DocumentServer
+
+    private static let openers = Locked<[String: Opener]>([:])
+
+    package static func register(_ schemes: [String], _ opener: @escaping Opener) {
+        openers.withLock { openers in
+            for scheme in schemes { openers[scheme.lowercased()] = opener }
+        }
+    }
+
+    /// The server for `url`; throws, naming what to import, when no module took its scheme.
+    static func open(_ url: URL) throws -> DocumentServer {
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard let opener = openers.withLock({ $0[scheme] }) else { throw unknownScheme(url) }
+        return try opener(url)
+    }
+
+    /// Why `url` cannot be opened when no module took its scheme.
+    static func unknownScheme(_ url: URL) -> FirestoreErrorCode {
+        let scheme = url.scheme?.lowercased() ?? ""
+        if scheme == "postgresql" || scheme == "postgres" {
+            return FirestoreErrorCode(.invalidArgument, "\(scheme):// URLs need the DocumentStorePostgres module: add its product to your target, `import DocumentStorePostgres` and call `Firestore.enablePostgreSQL()` before opening the store")
+        }
+        return FirestoreErrorCode(.invalidArgument, "cannot open a store at \(url.scheme ?? "")://\(url.host ?? "")…: expected a file URL (a folder) or a postgresql://user:password@host:port/database URL")
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// What a store needs of the place its documents live: the one seam between the Firestore API
+/// (references, batches, transactions, queries, listeners) and storage. `FolderBackend` keeps
+/// documents as JSON files; `ServerBackend` keeps them on a database server (`DocumentServer`).
+protocol StorageBackend: AnyObject, Sendable {
+    /// Names the storage in messages: the folder's path, or the server's URL without its password.
+    var description: String { get }
+    /// True when writes will fail because the storage cannot be written.
+    var isReadOnly: Bool { get }
+    /// One document as it is now.
+    func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument
+    /// Applies `writes` all together, after checking that each document in `expected` is still
+    /// what was read (else `DocumentStoreError.changedSinceRead`, which a transaction retries).
+    /// With no writes, only checks. Returns the paths written, in the order first written.
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath]
+    /// The query's results, in its order, cursors and limits applied.
+    func results(of query: Query) throws -> [QueryDocumentSnapshot]
+    /// The ids of the documents of `collection`, with those of missing documents that have
+    /// collections under them (`listDocuments`).
+    func documentIDs(in collection: ResourcePath) throws -> Set<ExactID>
+    /// The ids of the collections directly below `parent` (the root: no segments), sorted.
+    func collectionIDs(under parent: ResourcePath) throws -> [String]
+    /// A watcher that follows `key` for listeners and tells them what changed.
+    func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher
+    /// Runs `body` where it sees no commit half applied.
+    func consistently<T>(_ body: () throws -> T) throws -> T
+    /// Lets go of connections; later calls fail.
+    func close()
+}

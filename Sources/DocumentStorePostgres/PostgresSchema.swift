@@ -1,0 +1,82 @@
+import PostgresNIO
+
+/// The tables Shelf keeps in its database, made on first use and brought up to date by
+/// numbered migrations, each applied once (in one transaction, under an advisory lock so two
+/// clients starting together do not both apply it). `shelf_schema` holds the version reached.
+///
+/// `shelf_documents` holds one row per document: its full path (the key), its parent
+/// collection's path and that collection's id (for collection and collection group queries),
+/// its fields as `jsonb` in the on-disk encoding (see DocumentStore's `DocumentText`), and when
+/// it was last written.
+///
+/// Changes are announced on the channel `shelf_changes`, as JSON naming the paths written (see
+/// `PostgresChanges.payload`):
+/// Shelf's own commits send one notification each, with every path they wrote, so a listener
+/// sees a batch in one snapshot (`PostgresServer` sets `shelf.writer` for the trigger to stay
+/// quiet); any other writer (psql, a script) is announced row by row by a trigger. An empty
+/// payload (the paths would not fit in a notification) means "read everything again".
+enum PostgresSchema {
+    static let channel = "shelf_changes"
+    /// Longest payload sent; PostgreSQL takes up to 8000 bytes.
+    static let maximumPayload = 7900
+    /// Any fixed number: the key of the advisory lock migrations hold.
+    static let migrationLock = 0x5348_454C_46
+
+    /// Each migration's statements, run one by one (the extended protocol takes one at a time).
+    static let migrations: [[String]] = [[
+        """
+        CREATE TABLE shelf_documents (
+            path text COLLATE "C" PRIMARY KEY,
+            parent text COLLATE "C" NOT NULL,
+            collection_id text COLLATE "C" NOT NULL,
+            fields jsonb NOT NULL,
+            update_time timestamptz NOT NULL DEFAULT clock_timestamp()
+        )
+        """,
+        "CREATE INDEX shelf_documents_parent ON shelf_documents (parent, path)",
+        "CREATE INDEX shelf_documents_group ON shelf_documents (collection_id, path)",
+        """
+        CREATE FUNCTION shelf_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            changed text := json_build_object('paths', json_build_array(CASE WHEN TG_OP = 'DELETE' THEN OLD.path ELSE NEW.path END))::text;
+        BEGIN
+            IF coalesce(current_setting('shelf.writer', true), '') <> 'on' THEN
+                PERFORM pg_notify('shelf_changes', CASE WHEN octet_length(changed) < 7900 THEN changed ELSE '' END);
+            END IF;
+            RETURN NULL;
+        END;
+        $$
+        """,
+        """
+        CREATE TRIGGER shelf_documents_changed AFTER INSERT OR UPDATE OR DELETE ON shelf_documents
+            FOR EACH ROW EXECUTE FUNCTION shelf_notify_change()
+        """,
+    ], [
+        // 2: queries' equality filters (`fields @> …`, see ServerPrefilter) use an index.
+        "CREATE INDEX shelf_documents_fields ON shelf_documents USING gin (fields jsonb_path_ops)",
+    ]]
+
+    /// Brings the database to the latest version.
+    static func migrate(_ connection: PostgresConnection, logger: Logger) throws {
+        let queries = PostgresQueries(connection: connection, logger: logger)
+        func run(_ sql: String) throws { try queries.rows(PostgresQuery(unsafeSQL: sql)) }
+        try run("SELECT pg_advisory_lock(\(migrationLock))")
+        defer { try? run("SELECT pg_advisory_unlock(\(migrationLock))") }
+        try run("CREATE TABLE IF NOT EXISTS shelf_schema (version integer NOT NULL)")
+        let rows = try queries.rows("SELECT coalesce(max(version), 0) FROM shelf_schema")
+        let version = try rows.first?.decode(Int.self) ?? 0
+        guard version < migrations.count else { return }
+        for (index, migration) in migrations.enumerated().dropFirst(version) {
+            try run("BEGIN")
+            do {
+                for statement in migration { try run(statement) }
+                try run("DELETE FROM shelf_schema")
+                try run("INSERT INTO shelf_schema (version) VALUES (\(index + 1))")
+                try run("COMMIT")
+            } catch {
+                try? run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+@testable import DocumentStore
+import Foundation
+import XCTest
+
+/// What the PostgreSQL backend must do beyond the shared store tests: its rows, atomic
+/// batches, transactions from several clients, live changes between clients, recovery of a
+/// listener whose connection dies, and clear errors about the server.
+final class PostgresStoreTests: PostgresTestCase {
+    func testDocumentsAreRowsThatReadWriteAndDelete() throws {
+        try db.document("books/dune").write(["title": "Dune", "pages": 412, "ratio": 1e16, "zero": -0.0, "tags": ["sf"]])
+        try db.document("books/dune/reviews/r1").write(["stars": 5])
+        XCTAssertEqual(try sql("SELECT parent || ' ' || collection_id FROM shelf_documents WHERE path = 'books/dune/reviews/r1'"), "books/dune/reviews reviews")
+        let read = try db.document("books/dune").readSnapshot()
+        XCTAssertEqual(read.get("title") as? String, "Dune")
+        XCTAssertEqual(read.stored.fields?["pages"], .integer(412))
+        XCTAssertEqual(read.stored.fields?["ratio"], .double(1e16), "a double with an exponent stays a double through jsonb")
+        XCTAssertEqual(read.stored.fields?["zero"], .double(-0.0), "-0.0 keeps its sign through jsonb")
+        try db.batch().updateData(["pages": 413], forDocument: db.document("books/dune")).commitNow()
+        XCTAssertEqual(try db.document("books/dune").readSnapshot().get("pages") as? Int, 413)
+        XCTAssertEqual(try db.listCollections().map(\.collectionID), ["books"])
+        XCTAssertEqual(try db.document("books/dune").listCollections().map(\.collectionID), ["reviews"])
+        try db.document("books/dune").deleteDocument()
+        XCTAssertFalse(try db.document("books/dune").readSnapshot().exists)
+        XCTAssertEqual(try sql("SELECT count(*) FROM shelf_documents"), "1", "the subcollection's document stays, as in Firestore")
+        XCTAssertEqual(try sql("SELECT version FROM shelf_schema"), "2", "every migration applied")
+    }
+
+    func testABatchThatFailsWritesNothing() throws {
+        try db.document("books/kept").write(["n": 1])
+        let batch = db.batch()
+        batch.setData(["n": 2], forDocument: db.document("books/kept"))
+        batch.setData(["n": 3], forDocument: db.document("books/new"))
+        batch.updateData(["n": 4], forDocument: db.document("books/missing"))
+        let error = thrownError { try batch.commitNow() } as? FirestoreErrorCode
+        XCTAssertEqual(error?.code, .notFound)
+        XCTAssertEqual(try sql("SELECT string_agg(path || '=' || (fields->>'n'), ',' ORDER BY path) FROM shelf_documents"), "books/kept=1")
+    }
+
+    func testFourClientsIncrementingInTransactionsEndAtExactlyOneThousand() throws {
+        let counter = "counters/shared"
+        try db.document(counter).write(["count": 0])
+        let clients = try [db] + (0..<3).map { _ in try anotherClient() }
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: clients.count) { index in
+            let client = clients[index]
+            let options = TransactionOptions()
+            options.maxAttempts = 1000
+            for _ in 0..<250 {
+                do {
+                    _ = try client.runTransactionNow(maxAttempts: options.maxAttempts) { transaction, _ in
+                        guard let snapshot = try? transaction.getDocument(client.document(counter)),
+                              let count = snapshot.get("count") as? Int else { return nil }
+                        transaction.updateData(["count": count + 1], forDocument: client.document(counter))
+                        return nil
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        XCTAssertEqual(try db.document(counter).readSnapshot().get("count") as? Int, 1000)
+    }
+
+    func testConcurrentIncrementsFromSeveralClientsLoseNone() throws {
+        let clients = try [db] + (0..<3).map { _ in try anotherClient() }
+        DispatchQueue.concurrentPerform(iterations: clients.count) { index in
+            for _ in 0..<50 {
+                try? clients[index].document("counters/hits").write(["hits": FieldValue.increment(Int64(1))], merge: true)
+            }
+        }
+        XCTAssertEqual(try db.document("counters/hits").readSnapshot().get("hits") as? Int, 200)
+    }
+
+    func testTwoClientsSeeEachOthersWritesLive() throws {
+        let other = try anotherClient()
+        let here = ListenerRecorder<QuerySnapshot>()
+        let there = ListenerRecorder<DocumentSnapshot>()
+        track(db.collection("books").addSnapshotListener(here.listener))
+        track(other.document("books/dune").addSnapshotListener(there.listener))
+        XCTAssertEqual(here.snapshot(1)?.count, 0)
+        XCTAssertEqual(there.snapshot(1)?.exists, false)
+        try other.document("books/dune").write(["title": "Dune"])
+        XCTAssertEqual(here.snapshot(2)?.changes, [Change(.added, "dune", nil, 0)], "the other client's write arrives here")
+        XCTAssertEqual(there.snapshot(2)?.get("title") as? String, "Dune")
+        try db.document("books/dune").write(["title": "Dune Messiah"])
+        XCTAssertNotNil(there.latest("this client's write arrives there") { $0.get("title") as? String == "Dune Messiah" })
+        XCTAssertEqual(here.snapshot(3)?.changes, [Change(.modified, "dune", 0, 0)])
+    }
+
+    func testAListenerWhoseConnectionIsKilledReconnectsAndMissesNothing() throws {
+        let other = try anotherClient()
+        let recorder = ListenerRecorder<QuerySnapshot>()
+        track(db.collection("books").addSnapshotListener(recorder.listener))
+        XCTAssertEqual(recorder.snapshot(1)?.count, 0)
+        try other.document("books/a").write(["n": 1])
+        XCTAssertEqual(recorder.snapshot(2)?.changes, [Change(.added, "a", nil, 0)])
+        let listening = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'"
+        XCTAssertEqual(try sql(listening), "1", "one connection listens for this store")
+        XCTAssertEqual(try sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'"), "1")
+        // Written while nobody listens: the listener reads again when it is back.
+        try other.document("books/b").write(["n": 2])
+        try other.document("books/a").write(["n": 3])
+        let caughtUp = try XCTUnwrap(recorder.latest("both changes after the reconnection") { snapshot in
+            snapshot.documents.map { $0.get("n") as? Int } == [3, 2]
+        })
+        XCTAssertEqual(caughtUp.documents.map(\.documentID), ["a", "b"])
+        let changes = recorder.snapshots.dropFirst().flatMap { $0.changes }
+        XCTAssertEqual(changes.filter { $0.type == .added }.map { $0.id }, ["a", "b"], "each document is added once")
+        try other.document("books/c").write(["n": 4])
+        XCTAssertEqual(recorder.latest("a write after the reconnection") { $0.count == 3 }?.count, 3)
+    }
+
+    func testAWrongPasswordNamesTheServerAndTheReason() throws {
+        let url = try cluster.url(database: database, password: "wrong")
+        let error = thrownError { _ = try Firestore(url: url) } as? FirestoreErrorCode
+        XCTAssertEqual(error?.code, .permissionDenied)
+        let server = "postgresql://\(try cluster.user)@\(try cluster.host):\(try cluster.port)/\(database)"
+        XCTAssertTrue(error?.description.contains(server) == true, error?.description ?? "no error")
+        XCTAssertTrue(error?.description.contains("password authentication failed") == true, error?.description ?? "no error")
+        XCTAssertFalse(error?.description.contains("wrong") == true, "the password is never shown")
+    }
+
+    func testAMissingDatabaseAndAnUnreachableServerAreSaidClearly() throws {
+        let missing = thrownError { _ = try Firestore(url: try cluster.url(database: "no_such_database")) } as? FirestoreErrorCode
+        XCTAssertEqual(missing?.code, .notFound)
+        XCTAssertTrue(missing?.description.contains("/no_such_database") == true, missing?.description ?? "no error")
+        XCTAssertTrue(missing?.description.contains("does not exist") == true, missing?.description ?? "no error")
+        let closed = URL(string: "postgresql://shelf:secret@127.0.0.1:1/shelf")!
+        let unreachable = thrownError { _ = try Firestore(url: closed) } as? FirestoreErrorCode
+        XCTAssertEqual(unreachable?.code, .unavailable)
+        XCTAssertEqual(unreachable?.description, "cannot open the store at postgresql://shelf@127.0.0.1:1/shelf: Connection refused")
+    }
+}
+
+/// A client whose connection dies in the middle of a commit.
+final class PostgresKilledClientTests: PostgresTestCase {
+    func testAClientKilledInTheMiddleOfACommitLeavesNothingAndTheStoreReconnects() throws {
+        try db.document("books/kept").write(["n": 1])
+        let server = try XCTUnwrap((db.backend as? ServerBackend)?.server)
+        let error = thrownError {
+            try server.transact(locking: ["books/kept", "books/new"]) { current in
+                XCTAssertEqual(current.map(\.path), ["books/kept"])
+                // The store's connection holds the locks, idle in its transaction: kill it.
+                XCTAssertEqual(try self.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'"), "1")
+                return [ServerDocument(path: "books/kept", json: #"{"n": 2}"#), ServerDocument(path: "books/new", json: #"{"n": 3}"#)]
+            }
+        } as? FirestoreErrorCode
+        XCTAssertEqual(error?.code, .unavailable)
+        XCTAssertTrue(error?.description.hasPrefix("cannot commit to postgresql://") == true, error?.description ?? "no error")
+        XCTAssertEqual(try sql("SELECT string_agg(path || '=' || (fields->>'n'), ',' ORDER BY path) FROM shelf_documents"), "books/kept=1")
+        try db.document("books/new").write(["n": 4])
+        XCTAssertEqual(try db.document("books/new").readSnapshot().get("n") as? Int, 4, "the next call connects again")
+    }
+}
+
+/// `listDocuments` and `listCollections` on PostgreSQL, as a tool walking a store uses them.
+final class PostgresListingTests: PostgresTestCase {
+    func testDocumentsAndCollectionsAreListedWithMissingParentsAndUnicodeIds() throws {
+        try db.document("books/dune").write(["n": 1])
+        try db.document("books/caf\u{E9}/reviews/r1").write(["n": 2])    // café: its parent is missing
+        try db.document("books/cafe\u{301}").write(["n": 3])              // café decomposed: another id
+        try db.document("films/alien").write(["n": 4])
+        let ids = try db.collection("books").listDocuments().map(\.documentID)
+        XCTAssertEqual(Set(ids.map { Array($0.utf8) }), Set(["dune", "caf\u{E9}", "cafe\u{301}"].map { Array($0.utf8) }))
+        XCTAssertEqual(try db.listCollections().map(\.collectionID), ["books", "films"])
+        XCTAssertEqual(try db.document("books/caf\u{E9}").listCollections().map(\.collectionID), ["reviews"])
+        XCTAssertEqual(try db.document("books/cafe\u{301}/reviews/r1").parent.listDocuments().count, 0)
+    }
+}

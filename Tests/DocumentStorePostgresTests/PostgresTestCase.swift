@@ -1,0 +1,33 @@
+@testable import DocumentStore
+import Foundation
+import XCTest
+
+/// A store on a fresh PostgreSQL database (see `TemporaryStore` and `PostgresCluster`), and
+/// more clients of the same database: other stores, standing for other machines.
+class PostgresTestCase: StoreTestCase {
+    private var others: [Firestore] = []
+
+    var cluster: PostgresCluster { get throws { try PostgresCluster.shared() } }
+    var database: String { store.database! }
+
+    /// Another store on the same database, closed in tearDown.
+    func anotherClient() throws -> Firestore {
+        let settings = FirestoreSettings()
+        settings.dispatchQueue = DispatchQueue(label: "PostgresTests.other")
+        let other = try Firestore(url: try cluster.url(database: database), settings: settings)
+        others.append(other)
+        return other
+    }
+
+    override func tearDown() {
+        for other in others { other.backend.close() }
+        others = []
+        super.tearDown()
+    }
+
+    /// Runs SQL on the store's database with psql; its output, trimmed.
+    @discardableResult
+    func sql(_ text: String) throws -> String {
+        try cluster.psql(text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,27 @@
+@testable import DocumentStore
+import Foundation
+import XCTest
+
+/// `Firestore(url:)`: a file URL opens a folder; a server URL needs the module that brings it.
+final class OpeningByURLTests: XCTestCase {
+    func testAFileURLOpensAFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OpeningByURL-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try Firestore(url: folder)
+        try db.document("books/dune").write(["title": "Dune"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path + "/books/dune.json"))
+        XCTAssertEqual(db.directory, folder)
+    }
+
+    func testAPostgreSQLURLWithoutItsModuleSaysWhatToImport() {
+        let error = ServerSchemes.unknownScheme(URL(string: "postgresql://shelf:secret@db.example:5432/shelf")!)
+        XCTAssertEqual(error.code, .invalidArgument)
+        XCTAssertEqual(error.description, "postgresql:// URLs need the DocumentStorePostgres module: add its product to your target, `import DocumentStorePostgres` and call `Firestore.enablePostgreSQL()` before opening the store")
+    }
+
+    func testAnUnknownSchemeIsRefusedWithoutShowingThePassword() {
+        let error = thrownError { _ = try Firestore(url: URL(string: "mysql://shelf:secret@db.example/shelf")!) } as? FirestoreErrorCode
+        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.description, "cannot open a store at mysql://db.example…: expected a file URL (a folder) or a postgresql://user:password@host:port/database URL")
+    }
+}

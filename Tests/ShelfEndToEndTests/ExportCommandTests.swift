@@ -76,7 +76,7 @@ final class ExportCommandTests: XCTestCase {
 
         let same = try run(["export", "--data", source.path, "--to", source.path])
         XCTAssertEqual(same.status, 1)
-        XCTAssertTrue(same.output.contains("--data and --to are the same folder"), same.output)
+        XCTAssertTrue(same.output.contains("--data and --to are the same store"), same.output)
 
         let nowhere = try run(["export", "--data", source.path, "--to", "/nonexistent-parent/copy"])
         XCTAssertEqual(nowhere.status, 1)

@@ -8,9 +8,9 @@ import XCTest
 final class ListenedQueryTests: QueryTestCase {
     private var books: CollectionReference { db.collection("books") }
 
-    /// The same store's files read by another `Firestore` with no listener.
+    /// The same documents read by another `Firestore` with no listener.
     private func fromFiles(_ query: (CollectionReference) -> Query) throws -> [String] {
-        let other = try Firestore(directory: store.root)
+        let other = try store.openAnother()
         return try query(other.collection("books")).readSnapshot().documents.map(\.documentID)
     }
 
@@ -54,7 +54,7 @@ final class ListenedQueryTests: QueryTestCase {
         try checkAll("after writes through the store")
 
         try store.writeFile("books/d001.json", #"{"score": 1000, "group": "b"}"#)
-        try FileManager.default.removeItem(atPath: store.path("books/d073.json"))
+        try store.deleteFile("books/d073.json")
         try checkAll("after changes by another program")
     }
 }

@@ -35,6 +35,16 @@ final class TemporaryStore {
         #endif
     }
 
+    /// Another store on the same documents (the same folder, or the same database), as a
+    /// second program would open it: no listener, nothing shared with `db`.
+    func openAnother() throws -> Firestore {
+        #if SHELF_POSTGRES_TESTS
+        return try Firestore(url: PostgresCluster.shared().url(database: database!))
+        #else
+        return try Firestore(directory: root)
+        #endif
+    }
+
     func remove() {
         try? FileManager.default.removeItem(at: scratch)
         #if SHELF_POSTGRES_TESTS
@@ -89,6 +99,12 @@ final class TemporaryStore {
     }
 
     func deleteFile(_ relative: String) throws {
+        #if SHELF_POSTGRES_TESTS
+        if relative.hasSuffix(".json"), let database {
+            try PostgresCluster.shared().psql("DELETE FROM shelf_documents WHERE path = $shelf$\(relative.dropLast(5))$shelf$", database: database)
+            return
+        }
+        #endif
         guard unlink(path(relative)) == 0 else { throw POSIXFailure(call: "unlink", path: path(relative), code: errno) }
     }
 

@@ -28,6 +28,13 @@ public class DocumentSnapshot: @unchecked Sendable {
         return nil
     }
 
+    /// Ours: the document as the store keeps it, in the typed JSON of the folder's files
+    /// (see the README's "On disk"), whatever the backend; nil when it does not exist or cannot
+    /// be read. For tools that show or copy the stored form (Shelf's `v` and `Y`).
+    public var storedJSON: String? {
+        stored.fields.map { String(decoding: JSONWriter.documentBytes(DocumentJSON.json($0)), as: UTF8.self) }
+    }
+
     /// Always false and false: the files are the server, and writes are on disk when they return.
     public var metadata: SnapshotMetadata { SnapshotMetadata() }
 

@@ -383,7 +383,7 @@ public final class AppModel {
         case .redo: undoOrRedo(redo: true)
         case .rawView:
             guard let index = selectedIndex else { notice = "Nothing to show: the list is empty"; break }
-            rawView = RawJSONView(snapshot: tab.snapshot(at: index), file: fileURL(of: index))
+            rawView = RawJSONView(snapshot: tab.snapshot(at: index), text: storedText(of:))
             mode = .raw
         case .copyJSON: return copySelectedJSON()
         case .sortNext, .sortReverse:
@@ -463,8 +463,32 @@ public final class AppModel {
         store.directory.appendingPathComponent(tab.snapshot(at: index).reference.path + ".json")
     }
 
+    /// True when the documents are files an editor can open (not rows on a database server).
+    var hasFiles: Bool { store.directory.isFileURL }
+
+    /// The document as stored, for `v` and `Y`: its file as it is (even one that cannot be
+    /// read), or on a server the stored JSON.
+    func storedText(of snapshot: DocumentSnapshot) throws -> String {
+        if hasFiles {
+            return try String(contentsOf: store.directory.appendingPathComponent(snapshot.reference.path + ".json"), encoding: .utf8)
+        }
+        guard let json = snapshot.storedJSON else {
+            throw snapshot.readError.map { $0 as Error } ?? Missing(errorDescription: "the document does not exist")
+        }
+        return json
+    }
+
+    private struct Missing: LocalizedError { let errorDescription: String? }
+
+    /// Says why the editor cannot be used here, or nil when it can.
+    private var editorRefusal: String? {
+        if isReadOnly { return "The folder is read-only: nothing can be changed" }
+        if !hasFiles { return "The editor works on files; this store is on a server (\(store.directory.absoluteString)): use e, the form" }
+        return nil
+    }
+
     private func openInEditor(_ index: Int) -> Outcome {
-        guard !isReadOnly else { notice = "The folder is read-only: nothing can be changed"; return .keepRunning }
+        if let editorRefusal { notice = editorRefusal; return .keepRunning }
         return .runEditor(fileURL(of: index))
     }
 
@@ -481,7 +505,7 @@ public final class AppModel {
     /// `a` on a tab without a model: a new document holding `{}` goes to the editor; what the
     /// editor leaves is the document (invalid JSON shows as broken, as any file would).
     private func addInEditor() -> Outcome {
-        guard !isReadOnly else { notice = "The folder is read-only: nothing can be changed"; return .keepRunning }
+        if let editorRefusal { notice = editorRefusal; return .keepRunning }
         let reference = store.collection(tab.collectionID).document()
         do {
             try reference.write([String: Any]())
@@ -547,7 +571,7 @@ public final class AppModel {
         guard let index = selectedIndex else { notice = "Nothing to copy: the list is empty"; return .keepRunning }
         let path = tab.snapshot(at: index).reference.path
         do {
-            let text = try String(contentsOf: fileURL(of: index), encoding: .utf8)
+            let text = try storedText(of: tab.snapshot(at: index))
             notice = "Copied \(path) to the clipboard as JSON (\(text.utf8.count.formatted()) bytes)"
             return .copyToClipboard(text)
         } catch {

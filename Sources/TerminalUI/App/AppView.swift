@@ -225,7 +225,7 @@ public enum AppView {
     private static func drawRaw(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
         guard var view = model.rawView else { return }
         if let index, tab.snapshot(at: index).reference.path == view.path {
-            view.follow(tab.snapshot(at: index), file: model.fileURL(of: index))
+            view.follow(tab.snapshot(at: index), text: model.storedText(of:))
         }
         let inner = Frame().inner(of: area)
         var widget = DetailWidget(lines: view.lines, offset: view.offset)

@@ -1,9 +1,9 @@
 import DocumentStore
 import Foundation
 
-/// `v`: the selected document's file as stored, line by line, scrolled by its own keys.
-/// The text is read once per version of the document: a change on disk (a new snapshot)
-/// reads it again, so the view follows the file.
+/// `v`: the selected document as stored (its file, or on a server its stored JSON), line by
+/// line, scrolled by its own keys. The text is read once per version of the document: a change
+/// (a new snapshot) reads it again, so the view follows the document.
 struct RawJSONView {
     let path: String
     private(set) var snapshot: DocumentSnapshot
@@ -11,28 +11,28 @@ struct RawJSONView {
     /// Rows scrolled off the top; clamped when drawn.
     var offset = 0
 
-    init(snapshot: DocumentSnapshot, file: URL) {
+    init(snapshot: DocumentSnapshot, text: (DocumentSnapshot) throws -> String) {
         path = snapshot.reference.path
         self.snapshot = snapshot
-        lines = Self.read(file)
+        lines = Self.read(snapshot, text)
     }
 
-    /// Reads the file again when `current` is a newer snapshot of the document.
-    mutating func follow(_ current: DocumentSnapshot, file: URL) {
+    /// Reads the text again when `current` is a newer snapshot of the document.
+    mutating func follow(_ current: DocumentSnapshot, text: (DocumentSnapshot) throws -> String) {
         guard current !== snapshot, current.reference.path == path else { return }
         snapshot = current
-        lines = Self.read(file)
+        lines = Self.read(current, text)
     }
 
-    /// The file's lines as they are (JSON's own indentation kept); why not, when it cannot be read.
-    static func read(_ file: URL) -> [DetailLine] {
+    /// The text's lines as they are (JSON's own indentation kept); why not, when it cannot be read.
+    static func read(_ snapshot: DocumentSnapshot, _ text: (DocumentSnapshot) throws -> String) -> [DetailLine] {
         do {
-            let text = try String(contentsOf: file, encoding: .utf8)
+            let text = try text(snapshot)
             var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { DetailLine("", String($0)) }
             if lines.last?.value.isEmpty == true { lines.removeLast() }
             return lines
         } catch {
-            return [DetailLine("", "Cannot read \(file.path): \(error.localizedDescription)", valueStyle: Style(bold: true))]
+            return [DetailLine("", "Cannot read \(snapshot.reference.path): \(error.localizedDescription)", valueStyle: Style(bold: true))]
         }
     }
 }

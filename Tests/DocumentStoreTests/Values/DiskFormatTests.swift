@@ -262,4 +262,16 @@ final class DiskFormatTests: StoreTestCase {
         let stored = try db.files.document(at: ref.resourcePath, store: db)
         return DocumentSnapshot(reference: ref, stored: stored).data()
     }
+
+    /// `storedJSON` is the document in the files' typed form, whatever the backend: on a folder,
+    /// exactly the file the store wrote.
+    func testStoredJSONIsWhatTheStoreWrites() throws {
+        try db.document("typed/a").write(["n": 1, "d": 1.5, "t": Timestamp(seconds: 0, nanoseconds: 1000), "b": Data([1, 2])])
+        let snapshot = try db.document("typed/a").readSnapshot()
+        XCTAssertEqual(snapshot.storedJSON, store.readFile("typed/a.json"))
+        XCTAssertTrue(snapshot.storedJSON?.contains(#""$timestamp""#) == true)
+        XCTAssertNil(try db.document("typed/none").readSnapshot().storedJSON)
+        try store.writeFile("typed/broken.json", "{")
+        XCTAssertNil(try db.document("typed/broken").readSnapshot().storedJSON, "nothing stored to show: the file is what there is")
+    }
 }

@@ -92,4 +92,15 @@ final class DataCheckTests: DemoDataTestCase {
         XCTAssertEqual(check.report.split(separator: "\n").last,
                        "checked \(try documentCount(in: DemoData.collections + ["notes", "zines"])) documents in 7 collections (2 without a model, read as raw documents: notes, zines): 2 problems")
     }
+
+    func testStrayTemporaryFilesAreRemovedAndCounted() async throws {
+        try fixTheDemoData()
+        try writeFile("books/.shelf-killed.tmp", #"{"title": "#)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -300)], ofItemAtPath: url("books/.shelf-killed.tmp").path)
+        let check = try await DataCheck.run(on: db)
+        XCTAssertEqual(check.removedStrayFiles, ["books/.shelf-killed.tmp"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url("books/.shelf-killed.tmp").path))
+        XCTAssertTrue(check.report.contains("removed 1 temporary file left by writers that were stopped midway (older than a minute; no document lost): books/.shelf-killed.tmp"), check.report)
+        XCTAssertTrue(check.report.hasSuffix("all decode"), check.report)
+    }
 }

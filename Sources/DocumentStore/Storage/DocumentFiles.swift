@@ -13,6 +13,8 @@ final class DocumentFiles: Sendable {
     let rootFD: Int32
     /// Said once: a committed journal this process cannot roll forward (a read-only folder).
     let reportedStuckJournal = Locked(false)
+    /// Every stray temporary file this store has removed (see `removeStrayTemporaryFiles`).
+    let strayFilesRemoved = Locked<[String]>([])
 
     init(root: URL) throws(DocumentStoreError) {
         rootPath = root.path
@@ -32,6 +34,9 @@ final class DocumentFiles: Sendable {
         // Opening the store completes a batch a writer committed before it died, and forgets
         // one it had not committed. A folder this process cannot write is read as it is.
         if hasJournalFiles && !isReadOnly { try recover() }
+        // Killed single-document writers' leftovers: swept in the background, so a large
+        // folder opens as fast as ever.
+        DispatchQueue.global(qos: .utility).async { [weak self] in self?.removeStrayTemporaryFiles() }
     }
 
     deinit { close(rootFD) }

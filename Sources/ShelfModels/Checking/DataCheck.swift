@@ -9,6 +9,8 @@ public struct DataCheck: Sendable {
     /// The folders checked as raw documents, having no model: their names, sorted.
     public let rawCollections: [String]
     public let problems: [DocumentProblem]
+    /// Temporary files killed writers had left beside documents, removed (older than a minute).
+    public let removedStrayFiles: [String]
 
     public static func run(on store: Firestore) async throws -> DataCheck {
         var checked = 0
@@ -28,7 +30,7 @@ public struct DataCheck: Sendable {
             }
         }
         return DataCheck(checkedDocuments: checked, checkedCollections: known.count + raw.count,
-                         rawCollections: raw, problems: problems)
+                         rawCollections: raw, problems: problems, removedStrayFiles: store.removeStrayTemporaryFiles())
     }
 
     /// One line per problem, then a summary line.
@@ -37,6 +39,10 @@ public struct DataCheck: Sendable {
             : " (\(rawCollections.count) without a model, read as raw documents: \(rawCollections.joined(separator: ", ")))"
         let summary = "checked \(checkedDocuments) document\(checkedDocuments == 1 ? "" : "s") in \(checkedCollections) collections\(withoutModel): "
             + (problems.isEmpty ? "all decode" : "\(problems.count) problem\(problems.count == 1 ? "" : "s")")
-        return (problems.map(\.message) + [summary]).joined(separator: "\n")
+        let strays = removedStrayFiles.isEmpty ? [] : [
+            "removed \(removedStrayFiles.count) temporary file\(removedStrayFiles.count == 1 ? "" : "s") left by writers that were stopped midway (older than a minute; no document lost): "
+                + removedStrayFiles.joined(separator: ", "),
+        ]
+        return (problems.map(\.message) + strays + [summary]).joined(separator: "\n")
     }
 }

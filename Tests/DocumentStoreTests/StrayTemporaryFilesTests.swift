@@ -1,0 +1,43 @@
+@testable import DocumentStore
+import Foundation
+import XCTest
+
+/// A single document's write is a temporary file renamed over the document; a writer killed
+/// between the two leaves `.shelf-<random>.tmp` behind. The store removes those older than a
+/// minute when it opens (in the background) and when asked (`shelf check`), at any depth, and
+/// leaves young ones and everything else alone.
+final class StrayTemporaryFilesTests: StoreTestCase {
+    private func place(_ relative: String, age: TimeInterval) throws {
+        try store.writeFile(relative, "{\"half\": ")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: store.path(relative))
+    }
+
+    private func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: store.path(relative)) }
+
+    func testOldOnesAreRemovedAtAnyDepthYoungOnesAndOthersKept() throws {
+        try db.document("books/dune").write(["title": "Dune"])
+        try db.document("books/dune/reviews/r1").write(["stars": 5])
+        try place("books/.shelf-old1.tmp", age: 120)
+        try place("books/dune/reviews/.shelf-old2.tmp", age: 600)
+        try place("books/.shelf-young.tmp", age: 5)
+        try place("books/.other-hidden.tmp", age: 600)
+        let other = try Firestore(directory: store.root)
+        let removed = other.removeStrayTemporaryFiles()
+        XCTAssertEqual(Set(removed), ["books/.shelf-old1.tmp", "books/dune/reviews/.shelf-old2.tmp"])
+        XCTAssertFalse(exists("books/.shelf-old1.tmp"))
+        XCTAssertFalse(exists("books/dune/reviews/.shelf-old2.tmp"))
+        XCTAssertTrue(exists("books/.shelf-young.tmp"), "a writer may still be at it")
+        XCTAssertTrue(exists("books/.other-hidden.tmp"), "not ours")
+        XCTAssertTrue(exists("books/dune.json") && exists("books/dune/reviews/r1.json"))
+        XCTAssertEqual(Set(other.removeStrayTemporaryFiles()), Set(removed), "what it removed since it opened, once each")
+    }
+
+    func testOpeningTheStoreSweepsInTheBackground() throws {
+        try place("books/.shelf-left.tmp", age: 3600)
+        let other = try Firestore(directory: store.root)
+        let deadline = Date().addingTimeInterval(10)
+        while exists("books/.shelf-left.tmp") && Date() < deadline { usleep(10_000) }
+        XCTAssertFalse(exists("books/.shelf-left.tmp"))
+        XCTAssertEqual(other.removeStrayTemporaryFiles(), ["books/.shelf-left.tmp"])
+    }
+}

@@ -57,31 +57,30 @@ struct DataLocation {
         return DataLocation(url: url, notice: "Created the empty folder \(url.path)")
     }
 
-    /// `$XDG_DATA_HOME/shelf` (or `~/.local/share/shelf`), seeded from the repository's `Data/`
-    /// the first time.
+    /// `$XDG_DATA_HOME/shelf` (or `~/.local/share/shelf`), made the first time from the demo
+    /// data inside this binary (`DemoData`), so an installed `shelf` needs no checkout.
     static func demoCopy() throws -> DataLocation {
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
         let folder = base.appendingPathComponent("shelf")
         if FileManager.default.fileExists(atPath: folder.path) { return try given(folder.path) }
-        guard let demo = bundledDemoData() else {
-            throw Problem(description: "the demo data (the repository's Data/ folder) was not found next to this build; open a folder with --data DIR")
-        }
+        // Written beside it and renamed into place, so a copy cut short never passes for one.
+        let partial = base.appendingPathComponent(".shelf-demo-\(getpid())")
         do {
             try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: demo, to: folder)
+            try? FileManager.default.removeItem(at: partial)
+            for file in DemoData.files {
+                let target = partial.appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(file.text.utf8).write(to: target)
+            }
+            try FileManager.default.moveItem(at: partial, to: folder)
         } catch {
+            try? FileManager.default.removeItem(at: partial)
             throw Problem(description: "cannot copy the demo data to \(folder.path): \(reason(error))")
         }
         return DataLocation(url: folder, notice: "Copied the demo data to \(folder.path)")
-    }
-
-    /// The repository's `Data/`, found from this source file's place: `swift run` builds here.
-    static func bundledDemoData() -> URL? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let data = root.appendingPathComponent("Data")
-        return FileManager.default.fileExists(atPath: data.path) ? data : nil
     }
 
     private static func reason(_ error: Error) -> String {

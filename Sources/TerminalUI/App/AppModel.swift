@@ -178,10 +178,13 @@ public final class AppModel {
         let version = tab.version
         let cached = visibleCache[tab.collectionID]
         // Still making sort keys (`advanceSorting()`): the same rows stay in their last order
-        // (a new column chosen with s); new rows are not listed yet.
+        // (a new column chosen with s). Before the first order is ready, the rows show as the
+        // store gives them (by id), so a large collection is on screen as soon as it is read;
+        // they take the column's order when its keys are made.
         guard isOrdered(tab) else {
             if let cached, cached.version == version, cached.needle == needle { return cached }
-            return VisibleRows(version: -1, sort: sort, needle: needle, rows: [], rowCount: tab.rowCount)
+            let rows = tab.isLoaded && needle.isEmpty ? Array(0..<tab.rowCount) : []
+            return VisibleRows(version: -1, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
         }
         if let cached, cached.version == version, cached.sort == sort, cached.needle == needle { return cached }
         let order = tab.order(by: sort)
@@ -246,9 +249,10 @@ public final class AppModel {
         if let awaited = awaitedSelection[tab.collectionID], awaited == selectedIDs[tab.collectionID] {
             return min(state.selected ?? 0, visible.count - 1)
         }
-        // From now on the selection follows this document, not this position.
+        // From now on the selection follows this document, not this position; not yet while
+        // the rows wait for their order (shown by id meanwhile), so the top row is selected then.
         let position = min(state.selected ?? 0, visible.count - 1)
-        selectedIDs[tab.collectionID] = tab.snapshot(at: visible[position]).documentID
+        if isOrdered(tab) { selectedIDs[tab.collectionID] = tab.snapshot(at: visible[position]).documentID }
         return position
     }
 

@@ -95,6 +95,27 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
+    func readPage(_ page: ServerPage) throws -> [ServerDocument] {
+        let query = PostgresPageQuery(page).query
+        return try withConnection(doing: "read a page of the collection \(page.collection) from") { connection in
+            try documents(query, on: connection)
+        }
+    }
+
+    func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int {
+        let column = group ? "collection_id" : "parent"
+        var binds = PostgresBindings()
+        binds.append(collectionOrGroup)
+        var sql = "SELECT count(*) FROM shelf_documents WHERE \(column) = $1"
+        if let containing {
+            binds.append(containing)
+            sql += " AND fields @> $2::jsonb"
+        }
+        return try withConnection(doing: "count the documents of \(collectionOrGroup) in") { connection in
+            try PostgresQueries(connection: connection, logger: logger).rows(PostgresQuery(unsafeSQL: sql, binds: binds)).first?.decode(Int.self) ?? 0
+        }
+    }
+
     func documentIDs(in collection: String) throws -> [String] {
         let prefix = collection + "/"
         let length = Int32(prefix.unicodeScalars.count)  // PostgreSQL counts characters as code points

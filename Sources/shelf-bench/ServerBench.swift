@@ -55,7 +55,7 @@ enum ServerBench {
         var written = 0
         let writes = try times(runs) {
             written += 1
-            try db.document("items/bench-write").write(["genre": "bench", "rating": written])
+            try db.document("bench/write").write(["genre": "bench", "rating": written])
         }
         print("one write: \(Format.duration(Measure.median(writes)))")
         print("a change seen by another client's listener: \(Format.duration(Measure.median(try deliveries(url, runs: runs))))")
@@ -87,7 +87,7 @@ enum ServerBench {
         let listening = try open(url, label: "listener"), writing = try open(url, label: "writer")
         let seen = Locked<[Int: ContinuousClock.Instant]>([:])
         let arrived = DispatchSemaphore(value: 0)
-        let registration = listening.document("items/bench-live").addSnapshotListener { snapshot, _ in
+        let registration = listening.document("bench/live").addSnapshotListener { snapshot, _ in
             guard let value = snapshot?.data()?["n"] as? Int else { return }
             seen.withLock { $0[value] = .now }
             arrived.signal()
@@ -97,7 +97,7 @@ enum ServerBench {
         var durations: [Duration] = []
         for run in 0..<runs {
             let committed = ContinuousClock.now
-            try writing.document("items/bench-live").write(["n": base + run])
+            try writing.document("bench/live").write(["n": base + run])
             while seen.withLock({ $0[base + run] }) == nil {
                 guard arrived.wait(timeout: .now() + 10) == .success else {
                     throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "no delivery within 10 s"])

@@ -6,9 +6,8 @@ import PostgresNIO
 ///
 /// By id: `ORDER BY path` (bytes, `COLLATE "C"`), served by the index on (parent, path).
 /// By a field: `ORDER BY shelf_order_rank(v), shelf_order_key(v), path` where `v` is the field
-/// (`fields -> 'a' -> 'b'`, written out as literals so that an index on the same expressions,
-/// `CREATE INDEX ON shelf_documents (parent, shelf_order_rank(fields -> 'price'),
-/// shelf_order_key(fields -> 'price'), path)`, serves it).
+/// (`fields -> 'a' -> 'b'`, written out as literals so that the index `orderIndex` makes on the
+/// same expressions serves it).
 struct PostgresPageQuery {
     let query: PostgresQuery
 
@@ -22,7 +21,7 @@ struct PostgresPageQuery {
         if let containing = page.containing { conditions.append("fields @> \(bind(containing, as: "jsonb"))") }
         var keys = ["path"]
         if let field = page.field {
-            let value = "fields" + field.map { " -> " + Self.literal($0) }.joined()
+            let value = Self.value(field)
             conditions.append("\(value) IS NOT NULL")
             keys = ["shelf_order_rank(\(value))", "shelf_order_key(\(value))", "path"]
         }
@@ -48,6 +47,23 @@ struct PostgresPageQuery {
             ORDER BY \(keys.map { $0 + direction }.joined(separator: ", ")) LIMIT \(page.limit)
             """
         query = PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
+    /// The field's value in a row, as SQL.
+    static func value(_ field: [String]) -> String {
+        "fields" + field.map { " -> " + literal($0) }.joined()
+    }
+
+    /// The index that orders a collection's rows by `field` then path, as Firestore's automatic
+    /// single-field indexes do; named by a hash of the field, the same in every client.
+    static func orderIndex(_ field: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for byte in field.joined(separator: "\u{1}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let name = "shelf_order_" + String(hash, radix: 16)
+        let value = value(field)
+        return "CREATE INDEX IF NOT EXISTS \(name) ON shelf_documents (parent, shelf_order_rank(\(value)), shelf_order_key(\(value)), path)"
     }
 
     /// A string literal (standard_conforming_strings, on since PostgreSQL 9.1: no backslash escapes).

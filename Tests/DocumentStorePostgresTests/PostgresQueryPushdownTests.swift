@@ -117,6 +117,9 @@ final class PostgresQueryPushdownTests: PostgresTestCase {
             XCTAssertEqual(Set(rows.map(\.path)), Set(try ids(make(db))))
             XCTAssertEqual(try ids(make(db)), try ids(make(folder)))
         }
+        XCTAssertEqual(try sql("SELECT string_agg(indexdef, ';') FROM pg_indexes WHERE left(indexname, 12) = 'shelf_order_'"),
+                       "CREATE INDEX shelf_order_af63e34c8601f871 ON public.shelf_documents USING btree (parent, shelf_order_rank((fields -> 'n'::text)), shelf_order_key((fields -> 'n'::text)), path)",
+                       "the first page ordered by n made its index")
     }
 
     func testCountsWithEqualityFiltersAreTheFolderBackends() throws {

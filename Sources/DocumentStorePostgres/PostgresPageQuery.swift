@@ -24,6 +24,10 @@ struct PostgresPageQuery {
             let value = Self.value(field)
             conditions.append("\(value) IS NOT NULL")
             keys = ["shelf_order_rank(\(value))", "shelf_order_key(\(value))", "path"]
+            for range in page.ranges {
+                conditions.append("\(keys[0]) BETWEEN 3 AND 7")
+                conditions.append("(\(keys[0]), \(keys[1])) \(range.op) (5, \(bind(range.key, as: "numeric")))")
+            }
         }
         func comparison(_ cursor: ServerCursor, after: Bool) -> String {
             var left: [String] = [], right: [String] = []

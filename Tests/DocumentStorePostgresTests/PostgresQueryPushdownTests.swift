@@ -88,6 +88,12 @@ final class PostgresQueryPushdownTests: PostgresTestCase {
             { $0.collection(collection).order(by: FieldPath.documentID(), descending: true).end(at: ["d03é"]) },
             { $0.collection(collection).whereField("n", isEqualTo: 1).order(by: "n") },
             { $0.collection(collection).whereField("n", isGreaterThan: 0).order(by: "n") },
+            { $0.collection(collection).whereField("n", isLessThan: 7).order(by: "n", descending: true) },
+            { $0.collection(collection).whereField("n", isLessThanOrEqualTo: 7.0).whereField("n", isGreaterThanOrEqualTo: -0.0).order(by: "n") },
+            { $0.collection(collection).whereField("n", isGreaterThan: -3).whereField("kind", isEqualTo: "b").order(by: "n") },
+            { $0.collection(collection).whereField("n", isGreaterThan: true).order(by: "n") },
+            { $0.collection(collection).whereField("n", isGreaterThan: 1e300).order(by: "n") },
+            { $0.collection(collection).whereField("m.x", isGreaterThanOrEqualTo: 2).order(by: "m.x", descending: true) },
         ]
         try assertSameAnswers { $0.collection(collection).limit(to: 3) }
         for order in orders {

@@ -20,25 +20,38 @@ package struct ServerPage: Sendable, Equatable {
     /// True for `limit(toLast:)`: the server reads from the other end.
     package var fromEnd: Bool
     package var limit: Int
+    /// Range filters on the ordered field, all ANDed.
+    package var ranges: [ServerRange]
     /// Rows at or after (`start`) and at or before (`end`) these, in the query's order.
     package var start: ServerCursor?
     package var end: ServerCursor?
 
     /// The page for `definition`, or nil when the server cannot order or cut it exactly.
     init?(_ definition: QueryDefinition) {
-        guard case .collection(let path) = definition.source, let limit = definition.limit,
-              ServerPrefilter.isExact(definition) else { return nil }
+        guard case .collection(let path) = definition.source, let limit = definition.limit else { return nil }
         let orders = definition.orders
         guard let last = orders.last, last.field.isDocumentID, orders.count <= 2,
               orders.allSatisfy({ $0.descending == last.descending }) else { return nil }
         var field: [String]?
+        // Range filters on the ordered field, against a number of an exact rank, are the
+        // server's; every other filter must be an exact equality.
+        var rest = definition
+        var ranges: [ServerRange] = []
         if orders.count == 2 {
             let segments = orders[0].field.segments
             guard !segments.contains(where: { $0.hasPrefix("$") || $0.contains("\0") }) else { return nil }
             field = segments
+            rest.filters = definition.filters.filter { filter in
+                guard case .field(let filter) = filter, filter.field == orders[0].field,
+                      let range = ServerRange(filter.op, filter.value) else { return true }
+                ranges.append(range)
+                return false
+            }
         }
+        guard ServerPrefilter.isExact(rest) else { return nil }
         collection = path.description
-        containing = ServerPrefilter.containment(definition).map(DocumentText.text)
+        containing = ServerPrefilter.containment(rest).map(DocumentText.text)
+        self.ranges = ranges
         self.field = field
         descending = last.descending
         fromEnd = definition.limitKind == .last
@@ -64,6 +77,29 @@ package struct ServerPage: Sendable, Equatable {
             guard let field else { return true }
             return ServerOrderRank(row.stored.fields?.value(at: field)).isExact
         }
+    }
+}
+
+/// A range filter on a page's ordered field against a number of the exact rank 5: Firestore
+/// matches the numbers (ranks 3 to 7: not NaN) on that side of it, which (rank, key) compared
+/// with (5, key) tells exactly.
+package struct ServerRange: Sendable, Equatable {
+    /// "<", "<=", ">" or ">=".
+    package var op: String
+    /// The number, a decimal.
+    package var key: String
+
+    init?(_ op: FilterOperator, _ value: FirestoreValue) {
+        let rank = ServerOrderRank(value)
+        guard rank.rawValue == 5 else { return nil }
+        switch op {
+        case .lessThan: self.op = "<"
+        case .lessThanOrEqual: self.op = "<="
+        case .greaterThan: self.op = ">"
+        case .greaterThanOrEqual: self.op = ">="
+        default: return nil
+        }
+        key = rank.key
     }
 }
 

@@ -4,9 +4,9 @@ import Foundation
 
 /// `shelf-bench pg DIR-or-URL COUNT [RUNS]`: issue 12's figures on a store of COUNT documents in
 /// `items` (a folder, or `postgresql://…`), seeded in batches of 500 up to COUNT when fewer are
-/// there. Prints medians of RUNS: the page queries (an equality filter, `limit(to: 20)`, by id
-/// and by a number field, descending), a count, one write, and how long a change written by one
-/// client takes to reach another client's listener.
+/// there. Prints medians of RUNS: the page queries (an equality filter, `limit(to: 20)`, by id,
+/// by a number field descending, and with a range on it), a count, one write, and how long a
+/// change written by one client takes to reach another client's listener.
 enum ServerBench {
     static let genres = ["fantasy", "history", "poetry", "science", "travel"]
 
@@ -45,6 +45,8 @@ enum ServerBench {
         let queries: [(String, Query)] = [
             ("genre == fantasy, by id, limit 20", fantasy.limit(to: 20)),
             ("genre == fantasy, by rating descending, limit 20", fantasy.order(by: "rating", descending: true).limit(to: 20)),
+            ("genre == fantasy, rating < 2.5, by rating descending, limit 20",
+             fantasy.whereField("rating", isLessThan: 2.5).order(by: "rating", descending: true).limit(to: 20)),
         ]
         for (name, query) in queries {
             let durations = try times(runs) { _ = try waitForRead { query.getDocuments(completion: $0) } }

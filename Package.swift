@@ -36,7 +36,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "shelf-bench",
-            dependencies: ["DocumentStore", "ShelfModels"]),
+            dependencies: ["DocumentStore", "DocumentStorePostgres", "ShelfModels"]),
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"]),
         // The PostgreSQL backend's own tests, and (through Shared/, links to DocumentStoreTests'
         // files) the store's tests run again on PostgreSQL: one suite, two backends.

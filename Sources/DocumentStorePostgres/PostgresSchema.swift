@@ -54,6 +54,29 @@ enum PostgresSchema {
     ], [
         // 2: queries' equality filters (`fields @> …`, see ServerPrefilter) use an index.
         "CREATE INDEX shelf_documents_fields ON shelf_documents USING gin (fields jsonb_path_ops)",
+    ], [
+        // 3: a field's place in query orders (see DocumentStore's ServerPage, ServerOrderRank):
+        // immutable, so an index on a field's order can be made with them (PostgresPageQuery).
+        """
+        CREATE FUNCTION shelf_order_rank(v jsonb) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE jsonb_typeof(v)
+            WHEN 'null' THEN 0
+            WHEN 'boolean' THEN 1
+            WHEN 'number' THEN CASE WHEN v::numeric <= -9007199254740992 THEN 4 WHEN v::numeric >= 9007199254740992 THEN 6 ELSE 5 END
+            WHEN 'object' THEN CASE
+                WHEN v = '{"$double": "NaN"}' THEN 2
+                WHEN v = '{"$double": "-Infinity"}' THEN 3
+                WHEN v = '{"$double": "Infinity"}' THEN 7
+                WHEN jsonb_typeof(v -> '$double') = 'number' THEN 5
+                ELSE 8 END
+            ELSE 8 END
+        $$
+        """,
+        """
+        CREATE FUNCTION shelf_order_key(v jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE jsonb_typeof(v) WHEN 'number' THEN v::numeric WHEN 'boolean' THEN CASE WHEN v = 'true' THEN 1 ELSE 0 END ELSE 0 END
+        $$
+        """,
     ]]
 
     /// Brings the database to the latest version.

@@ -13,6 +13,8 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     private let lock = NSLock()
     private var connection: PostgresConnection?  // under `lock`
     private var isClosed = false                // under `lock`
+    /// The fields whose order index this client has made sure of (under `lock`).
+    private var orderIndexes: Set<[String]> = []
     private let changes: PostgresChanges
     /// How many times a commit is tried when the server reports a serialization failure or a
     /// deadlock before `.aborted` is returned (a transaction's caller then runs its block again).
@@ -92,6 +94,33 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                 return try documents("SELECT path, fields::text FROM shelf_documents WHERE collection_id = \(collectionID) AND fields @> \(containing)::jsonb", on: connection)
             }
             return try documents("SELECT path, fields::text FROM shelf_documents WHERE collection_id = \(collectionID)", on: connection)
+        }
+    }
+
+    func readPage(_ page: ServerPage) throws -> [ServerDocument] {
+        let query = PostgresPageQuery(page).query
+        return try withConnection(doing: "read a page of the collection \(page.collection) from") { connection in
+            // The first page ordered by a field makes its index (once per database; writers
+            // wait while it is built). Failing to is only slower: another client may be making it.
+            if let field = page.field, !orderIndexes.contains(field) {
+                _ = try? PostgresQueries(connection: connection, logger: logger).rows(PostgresQuery(unsafeSQL: PostgresPageQuery.orderIndex(field)))
+                orderIndexes.insert(field)
+            }
+            return try documents(query, on: connection)
+        }
+    }
+
+    func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int {
+        let column = group ? "collection_id" : "parent"
+        var binds = PostgresBindings()
+        binds.append(collectionOrGroup)
+        var sql = "SELECT count(*) FROM shelf_documents WHERE \(column) = $1"
+        if let containing {
+            binds.append(containing)
+            sql += " AND fields @> $2::jsonb"
+        }
+        return try withConnection(doing: "count the documents of \(collectionOrGroup) in") { connection in
+            try PostgresQueries(connection: connection, logger: logger).rows(PostgresQuery(unsafeSQL: sql, binds: binds)).first?.decode(Int.self) ?? 0
         }
     }
 

@@ -33,6 +33,11 @@ public final class AggregateQuery: @unchecked Sendable {
     func readSnapshot() throws -> AggregateQuerySnapshot {
         let operations: [AggregateField.Operation]
         do { operations = try validated() } catch { throw publicError(error) }
+        if operations == [.count] {
+            let counted: Int?
+            do { counted = try query.firestore.backend.count(of: query) } catch { throw publicError(error) }
+            if let counted { return AggregateQuerySnapshot(query: self, results: [.count: .integer(Int64(counted))]) }
+        }
         let documents = try query.readSnapshot().documents
         let fields = Set(operations.compactMap(\.field))
         let values = documents.map { document in

@@ -13,6 +13,11 @@ package protocol DocumentServer: AnyObject, Sendable {
     /// Every document of every collection with this id, at any depth, whose fields contain
     /// `containing` when given.
     func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument]
+    /// The first `page.limit` documents of the page's collection in its order (see `ServerPage`),
+    /// from its end for `fromEnd`, in any order.
+    func readPage(_ page: ServerPage) throws -> [ServerDocument]
+    /// How many documents `readCollection` (`group` false) or `readGroup` (true) would read.
+    func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int
     /// The ids of the documents of `collection`, and of missing ones with documents below them.
     func documentIDs(in collection: String) throws -> [String]
     /// The ids of the collections holding documents directly below `parent` ("" for the root).

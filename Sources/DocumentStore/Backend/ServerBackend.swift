@@ -4,7 +4,9 @@ import Foundation
 /// transforms, preconditions, query order and filters, snapshots) applied here, over the
 /// documents a `DocumentServer` reads and writes as text.
 ///
-/// Queries read the candidate documents (a collection, or a collection group, narrowed by the
+/// Queries that `ServerPage` can describe are ordered and cut to their limit by the server,
+/// and counts with only exact equality filters are counted there (`count(of:)`). Other
+/// queries read the candidate documents (a collection, or a collection group, narrowed by the
 /// query's equality filters: `ServerPrefilter`) from the server and evaluate them with the same
 /// `QueryEvaluator` as the folder backend, so both agree.
 final class ServerBackend: StorageBackend {
@@ -47,6 +49,10 @@ final class ServerBackend: StorageBackend {
     }
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {
+        if let page = ServerPage(query.definition) {
+            let rows = try server.readPage(page).map { snapshot($0, store: query.firestore) }
+            if page.isExact(rows) { return query.evaluator.results(from: rows) }
+        }
         let documents: [ServerDocument]
         let containing = ServerPrefilter.containment(query.definition).map(DocumentText.text)
         switch query.definition.source {
@@ -54,6 +60,22 @@ final class ServerBackend: StorageBackend {
         case .group(let id): documents = try server.readGroup(id, containing: containing)
         }
         return query.evaluator.results(from: documents.map { snapshot($0, store: query.firestore) })
+    }
+
+    /// Counted by the server when it applies the whole filter exactly, and no order, cursor
+    /// or limit of another kind is asked for (an order by a field leaves out the documents
+    /// without it).
+    func count(of query: Query) throws -> Int? {
+        let definition = query.definition
+        guard definition.explicitOrders.allSatisfy(\.field.isDocumentID), definition.start == nil,
+              definition.end == nil, ServerPrefilter.isExact(definition) else { return nil }
+        let containing = ServerPrefilter.containment(definition).map(DocumentText.text)
+        let count: Int
+        switch definition.source {
+        case .collection(let path): count = try server.count(in: path.description, group: false, containing: containing)
+        case .group(let id): count = try server.count(in: id, group: true, containing: containing)
+        }
+        return definition.limit.map { min($0, count) } ?? count
     }
 
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {

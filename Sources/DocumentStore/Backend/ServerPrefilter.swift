@@ -8,13 +8,31 @@
 enum ServerPrefilter {
     /// The fields every matching document contains; nil when the query has no such filter.
     static func containment(_ definition: QueryDefinition) -> [String: FirestoreValue]? {
+        narrowing(definition).fields
+    }
+
+    /// True when the containment is the query's whole filter, exactly: every filter is an
+    /// equality on a string or a boolean (no number: `jsonb` finds 1.0 for 1, Firestore does
+    /// not), all ANDed, none on the same field as another. Then the server's rows are exactly
+    /// the matching documents, and it may count them or cut them to a limit itself.
+    static func isExact(_ definition: QueryDefinition) -> Bool {
+        narrowing(definition).isExact
+    }
+
+    private static func narrowing(_ definition: QueryDefinition) -> (fields: [String: FirestoreValue]?, isExact: Bool) {
         var fields: [String: FirestoreValue] = [:]
+        var isExact = !definition.filters.contains(where: hasDisjunction)
         for filter in definition.filters.flatMap(conjuncts) {
             guard filter.op == .equal, !filter.field.isDocumentID, isNarrowable(filter.value),
-                  !filter.field.segments.contains(where: { $0.hasPrefix("$") }) else { continue }
-            fields = merged(fields, filter.field.segments[...], filter.value) ?? fields
+                  !filter.field.segments.contains(where: { $0.hasPrefix("$") }) else { isExact = false; continue }
+            if let next = merged(fields, filter.field.segments[...], filter.value) { fields = next } else { isExact = false }
+            switch filter.value {
+            case .string(let text): if text.contains("\0") { isExact = false }
+            case .boolean: break
+            default: isExact = false
+            }
         }
-        return fields.isEmpty ? nil : fields
+        return (fields.isEmpty ? nil : fields, isExact)
     }
 
     /// The field filters that must all hold: those of the top level and of nested ANDs.
@@ -23,6 +41,14 @@ enum ServerPrefilter {
         case .field(let filter): return [filter]
         case .and(let filters): return filters.flatMap(conjuncts)
         case .or: return []
+        }
+    }
+
+    private static func hasDisjunction(_ filter: QueryFilter) -> Bool {
+        switch filter {
+        case .field: return false
+        case .and(let filters): return filters.contains(where: hasDisjunction)
+        case .or: return true
         }
     }
 

@@ -16,6 +16,9 @@ protocol StorageBackend: AnyObject, Sendable {
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath]
     /// The query's results, in its order, cursors and limits applied.
     func results(of query: Query) throws -> [QueryDocumentSnapshot]
+    /// How many documents the query finds, when the storage can count them without reading
+    /// them; nil: read the results and count those.
+    func count(of query: Query) throws -> Int?
     /// The ids of the documents of `collection`, with those of missing documents that have
     /// collections under them (`listDocuments`).
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID>
@@ -27,4 +30,8 @@ protocol StorageBackend: AnyObject, Sendable {
     func consistently<T>(_ body: () throws -> T) throws -> T
     /// Lets go of connections; later calls fail.
     func close()
+}
+
+extension StorageBackend {
+    func count(of query: Query) throws -> Int? { nil }
 }

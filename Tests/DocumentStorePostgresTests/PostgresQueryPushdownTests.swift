@@ -1,0 +1,155 @@
+@testable import DocumentStore
+import Foundation
+import XCTest
+
+/// Queries ordered, cut and counted by PostgreSQL (`ServerPage`, `ServerBackend.count`) give
+/// exactly the folder backend's answers, on data made to catch them out: every type in the
+/// ordered field, missing fields, NaN, ±Infinity, -0.0, ties of 1 and 1.0, numbers beyond 2^53.
+final class PostgresQueryPushdownTests: PostgresTestCase {
+    private var folder: Firestore!
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("PushdownTests-\(UUID().uuidString)")
+        folder = try Firestore(directory: scratch)
+    }
+
+    override func tearDown() {
+        folder = nil
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+        super.tearDown()
+    }
+
+    /// Tricky values of `n`: every type class, and numbers SQL could order wrongly.
+    private static var tricky: [Any] { [
+        NSNull(), false, true, Double.nan, -Double.infinity, Double.infinity, -0.0, 0, 0.0, 1, 1.0, 1, -1, 2.5,
+        -2.5, 1e-5, 9_007_199_254_740_993 as Int64, 9_007_199_254_740_992.0, -9_007_199_254_740_993 as Int64,
+        1e18, 1_000_000_000_000_000_001 as Int64, Int64.max, Int64.min, 1e300, "text", "1", ["a": 1], [1, 2],
+        Timestamp(seconds: 5, nanoseconds: 0), 7, 7, 7.0, 3, 4.5,
+    ] }
+    /// Numbers only, below 2^53, with ties: the server's page is exact and used.
+    private static var clean: [Any] { [Double.nan, -Double.infinity, -0.0, 0, 1, 1.0, 1, 2.5, -3, 7, 7.0, 7, 1e15, 4.25, Double.infinity, NSNull(), false, true] }
+
+    /// The same documents in both stores: `n` from `values` (some documents lack it), a
+    /// `kind` for equality filters, a nested `m.x`.
+    private func seed(_ collection: String, _ values: [Any]) throws {
+        for (index, value) in values.enumerated() {
+            var data: [String: Any] = ["kind": index % 3 == 0 ? "a" : "b", "m": ["x": index % 4]]
+            if index % 5 != 4 { data["n"] = value }
+            let id = String(format: "d%02d", (index * 7) % values.count) + (index % 2 == 0 ? "" : "é")
+            for store in [db, folder!] as [Firestore] { try store.document("\(collection)/\(id)").write(data) }
+        }
+    }
+
+    private func ids(_ query: Query) throws -> [String] {
+        try query.readSnapshot().documents.map(\.reference.path)
+    }
+
+    /// Each query, made for a store, gives the same paths on both; returns how many the server paged.
+    @discardableResult
+    private func assertSameAnswers(_ make: (Firestore) -> Query, file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
+        let server = make(db), local = make(folder)
+        XCTAssertEqual(try ids(server), try ids(local), "\(server.definition)", file: file, line: line)
+        return ServerPage(server.definition) != nil
+    }
+
+    private func variants(_ base: @escaping (Firestore) -> Query) -> [(Firestore) -> Query] {
+        var queries: [(Firestore) -> Query] = []
+        for limit in [1, 2, 3, 5, 8, 13, 40] {
+            queries.append { base($0).limit(to: limit) }
+            queries.append { base($0).limit(toLast: limit) }
+        }
+        return queries
+    }
+
+    private func assertAll(in collection: String) throws -> Int {
+        var paged = 0
+        let orders: [(Firestore) -> Query] = [
+            { $0.collection(collection).order(by: FieldPath.documentID()) },
+            { $0.collection(collection).order(by: FieldPath.documentID(), descending: true) },
+            { $0.collection(collection).order(by: "n") },
+            { $0.collection(collection).order(by: "n", descending: true) },
+            { $0.collection(collection).order(by: "m.x") },
+            { $0.collection(collection).whereField("kind", isEqualTo: "a").order(by: "n") },
+            { $0.collection(collection).whereField("kind", isEqualTo: "b").order(by: "n", descending: true) },
+            { $0.collection(collection).order(by: "n").start(at: [1]) },
+            { $0.collection(collection).order(by: "n").start(after: [1]) },
+            { $0.collection(collection).order(by: "n").order(by: FieldPath.documentID()).start(after: [1, "d05é"]) },
+            { $0.collection(collection).order(by: "n").end(at: [7]) },
+            { $0.collection(collection).order(by: "n").order(by: FieldPath.documentID()).end(before: [7.0, "d03"]) },
+            { $0.collection(collection).order(by: "n", descending: true).start(at: [7]).end(before: [-0.0]) },
+            { $0.collection(collection).order(by: "n").start(after: [NSNull()]).end(at: [Double.infinity]) },
+            { $0.collection(collection).order(by: "n").start(at: [false]) },
+            { $0.collection(collection).order(by: "n").start(after: [Double.nan]) },
+            { $0.collection(collection).order(by: "n").start(at: ["text"]) },
+            { $0.collection(collection).order(by: "n").order(by: FieldPath.documentID(), descending: true) },
+            { $0.collection(collection).order(by: FieldPath.documentID()).start(after: ["d05"]) },
+            { $0.collection(collection).order(by: FieldPath.documentID(), descending: true).end(at: ["d03é"]) },
+            { $0.collection(collection).whereField("n", isEqualTo: 1).order(by: "n") },
+            { $0.collection(collection).whereField("n", isGreaterThan: 0).order(by: "n") },
+            { $0.collection(collection).whereField("n", isLessThan: 7).order(by: "n", descending: true) },
+            { $0.collection(collection).whereField("n", isLessThanOrEqualTo: 7.0).whereField("n", isGreaterThanOrEqualTo: -0.0).order(by: "n") },
+            { $0.collection(collection).whereField("n", isGreaterThan: -3).whereField("kind", isEqualTo: "b").order(by: "n") },
+            { $0.collection(collection).whereField("n", isGreaterThan: true).order(by: "n") },
+            { $0.collection(collection).whereField("n", isGreaterThan: 1e300).order(by: "n") },
+            { $0.collection(collection).whereField("m.x", isGreaterThanOrEqualTo: 2).order(by: "m.x", descending: true) },
+        ]
+        try assertSameAnswers { $0.collection(collection).limit(to: 3) }
+        for order in orders {
+            try assertSameAnswers(order)
+            for query in variants(order) where try assertSameAnswers(query) { paged += 1 }
+        }
+        return paged
+    }
+
+    func testPagesOrderedByTheServerEqualTheFolderBackendsOnTrickyData() throws {
+        try seed("tricky", Self.tricky)
+        try seed("clean", Self.clean)
+        let paged = try assertAll(in: "tricky") + assertAll(in: "clean")
+        XCTAssertGreaterThan(paged, 300, "most of these queries are paged by the server")
+    }
+
+    func testTheServerReadsOnlyAPageWhenItsOrderIsExact() throws {
+        try seed("clean", Self.clean)
+        let server = try XCTUnwrap(db.backend as? ServerBackend)
+        for make in [{ $0.collection("clean").order(by: "n").limit(to: 4) },
+                     { $0.collection("clean").order(by: FieldPath.documentID()).limit(toLast: 3) },
+                     { $0.collection("clean").order(by: "n", descending: true).start(after: [7]).limit(to: 2) }] as [(Firestore) -> Query] {
+            let page = try XCTUnwrap(ServerPage(make(db).definition))
+            let rows = try server.server.readPage(page)
+            XCTAssertEqual(rows.count, page.limit, "only the page's rows are read")
+            XCTAssertTrue(page.isExact(rows.map { server.snapshot($0, store: db) }))
+            XCTAssertEqual(Set(rows.map(\.path)), Set(try ids(make(db))))
+            XCTAssertEqual(try ids(make(db)), try ids(make(folder)))
+        }
+        XCTAssertEqual(try sql("SELECT string_agg(indexdef, ';') FROM pg_indexes WHERE left(indexname, 12) = 'shelf_order_'"),
+                       "CREATE INDEX shelf_order_af63e34c8601f871 ON public.shelf_documents USING btree (parent, shelf_order_rank((fields -> 'n'::text)), shelf_order_key((fields -> 'n'::text)), path)",
+                       "the first page ordered by n made its index")
+    }
+
+    func testCountsWithEqualityFiltersAreTheFolderBackends() throws {
+        try seed("tricky", Self.tricky)
+        try seed("clean", Self.clean)
+        try seed("a/b/tricky", Self.clean)
+        let queries: [(Firestore) -> Query] = [
+            { $0.collection("tricky") },
+            { $0.collection("tricky").whereField("kind", isEqualTo: "a") },
+            { $0.collection("tricky").whereField("kind", isEqualTo: "a").limit(to: 3) },
+            { $0.collection("tricky").whereField("kind", isEqualTo: "a").whereField("kind", isEqualTo: "b") },
+            { $0.collection("tricky").whereField("n", isEqualTo: 1) },
+            { $0.collection("tricky").whereField("n", isEqualTo: true) },
+            { $0.collection("tricky").whereField("m.x", isEqualTo: 1) },
+            { $0.collection("tricky").order(by: "n") },
+            { $0.collectionGroup("tricky") },
+            { $0.collectionGroup("tricky").whereField("kind", isEqualTo: "b") },
+        ]
+        var counted = 0
+        for make in queries {
+            let server = make(db).count, local = make(folder).count
+            XCTAssertEqual(try server.readSnapshot().count, try local.readSnapshot().count, "\(make(db).definition)")
+            if try db.backend.count(of: make(db)) != nil { counted += 1 }
+        }
+        XCTAssertEqual(counted, 6, "counted by the server: no filter or only exact equalities, no order")
+    }
+}

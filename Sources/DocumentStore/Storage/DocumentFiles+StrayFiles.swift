@@ -3,8 +3,9 @@ import Foundation
 /// Temporary files a killed writer left beside documents (`.shelf-<random>.tmp`: written,
 /// not yet renamed over the document). Batches clean theirs up through the journal; a single
 /// document's write has no journal, so its leftovers are swept here: when the store opens, and
-/// when `shelf check` asks. Only under the write lock (no writer of any process is mid-commit
-/// then) and only files older than a minute, so a slow writer on a shared folder is left alone.
+/// when `shelf check` asks. Only files older than a minute: a live commit holds its temporary
+/// files for milliseconds, and a batch's roll-forward writes a missing one again from its
+/// journal, so no lock is needed (and opening never waits for another process's writer).
 extension DocumentFiles {
     static let strayAge: TimeInterval = 60
 
@@ -12,8 +13,7 @@ extension DocumentFiles {
     /// their paths relative to the root. Nothing on a folder this process cannot write.
     @discardableResult
     func removeStrayTemporaryFiles(olderThan age: TimeInterval = DocumentFiles.strayAge) -> [String] {
-        guard !isReadOnly, let lock = try? WriteLock(files: self) else { return [] }
-        defer { lock.release() }
+        guard !isReadOnly else { return [] }
         var removed: [String] = []
         let cutoff = Date().timeIntervalSince1970 - age
         func sweep(_ dirFD: Int32, _ prefix: String) {

@@ -34,9 +34,10 @@ final class DocumentFiles: Sendable {
         // Opening the store completes a batch a writer committed before it died, and forgets
         // one it had not committed. A folder this process cannot write is read as it is.
         if hasJournalFiles && !isReadOnly { try recover() }
-        // Killed single-document writers' leftovers: swept in the background, so a large
-        // folder opens as fast as ever.
-        DispatchQueue.global(qos: .utility).async { [weak self] in self?.removeStrayTemporaryFiles() }
+        // Killed single-document writers' leftovers. Only a folder Shelf has written to can
+        // hold them (every write makes `.shelf/`), so a fresh or read-only one costs one stat.
+        var st = stat()
+        if fstatat(rootFD, Self.shelfFolder, &st, 0) == 0 { removeStrayTemporaryFiles() }
     }
 
     deinit { close(rootFD) }

@@ -88,12 +88,10 @@ public final class Firestore: @unchecked Sendable {
     /// True when the folder cannot be written; writes will fail with a clear error.
     public var isReadOnly: Bool { backend.isReadOnly }
 
-    /// For `shelf check`: sweeps the temporary files killed writers left beside documents
-    /// (older than a minute) and returns every one this store has removed since it opened,
-    /// by path in the folder. None on a server.
-    package func removeStrayTemporaryFiles() -> [String] {
+    /// For `shelf check`: the temporary files killed writers had left beside documents (older
+    /// than a minute) that opening this store removed, by path in the folder. None on a server.
+    package var strayTemporaryFilesRemoved: [String] {
         guard let folder = backend as? FolderBackend else { return [] }
-        folder.files.removeStrayTemporaryFiles()
         return folder.files.strayFilesRemoved.withLock { $0 }
     }
 

@@ -30,7 +30,7 @@ public struct DataCheck: Sendable {
             }
         }
         return DataCheck(checkedDocuments: checked, checkedCollections: known.count + raw.count,
-                         rawCollections: raw, problems: problems, removedStrayFiles: store.removeStrayTemporaryFiles())
+                         rawCollections: raw, problems: problems, removedStrayFiles: store.strayTemporaryFilesRemoved)
     }
 
     /// One line per problem, then a summary line.

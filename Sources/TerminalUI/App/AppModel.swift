@@ -462,9 +462,9 @@ public final class AppModel {
         }
     }
 
-    /// The file of the document at `index`, for the editor.
-    func fileURL(of index: Int) -> URL {
-        store.directory.appendingPathComponent(tab.snapshot(at: index).reference.path + ".json")
+    /// A document's file in the data folder, for the editor, `v` and `Y`.
+    private func fileURL(of reference: DocumentReference) -> URL {
+        store.directory.appendingPathComponent(reference.path + ".json")
     }
 
     /// True when the documents are files an editor can open (not rows on a database server).
@@ -474,7 +474,7 @@ public final class AppModel {
     /// read), or on a server the stored JSON.
     func storedText(of snapshot: DocumentSnapshot) throws -> String {
         if hasFiles {
-            return try String(contentsOf: store.directory.appendingPathComponent(snapshot.reference.path + ".json"), encoding: .utf8)
+            return try String(contentsOf: fileURL(of: snapshot.reference), encoding: .utf8)
         }
         guard let json = snapshot.storedJSON else {
             throw snapshot.readError.map { $0 as Error } ?? Missing(errorDescription: "the document does not exist")
@@ -493,7 +493,7 @@ public final class AppModel {
 
     private func openInEditor(_ index: Int) -> Outcome {
         if let editorRefusal { notice = editorRefusal; return .keepRunning }
-        return .runEditor(fileURL(of: index))
+        return .runEditor(fileURL(of: tab.snapshot(at: index).reference))
     }
 
     /// Back from the editor: says what happened; the file's change arrives by the listener.
@@ -518,14 +518,14 @@ public final class AppModel {
             return .keepRunning
         }
         addedInEditor = reference
-        return .runEditor(store.directory.appendingPathComponent(reference.path + ".json"))
+        return .runEditor(fileURL(of: reference))
     }
 
     /// Back from adding in the editor: a document left as the empty template is removed again;
     /// otherwise it is selected and `u` removes it.
     private func finishAdd(_ reference: DocumentReference, editorResult: String?) {
         addedInEditor = nil
-        let file = store.directory.appendingPathComponent(reference.path + ".json")
+        let file = fileURL(of: reference)
         let object = (try? Data(contentsOf: file)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
         if object?.isEmpty == true {
             try? reference.deleteDocument()

@@ -54,7 +54,8 @@ struct ExportCommand: ParsableCommand {
 /// documents (also under documents that do not exist themselves).
 struct StoreExport {
     let destination: Firestore
-    static let batchSize = 500
+    /// Firestore's largest batch: one durability barrier per 500 documents.
+    static let batchSize = GenerateCommand.batchSize
     private(set) var copied = 0
     private(set) var collections = 0
     private(set) var unreadable: [String] = []

@@ -4,7 +4,7 @@ import Foundation
 /// The child process of DocumentStore's crash and concurrency tests:
 ///
 ///     shelf-bench write-loop DIR [--prefix NAME] [--documents N] [--writes N] [--counter ID]
-///     shelf-bench write-loop DIR --batch N [--writes N] [--report]
+///     shelf-bench write-loop DIR --batch N [--writes N] [--report] [--stop-in-apply K]
 ///
 /// Rewrites the documents `crash/<prefix>-0` ... `crash/<prefix>-(N-1)` of the store at DIR in
 /// turn (4 documents, forever, by default) with payloads of 64-200 KB, so that a SIGKILL is likely
@@ -15,7 +15,10 @@ import Foundation
 ///
 /// With `--batch N` it commits batches of N documents instead, forever or `--writes` batches
 /// (see `BatchPattern`), numbering them on from the batch the store holds; `--report` prints
-/// `committed <number>` after each commit, so a test knows the loop is under way.
+/// `committed <number>` after each commit, so a test knows the loop is under way;
+/// `--stop-in-apply K` stops the process (SIGSTOP) once a committed batch has applied K of its
+/// documents, so a test can kill it exactly there (0: just after the commit point; N: all
+/// applied, before the barrier).
 enum WriteLoop {
     static let collection = "crash"
 
@@ -39,6 +42,9 @@ enum WriteLoop {
             case "--writes": writes = positive(value, option)
             case "--counter": counter = value
             case "--batch": batchSize = positive(value, option)
+            case "--stop-in-apply":
+                guard let applied = Int(value), applied >= 0 else { fail("\(option) needs a number of documents, got \(value)") }
+                BatchFailpoint.beforeApplyingEntry = { index in if index == applied { raise(SIGSTOP) } }
             default: fail("unknown option \(option)")
             }
         }

@@ -99,15 +99,16 @@ extension DocumentFiles {
         sync(shelf)  // the commit point: from here the batch happens, now or at recovery
 
         // 7. Apply; 8. one barrier; 9. forget the journal.
-        try apply(journal, folders: &folders, writeTemporaries: false, barrier: barrier)
+        try apply(journal, folders: &folders, writeTemporaries: false, barrier: barrier, failpoint: BatchFailpoint.beforeApplyingEntry)
         try finish(journal: shelf, barrier: barrier, folders: folders)
     }
 
     /// Renames each document's temporary file over it (writing it first when
     /// `writeTemporaries`, as recovery does) and unlinks the deleted ones. Idempotent.
     private func apply(_ journal: CommitJournal, folders: inout FolderCache, writeTemporaries: Bool,
-                       barrier: DurabilityBarrier) throws(DocumentStoreError) {
+                       barrier: DurabilityBarrier, failpoint: ((Int) -> Void)? = nil) throws(DocumentStoreError) {
         for (index, entry) in journal.entries.enumerated() {
+            failpoint?(index)
             let segments = entry.path.parent.segments
             let fileName = entry.path.last + Self.fileExtension
             let shown = display(entry.path.segments.dropLast() + [fileName])
@@ -127,6 +128,7 @@ extension DocumentFiles {
                 }
             }
         }
+        failpoint?(journal.entries.count)
     }
 
     /// The batch's one barrier, then the journal's removal, made durable too: a journal that
@@ -241,4 +243,13 @@ struct FolderCache {
         for fd in openFolders { close(fd) }
         folders = [:]
     }
+}
+
+/// The crash tests' failpoint in a batch's commit, so `shelf-bench write-loop --stop-in-apply`
+/// can stop itself half way through applying a batch and be killed exactly there, however the
+/// machine schedules it. Nil in every real program.
+package enum BatchFailpoint {
+    /// Called with each entry's index before a committed batch applies it, and with the
+    /// entries' count once all are applied (before the barrier). Set once, before any commit.
+    package nonisolated(unsafe) static var beforeApplyingEntry: ((Int) -> Void)?
 }

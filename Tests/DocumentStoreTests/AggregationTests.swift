@@ -69,6 +69,7 @@ final class AggregationTests: StoreTestCase {
         XCTAssertTrue(snapshot.query === query)
     }
 
+    #if !SHELF_POSTGRES_TESTS  // a file that is not JSON: PostgreSQL keeps only valid jsonb
     func testCountsADocumentWhoseFileCannotBeReadAsTheQueryReturnsIt() async throws {
         try writeTwoBooks()
         try store.writeFile("books/broken.json", "{")
@@ -79,6 +80,7 @@ final class AggregationTests: StoreTestCase {
         XCTAssertEqual(try sum.result(for: .sum("pages")), .integer(150))
         XCTAssertEqual(sum.count, 2, "a document without the field (it has no fields) is left out")
     }
+    #endif
 
     // MARK: sum and average, as the SDK's tests have them
 

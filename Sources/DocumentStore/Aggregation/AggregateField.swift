@@ -77,10 +77,6 @@ public final class AggregateField: Hashable, CustomStringConvertible, @unchecked
     static let maximumPathBytes = 1500
 
     private static func parsed(_ text: String, as operation: (FieldPath) -> Operation) -> AggregateField {
-        if let reserved = text.first(where: { "~*/[]".contains($0) }) {
-            return AggregateField(operation(FieldPath([text])),
-                                  invalid: "invalid field path \"\(text)\": a dotted field path cannot contain '\(reserved)' (none of '~', '*', '/', '[', ']'); use FieldPath([...]) for such names")
-        }
         do {
             return checked(try FieldPath.from(text, document: ""), as: operation)
         } catch {

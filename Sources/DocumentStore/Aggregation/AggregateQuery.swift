@@ -34,6 +34,8 @@ public final class AggregateQuery: @unchecked Sendable {
         let operations: [AggregateField.Operation]
         do { operations = try validated() } catch { throw publicError(error) }
         if operations == [.count] {
+            // The backend counts the definition alone: the query's own refusals come first.
+            try query.checkRunnable()
             let counted: Int?
             do { counted = try query.firestore.backend.count(of: query) } catch { throw publicError(error) }
             if let counted { return AggregateQuerySnapshot(query: self, results: [.count: .integer(Int64(counted))]) }

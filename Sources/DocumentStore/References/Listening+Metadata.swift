@@ -17,4 +17,8 @@ extension Query {
 extension QuerySnapshot {
     /// Always false and false: nothing is pending and nothing comes from a cache.
     public var metadata: SnapshotMetadata { SnapshotMetadata() }
+
+    /// Firebase's changes with or without metadata-only ones; there are none here, so both are
+    /// `documentChanges`.
+    public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] { documentChanges }
 }

@@ -34,8 +34,9 @@ public final class FieldPath: Hashable, CustomStringConvertible, @unchecked Send
         for segment in segments { hasher.combine(Array(segment.utf8)) }
     }
 
-    /// A dotted string as the API takes it ("cover.small"), or a `FieldPath`; anything else, or
-    /// an empty part, is an error that names it.
+    /// A dotted string as the API takes it ("cover.small"), or a `FieldPath`; anything else, an
+    /// empty part, or one of the characters Firestore reserves in dotted paths is an error that
+    /// names it.
     static func from(_ key: Any, document: String) throws(DocumentStoreError) -> FieldPath {
         if let path = key as? FieldPath {
             guard !path.segments.isEmpty, !path.segments.contains(where: \.isEmpty) else {
@@ -47,6 +48,9 @@ public final class FieldPath: Hashable, CustomStringConvertible, @unchecked Send
         if let string = key as? String { text = string }
         else if let hashable = key as? AnyHashable, let string = hashable.base as? String { text = string }
         else { throw .invalidValue(path: document, field: "\(key)", reason: "a field path must be a String or a FieldPath") }
+        if let reserved = text.first(where: { "~*/[]".contains($0) }) {
+            throw .invalidValue(path: document, field: text, reason: "a dotted field path cannot contain '\(reserved)' (none of '~', '*', '/', '[', ']'); use FieldPath([...]) for such names")
+        }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !parts.contains(where: \.isEmpty) else {
             throw .invalidValue(path: document, field: text, reason: "a field path cannot be empty or have empty parts (as in \"a..b\" or \".a\")")

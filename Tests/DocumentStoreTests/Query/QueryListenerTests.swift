@@ -80,6 +80,24 @@ final class QueryListenerTests: QueryTestCase {
         XCTAssertEqual(db.activeWatcherCount, 0, "leaving the loop removes the listener")
     }
 
+    /// Firebase's metadata forms on queries: the same snapshots, as no change is metadata-only here.
+    func testQueryMetadataForms() async throws {
+        var seen: [[String]] = []
+        for try await snapshot in scores.whereField("score", isGreaterThan: 40).snapshots(includeMetadataChanges: true) {
+            seen.append(snapshot.documents.map(\.documentID))
+            XCTAssertEqual(snapshot.documentChanges(includeMetadataChanges: true).count, snapshot.documentChanges.count)
+            XCTAssertFalse(snapshot.metadata.hasPendingWrites || snapshot.metadata.isFromCache)
+            if seen.count == 1 { try scores.document("z").write(["score": 99]) } else { break }
+        }
+        XCTAssertEqual(seen, [["e"], ["e", "z"]])
+        let recorder = ListenerRecorder<QuerySnapshot>()
+        let registration = scores.order(by: "score", descending: true).limit(to: 2)
+            .addSnapshotListener(includeMetadataChanges: true, listener: recorder.listener)
+        defer { registration.remove() }
+        XCTAssertEqual(recorder.snapshot(1)?.ids, ["z", "e"])
+        XCTAssertEqual(recorder.snapshot(1)?.documentChanges(includeMetadataChanges: false).map(\.type), [.added, .added])
+    }
+
     func testAnErrorEndsTheSequence() async {
         let error = await thrownError { for try await _ in self.scores.limit(toLast: 1).snapshots {} }
         XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument)

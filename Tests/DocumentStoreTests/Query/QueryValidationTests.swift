@@ -39,6 +39,31 @@ final class QueryValidationTests: QueryTestCase {
         XCTAssertNotNil(invalidArgument(books.whereField("a", isEqualTo: FieldValue.delete())))
     }
 
+    /// Firestore's dotted paths reserve `~ * / [ ]` (`FieldPath::FromDotSeparatedString`);
+    /// a `FieldPath` takes any name.
+    func testDottedPathsRefuseFirestoresReservedCharacters() async throws {
+        for field in ["a/b", "x[1]", "a~b", "a*", "b]"] {
+            XCTAssertNotNil(invalidArgument(books.whereField(field, isEqualTo: 1))?.contains("cannot contain"), field)
+            XCTAssertNotNil(invalidArgument(books.order(by: field))?.contains("cannot contain"), field)
+            XCTAssertNotNil(invalidArgument(books.whereFilter(.orFilter([.whereField(field, isEqualTo: 1), .whereField("y", isEqualTo: 2)]))), field)
+        }
+        try await books.document("a").setData(["a/b": 1, "n": 1])
+        XCTAssertEqual(try books.whereField(FieldPath(["a/b"]), isEqualTo: 1).readSnapshot().count, 1)
+        let error = await thrownError { try await self.books.document("a").updateData(["a/b": 2]) }
+        XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument, "\(String(describing: error))")
+        try await books.document("a").updateData([FieldPath(["a/b"]): 2])
+        XCTAssertEqual(try books.document("a").readSnapshot().get(FieldPath(["a/b"])) as? Int, 2)
+    }
+
+    /// A count is refused for the same reasons as the query it counts, on every backend.
+    func testACountOfARefusedQueryIsRefused() async throws {
+        try seed("books", ["a": ["x": 1], "b": ["x": 2]])
+        for query in [books.limit(to: 0), books.whereField("x", in: []), books.limit(toLast: 1), books.whereField("a/b", isEqualTo: 1)] {
+            let error = await thrownError { _ = try await query.count.getAggregation(source: .server) }
+            XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument, "\(query.definition)")
+        }
+    }
+
     func testOneArrayMembershipFilterPerDisjunction() throws {
         let refusal = "Invalid query. A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction ('arrayContains' and 'arrayContainsAny' both count)."
         XCTAssertEqual(invalidArgument(books.whereField("tags", arrayContains: "a").whereField("genres", arrayContains: "b")), refusal)

@@ -268,10 +268,11 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     }
 
     /// Reads the files, and updates the documents that differ. Many files (a first listing) are
-    /// read on every core, a slice at a time, each slice then taken in here.
+    /// read on every core, a slice at a time, each slice then taken in here and, while a
+    /// listener waits for its first snapshot, reported to it (a small first slice, so the first
+    /// documents show at once).
     private func read(_ toRead: Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
                       _ changed: inout Set<ExactID>, _ firestore: Firestore) {
-        var progress = LoadProgress(total: toRead.count)
         guard toRead.count >= Self.parallelReading else {
             for id in toRead {
                 let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
@@ -283,31 +284,42 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         stamps.reserveCapacity(stamps.count + ids.count)
         documents.reserveCapacity(documents.count + ids.count)
         changed.reserveCapacity(changed.count + ids.count)
-        for start in stride(from: 0, to: ids.count, by: Self.parallelSlice) {
-            let slice = ids[start..<min(start + Self.parallelSlice, ids.count)]
+        var start = 0
+        var sliceSize = Self.firstParallelSlice
+        while start < ids.count {
+            let slice = ids[start..<min(start + sliceSize, ids.count)]
+            let first = slice.startIndex
             var results = [Read](repeating: (.missing, nil, nil), count: slice.count)
             let path = path
             results.withUnsafeMutableBufferPointer { results in
                 let results = UnsafeResults(base: results.baseAddress)
                 files.readDocuments(count: slice.count, in: fd, store: firestore,
-                                    name: { slice[start + $0].text + DocumentFiles.fileExtension }) { index, stored, stamp in
+                                    name: { slice[first + $0].text + DocumentFiles.fileExtension }) { index, stored, stamp in
                     // The snapshot too, in case the document is new or changed, as most are here.
-                    let id = slice[start + index]
+                    let id = slice[first + index]
                     let snapshot = stored == .missing ? nil
                         : QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)
                     results.set(index, (stored, stamp, snapshot))
                 }
             }
             for (offset, read) in results.enumerated() {
-                if toRead.count >= LoadProgress.worthReporting { progress.advance { reportProgress($0, $1) } }
-                take(slice[start + offset], read, now, isFirstListing, &changed, firestore)
+                take(slice[first + offset], read, now, isFirstListing, &changed, firestore)
+            }
+            start = slice.endIndex
+            sliceSize = Self.parallelSlice
+            if ids.count >= Self.worthReporting {
+                reportProgress(read: start, total: ids.count, documents: results.compactMap(\.snapshot))
             }
         }
     }
 
-    /// Reading more files than this at once is done on every core, this many at a time.
+    /// Reading more files than this at once is done on every core, this many at a time (the
+    /// first slice smaller, so a large collection's first documents are reported soon).
     static let parallelReading = 256
+    static let firstParallelSlice = 1024
     static let parallelSlice = 8192
+    /// A first read of this many files reports its progress.
+    static let worthReporting = 2_000
 
     /// A file as read, and perhaps its snapshot already made.
     private typealias Read = (stored: StoredDocument, stamp: FileStamp?, snapshot: QueryDocumentSnapshot?)
@@ -344,10 +356,11 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         }
     }
 
-    /// Tells the listeners still waiting for their first snapshot how far the reading is.
-    private func reportProgress(_ read: Int, _ total: Int) {
+    /// Tells the listeners still waiting for their first snapshot how far the reading is, with
+    /// the documents just read.
+    private func reportProgress(read: Int, total: Int, documents: [QueryDocumentSnapshot]) {
         for case let subscription as QuerySubscription in firestore?.subscribers(of: self) ?? [] where !subscription.hasDelivered {
-            subscription.deliver(progress: read, of: total)
+            subscription.deliver(progress: read, of: total, read: documents)
         }
     }
 

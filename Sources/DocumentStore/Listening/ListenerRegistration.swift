@@ -47,18 +47,23 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
     private let listener: Callback<(QuerySnapshot?, Error?) -> Void>
     /// Touched only on the watcher's queue.
     private var results: LiveQueryResults?
-    private let progress: Callback<(Int, Int) -> Void>?
+    private let progress: Callback<(LoadProgress) -> Void>?
 
-    init(query: Query, progress: ((Int, Int) -> Void)? = nil, listener: @escaping (QuerySnapshot?, Error?) -> Void) {
+    init(query: Query, progress: ((LoadProgress) -> Void)? = nil, listener: @escaping (QuerySnapshot?, Error?) -> Void) {
         self.query = query
         self.listener = Callback(listener)
         self.progress = progress.map(Callback.init)
         super.init(firestore: query.firestore)
     }
 
-    func deliver(progress read: Int, of total: Int) {
+    /// Called on the watcher's queue; `documents` are those just read, which the query's
+    /// filters sort out here.
+    func deliver(progress read: Int, of total: Int, read documents: [QueryDocumentSnapshot]) {
         guard let progress else { return }
-        send { progress.function(read, total) }
+        let evaluator = query.evaluator
+        let shown = evaluator.definition.limit == nil ? documents.filter(evaluator.matches) : []
+        let report = LoadProgress(read: read, total: total, documents: shown)
+        send { progress.function(report) }
     }
 
     var hasDelivered: Bool { results != nil }

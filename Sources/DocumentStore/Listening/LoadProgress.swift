@@ -1,21 +1,11 @@
-import Dispatch
-
-/// Paces progress reports during a long first read: at most one every 50 ms.
-struct LoadProgress {
-    static let worthReporting = 2_000
-    let total: Int
-    private var read = 0
-    private var lastReport = DispatchTime.now()
-
-    init(total: Int) { self.total = total }
-
-    mutating func advance(_ report: (Int, Int) -> Void) {
-        read += 1
-        guard read % 256 == 0 else { return }
-        let now = DispatchTime.now()
-        if now.uptimeNanoseconds - lastReport.uptimeNanoseconds >= 50_000_000 {
-            lastReport = now
-            report(read, total)
-        }
-    }
+/// Ours: how far a listener's first read of a large collection (2,000 documents or more) has
+/// got, with the documents read since the last report, so an app can show them before the
+/// first snapshot, which still holds every document, as Firestore's does.
+public struct LoadProgress: Sendable {
+    /// Documents read so far, of `total`.
+    public let read: Int
+    public let total: Int
+    /// The documents of this slice of the read that the query's filters and cursors match, in
+    /// no particular order; none for a query with a limit, whose results need every document.
+    public let documents: [QueryDocumentSnapshot]
 }

@@ -157,8 +157,9 @@ public class Query: @unchecked Sendable, Hashable {
     }
 
     /// Ours: as `addSnapshotListener`, and while a large collection is first read, `progress`
-    /// is called now and then with how many of its documents have been read so far.
-    public func addSnapshotListener(progress: ((_ read: Int, _ total: Int) -> Void)?,
+    /// is called after each slice of the read with how far it has got and the documents of
+    /// that slice, before the first snapshot.
+    public func addSnapshotListener(progress: ((LoadProgress) -> Void)?,
                                     _ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
         let subscription = QuerySubscription(query: self, progress: progress, listener: listener)
         do { try checkRunnable() } catch {

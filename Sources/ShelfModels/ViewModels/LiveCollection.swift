@@ -38,7 +38,8 @@ public final class LiveCollection<Model: Codable & Sendable> {
     /// Keyed by the id's bytes: "café" in NFC and in NFD are two documents.
     @ObservationIgnored private var positions: [ExactID: Int]?
     public private(set) var hasLoaded = false
-    /// While a large collection is first read: how many documents are read, of how many.
+    /// While a large collection is first read: how many documents are read, of how many (the
+    /// rows then hold those read so far, in the order they were read).
     public private(set) var loadProgress: (read: Int, total: Int)?
     /// The listener's own error (the folder cannot be read...), nil when it works.
     public private(set) var listenerError: String?
@@ -65,8 +66,8 @@ public final class LiveCollection<Model: Codable & Sendable> {
     public func subscribe() {
         guard registration == nil else { return }
         awaitsFirstSnapshot = true
-        registration = collection.addSnapshotListener(progress: { [weak self] read, total in
-            onMain { self?.loadProgress = (read, total) }
+        registration = collection.addSnapshotListener(progress: { [weak self] progress in
+            onMain { self?.applyProgress(progress) }
         }) { [weak self] snapshot, error in
             onMain { self?.apply(snapshot, error) }
         }
@@ -87,7 +88,11 @@ public final class LiveCollection<Model: Codable & Sendable> {
         listenerError = nil
         if awaitsFirstSnapshot {
             awaitsFirstSnapshot = false
-            rows = snapshot.documents.map(Row.init)
+            // The rows shown while loading keep their objects (and what was derived from them).
+            var loading: [ObjectIdentifier: Row] = [:]
+            loading.reserveCapacity(rows.count)
+            for row in rows { loading[ObjectIdentifier(row.snapshot)] = row }
+            rows = snapshot.documents.map { loading[ObjectIdentifier($0)] ?? Row($0) }
             hasLoaded = true
             loadProgress = nil
             return
@@ -107,6 +112,14 @@ public final class LiveCollection<Model: Codable & Sendable> {
         }
         rows = updated
         hasLoaded = true
+    }
+
+    /// While a large collection is first read: the documents read so far, in the order they
+    /// were read, so a screen can show them before the whole collection is in.
+    func applyProgress(_ progress: LoadProgress) {
+        guard awaitsFirstSnapshot else { return }
+        loadProgress = (progress.read, progress.total)
+        if !progress.documents.isEmpty { rows += progress.documents.map(Row.init) }
     }
 
     public func row(id: String) -> Row? { index(of: id).map { rows[$0] } }

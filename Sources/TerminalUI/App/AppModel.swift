@@ -178,11 +178,12 @@ public final class AppModel {
         let version = tab.version
         let cached = visibleCache[tab.collectionID]
         // Still making sort keys (`advanceSorting()`): the same rows stay in their last order
-        // (a new column chosen with s). Before the first order is ready, the rows show as the
-        // store gives them (by id), so a large collection is on screen as soon as it is read;
-        // they take the column's order when its keys are made.
+        // (a new column chosen with s; while a collection loads, its rows only grow, so the
+        // order of those read before stays right). Before the first order is ready, the rows
+        // show as the store gives them (by id), so a large collection is on screen as soon as
+        // it is read; they take the column's order when its keys are made.
         guard isOrdered(tab) else {
-            if let cached, cached.version == version, cached.needle == needle { return cached }
+            if let cached, cached.needle == needle, cached.version == version || (!tab.isLoaded && cached.version >= 0) { return cached }
             let rows = tab.isLoaded && needle.isEmpty ? Array(0..<tab.rowCount) : []
             return VisibleRows(version: -1, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
         }
@@ -209,8 +210,9 @@ public final class AppModel {
         tab.rowCount <= sortAtOnceLimit || tab.hasSortKeys(for: sortOrder(of: tab))
     }
 
-    /// Loaded and ordered: its rows can be listed, and keys that act on them handled.
-    func isReady(_ tab: CollectionTab) -> Bool { tab.isLoaded && isOrdered(tab) }
+    /// Loaded, or loading with rows already read, and ordered: its rows can be listed, and
+    /// keys that act on them handled (on what is there while the rest loads).
+    func isReady(_ tab: CollectionTab) -> Bool { (tab.isLoaded || tab.rowCount > 0) && isOrdered(tab) }
 
     /// Rows of the shown tab that have their sort key, while it is being sorted.
     private(set) var sortProgress: (made: Int, total: Int)?
@@ -218,7 +220,7 @@ public final class AppModel {
     /// Makes the next slice of the shown tab's sort keys. Returns true while more remain: the
     /// app draws again soon, keys and signals still being handled in between.
     public func advanceSorting() -> Bool {
-        guard tab.isLoaded, !isOrdered(tab) else { sortProgress = nil; return false }
+        guard !isOrdered(tab) else { sortProgress = nil; return false }
         sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount)
         if isOrdered(tab) { sortProgress = nil; return false }
         return true
@@ -312,7 +314,7 @@ public final class AppModel {
     /// what the last of them asks for beyond the state (quit, the editor).
     @discardableResult
     public func replayKeysWaitingForLoad() -> Outcome {
-        if let draft = draftWaitingForLoad, isReady(tab) {
+        if let draft = draftWaitingForLoad, tab.isLoaded, isReady(tab) {
             draftWaitingForLoad = nil
             reopen(draft)
         }

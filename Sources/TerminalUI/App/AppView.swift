@@ -132,7 +132,8 @@ public enum AppView {
         let filter = model.filterText(for: tab)
         let title = tab.title + (filter.isEmpty ? "" : " /\(filter)")
         let ready = model.isReady(tab)
-        let footer = ready ? positionText(position, count: visible.count) : waitingText(model, tab)
+        // While the rest loads, the footer says how far (the rows read so far are listed).
+        let footer = ready && tab.isLoaded ? positionText(position, count: visible.count) : waitingText(model, tab)
         let frame = Frame(title: title, footer: footer, isFocused: true)
         frame.render(into: &canvas, area: area)
         var inner = frame.inner(of: area)

@@ -1,0 +1,63 @@
+@testable import DocumentStore
+import Foundation
+@testable import ShelfModels
+@testable import TerminalUI
+import XCTest
+
+/// Issue 10: a large collection's rows show as they are read, in the list's order, while the
+/// rest loads; the footer says how far, and keys act on what is there. (The store's side, the
+/// slices it reports, is `LoadProgressTests`; here a report is handed to the tab as the
+/// listener would, so the moment before the first snapshot can be looked at.)
+@MainActor
+final class RowsWhileLoadingTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-partial-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        // Ids in the opposite order to the titles.
+        for index in 1...40 {
+            let fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
+            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 41 - index)))
+        }
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func screen(_ app: AppModel) -> String {
+        AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
+    }
+
+    func testRowsReadSoFarShowInTitleOrderAndKeysActOnThem() async throws {
+        let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
+        // Fifteen of the forty, in no order: ids 26...40 are the books 01...15.
+        let first = read.filter { $0.documentID >= "id26" }.shuffled()
+
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        app.sortAtOnceLimit = 10
+        app.sortSlice = 10
+        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
+        XCTAssertFalse(tab.isLoaded)
+        tab.live.applyProgress(LoadProgress(read: 15, total: 40, documents: first))
+        while app.advanceSorting() {}
+        var text = screen(app)
+        XCTAssertTrue(text.contains("Loading books… 15 of 40"), "the footer says how far:\n\(text)")
+        let shown = (1...15).map { String(format: "Book %02d", $0) }
+        let positions = shown.compactMap { text.range(of: "│  " + $0)?.lowerBound }
+        XCTAssertEqual(positions.count, 15, "every row read so far is listed:\n\(text)")
+        XCTAssertEqual(positions, positions.sorted(), "in the list's order (by title):\n\(text)")
+        XCTAssertFalse(text.contains("Book 16"), text)
+
+        _ = app.handle(.character("j"))
+        _ = app.handle(.character("j"))
+        XCTAssertTrue(screen(app).contains("┌ books/id38 "), "j acts on the rows there (Book 03 is id38):\n\(screen(app))")
+
+        for _ in 0..<500 where !tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        while app.advanceSorting() {}
+        text = screen(app)
+        XCTAssertTrue(text.contains(" 3/40 ┘"), "loaded: the position, the selection kept on its document:\n\(text)")
+        XCTAssertTrue(text.contains("┌ books/id38 "), text)
+        XCTAssertEqual(tab.rowCount, 40)
+    }
+}

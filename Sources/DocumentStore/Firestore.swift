@@ -92,7 +92,7 @@ public final class Firestore: @unchecked Sendable {
     /// than a minute) that opening this store removed, by path in the folder. None on a server.
     package var strayTemporaryFilesRemoved: [String] {
         guard let folder = backend as? FolderBackend else { return [] }
-        return folder.files.strayFilesRemoved.withLock { $0 }
+        return folder.files.strayFilesRemovedWhenOpened()
     }
 
     // MARK: The default store

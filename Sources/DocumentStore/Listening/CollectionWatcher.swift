@@ -156,8 +156,11 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             if !check(names, fd, &toRead, &changed) { list(fd, folderStamp, now, &toRead, &changed, firestore) }
         case .rescan:
             list(fd, folderStamp, now, &toRead, &changed, firestore)
-            toRead.formUnion(racy.keys)  // their stamps could hide a change the lost events told of
-            statAll(Array(inodes.keys), fd, &toRead)
+            // A first listing reads every file anyway.
+            if !isFirstListing {
+                toRead.formUnion(racy.keys)  // their stamps could hide a change the lost events told of
+                statAll(Array(inodes.keys), fd, &toRead)
+            }
         case .sweep:
             if folderStamp != folder || relistFolderAt.map({ now >= $0 }) == true {
                 list(fd, folderStamp, now, &toRead, &changed, firestore)

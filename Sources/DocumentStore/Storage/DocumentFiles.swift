@@ -15,6 +15,14 @@ final class DocumentFiles: Sendable {
     let reportedStuckJournal = Locked(false)
     /// Every stray temporary file this store has removed (see `removeStrayTemporaryFiles`).
     let strayFilesRemoved = Locked<[String]>([])
+    /// The sweep the opening started; `strayFilesRemovedWhenOpened` waits for it.
+    private let straySweep = DispatchGroup()
+
+    /// The stray temporary files the opening's sweep removed, once it is done.
+    func strayFilesRemovedWhenOpened() -> [String] {
+        straySweep.wait()
+        return strayFilesRemoved.withLock { $0 }
+    }
 
     init(root: URL) throws(DocumentStoreError) {
         rootPath = root.path
@@ -36,8 +44,11 @@ final class DocumentFiles: Sendable {
         if hasJournalFiles && !isReadOnly { try recover() }
         // Killed single-document writers' leftovers. Only a folder Shelf has written to can
         // hold them (every write makes `.shelf/`), so a fresh or read-only one costs one stat.
+        // Swept in the background: listing 100,000 files would hold up the first rows.
         var st = stat()
-        if fstatat(rootFD, Self.shelfFolder, &st, 0) == 0 { removeStrayTemporaryFiles() }
+        if fstatat(rootFD, Self.shelfFolder, &st, 0) == 0 {
+            DispatchQueue.global(qos: .utility).async(group: straySweep) { self.removeStrayTemporaryFiles() }
+        }
     }
 
     deinit { close(rootFD) }

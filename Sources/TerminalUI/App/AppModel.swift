@@ -905,7 +905,7 @@ public final class AppModel {
 
     /// The collections whose first snapshot has arrived and been ordered, for the benchmark's
     /// timing log.
-    public var loadedCollectionIDs: [String] { tabs.filter { isReady($0) }.map(\.collectionID) }
+    public var loadedCollectionIDs: [String] { tabs.filter { $0.isLoaded && isReady($0) }.map(\.collectionID) }
 
     // MARK: For the view
 

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// Tabs for folders made while Shelf runs, `o`'s Tab completion, the status picker, and
-/// adding and editing documents of folders without a model.
+/// adding and editing documents of folders without a model in their form.
 final class TabsAndFieldsEndToEndTests: XCTestCase {
     private var session: TmuxSession?
     private var dataFolder: URL?
@@ -74,37 +74,63 @@ final class TabsAndFieldsEndToEndTests: XCTestCase {
         XCTAssertEqual(texts.filter { $0.contains("Picked Not Typed") && $0.contains("approved") }.count, 1, texts.joined(separator: "\n"))
     }
 
-    /// A folder without a model: `a` writes a new document in the editor (from `{}`), `e`
-    /// edits the selected one there.
-    func testAAndEInAFolderWithoutAModelUseTheEditor() throws {
+    /// A folder without a model: `e` opens a form of the document's fields as typed JSON, and
+    /// `a` the same form empty; what is saved is on disk with every other value as it was.
+    func testAAndEInAFolderWithoutAModelUseTheForm() throws {
         dataFolder = try temporaryDataCopy()
         let notes = dataFolder!.appendingPathComponent("notes")
         try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
-        try Data(#"{"title": "Before"}"#.utf8).write(to: notes.appendingPathComponent("m.json"))
-        // Writes {"title": "Editor run N", "kept": [1, {"deep": true}]} into the file it is given.
-        let script = dataFolder!.deletingLastPathComponent().appendingPathComponent("editor.sh")
-        try """
-            #!/bin/sh
-            echo "$1" >> "$(dirname "$0")/editor.log"
-            n=$(wc -l < "$(dirname "$0")/editor.log")
-            printf '{"title": "Editor run %s", "kept": [1, {"deep": true}]}\\n' $n > "$1"
-            """.write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: dataFolder!, environment: ["EDITOR": script.path, "VISUAL": ""])
+        let before = """
+            {
+              "kept": [
+                1,
+                {
+                  "deep": true
+                }
+              ],
+              "title": "Before",
+              "when": {
+                "$timestamp": "2024-05-06T07:08:09.123456Z"
+              }
+            }
+
+            """
+        try Data(before.utf8).write(to: notes.appendingPathComponent("m.json"))
+        // An editor that fails the test if it is ever run.
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: dataFolder!, width: 140,
+                                   environment: ["EDITOR": "/bin/false", "VISUAL": ""])
         session = tmux
         tmux.waitFor(text: "47 documents")
         tmux.send(keys: "6")
         tmux.waitFor(text: "Before")
-        tmux.send(keys: "a")
-        tmux.waitFor(text: "(u removes it)")
-        tmux.waitFor(text: "Editor run 1")
-        tmux.waitFor(text: "2 documents")
         tmux.send(keys: "e")
-        tmux.waitFor(text: "Editor run 2")
-        XCTAssertTrue(tmux.waitForAbsence(of: "Editor run 1"))
+        tmux.waitFor(text: "Edit notes/m")
+        tmux.waitFor(text: #"{"$timestamp": "2024-05-06T07:08:09.123456Z"}"#)
+        tmux.send(keys: "Tab")  // from kept to title
+        tmux.send(keys: "C-u")
+        tmux.type(#""After"#)
+        tmux.waitFor(text: "! expected one JSON value")  // the string is not closed yet
+        tmux.type("\"")
+        tmux.waitForAbsence(of: "! expected one JSON value")
+        tmux.send(keys: "Tab", "Tab")  // past when, to the new field
+        tmux.type("pages: 412")
+        tmux.send(keys: "Enter")
+        tmux.waitFor(text: "Saved notes/m")
+        let edited = try String(contentsOf: notes.appendingPathComponent("m.json"), encoding: .utf8)
+        XCTAssertEqual(edited, before.replacingOccurrences(of: "Before", with: "After")
+            .replacingOccurrences(of: #"  "title""#, with: "  \"pages\": 412,\n  \"title\""))
+        tmux.waitFor(text: "pages: 412")
+
+        tmux.send(keys: "a")
+        tmux.waitFor(text: "New document in notes")
+        tmux.type(#"title: "Added in the form""#)
+        tmux.send(keys: "Enter")
+        tmux.waitFor(text: "Added notes/")
+        tmux.waitFor(text: "2 documents")
         let names = try FileManager.default.contentsOfDirectory(atPath: notes.path).filter { $0.hasSuffix(".json") }
         XCTAssertEqual(names.count, 2)
         let added = try String(contentsOf: notes.appendingPathComponent(names.first { $0 != "m.json" }!), encoding: .utf8)
-        XCTAssertTrue(added.contains("Editor run 2") && added.contains("deep"), added)
+        XCTAssertEqual(added, "{\n  \"title\": \"Added in the form\"\n}\n")
+        XCTAssertFalse(tmux.screen().contains("Editor:"), TmuxSession.framed(tmux.screen()))
     }
 }

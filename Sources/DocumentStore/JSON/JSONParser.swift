@@ -10,22 +10,32 @@ struct JSONParser {
         var description: String { "line \(line), column \(column): \(message)" }
     }
 
+    /// What is parsed, as messages name it: a document's file, or a value typed as text.
+    enum Input {
+        case file, text
+        var name: String { self == .file ? "the file" : "the text" }
+    }
+
     private let bytes: [UInt8]
+    private let input: Input
     private var index = 0
     private var depth = 0
     private static let maxDepth = 100
 
-    static func parse(_ bytes: some Collection<UInt8>) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: Array(bytes))
+    static func parse(_ bytes: some Collection<UInt8>, input: Input = .file) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes: Array(bytes), input: input)
         return try parser.parseDocument()
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8], input: Input) {
+        self.bytes = bytes
+        self.input = input
+    }
 
     private mutating func parseDocument() throws(Failure) -> JSONValue {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
-        guard index < bytes.count else { throw fail("the file is empty") }
+        guard index < bytes.count else { throw fail("\(input.name) is empty") }
         let value = try parseValue()
         skipWhitespace()
         if index < bytes.count { throw fail("unexpected text after the end of the JSON value") }
@@ -33,7 +43,7 @@ struct JSONParser {
     }
 
     private mutating func parseValue() throws(Failure) -> JSONValue {
-        guard index < bytes.count else { throw fail("unexpected end of file") }
+        guard index < bytes.count else { throw fail(input == .file ? "unexpected end of file" : "unexpected end of the text") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -226,7 +236,7 @@ struct JSONParser {
     }
 
     private func shownByte() -> String {
-        guard index < bytes.count else { return "the end of the file" }
+        guard index < bytes.count else { return "the end of \(input.name)" }
         let byte = bytes[index]
         if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x\(String(byte, radix: 16, uppercase: true))"

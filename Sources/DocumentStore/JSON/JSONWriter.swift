@@ -2,10 +2,16 @@
 /// `"key": value`, keys sorted by their UTF-8 bytes (Firestore's order of field names), a final
 /// newline. Stable output keeps diffs and hand edits clean.
 enum JSONWriter {
+    /// How the text is laid out: over lines with indentation (files), on one line with a space
+    /// after each ',' and ':' (one value shown to a person), or with no spaces at all.
+    enum Layout {
+        case pretty, oneLine, compact
+    }
+
     static func documentBytes(_ fields: [String: JSONValue]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        write(.object(fields), indent: 0, pretty: true, into: &out)
+        write(.object(fields), indent: 0, layout: .pretty, into: &out)
         out.append(0x0A)
         return out
     }
@@ -13,11 +19,18 @@ enum JSONWriter {
     /// Compact form, for handing a value to a decoder or comparing contents.
     static func compactBytes(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
-        write(value, indent: 0, pretty: false, into: &out)
+        write(value, indent: 0, layout: .compact, into: &out)
         return out
     }
 
-    private static func write(_ value: JSONValue, indent: Int, pretty: Bool, into out: inout [UInt8]) {
+    /// One line, `{"a": 1, "b": [true, null]}`: how a single value reads in a text field.
+    static func oneLineBytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        write(value, indent: 0, layout: .oneLine, into: &out)
+        return out
+    }
+
+    private static func write(_ value: JSONValue, indent: Int, layout: Layout, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -27,30 +40,36 @@ enum JSONWriter {
             if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
             out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(indent + 1, pretty, &out)
-                write(item, indent: indent + 1, pretty: pretty, into: &out)
+                if i > 0 { separate(layout, &out) }
+                newline(indent + 1, layout, &out)
+                write(item, indent: indent + 1, layout: layout, into: &out)
             }
-            newline(indent, pretty, &out)
+            newline(indent, layout, &out)
             out.append(UInt8(ascii: "]"))
         case .object(let fields):
             if fields.isEmpty { out.append(contentsOf: "{}".utf8); return }
             out.append(UInt8(ascii: "{"))
             for (i, key) in fields.keys.sorted(by: { UTF8Bytes.compare($0, $1) < 0 }).enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(indent + 1, pretty, &out)
+                if i > 0 { separate(layout, &out) }
+                newline(indent + 1, layout, &out)
                 writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                if pretty { out.append(0x20) }
-                write(fields[key]!, indent: indent + 1, pretty: pretty, into: &out)
+                if layout != .compact { out.append(0x20) }
+                write(fields[key]!, indent: indent + 1, layout: layout, into: &out)
             }
-            newline(indent, pretty, &out)
+            newline(indent, layout, &out)
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ indent: Int, _ pretty: Bool, _ out: inout [UInt8]) {
-        guard pretty else { return }
+    /// The ',' between items; on one line, followed by a space.
+    private static func separate(_ layout: Layout, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        if layout == .oneLine { out.append(0x20) }
+    }
+
+    private static func newline(_ indent: Int, _ layout: Layout, _ out: inout [UInt8]) {
+        guard layout == .pretty else { return }
         out.append(0x0A)
         out.append(contentsOf: repeatElement(0x20, count: indent * 2))
     }

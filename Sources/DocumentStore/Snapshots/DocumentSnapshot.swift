@@ -35,6 +35,14 @@ public class DocumentSnapshot: @unchecked Sendable {
         stored.fields.map { String(decoding: JSONWriter.documentBytes(DocumentJSON.json($0)), as: UTF8.self) }
     }
 
+    /// Ours: the value of the top-level field `name` (a name, not a dotted path) in the typed
+    /// JSON of the folder's files, on one line: `"text"`, `42`, `4.0`, `[1, {"a": true}]`,
+    /// `{"$timestamp": "2026-11-23T08:00:00.123456Z"}`. `Firestore.value(fromStoredJSON:field:)`
+    /// reads it back as the same value. Nil when the document has no such field.
+    public func storedJSON(ofField name: String) -> String? {
+        stored.fields?[name].map { String(decoding: JSONWriter.oneLineBytes(DocumentJSON.json($0)), as: UTF8.self) }
+    }
+
     /// Always false and false: the files are the server, and writes are on disk when they return.
     public var metadata: SnapshotMetadata { SnapshotMetadata() }
 

@@ -365,15 +365,12 @@ public final class AppModel {
         case .open:
             textField = TextField()
             mode = .openPrompt
-        case .add:
-            // A folder without a model has no form: its documents are written in the editor.
-            if tab.form(editing: nil) == nil { return addInEditor() }
-            openForm(editing: nil)
+        case .add: openForm(editing: nil)
         case .edit:
             guard let index = selectedIndex else { notice = "Nothing to edit: the list is empty"; break }
-            // A file that cannot be read, or one without a model, has no form: it is edited
-            // in the editor, whole, so nothing is lost.
-            if tab.snapshot(at: index).readError != nil || tab.form(editing: nil) == nil { return openInEditor(index) }
+            // A file that cannot be read has no fields for a form: it is edited in the editor,
+            // whole, so nothing is lost.
+            if tab.snapshot(at: index).readError != nil { return openInEditor(index) }
             openForm(editing: index)
         case .openInEditor:
             guard let index = selectedIndex else { notice = "Nothing to open: the list is empty"; break }
@@ -502,41 +499,6 @@ public final class AppModel {
     public func editorFinished(file: URL, result: String?) {
         let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
         notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
-        if let added = addedInEditor, added.path == name { finishAdd(added, editorResult: result) }
-    }
-
-    /// The document `a` made on a tab without a model, while the editor has it.
-    private var addedInEditor: DocumentReference?
-
-    /// `a` on a tab without a model: a new document holding `{}` goes to the editor; what the
-    /// editor leaves is the document (invalid JSON shows as broken, as any file would).
-    private func addInEditor() -> Outcome {
-        if let editorRefusal { notice = editorRefusal; return .keepRunning }
-        let reference = store.collection(tab.collectionID).document()
-        do {
-            try reference.write([String: Any]())
-        } catch {
-            notice = "Not added: \(error)"
-            return .keepRunning
-        }
-        addedInEditor = reference
-        return .runEditor(fileURL(of: reference))
-    }
-
-    /// Back from adding in the editor: a document left as the empty template is removed again;
-    /// otherwise it is selected and `u` removes it.
-    private func finishAdd(_ reference: DocumentReference, editorResult: String?) {
-        addedInEditor = nil
-        let file = fileURL(of: reference)
-        let object = (try? Data(contentsOf: file)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        if object?.isEmpty == true {
-            try? reference.deleteDocument()
-            notice = (editorResult.map { "Editor: \($0). " } ?? "") + "Nothing added: the new document was left empty"
-            return
-        }
-        history.recordChange(before: .init(path: reference.path, fields: nil))
-        selectAsSoonAsListed(reference.documentID, in: reference.parent.collectionID)
-        if editorResult == nil { notice = "Added \(reference.path) (u removes it)" }
     }
 
     private func handleHelp(_ key: Key, pageSize: Int) {
@@ -676,10 +638,7 @@ public final class AppModel {
 
     func openForm(editing index: Int?) {
         guard !isReadOnly else { notice = "The folder is read-only: nothing can be changed"; return }
-        guard let spec = tab.form(editing: index) else {
-            notice = "Documents in '\(tab.collectionID)' have no form: E opens one in the editor"
-            return
-        }
+        let spec = tab.form(editing: index)
         let fields = spec.fields.map {
             FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint, choices: $0.rule.choices, keptChoice: $0.rule.keptChoice)
         }

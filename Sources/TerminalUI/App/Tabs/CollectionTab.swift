@@ -40,9 +40,8 @@ protocol CollectionTab: AnyObject {
     /// Called when the tab is shown and left.
     func show()
     func hide()
-    /// The form for a new document (nil index) or the one at `index`; nil when the tab's
-    /// documents cannot be edited here.
-    func form(editing index: Int?) -> FormSpec?
+    /// The form for a new document (nil index) or the one at `index`.
+    func form(editing index: Int?) -> FormSpec
     /// Deletes the document; returns why it failed, or nil.
     func delete(id: String) -> String?
 }

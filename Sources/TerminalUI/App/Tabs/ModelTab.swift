@@ -137,8 +137,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     func show() { subscribe() }
     func hide() { unsubscribe() }
 
-    func form(editing index: Int?) -> FormSpec? {
-        presentation.form?(index.map { live.rows[$0].snapshot })
+    func form(editing index: Int?) -> FormSpec {
+        presentation.form(index.map { live.rows[$0].snapshot })
     }
 
     func delete(id: String) -> String? { remove(id) }
@@ -155,5 +155,5 @@ struct Presentation<Model> {
     var detail: (Model, DocumentSnapshot, ColorMode) -> [DetailLine]
     var swatch: (Model) -> Color? = { _ in nil }
     /// The form for the given document, or for a new one when nil.
-    var form: ((DocumentSnapshot?) -> FormSpec)?
+    var form: (DocumentSnapshot?) -> FormSpec
 }

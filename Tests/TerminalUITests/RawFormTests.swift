@@ -1,0 +1,337 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// A folder without a model: `e` opens a form with a row per field holding its value as typed
+/// JSON, `a` the same form empty; saving writes the whole document, every type kept.
+@MainActor
+final class RawFormTests: XCTestCase {
+    private var folder: URL!
+    private var file: URL { folder.appendingPathComponent("data/notes/x.json") }
+
+    /// A document of every type, as Shelf writes it (sorted keys, two spaces, final newline),
+    /// so saving it unchanged must give back these very bytes.
+    private static let document = #"""
+        {
+          "a.b c": true,
+          "big": 9007199254740993,
+          "blob": {
+            "$bytes": "AAEC/w=="
+          },
+          "nested": {
+            "m": {
+              "$map": {
+                "$x": 1
+              }
+            },
+            "n": [
+              1,
+              2.5,
+              "two"
+            ]
+          },
+          "nothing": null,
+          "place": {
+            "$geopoint": {
+              "latitude": 51.5,
+              "longitude": -0.12
+            }
+          },
+          "ratio": 4.0,
+          "ref": {
+            "$ref": "books/hitchhiker"
+          },
+          "title": "First",
+          "when": {
+            "$timestamp": "2024-05-06T07:08:09.123456Z"
+          }
+        }
+
+        """#
+
+    private static let names = ["a.b c", "big", "blob", "nested", "nothing", "place", "ratio", "ref", "title", "when"]
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-rawform-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(Self.document.utf8).write(to: file)
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let data = folder.appendingPathComponent("data")
+        let settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        let app = AppModel(store: try Firestore(directory: data, settings: settings), colorMode: .none,
+                           draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]))
+        if case .browse = app.mode {} else { return app }
+        _ = app.handle(.character("6"))
+        try await until { app.tab.isLoaded && app.tab.rowCount > 0 }
+        XCTAssertEqual(app.tab.collectionID, "notes")
+        return app
+    }
+
+    private func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<300 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(condition())
+    }
+
+    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.handle(.character(c)) } }
+
+    /// Moves to the row labelled `label` and replaces its text with `text`.
+    private func set(_ app: AppModel, _ label: String, to text: String) throws {
+        let index = try XCTUnwrap(app.form?.widget.fields.firstIndex { $0.label == label }, "no row \(label)")
+        while app.form!.widget.focus != index { _ = app.handle(.tab) }
+        _ = app.handle(.end)
+        _ = app.handle(.ctrl("u"))
+        type(app, text)
+    }
+
+    private func screen(_ app: AppModel) -> String {
+        AppView.render(app, size: Size(width: 200, height: 30)).canvas.lines.joined(separator: "\n")
+    }
+
+    /// The form's row for `label` as drawn in the detail pane (the right half), runs of spaces
+    /// squeezed to one and the focus marker left out.
+    private func drawnRow(_ app: AppModel, _ label: String) -> String? {
+        for line in AppView.render(app, size: Size(width: 200, height: 30)).canvas.lines {
+            let detail = line.dropFirst(100).trimmingCharacters(in: CharacterSet(charactersIn: "│ "))
+            var row = detail.split(separator: " ").joined(separator: " ")
+            if row.hasPrefix("› ") { row.removeFirst(2) }
+            if row.hasPrefix(label + " ") { return row }
+        }
+        return nil
+    }
+
+    private func fileText() throws -> String { try String(contentsOf: file, encoding: .utf8) }
+
+    // MARK: The form
+
+    func testEOpensARowPerFieldInTheDetailOrderHoldingItsTypedJSON() async throws {
+        let app = try await makeApp()
+        XCTAssertEqual(app.handle(.character("e")), .keepRunning)
+        let form = try XCTUnwrap(app.form)
+        XCTAssertEqual(form.spec.title, "Edit notes/x")
+        XCTAssertEqual(form.widget.fields.map(\.label), Self.names + ["new field"])
+        XCTAssertEqual(form.widget.values, [
+            "true",
+            "9007199254740993",
+            #"{"$bytes": "AAEC/w=="}"#,
+            #"{"m": {"$map": {"$x": 1}}, "n": [1, 2.5, "two"]}"#,
+            "null",
+            #"{"$geopoint": {"latitude": 51.5, "longitude": -0.12}}"#,
+            "4.0",
+            #"{"$ref": "books/hitchhiker"}"#,
+            #""First""#,
+            #"{"$timestamp": "2024-05-06T07:08:09.123456Z"}"#,
+            "",
+        ])
+        XCTAssertTrue(form.widget.fields.allSatisfy { $0.message == nil }, "every value on disk is valid as it is")
+        XCTAssertEqual(drawnRow(app, "a.b c"), "a.b c true", screen(app))
+        XCTAssertEqual(drawnRow(app, "when"), #"when {"$timestamp": "2024-05-06T07:08:09.123456Z"}"#, screen(app))
+        XCTAssertEqual(drawnRow(app, "new field"), #"new field name: JSON value, such as pages: 42 or title: "Dune""#, screen(app))
+    }
+
+    func testSavingUntouchedRowsGivesBackTheSameBytes() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        _ = app.handle(.enter)
+        XCTAssertEqual(app.notice, "Saved notes/x")
+        XCTAssertNil(app.form)
+        XCTAssertEqual(try fileText(), Self.document, "a timestamp, bytes, a reference, a GeoPoint, a map, 2^53 + 1 and 4.0 all kept")
+    }
+
+    func testAnEditedValueIsWrittenAndEveryOtherKept() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        try set(app, "title", to: #""Second ✍️""#)
+        try set(app, "big", to: "9223372036854775807")
+        XCTAssertTrue(app.form!.isDirty)
+        _ = app.handle(.enter)
+        XCTAssertEqual(app.notice, "Saved notes/x")
+        let expected = Self.document
+            .replacingOccurrences(of: #""title": "First""#, with: #""title": "Second ✍️""#)
+            .replacingOccurrences(of: "9007199254740993", with: "9223372036854775807")
+        XCTAssertEqual(try fileText(), expected)
+    }
+
+    func testEachRowSaysAsYouTypeWhatItExpected() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        try set(app, "title", to: "Second")
+        XCTAssertEqual(app.form?.widget.fields[8].message,
+                       #"expected one JSON value ("text" in quotes, 42, 4.5, true, null, [ … ], { … }); column 1: expected a value, found 'S'"#)
+        try set(app, "when", to: #"{"$timestamp": "yesterday"}"#)
+        XCTAssertEqual(app.form?.widget.fields[9].message,
+                       #"field when: {"$timestamp": …} expects an RFC 3339 time in a string, such as "2014-09-09T12:30:00Z", from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z, found the string "yesterday""#)
+        try set(app, "nested", to: "[[1]]")
+        XCTAssertEqual(app.form?.widget.fields[3].message, "field nested[0]: an array cannot directly hold another array; put the inner array in a map")
+        try set(app, "place", to: #"{"$geopoint": {"latitude": 91, "longitude": 0}}"#)
+        XCTAssertNotNil(app.form?.widget.fields[5].message)
+        try set(app, "blob", to: #"{"$bytes": "AAEC/w=="#)
+        XCTAssertEqual(app.form?.widget.fields[2].message,
+                       #"expected one JSON value ("text" in quotes, 42, 4.5, true, null, [ … ], { … }); column 21: unterminated string"#)
+        XCTAssertTrue(screen(app).contains(#"! field when: {"$timestamp": …} expects an RFC 3339 time"#), screen(app))
+
+        _ = app.handle(.enter)
+        XCTAssertEqual(app.notice, "Not saved: fix the marked fields first")
+        guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }
+        XCTAssertEqual(try fileText(), Self.document, "nothing written")
+    }
+
+    func testAnEmptiedRowRemovesItsField() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        try set(app, "nested", to: "")
+        XCTAssertNil(app.form?.widget.fields[3].message, "empty is not an error: it removes the field")
+        XCTAssertEqual(drawnRow(app, "nested"), "nested empty: the field is removed when saved", screen(app))
+        _ = app.handle(.enter)
+        let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        XCTAssertEqual(fields.keys.sorted(), Self.names.filter { $0 != "nested" })
+    }
+
+    func testTheLastRowAddsAFieldWhoseNameMayHoldDotsSpacesAndColons() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        try set(app, "new field", to: #"pages.total count: {"$timestamp": "2025-01-02T03:04:05Z"}"#)
+        XCTAssertNil(app.form?.widget.fields.last?.message)
+        _ = app.handle(.enter)
+        XCTAssertEqual(app.notice, "Saved notes/x")
+        var text = try fileText()
+        XCTAssertTrue(text.contains(#"""
+              "pages.total count": {
+                "$timestamp": "2025-01-02T03:04:05Z"
+              },
+            """#), text)
+
+        try await until { app.tab.snapshot(at: 0).get(FieldPath(["pages.total count"])) != nil }
+        _ = app.handle(.character("e"))
+        XCTAssertEqual(app.form?.widget.fields.map(\.label).contains("pages.total count"), true)
+        try set(app, "new field", to: #""a: b": [1, {"deep": true}]"#)
+        XCTAssertNil(app.form?.widget.fields.last?.message)
+        _ = app.handle(.enter)
+        text = try fileText()
+        XCTAssertTrue(text.contains(#""a: b": ["#), text)
+        XCTAssertTrue(text.contains(#""pages.total count": {"#), text)
+    }
+
+    func testTheNewFieldRowSaysWhatItExpected() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        let cases: [(String, String)] = [
+            ("pages", #"expected name: JSON value, such as pages: 42 or title: "Dune""#),
+            (": 1", "expected a field name before the :"),
+            ("pages:", #"expected a JSON value after pages:, such as 42, "text" or true"#),
+            ("title: 1", "title is already a field: edit its row above"),
+            (#""a: b" 1"#, #"expected : after the name "a: b", then a JSON value"#),
+            (#""a: b: 1"#, #"the quoted name needs its closing ", then : and a JSON value"#),
+            ("__x__: 1", #"field __x__: field names that begin and end with "__" are reserved"#),
+            ("pages: forty", #"expected one JSON value ("text" in quotes, 42, 4.5, true, null, [ … ], { … }); column 1: expected a value, found 'f'"#),
+        ]
+        for (text, message) in cases {
+            try set(app, "new field", to: text)
+            XCTAssertEqual(app.form?.widget.fields.last?.message, message, text)
+        }
+    }
+
+    // MARK: Adding
+
+    func testAOpensTheFormEmptyAndAddsADocumentWithAnAutomaticID() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("a"))
+        XCTAssertEqual(app.form?.spec.title, "New document in notes")
+        XCTAssertEqual(app.form?.widget.fields.map(\.label), ["new field"])
+        _ = app.handle(.enter)
+        XCTAssertEqual(app.notice, "Not saved: nothing to add: write a field in the new field row, as name: JSON value")
+        guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }
+
+        type(app, #"title: "Added ✍️""#)
+        _ = app.handle(.enter)
+        let notice = try XCTUnwrap(app.notice)
+        XCTAssertTrue(notice.hasPrefix("Added notes/"), notice)
+        let id = String(notice.dropFirst("Added notes/".count))
+        XCTAssertEqual(id.count, 20)
+        XCTAssertEqual(try String(contentsOf: file.deletingLastPathComponent().appendingPathComponent(id + ".json"), encoding: .utf8),
+                       "{\n  \"title\": \"Added ✍️\"\n}\n")
+        XCTAssertEqual(app.selectedIDs["notes"], id)
+
+        _ = app.handle(.character("u"))
+        XCTAssertEqual(app.notice, "Removed notes/\(id): the add is undone")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().appendingPathComponent(id + ".json").path))
+    }
+
+    // MARK: Saving safely
+
+    func testUUndoesAnEditExactly() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        try set(app, "title", to: #""Changed""#)
+        try set(app, "when", to: "")
+        _ = app.handle(.enter)
+        XCTAssertNotEqual(try fileText(), Self.document)
+        try await until { app.tab.snapshot(at: 0).get("when") == nil }
+        _ = app.handle(.character("u"))
+        XCTAssertEqual(app.notice, "Restored notes/x")
+        XCTAssertEqual(try fileText(), Self.document)
+    }
+
+    func testAFileChangedSinceTheFormOpenedAsksOverwriteOrReload() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        try set(app, "title", to: #""Mine""#)
+        try Data(Self.document.replacingOccurrences(of: "First", with: "Theirs").utf8).write(to: file)
+        try await until { app.tab.snapshot(at: 0).get("title") as? String == "Theirs" }
+        _ = app.handle(.enter)
+        guard case .confirm(.conflict(deleted: false)) = app.mode else { return XCTFail("saving asks: \(app.mode)") }
+        XCTAssertTrue(screen(app).contains("notes/x changed on disk since this form opened"), screen(app))
+        XCTAssertTrue(try fileText().contains("Theirs"), "nothing written before the answer")
+
+        _ = app.handle(.character("n"))
+        XCTAssertEqual(app.notice, "Reloaded from disk; your edits were dropped")
+        XCTAssertEqual(app.form?.widget.fields[8].text, #""Theirs""#)
+
+        try set(app, "title", to: #""Mine""#)
+        try Data(Self.document.replacingOccurrences(of: "First", with: "Again").utf8).write(to: file)
+        try await until { app.tab.snapshot(at: 0).get("title") as? String == "Again" }
+        _ = app.handle(.enter)
+        guard case .confirm(.conflict(deleted: false)) = app.mode else { return XCTFail("saving asks again: \(app.mode)") }
+        _ = app.handle(.character("y"))
+        XCTAssertEqual(app.notice, "Saved notes/x")
+        XCTAssertEqual(try fileText(), Self.document.replacingOccurrences(of: "First", with: "Mine"))
+    }
+
+    func testAWriteTheStoreRefusesIsShownAndTheFormStays() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        try set(app, "title", to: "\"x\"")
+        app.form!.widget.fields[8].text = "\"" + String(repeating: "x", count: 1_100_000) + "\""
+        _ = app.handle(.enter)
+        XCTAssertTrue(app.notice?.hasPrefix("Not saved: document notes/x is ") == true, app.notice ?? "")
+        guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }
+        XCTAssertEqual(app.form?.widget.fields[8].text.count, 1_100_002, "nothing typed is lost")
+        XCTAssertEqual(try fileText(), Self.document)
+    }
+
+    func testADraftOfARawFormReopensWithItsText() async throws {
+        let first = try await makeApp()
+        _ = first.handle(.character("e"))
+        try set(first, "title", to: #""Half-typed"#)
+        try set(first, "new field", to: "pages: 4")
+        let draft = try XCTUnwrap(first.formDraft)
+        try XCTUnwrap(first.draftFile).save(draft)
+
+        let second = try await makeApp()
+        guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }
+        _ = second.handle(.character("y"))
+        for _ in 0..<300 where second.form == nil {
+            second.replayKeysWaitingForLoad()
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTAssertEqual(second.form?.spec.title, "Edit notes/x")
+        XCTAssertEqual(second.form?.widget.fields[8].text, #""Half-typed"#)
+        XCTAssertEqual(second.form?.widget.fields.last?.text, "pages: 4")
+        XCTAssertNotNil(second.form?.widget.fields[8].message, "the unfinished string is marked")
+    }
+}

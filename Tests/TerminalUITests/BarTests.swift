@@ -33,4 +33,16 @@ final class BarTests: XCTestCase {
         // Too narrow for "/ search": it is left out, "? help" still fits after "q quit".
         assertLines(rendered(HintBar(bindings: bindings), width: 15, height: 1), "q quit  ? help")
     }
+
+    func testMinorHintsGiveWayLastFirstSoTheOthersStay() {
+        let bindings = [
+            KeyBinding(keys: [.character("/")], action: "filter", description: "Filter", hint: "filter"),
+            KeyBinding(keys: [.character("E")], action: "editor", description: "Editor", hint: "editor", isMinorHint: true),
+            KeyBinding(keys: [.character("v")], action: "json", description: "JSON", hint: "json", isMinorHint: true),
+            KeyBinding(keys: [.character("q")], action: "quit", description: "Quit", hint: "quit"),
+        ]
+        assertLines(rendered(HintBar(bindings: bindings), width: 40, height: 1), "/ filter  E editor  v json  q quit")
+        assertLines(rendered(HintBar(bindings: bindings), width: 30, height: 1), "/ filter  E editor  q quit")
+        assertLines(rendered(HintBar(bindings: bindings), width: 20, height: 1), "/ filter  q quit")
+    }
 }

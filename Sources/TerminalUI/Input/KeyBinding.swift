@@ -12,12 +12,16 @@ public struct KeyBinding: Hashable, Sendable {
     /// Shown in the hint line, e.g. "delete"; nil keeps the binding out of the hint line
     /// (it is still listed in the help overlay).
     public var hint: String?
+    /// A hint the line shows only where there is room for it beside every other hint (the
+    /// last minor ones give way first).
+    public var isMinorHint: Bool
 
-    public init(keys: [Key], action: String, description: String, hint: String? = nil) {
+    public init(keys: [Key], action: String, description: String, hint: String? = nil, isMinorHint: Bool = false) {
         self.keys = keys
         self.action = action
         self.description = description
         self.hint = hint
+        self.isMinorHint = isMinorHint
     }
 
     public init(_ key: Key, action: String, description: String, hint: String? = nil) {

@@ -1,6 +1,7 @@
 /// One row of key hints built from a screen's key table: "q quit  / search  ? help".
-/// Only bindings with a `hint` appear, each with its first key; hints that do not fit
-/// entirely are left out rather than cut.
+/// Only bindings with a `hint` appear, each with its first key. Where they do not all fit,
+/// minor hints give way, the last first; hints that still do not fit are left out rather
+/// than cut.
 public struct HintBar: Widget, Hashable, Sendable {
     public var bindings: [KeyBinding]
     public var keyStyle: Style
@@ -16,13 +17,17 @@ public struct HintBar: Widget, Hashable, Sendable {
         let row = area.row(0)
         canvas.fill(row, style: style)
         guard !row.isEmpty else { return }
+        var shown = bindings.filter { $0.hint != nil && !$0.keys.isEmpty }
+        func width(_ hints: [KeyBinding]) -> Int {
+            hints.reduce(0) { $0 + ($0 > 0 ? 2 : 0) + $1.keys[0].label.displayWidth + 1 + $1.hint!.displayWidth }
+        }
+        while width(shown) > row.width, let minor = shown.lastIndex(where: \.isMinorHint) { shown.remove(at: minor) }
         var x = row.x
-        for binding in bindings {
-            guard let hint = binding.hint, let key = binding.keys.first else { continue }
+        for binding in shown {
+            let (hint, key) = (binding.hint!, binding.keys[0])
             let separator = x > row.x ? 2 : 0
             let keyText = key.label
-            let width = separator + keyText.displayWidth + 1 + hint.displayWidth
-            guard x + width <= row.maxX else { continue }
+            guard x + separator + keyText.displayWidth + 1 + hint.displayWidth <= row.maxX else { continue }
             x += separator
             x += canvas.write(keyText, at: Point(x: x, y: row.y), style: keyStyle)
             x += canvas.write(" " + hint, at: Point(x: x, y: row.y), style: style)

@@ -72,6 +72,71 @@ final class ColumnsEndToEndTests: XCTestCase {
         tmux.waitFor(text: "\(TmuxSession.exitedMarker) 0")
     }
 
+    /// The list's rows below its header, without the empty ones.
+    private func dataRows(_ screen: String) -> [String] {
+        Array(list(screen).dropFirst()).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+
+    /// The first column of a row, after its two-character marker.
+    private func firstCell(_ row: String) -> String {
+        String(row.dropFirst(2)).components(separatedBy: "  ").first ?? ""
+    }
+
+    /// Offices by name, articles by title, languages by name: each tab's columns under a
+    /// header that marks the sorted column ▲; the numeric columns sort by number.
+    func testOfficesArticlesAndLanguagesShowTheirColumnsAndDefaultSorts() throws {
+        let tmux = try startShelf()
+        tmux.waitFor(text: "47 documents")
+
+        tmux.send(keys: "4")
+        tmux.waitFor(text: "┌ Offices ")
+        tmux.waitFor(text: "5 documents")
+        var header = list(tmux.screen())[0]
+        XCTAssertTrue(header.range(of: #"^  Name ▲ +Latitude +Longitude$"#, options: .regularExpression) != nil, framed(tmux))
+        var rows = dataRows(tmux.screen())
+        XCTAssertEqual(rows.map(firstCell), ["Google Hamburg", "Google New York", "Google San Francisco", "Google UK", "Googleplex"], framed(tmux))
+        XCTAssertTrue(rows[0].hasSuffix(" 53.553986    9.9856482"), "latitude and longitude beside the name:\n\(framed(tmux))")
+        tmux.send(keys: "s")
+        tmux.waitFor(text: "Latitude ▲")
+        XCTAssertEqual(dataRows(tmux.screen()).map(firstCell),
+                       ["Googleplex", "Google San Francisco", "Google New York", "Google UK", "Google Hamburg"], framed(tmux))
+        tmux.send(keys: "s")
+        tmux.waitFor(text: "Longitude ▲")
+        XCTAssertEqual(dataRows(tmux.screen()).map(firstCell),
+                       ["Google San Francisco", "Googleplex", "Google New York", "Google UK", "Google Hamburg"], framed(tmux))
+
+        tmux.send(keys: "5")
+        tmux.waitFor(text: "┌ Articles ")
+        tmux.waitFor(text: "7 documents")
+        header = list(tmux.screen())[0]
+        XCTAssertTrue(header.range(of: #"^  Title ▲ +Status +$"#, options: .regularExpression) != nil, framed(tmux))
+        rows = dataRows(tmux.screen())
+        XCTAssertEqual(rows.map(firstCell), [
+            "Codable and Custom Coding Keys", "Colours in the Terminal", "Dates and Timestamps in Documents", "Enums as Raw Values",
+            "GeoPoints on a Map", "Live Updates without a Server", "Mapping Firestore Data in Swift",
+        ], framed(tmux))
+        XCTAssertEqual(rows.map { ($0.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ").last ?? "").trimmingCharacters(in: .whitespaces) },
+                       ["published", "in review", "approved", "draft", "in review", "draft", "published"], framed(tmux))
+
+        tmux.send(keys: "3")
+        tmux.waitFor(text: "┌ Languages ")
+        tmux.waitFor(text: "13 documents")
+        header = list(tmux.screen())[0]
+        XCTAssertTrue(header.range(of: #"^  Name ▲ +Year$"#, options: .regularExpression) != nil, framed(tmux))
+        rows = dataRows(tmux.screen())
+        XCTAssertEqual(rows.map(firstCell), [
+            "BASIC", "C", "Go", "Haskell", "Java", "Kotlin", "Lisp", "Python", "Ruby", "Rust", "Swift", "TypeScript", "Ada",
+        ], framed(tmux))
+        XCTAssertTrue(rows[0].hasSuffix(" 1964"), framed(tmux))
+        XCTAssertTrue(rows.last?.hasPrefix("! Ada  language_name: expected String") == true, "the broken language is last:\n\(framed(tmux))")
+        tmux.send(keys: "s")
+        tmux.waitFor(text: "Year ▲")
+        rows = dataRows(tmux.screen())
+        XCTAssertEqual(rows.map(firstCell), [
+            "Lisp", "BASIC", "C", "Haskell", "Python", "Ruby", "Java", "Go", "TypeScript", "Swift", "Rust", "Kotlin", "Ada",
+        ], framed(tmux))
+    }
+
     func testTheFilterIgnoresCaseAndAccentsSearchesGenresAndHexAndHighlights() throws {
         let tmux = try startShelf()
         tmux.waitFor(text: "47 documents")

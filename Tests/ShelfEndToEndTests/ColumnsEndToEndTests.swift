@@ -50,12 +50,21 @@ final class ColumnsEndToEndTests: XCTestCase {
         tmux.waitFor(text: "Author ▼")
         tmux.send(keys: "s")
         tmux.waitFor(text: "Pages ▲")
-        // Pages ascending, by number: the shortest book first.
-        rows = list(tmux.screen())
-        let pages = rows.dropFirst().prefix(5).compactMap { Int($0.split(separator: " ").last ?? "") }
-        XCTAssertEqual(pages, pages.sorted(), framed(tmux))
-        XCTAssertEqual(pages.count, 5, framed(tmux))
-        XCTAssertTrue(tmux.screen().contains("books/invalid-data") == false || rows.last?.hasPrefix("!") == true, framed(tmux))
+        // Pages ascending, by number, ties by id: from the shortest book at the top to the
+        // longest at the bottom, with the one that does not decode after it.
+        let expected = try booksByPages(in: XCTUnwrap(folders.first))
+        tmux.send(keys: "g")
+        tmux.waitFor(text: " 1/47 ┘")
+        rows = dataRows(tmux.screen())
+        XCTAssertGreaterThanOrEqual(rows.count, 20, framed(tmux))
+        assertRows(rows, show: Array(expected.prefix(rows.count)), tmux)
+        tmux.send(keys: "G")
+        tmux.waitFor(text: " 47/47 ┘")
+        rows = dataRows(tmux.screen())
+        XCTAssertTrue(rows.last?.hasPrefix("! SwiftUI and Combine  numberOfPages") == true, "the broken book is last:\n\(framed(tmux))")
+        assertRows(Array(rows.dropLast()), show: Array(expected.suffix(rows.count - 1)), tmux)
+        tmux.send(keys: "g")
+        tmux.waitFor(text: " 1/47 ┘")
 
         // Each tab has its own columns and order: colours by name, with the hex beside.
         tmux.send(keys: "2")
@@ -70,6 +79,94 @@ final class ColumnsEndToEndTests: XCTestCase {
         XCTAssertTrue(tmux.screen().contains("Reverse the sort direction"), framed(tmux))
         tmux.send(keys: "Escape", "q")
         tmux.waitFor(text: "\(TmuxSession.exitedMarker) 0")
+    }
+
+    /// The list's rows below its header, without the empty ones.
+    private func dataRows(_ screen: String) -> [String] {
+        Array(list(screen).dropFirst()).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+
+    /// The first column of a row, after its two-character marker.
+    private func firstCell(_ row: String) -> String {
+        String(row.dropFirst(2)).components(separatedBy: "  ").first ?? ""
+    }
+
+    /// The books of `folder` that decode, as the Pages column sorts them ascending: by their
+    /// number of pages, ties by id.
+    private func booksByPages(in folder: URL) throws -> [(title: String, pages: Int)] {
+        let books = folder.appendingPathComponent("books")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: books.path).filter { $0.hasSuffix(".json") }.compactMap { name -> (id: String, title: String, pages: Int)? in
+            guard let object = try? TerminalSessionTests.jsonObject(at: books.appendingPathComponent(name)),
+                  let title = object["title"] as? String, let pages = object["numberOfPages"] as? Int else { return nil }
+            return (String(name.dropLast(".json".count)), title, pages)
+        }
+        XCTAssertEqual(entries.count, 46)
+        return entries.sorted { ($0.pages, $0.id) < ($1.pages, $1.id) }.map { ($0.title, $0.pages) }
+    }
+
+    /// Each row shows its book's title (its start, as the column may cut it) and pages.
+    private func assertRows(_ rows: [String], show books: [(title: String, pages: Int)], _ tmux: TmuxSession,
+                            file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(rows.count, books.count, framed(tmux), file: file, line: line)
+        XCTAssertEqual(rows.map { Int($0.split(separator: " ").last ?? "") }, books.map(\.pages), framed(tmux), file: file, line: line)
+        for (row, book) in zip(rows, books) {
+            XCTAssertTrue(row.hasPrefix("  " + book.title.prefix(12)), "\(row) should show \(book.title):\n\(framed(tmux))", file: file, line: line)
+        }
+    }
+
+    /// Offices by name, articles by title, languages by name: each tab's columns under a
+    /// header that marks the sorted column ▲; the numeric columns sort by number.
+    func testOfficesArticlesAndLanguagesShowTheirColumnsAndDefaultSorts() throws {
+        let tmux = try startShelf()
+        tmux.waitFor(text: "47 documents")
+
+        tmux.send(keys: "4")
+        tmux.waitFor(text: "┌ Offices ")
+        tmux.waitFor(text: "5 documents")
+        var header = list(tmux.screen())[0]
+        XCTAssertTrue(header.range(of: #"^  Name ▲ +Latitude +Longitude$"#, options: .regularExpression) != nil, framed(tmux))
+        var rows = dataRows(tmux.screen())
+        XCTAssertEqual(rows.map(firstCell), ["Google Hamburg", "Google New York", "Google San Francisco", "Google UK", "Googleplex"], framed(tmux))
+        XCTAssertTrue(rows[0].hasSuffix(" 53.553986    9.9856482"), "latitude and longitude beside the name:\n\(framed(tmux))")
+        tmux.send(keys: "s")
+        tmux.waitFor(text: "Latitude ▲")
+        XCTAssertEqual(dataRows(tmux.screen()).map(firstCell),
+                       ["Googleplex", "Google San Francisco", "Google New York", "Google UK", "Google Hamburg"], framed(tmux))
+        tmux.send(keys: "s")
+        tmux.waitFor(text: "Longitude ▲")
+        XCTAssertEqual(dataRows(tmux.screen()).map(firstCell),
+                       ["Google San Francisco", "Googleplex", "Google New York", "Google UK", "Google Hamburg"], framed(tmux))
+
+        tmux.send(keys: "5")
+        tmux.waitFor(text: "┌ Articles ")
+        tmux.waitFor(text: "7 documents")
+        header = list(tmux.screen())[0]
+        XCTAssertTrue(header.range(of: #"^  Title ▲ +Status +$"#, options: .regularExpression) != nil, framed(tmux))
+        rows = dataRows(tmux.screen())
+        XCTAssertEqual(rows.map(firstCell), [
+            "Codable and Custom Coding Keys", "Colours in the Terminal", "Dates and Timestamps in Documents", "Enums as Raw Values",
+            "GeoPoints on a Map", "Live Updates without a Server", "Mapping Firestore Data in Swift",
+        ], framed(tmux))
+        XCTAssertEqual(rows.map { ($0.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ").last ?? "").trimmingCharacters(in: .whitespaces) },
+                       ["published", "in review", "approved", "draft", "in review", "draft", "published"], framed(tmux))
+
+        tmux.send(keys: "3")
+        tmux.waitFor(text: "┌ Languages ")
+        tmux.waitFor(text: "13 documents")
+        header = list(tmux.screen())[0]
+        XCTAssertTrue(header.range(of: #"^  Name ▲ +Year$"#, options: .regularExpression) != nil, framed(tmux))
+        rows = dataRows(tmux.screen())
+        XCTAssertEqual(rows.map(firstCell), [
+            "BASIC", "C", "Go", "Haskell", "Java", "Kotlin", "Lisp", "Python", "Ruby", "Rust", "Swift", "TypeScript", "Ada",
+        ], framed(tmux))
+        XCTAssertTrue(rows[0].hasSuffix(" 1964"), framed(tmux))
+        XCTAssertTrue(rows.last?.hasPrefix("! Ada  language_name: expected String") == true, "the broken language is last:\n\(framed(tmux))")
+        tmux.send(keys: "s")
+        tmux.waitFor(text: "Year ▲")
+        rows = dataRows(tmux.screen())
+        XCTAssertEqual(rows.map(firstCell), [
+            "Lisp", "BASIC", "C", "Haskell", "Python", "Ruby", "Java", "Go", "TypeScript", "Swift", "Rust", "Kotlin", "Ada",
+        ], framed(tmux))
     }
 
     func testTheFilterIgnoresCaseAndAccentsSearchesGenresAndHexAndHighlights() throws {

@@ -23,7 +23,7 @@ final class RawViewAndClipboardTests: XCTestCase {
         return tmux
     }
 
-    func testVShowsTheStoredJSONScrollsAndEscCloses() throws {
+    func testVShowsTheStoredJSONAndEscCloses() throws {
         let tmux = try start()
         tmux.send(keys: "v")
         tmux.waitFor(text: "┌ books/a-game-of-thrones.json ")
@@ -34,12 +34,64 @@ final class RawViewAndClipboardTests: XCTestCase {
         ], TmuxSession.framed(tmux.screen()))
         XCTAssertTrue(tmux.screen().contains("│    \"author\""), "the file's indentation is kept:\n\(TmuxSession.framed(tmux.screen()))")
         XCTAssertTrue(tmux.screen().contains("v or Esc closes"), TmuxSession.framed(tmux.screen()))
+        XCTAssertFalse(tmux.screen().contains("more ┘"), "a short file does not scroll:\n\(TmuxSession.framed(tmux.screen()))")
         tmux.send(keys: "Escape")
         tmux.waitForAbsence(of: ".json ")
         tmux.waitFor(text: "┌ books/a-game-of-thrones ")
         // j moves the list again, not the closed view.
         tmux.send(keys: "j")
         tmux.waitFor(text: "┌ books/a-wizard-of-earthsea ")
+    }
+
+    /// The JSON of a document longer than the pane scrolls by the view's keys, and `v` closes it.
+    func testVScrollsTheStoredJSONOfALongDocumentAndVCloses() throws {
+        let tmux = try start()
+        // 41 fields, one a line: 43 lines, more than the pane's rows.
+        var lines = ["  \"author\": \"A\"", "  \"numberOfPages\": 1", "  \"title\": \"Zz Many Fields\""]
+        lines += (1...38).map { String(format: "  \"extra%02d\": \"value %d\"", $0, $0) }
+        let text = "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+        try Data(text.utf8).write(to: XCTUnwrap(dataFolder).appendingPathComponent("books/zz-many.json"))
+        tmux.waitFor(text: "48 documents")
+        tmux.send(keys: "/")
+        tmux.type("Zz Many")
+        tmux.send(keys: "Enter")
+        tmux.waitFor(text: "┌ books/zz-many ")
+
+        func first(_ screen: String) -> String? { TerminalSessionTests.detailPaneLines(screen).first }
+        func showsEnd(_ screen: String) -> Bool {
+            let rows = TerminalSessionTests.detailPaneLines(screen)
+            return rows.contains("\"extra38\": \"value 38\"") && rows.contains("}")
+        }
+        tmux.send(keys: "v")
+        tmux.waitFor(text: "┌ books/zz-many.json ")
+        XCTAssertEqual(first(tmux.screen()), "{", TmuxSession.framed(tmux.screen()))
+        XCTAssertFalse(showsEnd(tmux.screen()), "the end is below the pane:\n\(TmuxSession.framed(tmux.screen()))")
+        XCTAssertTrue(tmux.screen().contains("v or Esc closes · ↓ more"), TmuxSession.framed(tmux.screen()))
+
+        // A row at a time, by letter and by arrow.
+        for (down, up) in [("j", "k"), ("Down", "Up")] {
+            tmux.send(keys: down)
+            tmux.waitForScreen("\(down) scrolls one row") { first($0) == "\"author\": \"A\"," }
+            tmux.send(keys: up)
+            tmux.waitForScreen("\(up) scrolls back") { first($0) == "{" }
+        }
+        // A page, by PgDn and by Space, reaches the end; PgUp, Home and g go back to the top.
+        for (down, up) in [("PgDn", "PgUp"), ("Space", "Home"), ("End", "g"), ("G", "PgUp")] {
+            tmux.send(keys: down)
+            tmux.waitForScreen("\(down) shows the end of the file", where: showsEnd)
+            XCTAssertNotEqual(first(tmux.screen()), "{", TmuxSession.framed(tmux.screen()))
+            XCTAssertTrue(tmux.screen().contains("v or Esc closes · ↑ more"), TmuxSession.framed(tmux.screen()))
+            tmux.send(keys: up)
+            tmux.waitForScreen("\(up) shows the top again") { first($0) == "{" }
+        }
+
+        tmux.send(keys: "G")
+        tmux.waitForScreen("G shows the end of the file", where: showsEnd)
+        tmux.send(keys: "v")
+        tmux.waitForAbsence(of: ".json ")
+        tmux.waitForScreen("the detail of books/zz-many is back") { screen in
+            screen.contains("┌ books/zz-many ") && first(screen)?.hasPrefix("Title ") == true && first(screen)?.hasSuffix(" Zz Many Fields") == true
+        }
     }
 
     func testCapitalYCopiesTheFileThroughOSC52() throws {

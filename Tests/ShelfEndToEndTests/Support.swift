@@ -97,11 +97,20 @@ func documentCount(in folder: URL, collections: [String] = knownCollections) thr
 /// Runs the `shelf` binary with `arguments` and waits for it. `environment` is added to (and
 /// overrides) this process's environment. Standard output and standard error are read through
 /// one pipe, in the order the program wrote them; standard input is empty. A run that takes
-/// longer than `timeout` seconds is terminated and throws.
-func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> (status: Int32, output: String) {
+/// longer than `timeout` seconds is terminated and throws. `launcher`, when given, is a
+/// program and its arguments that run the binary (such as `setpriv` with capabilities dropped).
+func run(
+    _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60, launcher: [String] = []
+) throws -> (status: Int32, output: String) {
     let process = Process()
-    process.executableURL = try shelfBinary()
-    process.arguments = arguments
+    let binary = try shelfBinary()
+    if let program = launcher.first {
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = launcher.dropFirst() + [binary.path] + arguments
+    } else {
+        process.executableURL = binary
+        process.arguments = arguments
+    }
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     let pipe = Pipe()
     process.standardOutput = pipe
@@ -137,7 +146,9 @@ private final class TimeoutFlag: @unchecked Sendable {
 extension XCTestCase {
     /// `run(_:environment:timeout:)` for use inside a test case, whose own `run()` would
     /// otherwise hide the module-level function.
-    func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> (status: Int32, output: String) {
-        try ShelfEndToEndTests.run(arguments, environment: environment, timeout: timeout)
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60, launcher: [String] = []
+    ) throws -> (status: Int32, output: String) {
+        try ShelfEndToEndTests.run(arguments, environment: environment, timeout: timeout, launcher: launcher)
     }
 }

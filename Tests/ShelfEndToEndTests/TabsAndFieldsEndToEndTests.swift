@@ -74,6 +74,34 @@ final class TabsAndFieldsEndToEndTests: XCTestCase {
         XCTAssertEqual(texts.filter { $0.contains("Picked Not Typed") && $0.contains("approved") }.count, 1, texts.joined(separator: "\n"))
     }
 
+    /// ← chooses the previous status (from the first, the last), → and Space the next; the
+    /// value shown is the one saved.
+    func testTheStatusPickerGoesBackWithLeft() throws {
+        dataFolder = try temporaryDataCopy()
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: dataFolder!)
+        session = tmux
+        tmux.waitFor(text: "47 documents")
+        tmux.send(keys: "5")
+        tmux.waitFor(text: "7 documents")
+        tmux.send(keys: "a")
+        tmux.waitFor(text: "◂ draft ▸")
+        tmux.type("Picked With Left")
+        tmux.send(keys: "Tab")
+        for (key, shown) in [("Left", "published"), ("Left", "approved"), ("Left", "in review"), ("Right", "approved"),
+                             ("Space", "published"), ("Left", "approved"), ("Left", "in review")] {
+            tmux.send(keys: key)
+            tmux.waitFor(text: "◂ \(shown) ▸")
+        }
+        XCTAssertTrue(tmux.screen().contains("New article"), "the picker keys leave the form open:\n\(TmuxSession.framed(tmux.screen()))")
+        tmux.send(keys: "Enter")
+        tmux.waitFor(text: "8 documents")
+        let articles = dataFolder!.appendingPathComponent("articles")
+        let objects = try FileManager.default.contentsOfDirectory(at: articles, includingPropertiesForKeys: nil)
+            .map { try TerminalSessionTests.jsonObject(at: $0) }
+        let saved = try XCTUnwrap(objects.first { $0["title"] as? String == "Picked With Left" }, "\(objects)")
+        XCTAssertEqual(saved["status"] as? String, "in review")
+    }
+
     /// A folder without a model: `e` opens a form of the document's fields as typed JSON, and
     /// `a` the same form empty; what is saved is on disk with every other value as it was.
     func testAAndEInAFolderWithoutAModelUseTheForm() throws {

@@ -112,6 +112,76 @@ final class TerminalKeysTests: XCTestCase {
         tmux.waitForScreen("shelf quits on q", afterExit: true, file: file, line: line) { $0.contains("\(TmuxSession.exitedMarker) 0") }
     }
 
+    /// The original bug: under tmux with TERM=xterm-256color, End (`ESC [4~`) in a form with
+    /// nothing typed closed the form and switched to the Offices tab. Home and End must move the
+    /// cursor within the field, the form staying open on the same tab, and a letter typed next
+    /// goes into the field.
+    func testHomeAndEndInAnUnchangedFormUnderXterm256colorInTmux() throws {
+        let data = try temporaryDataCopy()
+        dataFolder = data
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: data, term: "xterm-256color")
+        session = tmux
+        tmux.waitFor(text: "47 documents")
+        #if os(Linux)
+        let pid = try XCTUnwrap(tmux.shelfPID())
+        let environment = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")), as: UTF8.self)
+        XCTAssertTrue(environment.split(separator: "\0").contains("TERM=xterm-256color"), "shelf runs with the TERM meant")
+        #endif
+        let file = data.appendingPathComponent("books/a-game-of-thrones.json")
+        let original = try Data(contentsOf: file)
+        let title = "A Game of Thrones"
+
+        // Home in the unchanged form: the cursor goes to the field's start.
+        let start = try openTitleField(tmux)
+        tmux.send(keys: "Home")
+        tmux.waitUntil("the cursor is at the field's start") { self.cursorX(tmux) == start }
+        assertFormStaysOpenOnBooks(tmux, after: "Home")
+        tmux.type("Y")
+        tmux.waitFor(text: "› Title        Y\(title) ")
+        tmux.send(keys: "Escape")
+        tmux.waitFor(text: "Discard what you typed?")
+        tmux.send(keys: "y")
+        tmux.waitFor(text: "Changes discarded")
+
+        // End in the unchanged form, after ← moved the cursor back: the cursor goes to its end.
+        _ = try openTitleField(tmux)
+        let end = start + title.count
+        tmux.waitUntil("the form opens with the cursor after the text") { self.cursorX(tmux) == end }
+        tmux.send(keys: "Left", "Left", "Left")
+        tmux.waitUntil("← moves the cursor back three") { self.cursorX(tmux) == end - 3 }
+        tmux.send(keys: "End")
+        tmux.waitUntil("End moves the cursor to the field's end") { self.cursorX(tmux) == end }
+        assertFormStaysOpenOnBooks(tmux, after: "End")
+        tmux.type("Z")
+        tmux.waitFor(text: "› Title        \(title)Z ")
+        assertFormStaysOpenOnBooks(tmux, after: "End and Z")
+        tmux.send(keys: "Escape")
+        tmux.waitFor(text: "Discard what you typed?")
+        tmux.send(keys: "y")
+        tmux.waitFor(text: "Changes discarded")
+        XCTAssertEqual(try Data(contentsOf: file), original)
+    }
+
+    /// Opens the selected book's form; returns the column where its Title field's text starts.
+    private func openTitleField(_ tmux: TmuxSession, file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+        tmux.waitFor(text: "┌ books/a-game-of-thrones ", file: file, line: line)
+        tmux.send(keys: "e")
+        tmux.waitFor(text: "› Title        A Game of Thrones ", file: file, line: line)
+        let row = try XCTUnwrap(tmux.lines().first { $0.contains("› Title ") }, file: file, line: line)
+        let text = try XCTUnwrap(row.range(of: "A Game of Thrones"), file: file, line: line)
+        return row.distance(from: row.startIndex, to: text.lowerBound)
+    }
+
+    private func cursorX(_ tmux: TmuxSession) -> Int? { Int(tmux.paneFormat("#{cursor_x}")) }
+
+    /// The form is open on the Books tab; nothing ran as a command.
+    private func assertFormStaysOpenOnBooks(_ tmux: TmuxSession, after key: String, file: StaticString = #filePath, line: UInt = #line) {
+        let screen = tmux.screen()
+        XCTAssertTrue(screen.contains("┌ Edit books/a-game-of-thrones "), "\(key) must leave the form open:\n\(TmuxSession.framed(screen))", file: file, line: line)
+        XCTAssertTrue(screen.contains("┌ Books "), "\(key) must not switch tabs:\n\(TmuxSession.framed(screen))", file: file, line: line)
+        XCTAssertFalse(screen.contains("┌ Offices "), "\(key) must not switch tabs:\n\(TmuxSession.framed(screen))", file: file, line: line)
+    }
+
     private func assertStillBrowsingBooks(_ tmux: TmuxSession, after key: String, file: StaticString, line: UInt) {
         // Give stray pieces of a split sequence time to act, then look.
         Thread.sleep(forTimeInterval: 0.15)

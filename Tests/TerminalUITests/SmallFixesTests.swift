@@ -48,6 +48,14 @@ final class SmallFixesTests: XCTestCase {
         XCTAssertTrue(row.hasPrefix("│! Aaa Broken  numberOfPages: expected"), row)
     }
 
+    func testAFileThatIsNotJSONSaysSoInItsRow() async throws {
+        try Data(#"{"title": "Half"#.utf8).write(to: folder.appendingPathComponent("books/aab.json"))
+        let app = try await makeApp()
+        _ = app.handle(.end)
+        let row = lines(app).first { $0.hasPrefix("│!") && $0.contains("aab") } ?? ""
+        XCTAssertTrue(row.hasPrefix("│! aab  not valid JSON: line 1"), row)
+    }
+
     func testTheDeleteQuestionNamesTheTitle() async throws {
         let app = try await makeApp()
         _ = app.handle(.down)  // by title, Book 10 follows Book 1

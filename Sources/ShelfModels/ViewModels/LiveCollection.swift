@@ -13,11 +13,17 @@ public final class LiveCollection<Model: Codable & Sendable> {
         public var id: String { snapshot.documentID }
         public var path: String { snapshot.reference.path }
 
-        init(_ snapshot: DocumentSnapshot) { self.snapshot = snapshot }
+        /// `decoded`, when given, is the model or problem already worked out (off the main thread).
+        init(_ snapshot: DocumentSnapshot, decoded: Result<Model, DocumentProblem>? = nil) {
+            self.snapshot = snapshot
+            if let decoded { self.decoded = decoded }
+        }
 
-        private lazy var decoded: Result<Model, DocumentProblem> = Result {
-            try snapshot.data(as: Model.self)
-        }.mapError { DocumentProblem(path: snapshot.reference.path, error: $0) }
+        private lazy var decoded: Result<Model, DocumentProblem> = Self.decode(snapshot)
+
+        nonisolated static func decode(_ snapshot: DocumentSnapshot) -> Result<Model, DocumentProblem> {
+            Result { try snapshot.data(as: Model.self) }.mapError { DocumentProblem(path: snapshot.reference.path, error: $0) }
+        }
 
         public var model: Model? { try? decoded.get() }
         public var problem: DocumentProblem? {
@@ -67,7 +73,11 @@ public final class LiveCollection<Model: Codable & Sendable> {
         guard registration == nil else { return }
         awaitsFirstSnapshot = true
         registration = collection.addSnapshotListener(progress: { [weak self] progress in
-            onMain { self?.applyProgress(progress) }
+            // Decoded on every core, off the main thread: the rows arrive ready to sort and show.
+            DispatchQueue.global(qos: .userInitiated).async {
+                let decoded = Self.decodeAll(progress.documents)
+                onMain { self?.applyProgress(progress, decoded: decoded) }
+            }
         }) { [weak self] snapshot, error in
             onMain { self?.apply(snapshot, error) }
         }
@@ -116,10 +126,22 @@ public final class LiveCollection<Model: Codable & Sendable> {
 
     /// While a large collection is first read: the documents read so far, in the order they
     /// were read, so a screen can show them before the whole collection is in.
-    func applyProgress(_ progress: LoadProgress) {
+    func applyProgress(_ progress: LoadProgress, decoded: [Result<Model, DocumentProblem>]? = nil) {
         guard awaitsFirstSnapshot else { return }
-        loadProgress = (progress.read, progress.total)
-        if !progress.documents.isEmpty { rows += progress.documents.map(Row.init) }
+        // Slices decoded side by side can arrive out of order: the count only grows.
+        loadProgress = (max(progress.read, loadProgress?.read ?? 0), progress.total)
+        guard !progress.documents.isEmpty else { return }
+        rows += progress.documents.indices.map { Row(progress.documents[$0], decoded: decoded?[$0]) }
+    }
+
+    /// Each document's model or problem, worked out on every core.
+    private nonisolated static func decodeAll(_ documents: [QueryDocumentSnapshot]) -> [Result<Model, DocumentProblem>] {
+        let chunk = 512
+        let parts = DecodedParts<Model>(count: (documents.count + chunk - 1) / chunk)
+        DispatchQueue.concurrentPerform(iterations: parts.count) { part in
+            parts.set(part, (part * chunk..<min(documents.count, (part + 1) * chunk)).map { Row.decode(documents[$0]) })
+        }
+        return parts.joined()
     }
 
     public func row(id: String) -> Row? { index(of: id).map { rows[$0] } }
@@ -183,4 +205,19 @@ func onMain(_ body: @escaping @MainActor () -> Void) {
     } else {
         DispatchQueue.main.async { MainActor.assumeIsolated(body) }
     }
+}
+
+/// The chunks of a slice decoded side by side, each set once by its own task.
+private final class DecodedParts<Model: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parts: [[Result<Model, DocumentProblem>]]
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        parts = Array(repeating: [], count: count)
+    }
+
+    func set(_ index: Int, _ part: [Result<Model, DocumentProblem>]) { lock.withLock { parts[index] = part } }
+    func joined() -> [Result<Model, DocumentProblem>] { lock.withLock { parts.flatMap { $0 } } }
 }

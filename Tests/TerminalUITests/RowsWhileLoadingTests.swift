@@ -48,6 +48,7 @@ final class RowsWhileLoadingTests: XCTestCase {
         XCTAssertEqual(positions.count, 15, "every row read so far is listed:\n\(text)")
         XCTAssertEqual(positions, positions.sorted(), "in the list's order (by title):\n\(text)")
         XCTAssertFalse(text.contains("Book 16"), text)
+        XCTAssertTrue(text.contains("┌ books/id40 "), "the top row is selected (Book 01):\n\(text)")
 
         _ = app.handle(.character("j"))
         _ = app.handle(.character("j"))
@@ -59,5 +60,22 @@ final class RowsWhileLoadingTests: XCTestCase {
         XCTAssertTrue(text.contains(" 3/40 ┘"), "loaded: the position, the selection kept on its document:\n\(text)")
         XCTAssertTrue(text.contains("┌ books/id38 "), text)
         XCTAssertEqual(tab.rowCount, 40)
+    }
+
+    /// Rows read later may sort above the top one: until a key moves it, the selection stays
+    /// on the top row, not on the document that happened to be there first.
+    func testTheTopRowStaysSelectedAsRowsAboveItArrive() async throws {
+        let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
+        func books(_ numbers: ClosedRange<Int>) -> [QueryDocumentSnapshot] {
+            read.filter { numbers.contains(41 - Int($0.documentID.dropFirst(2))!) }
+        }
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
+        tab.live.applyProgress(LoadProgress(read: 11, total: 40, documents: books(5...15)))
+        XCTAssertTrue(screen(app).contains("┌ books/id36 "), "Book 05 on top:\n\(screen(app))")
+        tab.live.applyProgress(LoadProgress(read: 15, total: 40, documents: books(1...4)))
+        XCTAssertTrue(screen(app).contains("┌ books/id40 "), "Book 01 now on top, and selected:\n\(screen(app))")
+        for _ in 0..<500 where !tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(screen(app).contains(" 1/40 ┘"), screen(app))
     }
 }

@@ -252,9 +252,10 @@ public final class AppModel {
             return min(state.selected ?? 0, visible.count - 1)
         }
         // From now on the selection follows this document, not this position; not yet while
-        // the rows wait for their order (shown by id meanwhile), so the top row is selected then.
+        // the rows wait for their order (shown by id meanwhile) or are still being read (rows
+        // read later may sort above it), so the top row is selected then, unless a key moved it.
         let position = min(state.selected ?? 0, visible.count - 1)
-        if isOrdered(tab) { selectedIDs[tab.collectionID] = tab.snapshot(at: visible[position]).documentID }
+        if isOrdered(tab) && tab.isLoaded { selectedIDs[tab.collectionID] = tab.snapshot(at: visible[position]).documentID }
         return position
     }
 

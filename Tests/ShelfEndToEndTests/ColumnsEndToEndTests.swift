@@ -3,8 +3,7 @@ import XCTest
 
 /// Columns, sorting, the list's position and the filter, driven by keys in the real binary
 /// in tmux (100×30, xterm-256color): on the demo data and on a large generated collection.
-final class ColumnsEndToEndTests: XCTestCase {
-    private var session: TmuxSession?
+final class ColumnsEndToEndTests: TmuxTestCase {
     private var folders: [URL] = []
 
     override func tearDown() {

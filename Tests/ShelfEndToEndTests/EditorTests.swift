@@ -3,17 +3,7 @@ import XCTest
 
 /// `E` (and `e` on a file that cannot be read) hands the document's file to `$EDITOR`; the
 /// screen comes back and the change arrives through the listener.
-final class EditorTests: XCTestCase {
-    private var session: TmuxSession?
-    private var dataFolder: URL?
-
-    override func tearDown() {
-        session?.kill()
-        session = nil
-        if let dataFolder { removeTemporaryCopy(dataFolder) }
-        super.tearDown()
-    }
-
+final class EditorTests: TmuxTestCase {
     /// An editor that replaces the file with a whole book titled `title`, and logs its argument.
     private func editorScript(title: String) throws -> URL {
         let script = try XCTUnwrap(dataFolder).deletingLastPathComponent().appendingPathComponent("editor.sh")

@@ -4,17 +4,7 @@ import XCTest
 /// The mouse in the real binary under tmux: a click selects a row or a tab, the wheel scrolls
 /// the list or, over it, the detail; `--no-mouse` leaves the mouse to the terminal. Mouse
 /// events are sent as the bytes xterm sends (SGR: `ESC [ < button ; column ; row M`).
-final class MouseTests: XCTestCase {
-    private var session: TmuxSession?
-    private var dataFolder: URL?
-
-    override func tearDown() {
-        session?.kill()
-        session = nil
-        if let dataFolder { removeTemporaryCopy(dataFolder) }
-        super.tearDown()
-    }
-
+final class MouseTests: TmuxTestCase {
     private func start(arguments: [String] = []) throws -> TmuxSession {
         let data = try temporaryDataCopy()
         dataFolder = data

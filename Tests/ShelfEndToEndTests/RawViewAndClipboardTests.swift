@@ -3,17 +3,7 @@ import XCTest
 
 /// `v` shows the selected document's file as stored; `Y` copies it to the terminal's clipboard
 /// by OSC 52, which tmux (with `set-clipboard on`) keeps as a paste buffer.
-final class RawViewAndClipboardTests: XCTestCase {
-    private var session: TmuxSession?
-    private var dataFolder: URL?
-
-    override func tearDown() {
-        session?.kill()
-        session = nil
-        if let dataFolder { removeTemporaryCopy(dataFolder) }
-        super.tearDown()
-    }
-
+final class RawViewAndClipboardTests: TmuxTestCase {
     private func start() throws -> TmuxSession {
         let data = try temporaryDataCopy()
         dataFolder = data

@@ -3,17 +3,7 @@ import XCTest
 
 /// At 80×24 the help and the detail pane of a long document scroll by their keys, in the real
 /// binary under tmux: what was below their end becomes visible.
-final class ScrollingEndToEndTests: XCTestCase {
-    private var session: TmuxSession?
-    private var dataFolder: URL?
-
-    override func tearDown() {
-        session?.kill()
-        session = nil
-        if let dataFolder { removeTemporaryCopy(dataFolder) }
-        super.tearDown()
-    }
-
+final class ScrollingEndToEndTests: TmuxTestCase {
     private func start(extraFields: Int = 0) throws -> TmuxSession {
         let data = try temporaryDataCopy()
         dataFolder = data

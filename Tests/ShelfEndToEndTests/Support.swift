@@ -152,3 +152,18 @@ extension XCTestCase {
         try ShelfEndToEndTests.run(arguments, environment: environment, timeout: timeout, launcher: launcher)
     }
 }
+
+/// A test that drives the real binary in tmux: after each test its session is killed and its
+/// temporary copy of the data removed.
+class TmuxTestCase: XCTestCase {
+    var session: TmuxSession?
+    var dataFolder: URL?
+
+    override func tearDown() {
+        session?.kill()
+        session = nil
+        if let dataFolder { removeTemporaryCopy(dataFolder) }
+        dataFolder = nil
+        super.tearDown()
+    }
+}

@@ -3,17 +3,7 @@ import XCTest
 
 /// Tabs for folders made while Shelf runs, `o`'s Tab completion, the status picker, and
 /// adding and editing documents of folders without a model in their form.
-final class TabsAndFieldsEndToEndTests: XCTestCase {
-    private var session: TmuxSession?
-    private var dataFolder: URL?
-
-    override func tearDown() {
-        session?.kill()
-        session = nil
-        if let dataFolder { removeTemporaryCopy(dataFolder) }
-        super.tearDown()
-    }
-
+final class TabsAndFieldsEndToEndTests: TmuxTestCase {
     /// A collection folder made by another program appears as a tab; one removed says it is gone.
     func testMkdirWhileRunningAddsATabAndRemovingItSaysGone() throws {
         dataFolder = try temporaryDataCopy()

@@ -5,18 +5,7 @@ import XCTest
 /// app really running under that TERM. tmux sends Home as `ESC [1~` and End as `ESC [4~`
 /// whatever the pane's TERM says, which xterm's terminfo does not know; the raw sequences
 /// below are what the other terminals send.
-final class TerminalKeysTests: XCTestCase {
-    private var session: TmuxSession?
-    private var dataFolder: URL?
-
-    override func tearDown() {
-        session?.kill()
-        session = nil
-        if let dataFolder { removeTemporaryCopy(dataFolder) }
-        dataFolder = nil
-        super.tearDown()
-    }
-
+final class TerminalKeysTests: TmuxTestCase {
     func testKeysUnderXterm256color() throws { try checkKeys(term: "xterm-256color") }
     func testKeysUnderScreen() throws { try checkKeys(term: "screen") }
     func testKeysUnderTheLinuxConsole() throws { try checkKeys(term: "linux") }

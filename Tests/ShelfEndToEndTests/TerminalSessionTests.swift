@@ -3,18 +3,7 @@ import XCTest
 
 /// Drives the real `shelf` binary in tmux (100×30, xterm-256color, UTF-8) on a temporary copy of
 /// the demo data, by keys, the way a person would, and checks the screen and the files on disk.
-final class TerminalSessionTests: XCTestCase {
-    private var session: TmuxSession?
-    private var dataFolder: URL?
-
-    override func tearDown() {
-        session?.kill()
-        session = nil
-        if let dataFolder { removeTemporaryCopy(dataFolder) }
-        dataFolder = nil
-        super.tearDown()
-    }
-
+final class TerminalSessionTests: TmuxTestCase {
     // MARK: Browsing
 
     func testBooksListShowsTitlesBrokenMarkerAndDetailShowsExtraField() throws {

@@ -3,17 +3,7 @@ import XCTest
 
 /// `u` undoes deletes, edits made in a form and adds, newest first, and `Ctrl-R` redoes them,
 /// in the real binary; the files go back to their bytes.
-final class UndoRedoEndToEndTests: XCTestCase {
-    private var session: TmuxSession?
-    private var dataFolder: URL?
-
-    override func tearDown() {
-        session?.kill()
-        session = nil
-        if let dataFolder { removeTemporaryCopy(dataFolder) }
-        super.tearDown()
-    }
-
+final class UndoRedoEndToEndTests: TmuxTestCase {
     func testUUndoesTwoDeletesAndCtrlRRedoesOne() throws {
         let data = try temporaryDataCopy()
         dataFolder = data

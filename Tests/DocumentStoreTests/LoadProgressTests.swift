@@ -43,10 +43,12 @@ final class LoadProgressTests: StoreTestCase {
         guard case .snapshot(let snapshot) = events.last else { return XCTFail("the first snapshot comes last") }
         XCTAssertEqual(snapshot.count, count)
         XCTAssertGreaterThanOrEqual(reports.count, 2, "a small first slice, then the rest")
+        // The folder's first files are read before it is listed whole: its size is not known yet.
         XCTAssertEqual(reports.first?.read, CollectionWatcher.firstParallelSlice, "the first slice is reported on its own")
+        XCTAssertNil(reports.first?.total)
         XCTAssertEqual(reports.map(\.read), reports.map(\.read).sorted())
         XCTAssertEqual(reports.last?.read, count)
-        XCTAssertTrue(reports.allSatisfy { $0.total == count })
+        XCTAssertTrue(reports.dropFirst().allSatisfy { $0.total == count })
         let reported = reports.flatMap(\.documents)
         XCTAssertEqual(reported.count, count, "each document reported once")
         XCTAssertEqual(Set(reported.map(\.documentID)), Set(snapshot.documents.map(\.documentID)))

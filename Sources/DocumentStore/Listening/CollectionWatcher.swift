@@ -151,7 +151,10 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         let folderStamp = FileStamp(st)
         let isFirstListing = folder == nil
         var toRead: Set<ExactID> = []
-        switch look(fd, folderStamp, firestore) {
+        let look = look(fd, folderStamp, firestore)
+        // After the look (which watches the folder first), so no change falls between the two.
+        let head = isFirstListing ? readHead(fd, firestore) : [:]
+        switch look {
         case .names(let names):
             if !check(names, fd, &toRead, &changed) { list(fd, folderStamp, now, &toRead, &changed, firestore) }
         case .rescan:
@@ -168,7 +171,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             for id in racy.filter({ now >= $0.value }).keys { toRead.insert(id) }
             statAll(idsToStat(now: now), fd, &toRead)
         }
-        read(toRead, fd, now, isFirstListing, &changed, firestore)
+        read(toRead, fd, now, isFirstListing, &changed, firestore, head: head)
         return changed
     }
 
@@ -272,10 +275,16 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
 
     /// Reads the files, and updates the documents that differ. Many files (a first listing) are
     /// read on every core, a slice at a time, each slice then taken in here and, while a
-    /// listener waits for its first snapshot, reported to it (a small first slice, so the first
-    /// documents show at once).
+    /// listener waits for its first snapshot, reported to it. `head` holds files already read
+    /// (`readHead`), taken as they are.
     private func read(_ toRead: Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
-                      _ changed: inout Set<ExactID>, _ firestore: Firestore) {
+                      _ changed: inout Set<ExactID>, _ firestore: Firestore, head: [ExactID: Read] = [:]) {
+        var toRead = toRead
+        var alreadyRead = 0
+        for (id, read) in head where toRead.remove(id) != nil {
+            take(id, read, now, isFirstListing, &changed, firestore)
+            alreadyRead += 1
+        }
         guard toRead.count >= Self.parallelReading else {
             for id in toRead {
                 let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
@@ -291,29 +300,51 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         var sliceSize = Self.firstParallelSlice
         while start < ids.count {
             let slice = ids[start..<min(start + sliceSize, ids.count)]
-            let first = slice.startIndex
-            var results = [Read](repeating: (.missing, nil, nil), count: slice.count)
-            let path = path
-            results.withUnsafeMutableBufferPointer { results in
-                let results = UnsafeResults(base: results.baseAddress)
-                files.readDocuments(count: slice.count, in: fd, store: firestore,
-                                    name: { slice[first + $0].text + DocumentFiles.fileExtension }) { index, stored, stamp in
-                    // The snapshot too, in case the document is new or changed, as most are here.
-                    let id = slice[first + index]
-                    let snapshot = stored == .missing ? nil
-                        : QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)
-                    results.set(index, (stored, stamp, snapshot))
-                }
-            }
+            let results = readSlice(slice, fd, firestore)
             for (offset, read) in results.enumerated() {
-                take(slice[first + offset], read, now, isFirstListing, &changed, firestore)
+                take(slice[slice.startIndex + offset], read, now, isFirstListing, &changed, firestore)
             }
             start = slice.endIndex
             sliceSize = Self.parallelSlice
-            if ids.count >= Self.worthReporting {
-                reportProgress(read: start, total: ids.count, documents: results.compactMap(\.snapshot))
+            if ids.count + alreadyRead >= Self.worthReporting {
+                reportProgress(read: alreadyRead + start, total: alreadyRead + ids.count, documents: results.compactMap(\.snapshot))
             }
         }
+    }
+
+    /// The files of `ids`, read and parsed on every core, each with its snapshot made.
+    private func readSlice(_ ids: ArraySlice<ExactID>, _ fd: Int32, _ firestore: Firestore) -> [Read] {
+        var results = [Read](repeating: (.missing, nil, nil), count: ids.count)
+        let path = path
+        let first = ids.startIndex
+        results.withUnsafeMutableBufferPointer { results in
+            let results = UnsafeResults(base: results.baseAddress)
+            files.readDocuments(count: ids.count, in: fd, store: firestore,
+                                name: { ids[first + $0].text + DocumentFiles.fileExtension }) { index, stored, stamp in
+                let id = ids[first + index]
+                let snapshot = stored == .missing ? nil
+                    : QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)
+                results.set(index, (stored, stamp, snapshot))
+            }
+        }
+        return results
+    }
+
+    /// A large folder's first files, read before the whole folder is listed (listing 100,000
+    /// names and making their tables takes over 100 ms), so a listener waiting for its first
+    /// snapshot is told of its first documents at once. Only when the folder's first listing
+    /// chunk is full: a smaller folder is listed and read at once anyway.
+    private func readHead(_ fd: Int32, _ firestore: Firestore) -> [ExactID: Read] {
+        let waiting = (firestore.subscribers(of: self)).contains { ($0 as? QuerySubscription)?.hasDelivered == false }
+        guard waiting else { return [:] }
+        let entries = DocumentFiles.listEntries(fd, limit: Self.firstParallelSlice)
+        guard entries.count == Self.firstParallelSlice else { return [:] }
+        let ids = entries.filter { $0.isDirectory != true }.compactMap(DocumentFileName.id(of:)).filter { !$0.isUndecodableFileName }
+        let results = readSlice(ids[...], fd, firestore)
+        var head: [ExactID: Read] = [:]
+        for (id, read) in zip(ids, results) where read.stored != .missing { head[id] = read }
+        reportProgress(read: head.count, total: nil, documents: head.values.compactMap(\.snapshot))
+        return head
     }
 
     /// Reading more files than this at once is done on every core, this many at a time (the
@@ -361,7 +392,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
 
     /// Tells the listeners still waiting for their first snapshot how far the reading is, with
     /// the documents just read.
-    private func reportProgress(read: Int, total: Int, documents: [QueryDocumentSnapshot]) {
+    private func reportProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot]) {
         for case let subscription as QuerySubscription in firestore?.subscribers(of: self) ?? [] where !subscription.hasDelivered {
             subscription.deliver(progress: read, of: total, read: documents)
         }

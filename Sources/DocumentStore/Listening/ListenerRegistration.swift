@@ -58,7 +58,7 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
 
     /// Called on the watcher's queue; `documents` are those just read, which the query's
     /// filters sort out here.
-    func deliver(progress read: Int, of total: Int, read documents: [QueryDocumentSnapshot]) {
+    func deliver(progress read: Int, of total: Int?, read documents: [QueryDocumentSnapshot]) {
         guard let progress else { return }
         let evaluator = query.evaluator
         let shown = evaluator.definition.limit == nil ? documents.filter(evaluator.matches) : []

@@ -126,14 +126,15 @@ final class DocumentFiles: Sendable {
         var undecodableName: [UInt8]? = nil
     }
 
-    /// Every name in an open folder except "." and "..", with the inode readdir gives for free.
-    static func listEntries(_ dirFD: Int32) -> [Entry] {
+    /// Every name in an open folder except "." and "..", with the inode readdir gives for free;
+    /// the first `limit` of them, in the folder's order, when given.
+    static func listEntries(_ dirFD: Int32, limit: Int = .max) -> [Entry] {
         let fd = dup(dirFD)
         guard fd >= 0, let dir = fdopendir(fd) else { return [] }
         defer { closedir(dir) }
         rewinddir(dir)
         var entries: [Entry] = []
-        while let entry = readdir(dir) {
+        while entries.count < limit, let entry = readdir(dir) {
             let (name, undecodable) = withUnsafeBytes(of: entry.pointee.d_name) { raw -> (String, [UInt8]?) in
                 let cName = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
                 if let name = String(validatingCString: cName) { return (name, nil) }

@@ -46,7 +46,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
     public private(set) var hasLoaded = false
     /// While a large collection is first read: how many documents are read, of how many (the
     /// rows then hold those read so far, in the order they were read).
-    public private(set) var loadProgress: (read: Int, total: Int)?
+    public private(set) var loadProgress: (read: Int, total: Int?)?
     /// The listener's own error (the folder cannot be read...), nil when it works.
     public private(set) var listenerError: String?
     @ObservationIgnored private var registration: ListenerRegistration?
@@ -129,7 +129,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
     func applyProgress(_ progress: LoadProgress, decoded: [Result<Model, DocumentProblem>]? = nil) {
         guard awaitsFirstSnapshot else { return }
         // Slices decoded side by side can arrive out of order: the count only grows.
-        loadProgress = (max(progress.read, loadProgress?.read ?? 0), progress.total)
+        loadProgress = (max(progress.read, loadProgress?.read ?? 0), progress.total ?? loadProgress?.total)
         guard !progress.documents.isEmpty else { return }
         rows += progress.documents.indices.map { Row(progress.documents[$0], decoded: decoded?[$0]) }
     }

@@ -190,7 +190,8 @@ public enum AppView {
     /// "Loading books… 12,345 of 100,000"
     static func loadingText(_ tab: CollectionTab) -> String {
         guard let progress = tab.loadProgress else { return "Loading \(tab.collectionID)…" }
-        return "Loading \(tab.collectionID)… \(progress.read.formatted()) of \(progress.total.formatted())"
+        guard let total = progress.total else { return "Loading \(tab.collectionID)… \(progress.read.formatted())" }
+        return "Loading \(tab.collectionID)… \(progress.read.formatted()) of \(total.formatted())"
     }
 
     /// The selected document's detail, scrolled by J/K; the footer says which way there is more.

@@ -9,7 +9,7 @@ protocol CollectionTab: AnyObject {
     var title: String { get }
     var isLoaded: Bool { get }
     /// While a large collection is first read: documents read so far, of how many.
-    var loadProgress: (read: Int, total: Int)? { get }
+    var loadProgress: (read: Int, total: Int?)? { get }
     /// The listener's error, "No documents in 'x' collection", or a failed write.
     var statusMessage: String? { get }
     /// Its folder was removed on disk while Shelf ran: the tab stays and says so.

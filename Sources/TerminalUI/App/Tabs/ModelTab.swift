@@ -27,7 +27,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var collectionID: String { live.collection.collectionID }
     var title: String { presentation.title }
     var isLoaded: Bool { live.hasLoaded }
-    var loadProgress: (read: Int, total: Int)? { live.loadProgress }
+    var loadProgress: (read: Int, total: Int?)? { live.loadProgress }
     var statusMessage: String? {
         if isGone { return "The '\(collectionID)' folder is gone: it was removed on disk" }
         return live.writeError ?? live.statusMessage

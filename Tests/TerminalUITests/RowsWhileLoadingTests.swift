@@ -78,4 +78,19 @@ final class RowsWhileLoadingTests: XCTestCase {
         for _ in 0..<500 where !tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertTrue(screen(app).contains(" 1/40 ┘"), screen(app))
     }
+
+    /// Listening again after `unsubscribe`, the rows kept from before are not added to by the
+    /// new read's slices (they stay until its first snapshot replaces them).
+    func testListeningAgainDoesNotAddTheSlicesToTheRowsKept() async throws {
+        let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
+        let live = LiveCollection<ShelfBook>(try Firestore(directory: folder).collection("books"))
+        live.subscribe()
+        for _ in 0..<500 where !live.hasLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(live.rows.count, 40)
+        live.unsubscribe()
+        live.subscribe()
+        live.applyProgress(LoadProgress(read: 15, total: 40, documents: Array(read.prefix(15))))
+        XCTAssertEqual(live.rows.count, 40, "no row twice")
+        live.unsubscribe()
+    }
 }

@@ -335,8 +335,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     /// snapshot is told of its first documents at once. Only when the folder's first listing
     /// chunk is full: a smaller folder is listed and read at once anyway.
     private func readHead(_ fd: Int32, _ firestore: Firestore) -> [ExactID: Read] {
-        let waiting = (firestore.subscribers(of: self)).contains { ($0 as? QuerySubscription)?.hasDelivered == false }
-        guard waiting else { return [:] }
+        guard !awaitingFirstSnapshot.isEmpty else { return [:] }
         let entries = DocumentFiles.listEntries(fd, limit: Self.firstParallelSlice)
         guard entries.count == Self.firstParallelSlice else { return [:] }
         let ids = entries.filter { $0.isDirectory != true }.compactMap(DocumentFileName.id(of:)).filter { !$0.isUndecodableFileName }
@@ -393,9 +392,12 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     /// Tells the listeners still waiting for their first snapshot how far the reading is, with
     /// the documents just read.
     private func reportProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot]) {
-        for case let subscription as QuerySubscription in firestore?.subscribers(of: self) ?? [] where !subscription.hasDelivered {
-            subscription.deliver(progress: read, of: total, read: documents)
-        }
+        for subscription in awaitingFirstSnapshot { subscription.deliver(progress: read, of: total, read: documents) }
+    }
+
+    /// The query listeners that have not had their first snapshot yet.
+    private var awaitingFirstSnapshot: [QuerySubscription] {
+        (firestore?.subscribers(of: self) ?? []).compactMap { $0 as? QuerySubscription }.filter { !$0.hasDelivered }
     }
 
     /// The file is no longer there.

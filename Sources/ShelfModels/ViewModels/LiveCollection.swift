@@ -52,6 +52,9 @@ public final class LiveCollection<Model: Codable & Sendable> {
     @ObservationIgnored private var registration: ListenerRegistration?
     /// A new listener's first snapshot holds every document as `.added`: it replaces the rows.
     @ObservationIgnored private var awaitsFirstSnapshot = false
+    /// Which subscription a slice decoded off the main thread belongs to: one that arrives
+    /// after `unsubscribe` (or a new `subscribe`) is dropped.
+    @ObservationIgnored private var subscription = 0
 
     public init(_ collection: CollectionReference) {
         self.collection = collection
@@ -72,21 +75,32 @@ public final class LiveCollection<Model: Codable & Sendable> {
     public func subscribe() {
         guard registration == nil else { return }
         awaitsFirstSnapshot = true
+        subscription += 1
+        let current = subscription
         registration = collection.addSnapshotListener(progress: { [weak self] progress in
             // Decoded on every core, off the main thread: the rows arrive ready to sort and show.
             DispatchQueue.global(qos: .userInitiated).async {
                 let decoded = Self.decodeAll(progress.documents)
-                onMain { self?.applyProgress(progress, decoded: decoded) }
+                onMain {
+                    guard let self, self.subscription == current else { return }
+                    self.applyProgress(progress, decoded: decoded)
+                }
             }
         }) { [weak self] snapshot, error in
             onMain { self?.apply(snapshot, error) }
         }
     }
 
-    /// Stops listening; the rows stay as they were. Calling it again does nothing.
+    /// Stops listening; the rows stay as they were once loaded. Calling it again does nothing.
     public func unsubscribe() {
         registration?.remove()
         registration = nil
+        subscription += 1
+        // Rows of a read that did not finish are only part of the collection: not kept.
+        if !hasLoaded {
+            rows = []
+            loadProgress = nil
+        }
     }
 
     private func apply(_ snapshot: QuerySnapshot?, _ error: Error?) {
@@ -125,9 +139,11 @@ public final class LiveCollection<Model: Codable & Sendable> {
     }
 
     /// While a large collection is first read: the documents read so far, in the order they
-    /// were read, so a screen can show them before the whole collection is in.
+    /// were read, so a screen can show them before the whole collection is in. Listening again
+    /// after `unsubscribe`, the rows kept from before stay until the first snapshot replaces
+    /// them, rather than being added to.
     func applyProgress(_ progress: LoadProgress, decoded: [Result<Model, DocumentProblem>]? = nil) {
-        guard awaitsFirstSnapshot else { return }
+        guard awaitsFirstSnapshot, !hasLoaded else { return }
         // Slices decoded side by side can arrive out of order: the count only grows.
         loadProgress = (max(progress.read, loadProgress?.read ?? 0), progress.total ?? loadProgress?.total)
         guard !progress.documents.isEmpty else { return }

@@ -16,6 +16,9 @@ final class PostgresChanges: @unchecked Sendable {
     private var nextID = 0
     private var task: Task<Void, Never>?
     private var isStopped = false
+    /// True while the connection LISTENs (under `listening`'s lock).
+    private var isListening = false
+    private let listening = NSCondition()
 
     init(address: PostgresAddress, logger: Logger) {
         self.address = address
@@ -62,6 +65,7 @@ final class PostgresChanges: @unchecked Sendable {
                 try? await withTaskCancellationHandler {
                     try await connection.listen(on: PostgresSchema.channel) { notifications in
                         tell(nil)  // listening now: whatever happened before is read again
+                        setListening(true)
                         for try await notification in notifications {
                             guard let (writer, paths) = Self.parse(notification.payload) else {
                                 tell(nil)
@@ -74,11 +78,30 @@ final class PostgresChanges: @unchecked Sendable {
                 } onCancel: {
                     connection.close().whenComplete { _ in }
                 }
+                setListening(false)
                 try? await connection.close()  // PostgresNIO wants every connection closed
             }
             // Connection lost or refused: try again shortly.
             try? await Task.sleep(for: .milliseconds(100))
         }
+    }
+
+    private func setListening(_ value: Bool) {
+        listening.lock()
+        isListening = value
+        listening.broadcast()
+        listening.unlock()
+    }
+
+    /// Waits until the connection LISTENs (and its "read again" has been told), or `timeout`.
+    func waitUntilListening(timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        listening.lock()
+        defer { listening.unlock() }
+        while !isListening {
+            if !listening.wait(until: deadline) { break }
+        }
+        return isListening
     }
 
     /// A notification's payload: `{"writer": id, "paths": [...]}` (or `{"paths": [...]}` from
@@ -105,5 +128,9 @@ final class PostgresChanges: @unchecked Sendable {
         }
 
         func cancel() { changes?.remove(id) }
+
+        func waitUntilListening(timeout: TimeInterval) -> Bool {
+            changes?.waitUntilListening(timeout: timeout) ?? false
+        }
     }
 }

@@ -110,6 +110,21 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
+    func readSlice(of collectionOrGroup: String, group: Bool, after: String?, limit: Int) throws -> [ServerDocument] {
+        let column = group ? "collection_id" : "parent"
+        var binds = PostgresBindings()
+        binds.append(collectionOrGroup)
+        var sql = "SELECT path, fields::text FROM shelf_documents WHERE \(column) = $1"
+        if let after {
+            binds.append(after)
+            sql += " AND path > $2"
+        }
+        sql += " ORDER BY path LIMIT \(limit)"  // served by the index on (parent or collection_id, path)
+        return try withConnection(doing: "read \(group ? "the collection group" : "the collection") \(collectionOrGroup) from") { connection in
+            try documents(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection)
+        }
+    }
+
     func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int {
         let column = group ? "collection_id" : "parent"
         var binds = PostgresBindings()

@@ -63,6 +63,9 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
 
     override func scan() throws -> Set<ExactID> {
         guard let firestore else { return [] }
+        // A read of everything made before the changes are observed would be made again as
+        // soon as they are (they may have been missed meanwhile): wait for that first.
+        if pending.withLock({ $0.everything }) { _ = observation?.waitUntilListening(timeout: Self.listeningWait) }
         let taken = pending.withLock { pending in
             defer { pending = Pending(everything: false) }
             return pending
@@ -95,28 +98,74 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
         return ExactID(path.description)  // a group's documents, by whole path (as `CollectionGroupWatcher`)
     }
 
+    /// Reads everything this watcher follows and diffs it with what it holds. A collection or
+    /// group is read in slices by path, so other calls on the connection come between them and
+    /// listeners awaiting their first snapshot are told of each slice (`LoadProgress`); commits
+    /// announced while it reads are read again at the end, so the first snapshot holds them whole.
     private func readAll(_ firestore: Firestore) throws -> Set<ExactID> {
-        let found: [ServerDocument]
+        let collectionOrGroup: String, group: Bool
         switch key {
         case .document(let path): return try read([ExactID(path.description)], firestore)
-        case .collection(let path): found = try server.server.readCollection(path.description, containing: nil)
-        case .collectionGroup(let id): found = try server.server.readGroup(id, containing: nil)
+        case .collection(let path): (collectionOrGroup, group) = (path.description, false)
+        case .collectionGroup(let id): (collectionOrGroup, group) = (id, true)
         }
         var next: [ExactID: QueryDocumentSnapshot] = [:]
-        for document in found {
-            let path = ServerBackend.path(document.path)
-            next[key(of: path)] = snapshot(path, DocumentText.document(document.json, store: firestore), firestore)
-        }
-        var changed = Set(documents.keys.filter { next[$0] == nil })
-        for (id, snapshot) in next {
-            if let old = documents[id], old.stored == snapshot.stored {
-                next[id] = old  // unchanged: the same snapshot, so listeners see no change
-            } else {
-                changed.insert(id)
+        var changed: Set<ExactID> = []
+        var after: String?
+        var total: Int?
+        var limit = Self.firstSlice
+        while true {
+            let slice = try server.server.readSlice(of: collectionOrGroup, group: group, after: after, limit: limit)
+            var read: [QueryDocumentSnapshot] = []
+            read.reserveCapacity(slice.count)
+            for document in slice {
+                let path = ServerBackend.path(document.path)
+                let id = key(of: path)
+                var snapshot = snapshot(path, DocumentText.document(document.json, store: firestore), firestore)
+                if let old = documents[id], old.stored == snapshot.stored {
+                    snapshot = old  // unchanged: the same snapshot, so listeners see no change
+                } else {
+                    changed.insert(id)
+                }
+                next[id] = snapshot
+                read.append(snapshot)
             }
+            let isLast = slice.count < limit
+            if !(isLast && after == nil) && !awaitingFirstSnapshot.isEmpty {
+                if total == nil && after != nil { total = try server.server.count(in: collectionOrGroup, group: group, containing: nil) }
+                if total ?? Watcher.worthReporting >= Watcher.worthReporting {
+                    reportProgress(read: next.count, total: isLast ? next.count : total.map { max($0, next.count) }, documents: read)
+                }
+            }
+            Self.afterSlice?(next.count)
+            guard !isLast, let last = slice.last else { break }
+            after = last.path
+            limit = Self.slice
         }
+        changed.formUnion(documents.keys.filter { next[$0] == nil })
         documents = next
-        return changed
+        return changed.union(try readAnnouncedMeanwhile(firestore))
+    }
+
+    /// How long a read of everything waits for the changes to be observed, at most (a server
+    /// that cannot be reached fails the read itself).
+    static let listeningWait: TimeInterval = 2
+
+    /// A large collection's first slice is small, so its first documents are shown soon.
+    static let firstSlice = 1_024
+    static let slice = 16_384
+    /// For tests: called on the watcher's queue after each slice of a read of everything, with
+    /// the documents read so far. Set once, before any listener starts.
+    package nonisolated(unsafe) static var afterSlice: ((Int) -> Void)?
+
+    /// The paths announced since `scan` took its pending work, read now.
+    private func readAnnouncedMeanwhile(_ firestore: Firestore) throws -> Set<ExactID> {
+        let taken = pending.withLock { pending in
+            defer { pending.paths = [] }
+            return pending.everything ? [] : pending.paths
+        }
+        let paths = Set(taken.filter(follows).map { ExactID($0) })
+        return paths.isEmpty ? [] : try read(paths, firestore)
     }
 
     /// Reads the documents at these paths (by their exact bytes) and updates what differs.

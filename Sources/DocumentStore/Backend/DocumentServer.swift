@@ -1,3 +1,5 @@
+import Foundation
+
 /// A database server that holds a store's documents, as a module outside the core sees it
 /// (DocumentStorePostgres): paths are slash-separated strings ("books/dune"), a document is the
 /// JSON text of its fields in the on-disk encoding (`DocumentText`), and everything else (the
@@ -16,6 +18,10 @@ package protocol DocumentServer: AnyObject, Sendable {
     /// The first `page.limit` documents of the page's collection in its order (see `ServerPage`),
     /// from its end for `fromEnd`, in any order.
     func readPage(_ page: ServerPage) throws -> [ServerDocument]
+    /// Up to `limit` documents of a collection (`group` false) or collection group (true), in
+    /// the order of their paths' bytes, from just after the path `after` (from the start when
+    /// nil): a large first read in slices that other calls can come between.
+    func readSlice(of collectionOrGroup: String, group: Bool, after: String?, limit: Int) throws -> [ServerDocument]
     /// How many documents `readCollection` (`group` false) or `readGroup` (true) would read.
     func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int
     /// The ids of the documents of `collection`, and of missing ones with documents below them.
@@ -49,4 +55,7 @@ package struct ServerDocument: Sendable, Equatable {
 /// Stops one `DocumentServer.observe`.
 package protocol ServerObservation: AnyObject, Sendable {
     func cancel()
+    /// Waits until changes are being observed (for at most `timeout` seconds); false if not.
+    /// A read that starts after this misses no change: each later commit is announced.
+    func waitUntilListening(timeout: TimeInterval) -> Bool
 }

@@ -306,7 +306,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             }
             start = slice.endIndex
             sliceSize = Self.parallelSlice
-            if ids.count + alreadyRead >= Self.worthReporting {
+            if ids.count + alreadyRead >= Watcher.worthReporting {
                 reportProgress(read: alreadyRead + start, total: alreadyRead + ids.count, documents: results.compactMap(\.snapshot))
             }
         }
@@ -351,8 +351,6 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     static let parallelReading = 256
     static let firstParallelSlice = 1024
     static let parallelSlice = 8192
-    /// A first read of this many files reports its progress.
-    static let worthReporting = 2_000
 
     /// A file as read, and perhaps its snapshot already made.
     private typealias Read = (stored: StoredDocument, stamp: FileStamp?, snapshot: QueryDocumentSnapshot?)
@@ -387,17 +385,6 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             // The first listing is not a change anyone made: nothing is "recent" yet.
             if !isFirstListing { recentlyChanged[id] = now }
         }
-    }
-
-    /// Tells the listeners still waiting for their first snapshot how far the reading is, with
-    /// the documents just read.
-    private func reportProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot]) {
-        for subscription in awaitingFirstSnapshot { subscription.deliver(progress: read, of: total, read: documents) }
-    }
-
-    /// The query listeners that have not had their first snapshot yet.
-    private var awaitingFirstSnapshot: [QuerySubscription] {
-        (firestore?.subscribers(of: self) ?? []).compactMap { $0 as? QuerySubscription }.filter { !$0.hasDelivered }
     }
 
     /// The file is no longer there.

@@ -104,6 +104,20 @@ class Watcher: @unchecked Sendable {
 
     // MARK: For subclasses
 
+    /// A first read of this many documents reports its progress (`LoadProgress`).
+    static let worthReporting = 2_000
+
+    /// Tells the listeners still waiting for their first snapshot how far the reading is, with
+    /// the documents just read.
+    func reportProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot]) {
+        for subscription in awaitingFirstSnapshot { subscription.deliver(progress: read, of: total, read: documents) }
+    }
+
+    /// The query listeners that have not had their first snapshot yet.
+    var awaitingFirstSnapshot: [QuerySubscription] {
+        (firestore?.subscribers(of: self) ?? []).compactMap { $0 as? QuerySubscription }.filter { !$0.hasDelivered }
+    }
+
     /// The folder backend's files, for the folder's watchers (which only it makes).
     var files: DocumentFiles { (backend as! FolderBackend).files }
 

@@ -167,4 +167,18 @@ final class PostgresListingTests: PostgresTestCase {
         XCTAssertEqual(try db.document("books/caf\u{E9}").listCollections().map(\.collectionID), ["reviews"])
         XCTAssertEqual(try db.document("books/cafe\u{301}/reviews/r1").parent.listDocuments().count, 0)
     }
+
+    /// Collections are listed by skipping through the index from one id to the next: ids that
+    /// sort between "a" and "a/…" ("a-b", "a.b"), after them ("a0", "ab"), nested ones, and
+    /// collections of documents whose ids extend one another are all found, each once.
+    func testCollectionsAreListedPastIdsThatSortAmongTheirSubcollections() throws {
+        let paths = ["a/1", "a/1/x/1", "a/1/x-y/1", "a/1/x0/1", "a-b/1", "a.b/1", "a0/1", "ab/1", "a/1/sub/2/deep/3",
+                     "a/10/y/1", "\u{E9}t\u{E9}/1", "z/1"]
+        for path in paths { try db.document(path).write(["n": 1]) }
+        XCTAssertEqual(try db.listCollections().map(\.collectionID), ["a", "a-b", "a.b", "a0", "ab", "z", "\u{E9}t\u{E9}"])
+        XCTAssertEqual(try db.document("a/1").listCollections().map(\.collectionID), ["sub", "x", "x-y", "x0"])
+        XCTAssertEqual(try db.document("a/10").listCollections().map(\.collectionID), ["y"])
+        XCTAssertEqual(try db.document("a/1/sub/2").listCollections().map(\.collectionID), ["deep"])
+        XCTAssertEqual(try db.document("a/2").listCollections().map(\.collectionID), [])
+    }
 }

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The app on PostgreSQL with a million books: issue 12's "the app's first rows ≤ 200 ms after start".
+
+    swift build -c release --product shelf
+    python3 scripts/pg-app-bench.py [--count 1000000] [--repeats 3] [--url postgresql://…]
+
+Without --url it starts a throwaway PostgreSQL of its own (initdb in a temporary folder, a free
+port on 127.0.0.1, PostgreSQL's default durability settings, run as nobody when run as root) and
+stops it at the end; with --url it uses that database's books as they are (add --seed to write
+COUNT books into it first). The books are written by `shelf generate --data URL` (seeding, timed
+but not a figure of the app). Then the
+real `shelf` starts --repeats times in a 100x30 pseudo-terminal and it prints, as medians:
+
+  rows visible after start   spawn until a book row is on screen
+  fully loaded               until every book is in (Shelf's `loaded books` timing line)
+  peak memory of the app     VmHWM once fully loaded
+
+It shares compare.py's terminal sessions (pyte, in compare.py's virtual environment).
+"""
+import argparse, os, pwd, shutil, socket, subprocess, sys, tempfile, time, uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+
+
+def tool(name):
+    """A PostgreSQL program: on the PATH, or in Debian's /usr/lib/postgresql/<version>/bin."""
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = sorted(os.listdir("/usr/lib/postgresql"), key=lambda v: int(v)) if os.path.isdir("/usr/lib/postgresql") else []
+    for version in reversed(versions):
+        path = f"/usr/lib/postgresql/{version}/bin/{name}"
+        if os.access(path, os.X_OK):
+            return path
+    raise SystemExit(f"pg-app-bench: {name} not found: install PostgreSQL (apt-get install postgresql)")
+
+
+class Cluster:
+    """A throwaway cluster, stopped and removed by `stop`."""
+
+    def __init__(self):
+        self.folder = tempfile.mkdtemp(prefix="shelf-pg-bench-")
+        self.run_as = "nobody" if os.geteuid() == 0 else None
+        self.password = uuid.uuid4().hex
+        with open(os.path.join(self.folder, "password"), "w") as f:
+            f.write(self.password)
+        if self.run_as:
+            user = pwd.getpwnam(self.run_as)
+            os.chmod(self.folder, 0o755)
+            for root, _, files in os.walk(self.folder):
+                os.chown(root, user.pw_uid, user.pw_gid)
+                for name in files:
+                    os.chown(os.path.join(root, name), user.pw_uid, user.pw_gid)
+        self.data = os.path.join(self.folder, "data")
+        self.command([tool("initdb"), "-D", self.data, "-U", "shelf", f"--pwfile={self.folder}/password",
+                      "--auth=scram-sha-256", "-E", "UTF8", "--no-locale"])
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder}"
+        self.command([tool("pg_ctl"), "-D", self.data, "-l", os.path.join(self.folder, "server.log"), "-w", "-o", options, "start"])
+        self.command([tool("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "shelf", "shelf"],
+                     env=dict(os.environ, PGPASSWORD=self.password))
+        self.url = f"postgresql://shelf:{self.password}@127.0.0.1:{self.port}/shelf"
+
+    def command(self, argv, env=None):
+        if self.run_as:
+            argv = ["/usr/sbin/runuser", "-u", self.run_as, "--"] + argv
+        subprocess.run(argv, check=True, capture_output=True, env=env, cwd="/")
+
+    def stop(self):
+        try:
+            self.command([tool("pg_ctl"), "-D", self.data, "-m", "fast", "-w", "stop"])
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=1_000_000, help="books (default 1000000)")
+    parser.add_argument("--repeats", type=int, default=3, help="app starts; medians printed (default 3)")
+    parser.add_argument("--url", help="a database of your own (postgresql://…); default: a throwaway cluster")
+    parser.add_argument("--seed", action="store_true", help="with --url: write COUNT books into it first")
+    parser.add_argument("--binary", default=os.path.join(compare.ROOT, ".build", "release", "shelf"))
+    args = parser.parse_args()
+    if not compare.in_venv():
+        os.makedirs(compare.WORK, exist_ok=True)
+        compare.ensure_venv(skip_peers=True)
+        os.execv(compare.VENV_PYTHON, [compare.VENV_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
+    if not os.access(args.binary, os.X_OK):
+        raise SystemExit(f"pg-app-bench: {args.binary} not found: build it with `swift build -c release --product shelf`")
+    cluster = None if args.url else Cluster()
+    try:
+        url = args.url or cluster.url
+        shown = url.split("@")[-1]
+        if args.url is None or args.seed:
+            compare.log(f"writing {args.count} books into {shown} with shelf generate")
+            started = time.monotonic()
+            subprocess.run([args.binary, "generate", "--data", url, "--count", str(args.count)], check=True, stdout=subprocess.DEVNULL)
+            compare.log(f"  written in {time.monotonic() - started:.0f} s")
+        visible, loaded, memory, _, _ = compare.shelf_ui(args.binary, url, args.count, args.repeats, 0)
+        print(f"shelf on PostgreSQL ({shown}), {args.count:,} books, {os.cpu_count()} cores, medians of {args.repeats}:")
+        print(f"  rows visible after start  {visible.show()}   (aim ≤ 200 ms)")
+        print(f"  fully loaded              {loaded.show()}")
+        print(f"  peak memory of the app    {memory.show()}")
+    finally:
+        if cluster:
+            cluster.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -72,6 +72,8 @@ public final class AppModel {
         set { status.set(newValue) }
     }
     let status = StatusNotice()
+    /// On a server: whether it answers (see `ServerConnection`); nil for a folder.
+    let connection: ServerConnection?
     /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
     var showsLookup = false
     let isReadOnly: Bool
@@ -100,6 +102,7 @@ public final class AppModel {
         self.store = store
         self.colorMode = colorMode
         isReadOnly = store.isReadOnly
+        connection = store.directory.isFileURL ? nil : ServerConnection(server: store.directory.absoluteString)
         books = BooksViewModel(db: store)
         colors = MappingColorsViewModel(db: store)
         let languages = CustomizeMappingViewModel(db: store)
@@ -135,11 +138,19 @@ public final class AppModel {
 
     /// Adds a tab for each collection folder made since the last look (by another program's
     /// `mkdir`), among the tabs after the known ones in byte order of names, and marks the tabs
-    /// whose folder is gone (or back). One readdir of the data folder; returns whether the
-    /// tabs changed, so the caller draws again.
+    /// whose folder is gone (or back). One readdir of the data folder (on a server, one query,
+    /// which also tells `connection` whether it answers); returns whether the tabs changed, so
+    /// the caller draws again.
     @discardableResult
     public func refreshCollections() -> Bool {
-        guard let listed = try? store.listCollections().map(\.collectionID) else { return false }
+        let listed: [String]
+        do {
+            listed = try store.listCollections().map(\.collectionID)
+            if serverAnswered(), let connection { notice = "Back online: \(connection.server)" }
+        } catch {
+            connection?.note(error)
+            return false
+        }
         let known = Set(KnownCollection.allCases.map(\.rawValue))
         let present = Set(listed)
         var changed = false
@@ -157,6 +168,24 @@ public final class AppModel {
         }
         if let current { activeTab = tabs.firstIndex { $0 === current } ?? 0 }
         return true
+    }
+
+    /// The server answered: no longer offline, and the failures of writes tried while it was
+    /// are forgotten (they said it could not be reached; the form kept says the rest). Returns
+    /// whether it was offline.
+    @discardableResult
+    private func serverAnswered() -> Bool {
+        guard let connection, connection.isOffline else { return false }
+        connection.note(nil)
+        for tab in tabs { tab.forgetWriteError() }
+        return true
+    }
+
+    /// After a write: one that worked shows the server answers; one that failed asks it at once
+    /// (the look the timer makes each second), so the status line says offline now.
+    private func noteWrite(succeeded: Bool) {
+        guard connection != nil else { return }
+        if succeeded { serverAnswered() } else { refreshCollections() }
     }
 
     /// Byte order of names, as Firestore orders ids.
@@ -693,6 +722,7 @@ public final class AppModel {
         }
         do {
             let id = try session.spec.save(session.widget.values)
+            noteWrite(succeeded: true)
             if let original = session.original {
                 history.recordChange(before: original.readError == nil ? original.data().map { .init(path: original.reference.path, fields: $0) } : nil)
             } else {
@@ -702,6 +732,7 @@ public final class AppModel {
             selectAsSoonAsListed(id, in: session.tabID)
             closeForm()
         } catch {
+            noteWrite(succeeded: false)
             notice = "Not saved: \(error)"
             mode = .form
         }
@@ -741,12 +772,14 @@ public final class AppModel {
                 try reference.deleteDocument()
                 notice = redo ? "Redone: \(step.path) deleted again" : "Removed \(step.path): the add is undone"
             }
+            noteWrite(succeeded: true)
             if let replaced {
                 let back = UndoHistory.Entry(write: replaced, replaces: step)
                 if redo { history.pushUndo(back) } else { history.pushRedo(back) }
             }
         } catch {
             if redo { history.pushRedo(entry) } else { history.pushUndo(entry) }
+            noteWrite(succeeded: false)
             notice = "Not \(redo ? "redone" : "undone"): \(error)"
         }
     }
@@ -819,7 +852,9 @@ public final class AppModel {
         case (.delete(let id), .yes):
             mode = .browse
             let before = tab.index(of: id).map { tab.snapshot(at: $0) }
-            if let error = tab.delete(id: id) {
+            let error = tab.delete(id: id)
+            noteWrite(succeeded: error == nil)
+            if let error {
                 notice = "Not deleted: \(error)"
             } else if let before, before.readError == nil, let fields = before.data() {
                 notice = "Deleted \(tab.collectionID)/\(id) (u undoes)"

@@ -142,12 +142,24 @@ public final class AppModel {
     /// which also tells `connection` whether it answers); returns whether the tabs changed, so
     /// the caller draws again.
     @discardableResult
-    public func refreshCollections() -> Bool {
+    public func refreshCollections() -> Bool { applyCollections(Self.collectionIDs(of: store)) }
+
+    /// The listing `refreshCollections` looks at, for a caller that makes it off the main
+    /// thread: a server that does not answer holds it up to its connect timeout, and keys
+    /// should not wait for that.
+    public nonisolated static func collectionIDs(of store: Firestore) -> Result<[String], any Error> {
+        Result { try store.listCollections().map(\.collectionID) }
+    }
+
+    /// `refreshCollections` with the listing already made.
+    @discardableResult
+    public func applyCollections(_ listing: Result<[String], any Error>) -> Bool {
         let listed: [String]
-        do {
-            listed = try store.listCollections().map(\.collectionID)
+        switch listing {
+        case .success(let ids):
+            listed = ids
             if serverAnswered(), let connection { notice = "Back online: \(connection.server)" }
-        } catch {
+        case .failure(let error):
             connection?.note(error)
             return false
         }

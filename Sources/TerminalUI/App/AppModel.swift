@@ -145,7 +145,7 @@ public final class AppModel {
     public func refreshCollections() -> Bool { applyCollections(Self.collectionIDs(of: store)) }
 
     /// The listing `refreshCollections` looks at, for a caller that makes it off the main
-    /// thread: a server that does not answer holds it up to its connect timeout, and keys
+    /// thread: a server that does not answer holds it until its calls time out, and keys
     /// should not wait for that.
     public nonisolated static func collectionIDs(of store: Firestore) -> Result<[String], any Error> {
         Result { try store.listCollections().map(\.collectionID) }

@@ -44,9 +44,9 @@ public enum AppView {
             drawDetail(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
         }
 
-        // Status line: a text being typed, or the latest message, and the counts; while the
-        // server cannot be reached, what a message does not say instead: why, and "offline"
-        // beside the counts (in bold) whatever the message.
+        // Status line: a text being typed, or the latest message, and the counts. While the
+        // server cannot be reached the line is bold, says why when no message is shown, and
+        // says "offline" beside the counts whatever the message.
         let statusRow = bounds.row(size.height - 2)
         let ready = model.isReady(tab)
         var counts = countText(visible: ready ? visible.count : tab.rowCount, total: tab.rowCount)

@@ -3,7 +3,8 @@ import Foundation
 import PostgresNIO
 
 /// A PostgresNIO error as a `FirestoreErrorCode` whose message names the server and the
-/// reason (PSQLError's own description hides both).
+/// reason (PSQLError's own description hides both); the reason alone is its
+/// `NSLocalizedFailureReasonErrorKey`, so an app can say it beside the server, e.g. "offline".
 enum PostgresFailure {
     /// SQLSTATEs after which the same transaction may succeed when run again.
     static let retryableStates: Set<String> = ["40001", "40P01"]
@@ -28,7 +29,8 @@ enum PostgresFailure {
     static func error(_ error: Error, server: String, doing operation: String) -> Error {
         guard error is PSQLError || error is PostgresError || error is ChannelError || error is IOError || error is NIOConnectionError
               || error is ConnectionClosed || error is NoAnswer else { return error }
-        return FirestoreErrorCode(code(of: error), saying: "cannot \(operation) \(server): \(reason(error))")
+        let reason = reason(error)
+        return FirestoreErrorCode(code(of: error), saying: "cannot \(operation) \(server): \(reason)", reason: reason)
     }
 
     private static func code(of error: Error) -> FirestoreErrorCode.Code {
@@ -74,7 +76,9 @@ enum PostgresFailure {
 }
 
 extension FirestoreErrorCode {
-    init(_ code: Code, saying message: String) {
-        self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
+    init(_ code: Code, saying message: String, reason: String? = nil) {
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let reason { userInfo[NSLocalizedFailureReasonErrorKey] = reason }
+        self.init(code, userInfo: userInfo)
     }
 }

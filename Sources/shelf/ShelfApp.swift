@@ -16,6 +16,7 @@ final class ShelfApp {
     /// Keys handled since the last frame, and when the first of them arrived.
     private var pendingKeys: (labels: [String], since: Double)?
     private var loggedLoads: Set<String> = []
+    private var isListingCollections = false
 
     private init(screen: NcursesScreen, model: AppModel) {
         self.screen = screen
@@ -52,13 +53,28 @@ final class ShelfApp {
         draw()
     }
 
-    /// Once a second, one readdir of the data folder: a collection folder made by another
-    /// program appears as a tab, a removed one's tab says it is gone.
+    /// Once a second, one readdir of the data folder (or one query of the server, which also
+    /// says whether it answers): a collection folder made by another program appears as a tab,
+    /// a removed one's tab says it is gone. Listed off the main thread, one listing at a time,
+    /// so a server that does not answer never holds up the keys that only read.
     private func makeCollectionsTimer() -> any DispatchSourceProtocol {
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
+        let store = model.store
         timer.setEventHandler { [self] in
-            MainActor.assumeIsolated { if model.refreshCollections() { scheduleDraw() } }
+            MainActor.assumeIsolated {
+                guard !isListingCollections else { return }
+                isListingCollections = true
+                DispatchQueue.global(qos: .utility).async { [self] in
+                    let listing = AppModel.collectionIDs(of: store)
+                    DispatchQueue.main.async { [self] in
+                        MainActor.assumeIsolated {
+                            isListingCollections = false
+                            if model.applyCollections(listing) { scheduleDraw() }
+                        }
+                    }
+                }
+            }
         }
         timer.resume()
         return timer

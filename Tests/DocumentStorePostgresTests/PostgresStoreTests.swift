@@ -130,6 +130,8 @@ final class PostgresStoreTests: PostgresTestCase {
         let unreachable = thrownError { _ = try Firestore(url: closed) } as? FirestoreErrorCode
         XCTAssertEqual(unreachable?.code, .unavailable)
         XCTAssertEqual(unreachable?.description, "cannot open the store at postgresql://shelf@127.0.0.1:1/shelf: Connection refused")
+        XCTAssertEqual(unreachable?.errorUserInfo[NSLocalizedFailureReasonErrorKey] as? String, "Connection refused",
+                       "the reason alone, for an app to say beside the server")
     }
 }
 

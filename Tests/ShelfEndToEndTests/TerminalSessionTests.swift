@@ -499,33 +499,6 @@ final class TerminalSessionTests: TmuxTestCase {
         throw EndToEndFailure("\(title) was not found in the list")
     }
 
-    /// Waits for the shell's `SHELF-EXITED n` line and checks what shelf left behind: the primary
-    /// screen with what was there before, a visible cursor, cooked mode with echo, keypad off.
-    private func assertExitedAndRestored(_ tmux: TmuxSession, statuses: Set<Int32>, file: StaticString = #filePath, line: UInt = #line) {
-        guard tmux.waitFor(text: "\(TmuxSession.exitedMarker) ", file: file, line: line) else { return }
-        tmux.waitForScreen("stty's modes are printed", afterExit: true, file: file, line: line) { screen in
-            let lines = screen.components(separatedBy: "\n")
-            return lines.contains { $0 == "echo" || $0 == "-echo" }
-        }
-        let screen = tmux.screen()
-        let lines = screen.components(separatedBy: "\n")
-        let status = lines.lazy.compactMap { line -> Int32? in
-            guard line.hasPrefix("\(TmuxSession.exitedMarker) ") else { return nil }
-            return Int32(line.dropFirst(TmuxSession.exitedMarker.count + 1))
-        }.first
-        XCTAssertTrue(status.map { statuses.contains($0) } ?? false, "shelf's exit status should be one of \(statuses.sorted()):\n\(TmuxSession.framed(screen))", file: file, line: line)
-        XCTAssertTrue(lines.contains(TmuxSession.preRunMarker), "The screen from before shelf ran should be back:\n\(TmuxSession.framed(screen))", file: file, line: line)
-        XCTAssertFalse(screen.contains("┌ Books") || screen.contains("q quit"), "shelf's screen should be gone:\n\(TmuxSession.framed(screen))", file: file, line: line)
-        XCTAssertTrue(lines.contains("icanon"), "The terminal should be back in canonical mode:\n\(TmuxSession.framed(screen))", file: file, line: line)
-        XCTAssertTrue(lines.contains("echo"), "The terminal should echo again:\n\(TmuxSession.framed(screen))", file: file, line: line)
-        XCTAssertEqual(tmux.paneFormat("#{alternate_on}"), "0", "The alternate screen should be left", file: file, line: line)
-        XCTAssertEqual(tmux.paneFormat("#{cursor_flag}"), "1", "The cursor should be visible again", file: file, line: line)
-        XCTAssertEqual(tmux.paneFormat("#{keypad_flag}"), "0", "The keypad should be back in normal mode", file: file, line: line)
-        XCTAssertEqual(
-            tmux.paneFormat("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}#{mouse_all_flag}"), "0000",
-            "Mouse reporting should be off", file: file, line: line)
-    }
-
     // MARK: Reading the screen
 
     /// The list pane's rows: what lies between the left border and `││`.

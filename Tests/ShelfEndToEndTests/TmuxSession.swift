@@ -15,7 +15,8 @@ final class TmuxSession {
 
     let socketName: String
     let binary: URL
-    let dataFolder: URL
+    /// What `--data` names: a folder's path, or a server's URL.
+    let data: String
     private let tmuxPath: String
     private var killed = false
 
@@ -25,8 +26,18 @@ final class TmuxSession {
     ///
     /// TERM is set by `env` in the pane's own command: tmux 3.3 ignores `new-session -e TERM=…`
     /// and gives the pane `tmux-256color`, which would hide bugs in the keys other terminals send.
-    init(
+    convenience init(
         binary: URL, dataFolder: URL, width: Int = 100, height: Int = 30,
+        term: String = "xterm-256color", environment: [String: String] = [:],
+        arguments extraArguments: [String] = []
+    ) throws {
+        try self.init(binary: binary, data: dataFolder.path, width: width, height: height, term: term,
+                      environment: environment, arguments: extraArguments)
+    }
+
+    /// As `init(binary:dataFolder:…)`, with `--data` as given: a server's URL.
+    init(
+        binary: URL, data: String, width: Int = 100, height: Int = 30,
         term: String = "xterm-256color", environment: [String: String] = [:],
         arguments extraArguments: [String] = []
     ) throws {
@@ -37,14 +48,14 @@ final class TmuxSession {
         }
         self.tmuxPath = tmuxPath
         self.binary = binary
-        self.dataFolder = dataFolder
+        self.data = data
         self.socketName = "shelf-e2e-\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
 
         let variables = [
             "LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no",
         ].merging(environment) { _, added in added }
         let assignments = ["TERM=\(term)"] + variables.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }
-        let shelfCommand = (["env"] + assignments + [binary.path, "--data", dataFolder.path, "--poll-interval", "100"] + extraArguments)
+        let shelfCommand = (["env"] + assignments + [binary.path, "--data", data, "--poll-interval", "100"] + extraArguments)
             .map(TmuxSession.shellQuoted).joined(separator: " ")
         let script = [
             "printf '%s\\n' \(Self.preRunMarker)",
@@ -147,11 +158,11 @@ final class TmuxSession {
     /// The process id of the shell the pane runs (shelf's parent).
     var panePID: Int32? { Int32(paneFormat("#{pane_pid}")) }
 
-    /// shelf's process id: `pgrep -f` on the data folder's unique path, among the pane shell's
-    /// children (the shell's own command line names the folder too).
+    /// shelf's process id: `pgrep -f` on the data folder's unique path (or the server's URL),
+    /// among the pane shell's children (the shell's own command line names it too).
     func shelfPID() -> Int32? {
         guard let parent = panePID else { return nil }
-        let result = try? Self.runProgram("/usr/bin/env", ["pgrep", "-P", "\(parent)", "-f", dataFolder.path])
+        let result = try? Self.runProgram("/usr/bin/env", ["pgrep", "-P", "\(parent)", "-f", data])
         return result?.output.split(separator: "\n").compactMap { Int32($0) }.first
     }
 

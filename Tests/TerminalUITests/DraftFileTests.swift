@@ -19,6 +19,10 @@ final class DraftFileTests: XCTestCase {
         let b = DraftFile(dataFolder: URL(fileURLWithPath: "/data/b"), environment: environment)
         XCTAssertNotEqual(a.url, b.url)
         XCTAssertEqual(a.url, DraftFile(dataFolder: URL(fileURLWithPath: "/data/a/"), environment: environment).url)
+        let server = DraftFile(dataFolder: URL(string: "postgresql://shelf@db1:5432/shelf")!, environment: environment)
+        let other = DraftFile(dataFolder: URL(string: "postgresql://shelf@db2:5432/shelf")!, environment: environment)
+        XCTAssertNotEqual(server.url, other.url, "two servers' databases of the same name")
+        XCTAssertNotEqual(server.url, DraftFile(dataFolder: URL(fileURLWithPath: "/shelf"), environment: environment).url)
     }
 
     func testADraftRoundTripsAndIsRemoved() throws {

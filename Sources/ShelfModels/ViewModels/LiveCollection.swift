@@ -174,8 +174,12 @@ public final class LiveCollection<Model: Codable & Sendable> {
 
     // MARK: Writes (on disk when they return; the listener then delivers them)
 
-    /// The last write's failure, for the screen to show; cleared by the next write that works.
+    /// The last write's failure, for the screen to show; cleared by the next write that works,
+    /// or by `forgetWriteError()`.
     public private(set) var writeError: String?
+
+    /// For a failure that no longer holds: the server the write could not reach is back.
+    public func forgetWriteError() { writeError = nil }
 
     /// Runs a write, keeping its failure in `writeError`; nil when it failed.
     @discardableResult

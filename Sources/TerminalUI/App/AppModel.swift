@@ -72,6 +72,8 @@ public final class AppModel {
         set { status.set(newValue) }
     }
     let status = StatusNotice()
+    /// On a server: whether it answers (see `ServerConnection`); nil for a folder.
+    let connection: ServerConnection?
     /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
     var showsLookup = false
     let isReadOnly: Bool
@@ -100,6 +102,7 @@ public final class AppModel {
         self.store = store
         self.colorMode = colorMode
         isReadOnly = store.isReadOnly
+        connection = store.directory.isFileURL ? nil : ServerConnection(server: store.directory.absoluteString)
         books = BooksViewModel(db: store)
         colors = MappingColorsViewModel(db: store)
         let languages = CustomizeMappingViewModel(db: store)
@@ -135,11 +138,31 @@ public final class AppModel {
 
     /// Adds a tab for each collection folder made since the last look (by another program's
     /// `mkdir`), among the tabs after the known ones in byte order of names, and marks the tabs
-    /// whose folder is gone (or back). One readdir of the data folder; returns whether the
-    /// tabs changed, so the caller draws again.
+    /// whose folder is gone (or back). One readdir of the data folder (on a server, one query,
+    /// which also tells `connection` whether it answers); returns whether the tabs changed, so
+    /// the caller draws again.
     @discardableResult
-    public func refreshCollections() -> Bool {
-        guard let listed = try? store.listCollections().map(\.collectionID) else { return false }
+    public func refreshCollections() -> Bool { applyCollections(Self.collectionIDs(of: store)) }
+
+    /// The listing `refreshCollections` looks at, for a caller that makes it off the main
+    /// thread: a server that does not answer holds it until its calls time out, and keys
+    /// should not wait for that.
+    public nonisolated static func collectionIDs(of store: Firestore) -> Result<[String], any Error> {
+        Result { try store.listCollections().map(\.collectionID) }
+    }
+
+    /// `refreshCollections` with the listing already made.
+    @discardableResult
+    public func applyCollections(_ listing: Result<[String], any Error>) -> Bool {
+        let listed: [String]
+        switch listing {
+        case .success(let ids):
+            listed = ids
+            if serverAnswered(), let connection { notice = "Back online: \(connection.server)" }
+        case .failure(let error):
+            connection?.note(error)
+            return false
+        }
         let known = Set(KnownCollection.allCases.map(\.rawValue))
         let present = Set(listed)
         var changed = false
@@ -157,6 +180,24 @@ public final class AppModel {
         }
         if let current { activeTab = tabs.firstIndex { $0 === current } ?? 0 }
         return true
+    }
+
+    /// The server answered: no longer offline, and the failures of writes tried while it was
+    /// are forgotten (they said it could not be reached; the form kept says the rest). Returns
+    /// whether it was offline.
+    @discardableResult
+    private func serverAnswered() -> Bool {
+        guard let connection, connection.isOffline else { return false }
+        connection.note(nil)
+        for tab in tabs { tab.forgetWriteError() }
+        return true
+    }
+
+    /// After a write: one that worked shows the server answers; one that failed asks it at once
+    /// (the look the timer makes each second), so the status line says offline now.
+    private func noteWrite(succeeded: Bool) {
+        guard connection != nil else { return }
+        if succeeded { serverAnswered() } else { refreshCollections() }
     }
 
     /// Byte order of names, as Firestore orders ids.
@@ -693,6 +734,7 @@ public final class AppModel {
         }
         do {
             let id = try session.spec.save(session.widget.values)
+            noteWrite(succeeded: true)
             if let original = session.original {
                 history.recordChange(before: original.readError == nil ? original.data().map { .init(path: original.reference.path, fields: $0) } : nil)
             } else {
@@ -702,6 +744,7 @@ public final class AppModel {
             selectAsSoonAsListed(id, in: session.tabID)
             closeForm()
         } catch {
+            noteWrite(succeeded: false)
             notice = "Not saved: \(error)"
             mode = .form
         }
@@ -741,12 +784,14 @@ public final class AppModel {
                 try reference.deleteDocument()
                 notice = redo ? "Redone: \(step.path) deleted again" : "Removed \(step.path): the add is undone"
             }
+            noteWrite(succeeded: true)
             if let replaced {
                 let back = UndoHistory.Entry(write: replaced, replaces: step)
                 if redo { history.pushUndo(back) } else { history.pushRedo(back) }
             }
         } catch {
             if redo { history.pushRedo(entry) } else { history.pushUndo(entry) }
+            noteWrite(succeeded: false)
             notice = "Not \(redo ? "redone" : "undone"): \(error)"
         }
     }
@@ -819,7 +864,9 @@ public final class AppModel {
         case (.delete(let id), .yes):
             mode = .browse
             let before = tab.index(of: id).map { tab.snapshot(at: $0) }
-            if let error = tab.delete(id: id) {
+            let error = tab.delete(id: id)
+            noteWrite(succeeded: error == nil)
+            if let error {
                 notice = "Not deleted: \(error)"
             } else if let before, before.readError == nil, let fields = before.data() {
                 notice = "Deleted \(tab.collectionID)/\(id) (u undoes)"

@@ -44,12 +44,17 @@ public enum AppView {
             drawDetail(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
         }
 
-        // Status line: a text being typed, or the latest message, and the counts.
+        // Status line: a text being typed, or the latest message, and the counts. While the
+        // server cannot be reached the line is bold, says why when no message is shown, and
+        // says "offline" beside the counts whatever the message.
         let statusRow = bounds.row(size.height - 2)
         let ready = model.isReady(tab)
         var counts = countText(visible: ready ? visible.count : tab.rowCount, total: tab.rowCount)
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
+        let offline = model.connection?.statusLine
+        if offline != nil { counts += " · offline" }
+        let statusStyle = Style(bold: offline != nil, reverse: true)
         switch model.mode {
         case .filter, .openPrompt:
             let prompt: String
@@ -57,7 +62,7 @@ public enum AppView {
             let fieldArea = Rect(x: 1 + prompt.displayWidth, y: statusRow.y, width: max(1, statusRow.width / 2 - prompt.displayWidth), height: 1)
             // Tab's listing of ids, else the counts, in what the field leaves.
             let right = model.completion.map { $0.line(collectionID: tab.collectionID) } ?? counts
-            StatusBar(left: "", right: right.truncated(toWidth: max(0, statusRow.width - fieldArea.maxX - 2)))
+            StatusBar(left: "", right: right.truncated(toWidth: max(0, statusRow.width - fieldArea.maxX - 2)), style: statusStyle)
                 .render(into: &canvas, area: statusRow)
             canvas.write(prompt, at: Point(x: 1, y: statusRow.y), style: Style(bold: true, reverse: true))
             var field = model.textField
@@ -65,8 +70,8 @@ public enum AppView {
             field.render(into: &canvas, area: fieldArea)
             cursor = field.cursorPosition(in: fieldArea)
         default:
-            let message = model.notice ?? tab.statusMessage ?? (ready ? "" : waitingText(model, tab))
-            StatusBar(left: message, right: counts).render(into: &canvas, area: statusRow)
+            let message = model.notice ?? offline ?? tab.statusMessage ?? (ready ? "" : waitingText(model, tab))
+            StatusBar(left: message, right: counts, style: statusStyle).render(into: &canvas, area: statusRow)
         }
         var bindings = model.bindings
         if case .confirm(let confirmation) = model.mode {

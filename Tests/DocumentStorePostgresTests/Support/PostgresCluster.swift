@@ -1,5 +1,3 @@
-import DocumentStore
-import DocumentStorePostgres
 import Foundation
 
 /// The PostgreSQL server the tests use: the one `SHELF_POSTGRES_URL` names
@@ -10,6 +8,8 @@ import Foundation
 /// where the folders go (CI stops whatever is left there, even after a crash).
 ///
 /// Each test store gets a database of its own (`makeDatabase`), dropped by `dropDatabase`.
+/// Foundation only: the end-to-end tests, which drive the `shelf` binary and link none of the
+/// package's modules, use this same file (a link) for a cluster of their own (`startOwn`).
 final class PostgresCluster: @unchecked Sendable {
     static let user = "shelf"
     let host: String
@@ -29,7 +29,6 @@ final class PostgresCluster: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if started == nil {
-            Firestore.enablePostgreSQL()
             started = Result { try ProcessInfo.processInfo.environment["SHELF_POSTGRES_URL"].map(PostgresCluster.init(url:)) ?? PostgresCluster.start() }
             if case .success(let cluster) = started, cluster.folder != nil {
                 atexit { PostgresCluster.stopShared() }
@@ -93,6 +92,9 @@ final class PostgresCluster: @unchecked Sendable {
 
     // MARK: A cluster of our own
 
+    /// A cluster for one test alone, which may stop and start its server; `stop()` removes it.
+    static func startOwn() throws -> PostgresCluster { try start() }
+
     private static func start() throws -> PostgresCluster {
         let environment = ProcessInfo.processInfo.environment
         let parent = URL(fileURLWithPath: environment["SHELF_POSTGRES_CLUSTERS"] ?? NSTemporaryDirectory(), isDirectory: true)
@@ -109,10 +111,24 @@ final class PostgresCluster: @unchecked Sendable {
         let data = folder.appendingPathComponent("data").path
         try run(tool("initdb"), ["-D", data, "-U", user, "--pwfile=\(passwordFile.path)", "--auth=scram-sha-256",
                                  "-E", "UTF8", "--no-locale", "--no-sync"], as: runAs)
-        let port = try freePort()
+        let cluster = PostgresCluster(host: "127.0.0.1", port: try freePort(), password: password, folder: folder, runAs: runAs)
+        try cluster.startServer()
+        return cluster
+    }
+
+    /// Starts the server (again: its data stays) on its port, and waits until it answers.
+    func startServer() throws {
+        guard let folder else { throw ClusterFailure("the server at \(host):\(port) is not ours to start") }
         let options = "-p \(port) -c listen_addresses=127.0.0.1 -k \(folder.path) -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        try run(tool("pg_ctl"), ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "60", "-o", options, "start"], as: runAs)
-        return PostgresCluster(host: "127.0.0.1", port: port, password: password, folder: folder, runAs: runAs)
+        try Self.run(Self.tool("pg_ctl"), ["-D", folder.appendingPathComponent("data").path, "-l", folder.appendingPathComponent("server.log").path,
+                                           "-w", "-t", "60", "-o", options, "start"], as: runAs)
+    }
+
+    /// Stops the server as an administrator would (`pg_ctl stop -m fast`: clients are cut off),
+    /// keeping its data for `startServer()`.
+    func stopServer() throws {
+        guard let folder else { throw ClusterFailure("the server at \(host):\(port) is not ours to stop") }
+        try Self.run(Self.tool("pg_ctl"), ["-D", folder.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"], as: runAs)
     }
 
     /// Stops and removes the clusters of test processes that died without stopping theirs

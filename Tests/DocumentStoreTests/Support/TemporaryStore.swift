@@ -1,4 +1,7 @@
 @testable import DocumentStore
+#if SHELF_POSTGRES_TESTS
+import DocumentStorePostgres
+#endif
 import Foundation
 import XCTest
 
@@ -26,6 +29,7 @@ final class TemporaryStore {
         settings.dispatchQueue = callbackQueue
         settings.pollingInterval = pollingInterval
         #if SHELF_POSTGRES_TESTS
+        Firestore.enablePostgreSQL()
         let cluster = try PostgresCluster.shared()
         let database = try cluster.makeDatabase()
         self.database = database

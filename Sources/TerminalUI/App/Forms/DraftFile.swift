@@ -1,14 +1,16 @@
 import Foundation
 
 /// Where the draft of one data folder is kept: `$XDG_STATE_HOME/shelf` (or
-/// `~/.local/state/shelf`), one file per data folder, named by a hash of its path, so two
-/// folders never offer each other's drafts.
+/// `~/.local/state/shelf`), one file per data folder, named by a hash of its path (of a
+/// server's whole URL, whose path is only the database's name), so two folders or servers
+/// never offer each other's drafts.
 public struct DraftFile: Sendable {
     public let url: URL
 
     public init(url: URL) { self.url = url }
 
-    /// The draft file for `dataFolder`, in the user's state folder as `environment` gives it.
+    /// The draft file for `dataFolder` (or a server's URL), in the user's state folder as
+    /// `environment` gives it.
     public init(dataFolder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let state: URL
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
@@ -18,7 +20,7 @@ public struct DraftFile: Sendable {
                 ?? FileManager.default.homeDirectoryForCurrentUser
             state = home.appendingPathComponent(".local/state", isDirectory: true)
         }
-        let path = dataFolder.standardizedFileURL.path
+        let path = dataFolder.isFileURL ? dataFolder.standardizedFileURL.path : dataFolder.absoluteString
         url = state.appendingPathComponent("shelf", isDirectory: true)
             .appendingPathComponent("draft-\(Self.hash(path)).json")
     }

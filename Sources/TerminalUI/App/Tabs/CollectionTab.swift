@@ -44,6 +44,9 @@ protocol CollectionTab: AnyObject {
     func form(editing index: Int?) -> FormSpec
     /// Deletes the document; returns why it failed, or nil.
     func delete(id: String) -> String?
+    /// Drops the last failed write's message from `statusMessage` (the server it could not
+    /// reach is back).
+    func forgetWriteError()
 }
 
 /// What the detail pane shows for one document.

@@ -33,6 +33,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         return live.writeError ?? live.statusMessage
     }
     var isGone = false
+    func forgetWriteError() { live.forgetWriteError() }
     var rowCount: Int { live.rows.count }
 
     var version: Int { live.version }

@@ -1,0 +1,121 @@
+@testable import DocumentStore
+import Foundation
+
+/// A database server in memory that can be taken down, for the app's offline state: opened as
+/// `memory://…` URLs (`open()`), it holds documents as a server does, tells observers of each
+/// commit, and while `isDown` every call fails as an unreachable PostgreSQL server's does
+/// (`.unavailable`, the reason in `NSLocalizedFailureReasonErrorKey`). Coming back tells
+/// observers that anything may have changed, as a listener that reconnects is told.
+final class MemoryServer: DocumentServer, @unchecked Sendable {
+    let description: String
+    private let lock = NSLock()
+    private var documents: [String: String] = [:]  // path: JSON text; under `lock`
+    private var observers: [ObjectIdentifier: @Sendable ([String]?) -> Void] = [:]
+    private var down = false
+
+    private init(description: String) { self.description = description }
+
+    private static let servers = Locked<[String: MemoryServer]>([:])
+
+    /// A new server holding `documents` (path: JSON text), and a store on it.
+    static func open(_ documents: [String: String]) throws -> (MemoryServer, Firestore) {
+        ServerSchemes.register(["memory"]) { url in
+            guard let server = servers.withLock({ $0[url.absoluteString] }) else { throw FirestoreErrorCode(.notFound, "no \(url)") }
+            return server
+        }
+        let url = "memory://shelf@127.0.0.1:5432/shelf_\(UUID().uuidString.prefix(8).lowercased())"
+        let server = MemoryServer(description: url)
+        server.documents = documents
+        servers.withLock { $0[url] = server }
+        let settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        return (server, try Firestore(url: URL(string: url)!, settings: settings))
+    }
+
+    var isDown: Bool {
+        get { lock.withLock { down } }
+        set {
+            let observers = lock.withLock { () -> [@Sendable ([String]?) -> Void] in
+                down = newValue
+                return Array(self.observers.values)
+            }
+            if !newValue { for observer in observers { observer(nil) } }
+        }
+    }
+
+    /// Runs `body` on the documents, unless the server is down.
+    private func answer<T>(_ operation: String, _ body: (inout [String: String]) throws -> T) throws -> T {
+        try lock.withLock {
+            guard !down else {
+                throw FirestoreErrorCode(.unavailable, userInfo: [NSLocalizedDescriptionKey: "cannot \(operation) \(description): Connection refused",
+                                                                 NSLocalizedFailureReasonErrorKey: "Connection refused"])
+            }
+            return try body(&documents)
+        }
+    }
+
+    private static func parent(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+
+    private func found(_ documents: [String: String], where include: (String) -> Bool) -> [ServerDocument] {
+        documents.filter { include($0.key) }.map { ServerDocument(path: $0.key, json: $0.value) }
+    }
+
+    func read(_ paths: [String]) throws -> [ServerDocument] {
+        try answer("read documents from") { documents in found(documents) { paths.contains($0) } }
+    }
+
+    func readCollection(_ collection: String, containing: String?) throws -> [ServerDocument] {
+        try answer("read the collection \(collection) from") { documents in found(documents) { Self.parent($0) == collection } }
+    }
+
+    func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument] {
+        try answer("read the collection group \(collectionID) from") { documents in
+            found(documents) { Self.parent($0).split(separator: "/").last.map(String.init) == collectionID }
+        }
+    }
+
+    func readPage(_ page: ServerPage) throws -> [ServerDocument] {
+        throw FirestoreErrorCode(.unimplemented, "pages are not served from memory")
+    }
+
+    func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int {
+        try (group ? readGroup(collectionOrGroup, containing: nil) : readCollection(collectionOrGroup, containing: nil)).count
+    }
+
+    func documentIDs(in collection: String) throws -> [String] {
+        try readCollection(collection, containing: nil).map { String($0.path.split(separator: "/").last!) }
+    }
+
+    func collectionIDs(under parent: String) throws -> [String] {
+        try answer("list collections in") { documents in
+            Set(documents.keys.map(Self.parent).filter { Self.parent($0) == parent }.map { String($0.split(separator: "/").last!) }).sorted()
+        }
+    }
+
+    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws {
+        let written = try answer("commit to") { documents in
+            let changes = try body(found(documents) { paths.contains($0) })
+            for change in changes { documents[change.path] = change.json }
+            return changes.map(\.path)
+        }
+        let observers = lock.withLock { Array(self.observers.values) }
+        for observer in observers { observer(written) }
+    }
+
+    func observe(_ changed: @escaping @Sendable ([String]?) -> Void) -> ServerObservation {
+        let observation = Observation(server: self)
+        lock.withLock { observers[ObjectIdentifier(observation)] = changed }
+        return observation
+    }
+
+    func close() {}
+
+    private final class Observation: ServerObservation, @unchecked Sendable {
+        weak var server: MemoryServer?
+        init(server: MemoryServer) { self.server = server }
+        func cancel() {
+            guard let server else { return }
+            server.lock.withLock { server.observers[ObjectIdentifier(self)] = nil }
+        }
+    }
+}

@@ -61,13 +61,16 @@ struct PostgresPageQuery {
     /// The index that orders a collection's rows by `field` then path, as Firestore's automatic
     /// single-field indexes do; named by a hash of the field, the same in every client.
     static func orderIndex(_ field: [String]) -> String {
+        let value = value(field)
+        return "CREATE INDEX IF NOT EXISTS \(orderIndexName(field)) ON shelf_documents (parent, shelf_order_rank(\(value)), shelf_order_key(\(value)), path)"
+    }
+
+    static func orderIndexName(_ field: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
         for byte in field.joined(separator: "\u{1}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        let name = "shelf_order_" + String(hash, radix: 16)
-        let value = value(field)
-        return "CREATE INDEX IF NOT EXISTS \(name) ON shelf_documents (parent, shelf_order_rank(\(value)), shelf_order_key(\(value)), path)"
+        return "shelf_order_" + String(hash, radix: 16)
     }
 
     /// A string literal (standard_conforming_strings, on since PostgreSQL 9.1: no backslash escapes).

@@ -103,11 +103,23 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
             // The first page ordered by a field makes its index (once per database; writers
             // wait while it is built). Failing to is only slower: another client may be making it.
             if let field = page.field, !orderIndexes.contains(field) {
-                _ = try? PostgresQueries(connection: connection, logger: logger).rows(PostgresQuery(unsafeSQL: PostgresPageQuery.orderIndex(field)))
+                try? makeOrderIndex(field, on: connection)
                 orderIndexes.insert(field)
             }
             return try documents(query, on: connection)
         }
+    }
+
+    /// Makes the index that orders collections by `field` unless it is there, then has the
+    /// planner learn its expressions (ANALYZE): until then it guesses that a collection holds
+    /// one row and sorts the whole collection instead of reading the index (576 ms instead of
+    /// 2 ms at a million rows), and after a bulk load nothing may prompt autovacuum to learn it.
+    private func makeOrderIndex(_ field: [String], on connection: PostgresConnection) throws {
+        let queries = PostgresQueries(connection: connection, logger: logger)
+        let name = PostgresPageQuery.orderIndexName(field)
+        guard try queries.rows("SELECT to_regclass(\(name)) IS NULL").first?.decode(Bool.self) == true else { return }
+        try queries.rows(PostgresQuery(unsafeSQL: PostgresPageQuery.orderIndex(field)))
+        try queries.rows("ANALYZE shelf_documents")
     }
 
     func readSlice(of collectionOrGroup: String, group: Bool, after: String?, limit: Int) throws -> [ServerDocument] {

@@ -1,4 +1,5 @@
 import DocumentStore
+import DocumentStorePostgres
 import Foundation
 
 /// The rating transaction of Firebase's quickstart (FriendlyEats), run from several threads:
@@ -13,7 +14,7 @@ import Foundation
 /// and run again, as an app would. Prints `ratings N aborted A seconds S`.
 enum RatingLoop {
     static func run(_ arguments: [String]) {
-        guard let directory = arguments.first, !directory.hasPrefix("--") else { fail("usage: shelf-bench rate DIR --restaurant PATH --count N --threads T [--first K]") }
+        guard let directory = arguments.first, !directory.hasPrefix("--") else { fail("usage: shelf-bench rate DIR-or-URL --restaurant PATH --count N --threads T [--first K]") }
         var restaurant: String?
         var count = 100
         var threads = 4
@@ -34,7 +35,10 @@ enum RatingLoop {
         // Completions on a queue of their own: the main thread waits for the threads below.
         let settings = FirestoreSettings()
         settings.dispatchQueue = DispatchQueue(label: "rate.callbacks")
-        do { db = try Firestore(directory: URL(fileURLWithPath: directory), settings: settings) } catch { fail("cannot open \(directory): \(error)") }
+        // A folder, or a postgresql:// URL: the same transactions on either backend.
+        let url = directory.contains("://") ? URL(string: directory) : URL(fileURLWithPath: directory)
+        Firestore.enablePostgreSQL()
+        do { db = try Firestore(url: url ?? URL(fileURLWithPath: directory), settings: settings) } catch { fail("cannot open \(directory): \(error)") }
         let started = ContinuousClock.now
         let result = rate(db: db, restaurant: db.document(restaurant), ratings: Array(first..<first + count), threads: threads)
         if let failure = result.failure { fail("a rating failed: \(failure)") }

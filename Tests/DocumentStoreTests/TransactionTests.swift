@@ -217,7 +217,7 @@ final class TransactionTests: StoreTestCase {
         try restaurant.write(["name": "Tartine", "numRatings": 0, "avgRating": 0.0])
         // The other process: ratings 100..<200 over four threads (completion form).
         let other = try ShelfBench.Child(executable: executable, arguments: [
-            "rate", store.root.path, "--restaurant", "restaurants/tartine", "--count", "100", "--threads", "4", "--first", "100",
+            "rate", store.location, "--restaurant", "restaurants/tartine", "--count", "100", "--threads", "4", "--first", "100",
         ])
         // This process: ratings 0..<100 over four tasks (async form), an app's retry on .aborted.
         let aborted = Locked(0)

@@ -78,6 +78,12 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
         throw FirestoreErrorCode(.unimplemented, "pages are not served from memory")
     }
 
+    func readSlice(of collectionOrGroup: String, group: Bool, after: String?, limit: Int) throws -> [ServerDocument] {
+        let all = try group ? readGroup(collectionOrGroup, containing: nil) : readCollection(collectionOrGroup, containing: nil)
+        let sorted = all.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return Array(sorted.filter { after == nil || after!.utf8.lexicographicallyPrecedes($0.path.utf8) }.prefix(limit))
+    }
+
     func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int {
         try (group ? readGroup(collectionOrGroup, containing: nil) : readCollection(collectionOrGroup, containing: nil)).count
     }
@@ -117,5 +123,8 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
             guard let server else { return }
             server.lock.withLock { server.observers[ObjectIdentifier(self)] = nil }
         }
+
+        /// Observing starts at once here.
+        func waitUntilListening(timeout: TimeInterval) -> Bool { true }
     }
 }

@@ -57,6 +57,14 @@ final class TemporaryStore {
         #endif
     }
 
+    /// Where another program opens the store: the folder's path, or the database's URL.
+    var location: String {
+        #if SHELF_POSTGRES_TESTS
+        if let database, let cluster = try? PostgresCluster.shared() { return cluster.url(database: database).absoluteString }
+        #endif
+        return root.path
+    }
+
     /// The absolute path of `relative` inside the store's folder.
     func path(_ relative: String) -> String { root.path + "/" + relative }
 
@@ -138,9 +146,16 @@ final class TemporaryStore {
         return (UInt64(status.st_ino), Int(status.st_size))
     }
 
-    /// Every name in a folder of the store, hidden ones included, sorted.
+    /// Every name in a folder of the store, hidden ones included, sorted (on PostgreSQL: the
+    /// collection's documents, named as their files would be).
     func fileNames(in relative: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path(relative))) ?? []).sorted()
+        #if SHELF_POSTGRES_TESTS
+        if let database {
+            let paths = (try? PostgresCluster.shared().psql("SELECT path FROM shelf_documents WHERE parent = $shelf$\(relative)$shelf$", database: database)) ?? ""
+            return paths.split(separator: "\n").map { $0.split(separator: "/").last! + ".json" }.sorted()
+        }
+        #endif
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path(relative))) ?? []).sorted()
     }
 
     /// Waits until every callback already queued on the store's callback queue has run.

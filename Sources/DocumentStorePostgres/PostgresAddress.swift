@@ -2,11 +2,14 @@ import DocumentStore
 import Foundation
 import PostgresNIO
 
-/// Where a store's server is, from `postgresql://user:password@host:port/database`: what to
-/// connect with, and how messages name it (the URL without its password).
+/// Where a store's server is, from `postgresql://user:password@host:port/database[?pool=N]`:
+/// what to connect with, how many connections to keep for calls (`pool`, 1 to 64, 4 by
+/// default), and how messages name it (the URL without its password).
 struct PostgresAddress: Sendable {
     let configuration: PostgresConnection.Configuration
     let description: String
+    let poolSize: Int
+    static let defaultPoolSize = 4
 
     init(url: URL) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
@@ -19,6 +22,7 @@ struct PostgresAddress: Sendable {
         guard !database.isEmpty, !database.contains("/") else {
             throw FirestoreErrorCode(.invalidArgument, saying: "\(Self.redacted(url)) names no database: expected postgresql://user:password@host:port/database")
         }
+        poolSize = try Self.poolSize(components, url)
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: user.removingPercentEncoding ?? user,
             password: components.password?.removingPercentEncoding ?? components.password,
@@ -26,6 +30,14 @@ struct PostgresAddress: Sendable {
         configuration.options.connectTimeout = .seconds(10)
         self.configuration = configuration
         description = "postgresql://\(user)@\(host):\(port)/\(database)"
+    }
+
+    private static func poolSize(_ components: URLComponents, _ url: URL) throws -> Int {
+        guard let text = components.queryItems?.last(where: { $0.name == "pool" })?.value else { return defaultPoolSize }
+        guard let size = Int(text), (1...64).contains(size) else {
+            throw FirestoreErrorCode(.invalidArgument, saying: "pool=\(text) in \(redacted(url)): expected a number of connections from 1 to 64")
+        }
+        return size
     }
 
     /// The URL as the user wrote it, less the password.

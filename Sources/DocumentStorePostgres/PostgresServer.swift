@@ -4,17 +4,15 @@ import PostgresNIO
 
 /// A store's documents in a PostgreSQL database (see `PostgresSchema`), through PostgresNIO.
 ///
-/// Calls come from any thread and block until the server answers; they share one connection,
-/// one at a time, opened on first use and opened again after it drops. Listeners get their own
-/// connection (`PostgresChanges`).
+/// Calls come from any thread and block until the server answers, each on a connection of the
+/// store's pool (`PostgresConnectionPool`: `?pool=N` in the URL, 4 by default). Listeners share
+/// one connection of their own (`PostgresChanges`).
 final class PostgresServer: DocumentServer, @unchecked Sendable {
     let address: PostgresAddress
     let logger: Logger
-    private let lock = NSLock()
-    private var connection: PostgresConnection?  // under `lock`
-    private var isClosed = false                // under `lock`
-    /// The fields whose order index this client has made sure of (under `lock`).
-    private var orderIndexes: Set<[String]> = []
+    private let pool: PostgresConnectionPool
+    /// The fields whose order index this client has made sure of.
+    private let orderIndexes = Locked<Set<[String]>>([])
     private let changes: PostgresChanges
     /// How many times a commit is tried when the server reports a serialization failure or a
     /// deadlock before `.aborted` is returned (a transaction's caller then runs its block again).
@@ -26,6 +24,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         logger.logLevel = .critical
         self.logger = logger
         changes = PostgresChanges(address: address, logger: logger)
+        pool = PostgresConnectionPool(address: address, logger: logger, size: address.poolSize)
         // Connect now, so a wrong address or password is said when the store is opened.
         try withConnection(doing: "open the store at") { connection in
             try PostgresSchema.migrate(connection, logger: logger)
@@ -34,30 +33,29 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
 
     var description: String { address.description }
 
-    static func connect(_ address: PostgresAddress, logger: Logger) throws -> PostgresConnection {
-        let id = Int.random(in: 0..<Int.max)
-        return try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(),
-                                              configuration: address.configuration, id: id, logger: logger).wait()
-    }
-
-    /// Runs `body` on the shared connection, connecting first if needed. A connection lost
-    /// before `body` could finish is dropped, and `body` runs once more on a new one when
-    /// `retry`; errors come back as `FirestoreErrorCode`s naming the server.
+    /// Runs `body` on a connection of the pool. A connection lost before `body` could finish
+    /// is discarded, and `body` runs once more on another when `retry`; errors come back as
+    /// `FirestoreErrorCode`s naming the server.
     private func withConnection<T>(doing operation: String, retry: Bool = true, _ body: (PostgresConnection) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
         var attempt = 0
         while true {
             attempt += 1
+            let connection: PostgresConnection
             do {
-                if isClosed { throw FirestoreErrorCode(.failedPrecondition, saying: "the store at \(description) was closed") }
-                if connection == nil || connection!.isClosed { connection = try Self.connect(address, logger: logger) }
-                return try body(connection!)
+                connection = try pool.take()
             } catch {
-                if PostgresFailure.isConnectionLost(error) || connection?.isClosed == true {
-                    try? connection?.close().wait()
-                    connection = nil
+                throw PostgresFailure.error(error, server: description, doing: operation)
+            }
+            do {
+                let result = try body(connection)
+                pool.give(connection)
+                return result
+            } catch {
+                if PostgresFailure.isConnectionLost(error) || connection.isClosed {
+                    pool.discard(connection)
                     if retry && attempt == 1 { continue }
+                } else {
+                    pool.give(connection)
                 }
                 throw PostgresFailure.error(error, server: description, doing: operation)
             }
@@ -102,9 +100,8 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         return try withConnection(doing: "read a page of the collection \(page.collection) from") { connection in
             // The first page ordered by a field makes its index (once per database; writers
             // wait while it is built). Failing to is only slower: another client may be making it.
-            if let field = page.field, !orderIndexes.contains(field) {
+            if let field = page.field, orderIndexes.withLock({ $0.insert(field).inserted }) {
                 try? makeOrderIndex(field, on: connection)
-                orderIndexes.insert(field)
             }
             return try documents(query, on: connection)
         }
@@ -261,12 +258,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     }
 
     func close() {
-        lock.lock()
-        isClosed = true
-        let connection = connection
-        self.connection = nil
-        lock.unlock()
-        try? connection?.close().wait()
+        pool.close()
         changes.stop()
     }
 

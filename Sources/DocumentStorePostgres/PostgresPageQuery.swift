@@ -1,43 +1,30 @@
 import DocumentStore
 import PostgresNIO
 
-/// The SQL of a `ServerPage`: the collection's rows (`parent`), the containment, the ordered
-/// field present, the cursors as row comparisons, ordered and cut by the server.
+/// The SQL of a `ServerPage`: the selection's rows, the cursors as row comparisons, ordered
+/// and cut by the server.
 ///
-/// By id: `ORDER BY path` (bytes, `COLLATE "C"`), served by the index on (parent, path).
-/// By a field: `ORDER BY shelf_order_rank(v), shelf_order_key(v), path` where `v` is the field
-/// (`fields -> 'a' -> 'b'`, written out as literals so that the index `orderIndex` makes on the
-/// same expressions serves it).
+/// A collection by id: `ORDER BY path` (bytes, `COLLATE "C"`), served by the index on
+/// (parent, path). A group by id: `ORDER BY string_to_array(path, '/')`, segment by segment as
+/// Firestore compares paths (the bytes of the joined text do not: "a/b" < "a-c" by segments),
+/// served by migration 4's index. By fields: each field's `shelf_order_rank` and
+/// `shelf_order_key` first, served by the index `orderIndex` makes on the same expressions.
 struct PostgresPageQuery {
     let query: PostgresQuery
 
     init(_ page: ServerPage) {
-        var binds = PostgresBindings()
-        func bind(_ text: String, as type: String = "text") -> String {
-            binds.append(text)
-            return "$\(binds.count)::\(type)"
-        }
-        var conditions = ["parent = \(bind(page.collection))"]
-        if let containing = page.containing { conditions.append("fields @> \(bind(containing, as: "jsonb"))") }
-        var keys = ["path"]
-        if let field = page.field {
-            let value = Self.value(field)
-            conditions.append("\(value) IS NOT NULL")
-            keys = ["shelf_order_rank(\(value))", "shelf_order_key(\(value))", "path"]
-            for range in page.ranges {
-                conditions.append("\(keys[0]) BETWEEN 3 AND 7")
-                conditions.append("(\(keys[0]), \(keys[1])) \(range.op) (5, \(bind(range.key, as: "numeric")))")
-            }
-        }
+        var sql = PostgresSelectionSQL()
+        var conditions = [sql.conditions(page.selection)]
+        let keys = Self.keys(page)
         func comparison(_ cursor: ServerCursor, after: Bool) -> String {
             var left: [String] = [], right: [String] = []
-            if let rank = cursor.rank, let key = cursor.key {
-                left += keys.prefix(2)
-                right += [bind(String(rank), as: "integer"), bind(key, as: "numeric")]
+            for (index, (rank, key)) in zip(cursor.ranks, cursor.keys).enumerated() {
+                left += keys[(2 * index)...].prefix(2)
+                right += [sql.bind(String(rank), as: "integer"), sql.bind(key, as: "numeric")]
             }
             if let path = cursor.path {
-                left.append("path")
-                right.append(bind(path))
+                left.append(keys.last!)
+                right.append(page.selection.isGroup ? "string_to_array(\(sql.bind(path)) COLLATE \"C\", '/')" : sql.bind(path))
             }
             let greater = after != page.descending
             let op = (greater ? ">" : "<") + (cursor.inclusive ? "=" : "")
@@ -46,32 +33,29 @@ struct PostgresPageQuery {
         if let start = page.start { conditions.append(comparison(start, after: true)) }
         if let end = page.end { conditions.append(comparison(end, after: false)) }
         let direction = page.descending != page.fromEnd ? " DESC" : ""
-        let sql = """
+        query = PostgresQuery(unsafeSQL: """
             SELECT path, fields::text FROM shelf_documents WHERE \(conditions.joined(separator: " AND ")) \
             ORDER BY \(keys.map { $0 + direction }.joined(separator: ", ")) LIMIT \(page.limit)
-            """
-        query = PostgresQuery(unsafeSQL: sql, binds: binds)
+            """, binds: sql.binds)
     }
 
-    /// The field's value in a row, as SQL.
-    static func value(_ field: [String]) -> String {
-        "fields" + field.map { " -> " + literal($0) }.joined()
+    /// The page's order: each field's rank and key, then the path.
+    private static func keys(_ page: ServerPage) -> [String] {
+        page.fields.flatMap { [PostgresSelectionSQL.rank($0), PostgresSelectionSQL.key($0)] }
+            + [page.selection.isGroup ? "string_to_array(path, '/')" : "path"]
     }
 
-    /// The index that orders a collection's rows by `field` then path, as Firestore's automatic
-    /// single-field indexes do; named by a hash of the field, the same in every client.
-    static func orderIndex(_ field: [String]) -> String {
+    /// The index that orders a collection's or group's rows by the page's fields then path,
+    /// as Firestore's automatic indexes do; named by a hash of the fields, the same in every
+    /// client. Nil when ordered by path alone (migrations made those indexes).
+    static func orderIndex(_ page: ServerPage) -> String? {
+        guard !page.fields.isEmpty else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for byte in field.joined(separator: "\u{1}").utf8 {
+        let name = (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
+        for byte in name.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        let name = "shelf_order_" + String(hash, radix: 16)
-        let value = value(field)
-        return "CREATE INDEX IF NOT EXISTS \(name) ON shelf_documents (parent, shelf_order_rank(\(value)), shelf_order_key(\(value)), path)"
-    }
-
-    /// A string literal (standard_conforming_strings, on since PostgreSQL 9.1: no backslash escapes).
-    static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        let column = page.selection.isGroup ? "collection_id" : "parent"
+        return "CREATE INDEX IF NOT EXISTS shelf_order_\(String(hash, radix: 16)) ON shelf_documents (\(column), \(keys(page).joined(separator: ", ")))"
     }
 }

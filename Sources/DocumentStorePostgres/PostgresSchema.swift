@@ -77,6 +77,10 @@ enum PostgresSchema {
         SELECT CASE jsonb_typeof(v) WHEN 'number' THEN v::numeric WHEN 'boolean' THEN CASE WHEN v = 'true' THEN 1 ELSE 0 END ELSE 0 END
         $$
         """,
+    ], [
+        // 4: collection group pages by id, in Firestore's order of paths: segment by segment
+        // (see PostgresPageQuery).
+        "CREATE INDEX shelf_documents_group_segments ON shelf_documents (collection_id, string_to_array(path, '/'))",
     ]]
 
     /// Brings the database to the latest version.

@@ -13,8 +13,8 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     private let lock = NSLock()
     private var connection: PostgresConnection?  // under `lock`
     private var isClosed = false                // under `lock`
-    /// The fields whose order index this client has made sure of (under `lock`).
-    private var orderIndexes: Set<[String]> = []
+    /// The order indexes this client has made sure of, as SQL (under `lock`).
+    private var orderIndexes: Set<String> = []
     private let changes: PostgresChanges
     /// How many times a commit is tried when the server reports a serialization failure or a
     /// deadlock before `.aborted` is returned (a transaction's caller then runs its block again).
@@ -97,30 +97,40 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
+    func read(_ selection: ServerSelection) throws -> [ServerDocument] {
+        var sql = PostgresSelectionSQL()
+        let query = PostgresQuery(unsafeSQL: "SELECT path, fields::text FROM shelf_documents WHERE \(sql.conditions(selection))", binds: sql.binds)
+        return try withConnection(doing: "read the \(selection.isGroup ? "collection group" : "collection") \(selection.collection) from") { connection in
+            try documents(query, on: connection)
+        }
+    }
+
     func readPage(_ page: ServerPage) throws -> [ServerDocument] {
         let query = PostgresPageQuery(page).query
-        return try withConnection(doing: "read a page of the collection \(page.collection) from") { connection in
-            // The first page ordered by a field makes its index (once per database; writers
+        return try withConnection(doing: "read a page of \(page.selection.collection) from") { connection in
+            // The first page ordered by some fields makes their index (once per database; writers
             // wait while it is built). Failing to is only slower: another client may be making it.
-            if let field = page.field, !orderIndexes.contains(field) {
-                _ = try? PostgresQueries(connection: connection, logger: logger).rows(PostgresQuery(unsafeSQL: PostgresPageQuery.orderIndex(field)))
-                orderIndexes.insert(field)
+            if let index = PostgresPageQuery.orderIndex(page), !orderIndexes.contains(index) {
+                _ = try? PostgresQueries(connection: connection, logger: logger).rows(PostgresQuery(unsafeSQL: index))
+                orderIndexes.insert(index)
             }
             return try documents(query, on: connection)
         }
     }
 
-    func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int {
-        let column = group ? "collection_id" : "parent"
-        var binds = PostgresBindings()
-        binds.append(collectionOrGroup)
-        var sql = "SELECT count(*) FROM shelf_documents WHERE \(column) = $1"
-        if let containing {
-            binds.append(containing)
-            sql += " AND fields @> $2::jsonb"
+    func count(_ selection: ServerSelection) throws -> Int {
+        var sql = PostgresSelectionSQL()
+        let query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM shelf_documents WHERE \(sql.conditions(selection))", binds: sql.binds)
+        return try withConnection(doing: "count the documents of \(selection.collection) in") { connection in
+            try PostgresQueries(connection: connection, logger: logger).rows(query).first?.decode(Int.self) ?? 0
         }
-        return try withConnection(doing: "count the documents of \(collectionOrGroup) in") { connection in
-            try PostgresQueries(connection: connection, logger: logger).rows(PostgresQuery(unsafeSQL: sql, binds: binds)).first?.decode(Int.self) ?? 0
+    }
+
+    func sums(_ selection: ServerSelection, fields: [[String]]) throws -> ServerSums {
+        var sql = PostgresSelectionSQL()
+        let query = PostgresSums.query(selection, fields: fields, sql: &sql)
+        return try withConnection(doing: "add up the documents of \(selection.collection) in") { connection in
+            try PostgresSums.sums(try PostgresQueries(connection: connection, logger: logger).rows(query), fields: fields.count)
         }
     }
 

@@ -13,11 +13,15 @@ package protocol DocumentServer: AnyObject, Sendable {
     /// Every document of every collection with this id, at any depth, whose fields contain
     /// `containing` when given.
     func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument]
-    /// The first `page.limit` documents of the page's collection in its order (see `ServerPage`),
+    /// Every document of the selection that meets its conditions (see `ServerCondition`).
+    func read(_ selection: ServerSelection) throws -> [ServerDocument]
+    /// The first `page.limit` documents of the page's selection in its order (see `ServerPage`),
     /// from its end for `fromEnd`, in any order.
     func readPage(_ page: ServerPage) throws -> [ServerDocument]
-    /// How many documents `readCollection` (`group` false) or `readGroup` (true) would read.
-    func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int
+    /// How many documents `read(selection)` would read.
+    func count(_ selection: ServerSelection) throws -> Int
+    /// The numbers at `fields` in the documents `read(selection)` would read, added up.
+    func sums(_ selection: ServerSelection, fields: [[String]]) throws -> ServerSums
     /// The ids of the documents of `collection`, and of missing ones with documents below them.
     func documentIDs(in collection: String) throws -> [String]
     /// The ids of the collections holding documents directly below `parent` ("" for the root).

@@ -1,38 +1,96 @@
-/// The part of a query a database server can narrow down by itself: the equality filters the
-/// query ANDs, on strings, booleans and non-zero finite numbers, as one map of fields a
-/// document must contain (PostgreSQL's `fields @> …` over jsonb, served by an index). It only
-/// narrows: the rows it lets through are still evaluated by `QueryEvaluator`, so it needs to
-/// be exact only in never leaving out a document that matches. Zero is left to the evaluator
-/// (-0.0 is stored tagged, see `DocumentText`), and so are fields with a segment starting
-/// with "$" (a map whose only key starts with "$" is stored tagged too).
+/// The part of a query a database server can apply by itself: conditions every matching
+/// document meets (`ServerCondition`), one or two for each filter the query ANDs and each field
+/// it orders by. They only narrow: the rows they let through are still evaluated by
+/// `QueryEvaluator`, so each needs to be exact only in never leaving out a match; the query is
+/// `isExact` when together they are its whole filter, and then the server may cut, count or
+/// sum its rows itself.
+///
+/// Values are matched by containment (`jsonb @>`, served by an index) only where `jsonb`
+/// equality is Firestore's: strings (without NUL), booleans, null, and non-zero numbers below
+/// 2^53 in size (`jsonb` finds 1.0 for 1 as Firestore does, but compares a double beyond 2^53
+/// by its shortest text, not its value; -0.0 is stored tagged). Other numbers are compared by
+/// rank and key (`ServerRange`), other values only need their field there. Fields with a
+/// segment starting with "$", filters on the id and `or` filters are left to the evaluator.
 enum ServerPrefilter {
-    /// The fields every matching document contains; nil when the query has no such filter.
-    static func containment(_ definition: QueryDefinition) -> [String: FirestoreValue]? {
-        narrowing(definition).fields
-    }
-
-    /// True when the containment is the query's whole filter, exactly: every filter is an
-    /// equality on a string or a boolean (no number: `jsonb` finds 1.0 for 1, Firestore does
-    /// not), all ANDed, none on the same field as another. Then the server's rows are exactly
-    /// the matching documents, and it may count them or cut them to a limit itself.
-    static func isExact(_ definition: QueryDefinition) -> Bool {
-        narrowing(definition).isExact
-    }
-
-    private static func narrowing(_ definition: QueryDefinition) -> (fields: [String: FirestoreValue]?, isExact: Bool) {
-        var fields: [String: FirestoreValue] = [:]
+    /// The conditions, and whether they are the query's whole filter exactly.
+    static func conditions(_ definition: QueryDefinition) -> (conditions: [ServerCondition], isExact: Bool) {
+        var conditions: [ServerCondition] = []
         var isExact = !definition.filters.contains(where: hasDisjunction)
         for filter in definition.filters.flatMap(conjuncts) {
-            guard filter.op == .equal, !filter.field.isDocumentID, isNarrowable(filter.value),
-                  !filter.field.segments.contains(where: { $0.hasPrefix("$") }) else { isExact = false; continue }
-            if let next = merged(fields, filter.field.segments[...], filter.value) { fields = next } else { isExact = false }
-            switch filter.value {
-            case .string(let text): if text.contains("\0") { isExact = false }
-            case .boolean: break
-            default: isExact = false
-            }
+            guard let field = storedField(filter.field) else { isExact = false; continue }
+            let (narrowing, exact) = Self.narrowing(filter, field)
+            conditions += narrowing
+            if !exact { isExact = false }
         }
-        return (fields.isEmpty ? nil : fields, isExact)
+        for order in definition.explicitOrders where !order.field.isDocumentID {
+            if let field = storedField(order.field) { conditions.append(.present(field)) } else { isExact = false }
+        }
+        return (conditions, isExact)
+    }
+
+    static func isExact(_ definition: QueryDefinition) -> Bool {
+        conditions(definition).isExact
+    }
+
+    /// The segments of a field the server can find, or nil.
+    static func storedField(_ field: FieldPath) -> [String]? {
+        guard !field.isDocumentID, !field.segments.contains(where: { $0.hasPrefix("$") || $0.contains("\0") }) else { return nil }
+        return field.segments
+    }
+
+    private static func narrowing(_ filter: FieldFilter, _ field: [String]) -> ([ServerCondition], Bool) {
+        let value = filter.value
+        let values: [FirestoreValue]
+        if case .array(let items) = value { values = items } else { values = [] }
+        switch filter.op {
+        case .equal:
+            if let json = contained(value, at: field, allowingNull: true) { return ([.containsAny([json])], true) }
+            if let range = ServerRange(.equal, value) { return ([.range(field, range)], true) }
+            return ([.present(field)], false)
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            switch value {
+            case .integer, .double:
+                if let range = ServerRange(filter.op, value) { return ([.range(field, range)], true) }
+                return ([.number(field)], false)
+            case .string(let text) where !text.contains("\0"):
+                return ([.string(field, op: ServerRange.sql(filter.op)!, text: text)], true)
+            default:
+                return ([.present(field)], false)
+            }
+        case .in, .arrayContainsAny:
+            // Null and NaN are members of nothing.
+            let members = values.filter { !$0.isNull && !$0.isNaN }
+            let jsons = members.compactMap { contained($0, at: field, asMember: filter.op == .arrayContainsAny) }
+            guard jsons.count == members.count else { return ([.present(field)], false) }
+            return ([.containsAny(jsons)], true)
+        case .arrayContains:
+            guard !value.isNull, !value.isNaN else { return ([.containsAny([])], true) }
+            guard let json = contained(value, at: field, asMember: true) else { return ([.present(field)], false) }
+            return ([.containsAny([json])], true)
+        case .notEqual, .notIn:
+            let unwanted = filter.op == .notIn ? values : [value]
+            let jsons = unwanted.compactMap { contained($0, at: field) }
+            guard !jsons.isEmpty else { return ([.notNull(field)], false) }
+            // A null among the values of `notIn` matches nothing: the evaluator says so.
+            return ([.notNull(field), .containsNone(jsons)], jsons.count == unwanted.count)
+        }
+    }
+
+    /// `{field: value}` as JSON text (`{field: [value]}` `asMember` of an array), when its
+    /// containment is equality with `value`.
+    private static func contained(_ value: FirestoreValue, at field: [String], allowingNull: Bool = false, asMember: Bool = false) -> String? {
+        switch value {
+        case .null: guard allowingNull else { return nil }
+        case .boolean: break
+        case .string(let text): guard !text.contains("\0") else { return nil }
+        case .integer(let i): guard i != 0, ServerRange(.equal, value) != nil else { return nil }
+        case .double(let d): guard d != 0, ServerRange(.equal, value) != nil else { return nil }
+        default: return nil
+        }
+        var nested = asMember ? .array([value]) : value
+        for name in field.reversed() { nested = .map([name: nested]) }
+        guard case .map(let fields) = nested else { return nil }
+        return DocumentText.text(fields)
     }
 
     /// The field filters that must all hold: those of the top level and of nested ANDs.
@@ -50,34 +108,5 @@ enum ServerPrefilter {
         case .and(let filters): return filters.contains(where: hasDisjunction)
         case .or: return true
         }
-    }
-
-    private static func isNarrowable(_ value: FirestoreValue) -> Bool {
-        switch value {
-        case .string, .boolean: return true
-        case .integer(let i): return i != 0
-        case .double(let d): return d.isFinite && d != 0
-        default: return false
-        }
-    }
-
-    /// `fields` with `value` at `path`; nil when the path runs into a value already there.
-    private static func merged(_ fields: [String: FirestoreValue], _ path: ArraySlice<String>, _ value: FirestoreValue) -> [String: FirestoreValue]? {
-        guard let name = path.first else { return nil }
-        var fields = fields
-        if path.count == 1 {
-            guard fields[name] == nil else { return nil }
-            fields[name] = value
-            return fields
-        }
-        var inner: [String: FirestoreValue] = [:]
-        switch fields[name] {
-        case nil: break
-        case .map(let map)?: inner = map
-        default: return nil
-        }
-        guard let nested = merged(inner, path.dropFirst(), value) else { return nil }
-        fields[name] = .map(nested)
-        return fields
     }
 }

@@ -32,6 +32,9 @@ struct PostgresSelectionSQL {
         case .string(let field, let op, let text):
             let value = Self.value(field)
             return "jsonb_typeof(\(value)) = 'string' AND (\(value) #>> '{}') COLLATE \"C\" \(op) \(bind(text))"
+        case .anyOf(let branches):
+            let branches = branches.map { branch in "(" + branch.map { sql($0) }.joined(separator: " AND ") + ")" }
+            return "(" + branches.joined(separator: " OR ") + ")"
         }
     }
 

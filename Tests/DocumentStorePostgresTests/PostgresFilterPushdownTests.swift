@@ -55,6 +55,11 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             { source($0).order(by: "kind").order(by: "n") },
             { source($0).order(by: "kind", descending: true).order(by: "m.x", descending: true).order(by: "n", descending: true) },
             { source($0).whereFilter(Filter.orFilter([Filter.whereField("n", isEqualTo: 1), Filter.whereField("s", isEqualTo: "a")])) },
+            { source($0).whereFilter(Filter.orFilter([Filter.whereField("n", isLessThan: 2), Filter.whereField("s", isEqualTo: "b")])) },
+            { source($0).whereFilter(Filter.orFilter([Filter.andFilter([Filter.whereField("kind", isEqualTo: "a"), Filter.whereField("t", arrayContains: 1)]),
+                                                      Filter.whereField("n", in: [7, "text"])])) },
+            { source($0).whereFilter(Filter.orFilter([Filter.whereField("n", isEqualTo: 0), Filter.whereField("m.x", isEqualTo: 3)])).order(by: "s") },
+            { source($0).whereFilter(Filter.orFilter([Filter.whereField("s", isEqualTo: "a"), Filter.whereField("n", isEqualTo: 9_007_199_254_740_993 as Int64)])) },
         ]
     }
 

@@ -61,9 +61,19 @@ final class ServerPrefilterTests: StoreTestCase {
         let books = db.collection("books")
         XCTAssertEqual(conditions(books.whereField(FieldPath(["m", "$price"]), isEqualTo: "x")), [], "a lone $ key is stored tagged")
         XCTAssertEqual(conditions(books.whereField(FieldPath.documentID(), isEqualTo: "dune")), [])
-        let or = books.whereFilter(Filter.orFilter([Filter.whereField("a", isEqualTo: "x"), Filter.whereField("b", isEqualTo: "y")]))
-        XCTAssertEqual(conditions(or), [])
+        let or = books.whereFilter(Filter.orFilter([Filter.whereField("a", isEqualTo: "x"), Filter.whereField(FieldPath.documentID(), isEqualTo: "dune")]))
+        XCTAssertEqual(conditions(or), [], "a branch the server cannot narrow lets everything through")
         XCTAssertFalse(isExact(or))
+    }
+
+    func testAnOrIsAnOrOfItsBranchesAndItsInequalitiesFieldsMustBeThere() {
+        let query = db.collection("books").whereFilter(Filter.orFilter([
+            Filter.whereField("a", isEqualTo: "x"),
+            Filter.andFilter([Filter.whereField("b", isGreaterThan: "y"), Filter.whereField("c", isEqualTo: true)]),
+        ]))
+        XCTAssertEqual(conditions(query), [.anyOf([[.containsAny([#"{"a":"x"}"#])], [.string(["b"], op: ">", text: "y"), .containsAny([#"{"c":true}"#])]]),
+                                           .present(["b"])], "the inequality orders by b: Firestore leaves out documents without it")
+        XCTAssertTrue(isExact(query))
     }
 
     func testAnAndInsideTheQueryNarrowsToo() {

@@ -1,6 +1,6 @@
 /// The part of a query a database server can apply by itself: conditions every matching
-/// document meets (`ServerCondition`), one or two for each filter the query ANDs and each field
-/// it orders by. They only narrow: the rows they let through are still evaluated by
+/// document meets (`ServerCondition`), one or two for each filter and each field the query
+/// orders by. They only narrow: the rows they let through are still evaluated by
 /// `QueryEvaluator`, so each needs to be exact only in never leaving out a match; the query is
 /// `isExact` when together they are its whole filter, and then the server may cut, count or
 /// sum its rows itself.
@@ -9,23 +9,49 @@
 /// equality is Firestore's: strings (without NUL), booleans, null, and non-zero numbers below
 /// 2^53 in size (`jsonb` finds 1.0 for 1 as Firestore does, but compares a double beyond 2^53
 /// by its shortest text, not its value; -0.0 is stored tagged). Other numbers are compared by
-/// rank and key (`ServerRange`), other values only need their field there. Fields with a
-/// segment starting with "$", filters on the id and `or` filters are left to the evaluator.
+/// rank and key (`ServerRange`), other values only need their field there; an `or` is an OR
+/// of its branches'. Fields with a segment starting with "$" and filters on the id are left
+/// to the evaluator.
 enum ServerPrefilter {
     /// The conditions, and whether they are the query's whole filter exactly.
     static func conditions(_ definition: QueryDefinition) -> (conditions: [ServerCondition], isExact: Bool) {
-        var conditions: [ServerCondition] = []
-        var isExact = !definition.filters.contains(where: hasDisjunction)
-        for filter in definition.filters.flatMap(conjuncts) {
-            guard let field = storedField(filter.field) else { isExact = false; continue }
-            let (narrowing, exact) = Self.narrowing(filter, field)
-            conditions += narrowing
-            if !exact { isExact = false }
-        }
-        for order in definition.explicitOrders where !order.field.isDocumentID {
+        var (conditions, isExact) = conditions(of: .and(definition.filters))
+        // Implicit orders too: an inequality inside an `or` still leaves out documents without
+        // its field. A filter at the top needs its field anyway.
+        let filtered = Set(definition.filters.compactMap { filter -> FieldPath? in
+            if case .field(let filter) = filter { return filter.field }
+            return nil
+        })
+        for order in definition.orders where !order.field.isDocumentID && !filtered.contains(order.field) {
             if let field = storedField(order.field) { conditions.append(.present(field)) } else { isExact = false }
         }
         return (conditions, isExact)
+    }
+
+    private static func conditions(of filter: QueryFilter) -> ([ServerCondition], Bool) {
+        switch filter {
+        case .field(let filter):
+            guard let field = storedField(filter.field) else { return ([], false) }
+            return narrowing(filter, field)
+        case .and(let filters):
+            var conditions: [ServerCondition] = [], isExact = true
+            for filter in filters {
+                let (narrowing, exact) = Self.conditions(of: filter)
+                conditions += narrowing
+                isExact = isExact && exact
+            }
+            return (conditions, isExact)
+        case .or(let filters):
+            var branches: [[ServerCondition]] = [], isExact = true
+            for filter in filters {
+                let (narrowing, exact) = Self.conditions(of: filter)
+                // A branch the server cannot narrow lets every document through the `or`.
+                guard !narrowing.isEmpty else { return ([], false) }
+                branches.append(narrowing)
+                isExact = isExact && exact
+            }
+            return branches.isEmpty ? ([], false) : ([.anyOf(branches)], isExact)
+        }
     }
 
     static func isExact(_ definition: QueryDefinition) -> Bool {
@@ -91,22 +117,5 @@ enum ServerPrefilter {
         for name in field.reversed() { nested = .map([name: nested]) }
         guard case .map(let fields) = nested else { return nil }
         return DocumentText.text(fields)
-    }
-
-    /// The field filters that must all hold: those of the top level and of nested ANDs.
-    private static func conjuncts(_ filter: QueryFilter) -> [FieldFilter] {
-        switch filter {
-        case .field(let filter): return [filter]
-        case .and(let filters): return filters.flatMap(conjuncts)
-        case .or: return []
-        }
-    }
-
-    private static func hasDisjunction(_ filter: QueryFilter) -> Bool {
-        switch filter {
-        case .field: return false
-        case .and(let filters): return filters.contains(where: hasDisjunction)
-        case .or: return true
-        }
     }
 }

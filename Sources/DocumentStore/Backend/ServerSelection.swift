@@ -38,4 +38,6 @@ package enum ServerCondition: Sendable, Equatable {
     case range([String], ServerRange)
     /// The field is a string on this side of `text` in UTF-8 byte order.
     case string([String], op: String, text: String)
+    /// All the conditions of one of these branches hold (an `or`).
+    case anyOf([[ServerCondition]])
 }

@@ -42,7 +42,7 @@ struct PostgresPageQuery {
     /// The page's order: each field's rank and key, then the path.
     private static func keys(_ page: ServerPage) -> [String] {
         page.fields.flatMap { [PostgresSelectionSQL.rank($0), PostgresSelectionSQL.key($0)] }
-            + [page.selection.isGroup ? "string_to_array(path, '/')" : "path"]
+            + [page.selection.isGroup ? PostgresSelectionSQL.segments : "path"]
     }
 
     /// The index that orders a collection's or group's rows by the page's fields then path,

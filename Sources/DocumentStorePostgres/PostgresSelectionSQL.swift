@@ -13,6 +13,12 @@ struct PostgresSelectionSQL {
         return "$\(binds.count)::\(type)"
     }
 
+    /// `$n::text[]`, with `texts` bound as the next parameter.
+    mutating func bind(_ texts: [String]) -> String {
+        binds.append(texts)
+        return "$\(binds.count)::text[]"
+    }
+
     /// The WHERE clause's conditions, ANDed.
     mutating func conditions(_ selection: ServerSelection) -> String {
         var conditions = ["\(selection.isGroup ? "collection_id" : "parent") = \(bind(selection.collection))"]
@@ -32,6 +38,10 @@ struct PostgresSelectionSQL {
         case .string(let field, let op, let text):
             let value = Self.value(field)
             return "jsonb_typeof(\(value)) = 'string' AND (\(value) #>> '{}') COLLATE \"C\" \(op) \(bind(text))"
+        case .pathIn(let paths): return "path = ANY(\(bind(paths)))"
+        case .pathNotIn(let paths): return "path <> ALL(\(bind(paths)))"
+        case .path(let op, let path):
+            return "\(Self.segments) \(op) string_to_array(\(bind(path)) COLLATE \"C\", '/')"
         case .anyOf(let branches):
             let branches = branches.map { branch in "(" + branch.map { sql($0) }.joined(separator: " AND ") + ")" }
             return "(" + branches.joined(separator: " OR ") + ")"
@@ -41,6 +51,10 @@ struct PostgresSelectionSQL {
     private mutating func containment(_ jsons: [String]) -> String {
         "(" + jsons.map { "fields @> \(bind($0, as: "jsonb"))" }.joined(separator: " OR ") + ")"
     }
+
+    /// A row's path as its segments, compared one by one as Firestore compares paths (the bytes
+    /// of the joined text do not: "a/b" < "a-c" by segments).
+    static let segments = "string_to_array(path, '/')"
 
     /// The field's value in a row (`fields -> 'a' -> 'b'`), written out as literals so that
     /// an index on the same expression serves it.

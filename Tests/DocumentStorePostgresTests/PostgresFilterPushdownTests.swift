@@ -60,6 +60,13 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
                                                       Filter.whereField("n", in: [7, "text"])])) },
             { source($0).whereFilter(Filter.orFilter([Filter.whereField("n", isEqualTo: 0), Filter.whereField("m.x", isEqualTo: 3)])).order(by: "s") },
             { source($0).whereFilter(Filter.orFilter([Filter.whereField("s", isEqualTo: "a"), Filter.whereField("n", isEqualTo: 9_007_199_254_740_993 as Int64)])) },
+            { source($0).whereField(FieldPath.documentID(), isGreaterThan: "d05") },
+            { source($0).whereField(FieldPath.documentID(), isLessThanOrEqualTo: "d05é").whereField("kind", isEqualTo: "b") },
+            { source($0).whereField(FieldPath.documentID(), in: ["d01", "d02é", "d03", "zz"]) },
+            { source($0).whereField(FieldPath.documentID(), notIn: ["d01", "d02é"]) },
+            { source($0).whereField(FieldPath.documentID(), isNotEqualTo: "d04") },
+            { source($0).whereField(FieldPath.documentID(), isEqualTo: "d03") },
+            { source($0).whereFilter(Filter.orFilter([Filter.whereField(FieldPath.documentID(), isEqualTo: "d03"), Filter.whereField("s", isEqualTo: "a")])) },
         ]
     }
 
@@ -135,6 +142,9 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             { $0.collectionGroup("g").whereField("n", isGreaterThan: 0).order(by: "n") },
             { $0.collectionGroup("g").order(by: FieldPath.documentID()).start(after: ["p/a/g/d1"]) },
             { $0.collectionGroup("g").order(by: "n").start(at: [1]).end(before: [7]) },
+            { $0.collectionGroup("g").whereField(FieldPath.documentID(), isGreaterThan: "p/a/g/d1") },
+            { $0.collectionGroup("g").whereField(FieldPath.documentID(), isLessThan: "p/a-c/g/d2") },
+            { $0.collectionGroup("g").whereField(FieldPath.documentID(), in: ["p/a/g/d1", "g/d0", "q/a/g/d2é"]) },
         ]
         for make in orders {
             for limit in [1, 2, 5, 9, 30, 100] {

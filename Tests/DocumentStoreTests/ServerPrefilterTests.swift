@@ -60,8 +60,7 @@ final class ServerPrefilterTests: StoreTestCase {
     func testFieldsTheServerCannotFindAreLeftToTheEvaluator() {
         let books = db.collection("books")
         XCTAssertEqual(conditions(books.whereField(FieldPath(["m", "$price"]), isEqualTo: "x")), [], "a lone $ key is stored tagged")
-        XCTAssertEqual(conditions(books.whereField(FieldPath.documentID(), isEqualTo: "dune")), [])
-        let or = books.whereFilter(Filter.orFilter([Filter.whereField("a", isEqualTo: "x"), Filter.whereField(FieldPath.documentID(), isEqualTo: "dune")]))
+        let or = books.whereFilter(Filter.orFilter([Filter.whereField("a", isEqualTo: "x"), Filter.whereField(FieldPath(["m", "$price"]), isEqualTo: "x")]))
         XCTAssertEqual(conditions(or), [], "a branch the server cannot narrow lets everything through")
         XCTAssertFalse(isExact(or))
     }
@@ -74,6 +73,15 @@ final class ServerPrefilterTests: StoreTestCase {
         XCTAssertEqual(conditions(query), [.anyOf([[.containsAny([#"{"a":"x"}"#])], [.string(["b"], op: ">", text: "y"), .containsAny([#"{"c":true}"#])]]),
                                            .present(["b"])], "the inequality orders by b: Firestore leaves out documents without it")
         XCTAssertTrue(isExact(query))
+    }
+
+    func testFiltersOnTheIDAreOnThePath() {
+        let books = db.collection("books")
+        XCTAssertEqual(conditions(books.whereField(FieldPath.documentID(), isEqualTo: "dune")), [.pathIn(["books/dune"])])
+        XCTAssertEqual(conditions(books.whereField(FieldPath.documentID(), in: ["a", "b"])), [.pathIn(["books/a", "books/b"])])
+        XCTAssertEqual(conditions(books.whereField(FieldPath.documentID(), isNotEqualTo: "a")), [.pathNotIn(["books/a"])])
+        XCTAssertEqual(conditions(books.whereField(FieldPath.documentID(), isGreaterThan: "a")), [.path(op: ">", path: "books/a")])
+        XCTAssertTrue(isExact(books.whereField(FieldPath.documentID(), notIn: ["a", "b"])))
     }
 
     func testAnAndInsideTheQueryNarrowsToo() {

@@ -10,8 +10,8 @@
 /// 2^53 in size (`jsonb` finds 1.0 for 1 as Firestore does, but compares a double beyond 2^53
 /// by its shortest text, not its value; -0.0 is stored tagged). Other numbers are compared by
 /// rank and key (`ServerRange`), other values only need their field there; an `or` is an OR
-/// of its branches'. Fields with a segment starting with "$" and filters on the id are left
-/// to the evaluator.
+/// of its branches'; a filter on the id, a condition on the path. Fields with a segment
+/// starting with "$" are left to the evaluator.
 enum ServerPrefilter {
     /// The conditions, and whether they are the query's whole filter exactly.
     static func conditions(_ definition: QueryDefinition) -> (conditions: [ServerCondition], isExact: Bool) {
@@ -31,6 +31,7 @@ enum ServerPrefilter {
     private static func conditions(of filter: QueryFilter) -> ([ServerCondition], Bool) {
         switch filter {
         case .field(let filter):
+            if filter.field.isDocumentID { return pathNarrowing(filter) }
             guard let field = storedField(filter.field) else { return ([], false) }
             return narrowing(filter, field)
         case .and(let filters):
@@ -99,6 +100,26 @@ enum ServerPrefilter {
             guard !jsons.isEmpty else { return ([.notNull(field)], false) }
             // A null among the values of `notIn` matches nothing: the evaluator says so.
             return ([.notNull(field), .containsNone(jsons)], jsons.count == unwanted.count)
+        }
+    }
+
+    /// A filter on the id: on the document's path, which every document has (exact).
+    private static func pathNarrowing(_ filter: FieldFilter) -> ([ServerCondition], Bool) {
+        func path(_ value: FirestoreValue) -> String? {
+            if case .reference(let reference) = value { return reference.resourcePath.description }
+            return nil
+        }
+        var paths: [String] = []
+        if case .array(let values) = filter.value { paths = values.compactMap(path) }
+        switch filter.op {
+        case .in: return ([.pathIn(paths)], true)
+        case .notIn: return ([.pathNotIn(paths)], true)
+        case .notEqual:
+            guard let text = path(filter.value) else { return ([], false) }
+            return ([.pathNotIn([text])], true)
+        default:
+            guard let op = ServerRange.sql(filter.op), let text = path(filter.value) else { return ([], false) }
+            return ([op == "=" ? .pathIn([text]) : .path(op: op, path: text)], true)
         }
     }
 

@@ -38,6 +38,12 @@ package enum ServerCondition: Sendable, Equatable {
     case range([String], ServerRange)
     /// The field is a string on this side of `text` in UTF-8 byte order.
     case string([String], op: String, text: String)
+    /// The document's path is one of these, or none of them.
+    case pathIn([String])
+    case pathNotIn([String])
+    /// The document's path compares so with `path`, segment by segment (as Firestore compares
+    /// references).
+    case path(op: String, path: String)
     /// All the conditions of one of these branches hold (an `or`).
     case anyOf([[ServerCondition]])
 }

@@ -174,6 +174,7 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
                      "directions that differ are left to the evaluator")
     }
 
+    /// Pushed: added up in SQL, or (fractions) from the values alone, read in path order.
     func testSumsAndAveragesAreComputedByTheServerWhenExact() throws {
         let values: [Any] = [1, 2.0, 3, Int64.max, Int64.max, -5.0, 1e15, 7]
         for (index, value) in values.enumerated() {
@@ -187,7 +188,8 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             (db.collection("sums"), [.sum("n"), .average("n")], true),
             (db.collection("sums").whereField("kind", isEqualTo: "a"), [.sum("w"), .average("w"), .count()], true),
             (db.collection("sums").whereField("w", isGreaterThan: 2), [.sum("n"), .sum("w")], true),
-            (db.collection("sums"), [.sum("f")], false),
+            (db.collection("sums"), [.sum("f"), .average("f")], true),
+            (db.collection("sums").whereField("f", isGreaterThan: 0), [.sum("f")], false),
             (db.collection("sums").limit(to: 2), [.sum("w")], false),
         ]
         for (query, aggregations, pushed) in cases {

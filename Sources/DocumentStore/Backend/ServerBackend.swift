@@ -82,8 +82,20 @@ final class ServerBackend: StorageBackend {
         let stored = fields.compactMap(ServerPrefilter.storedField)
         guard stored.count == fields.count else { return nil }
         selection.conditions += stored.map { .present($0) }
-        let sums = try server.sums(selection, fields: stored)
-        return ServerSums.results(operations, fields: fields, sums: sums)
+        if let results = ServerSums.results(operations, fields: fields, sums: try server.sums(selection, fields: stored)) {
+            return results
+        }
+        // Doubles whose sum depends on the order of the additions: added up here, in the
+        // query's order (by path ascending: no other order), from their values alone.
+        let orders = query.definition.orders
+        guard orders.count == 1, !orders[0].descending else { return nil }
+        let values = try server.values(selection, fields: stored).map { text in
+            let row = DocumentText.document(text, store: query.firestore).fields ?? [:]
+            var values: [FieldPath: FirestoreValue] = [:]
+            for (index, field) in fields.enumerated() { values[field] = row[String(index)] }
+            return values
+        }
+        return AggregateEvaluator.evaluate(operations, over: values)
     }
 
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {

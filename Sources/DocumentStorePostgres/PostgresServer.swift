@@ -134,17 +134,6 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
-    func values(_ selection: ServerSelection, fields: [[String]]) throws -> [String] {
-        var sql = PostgresSelectionSQL()
-        let conditions = sql.conditions(selection)
-        let object = fields.enumerated().map { "'\($0.offset)', \(PostgresSelectionSQL.value($0.element))" }.joined(separator: ", ")
-        let order = selection.isGroup ? PostgresSelectionSQL.segments : "path"
-        let query = PostgresQuery(unsafeSQL: "SELECT jsonb_build_object(\(object))::text FROM shelf_documents WHERE \(conditions) ORDER BY \(order)", binds: sql.binds)
-        return try withConnection(doing: "read values of \(selection.collection) from") { connection in
-            try strings(query, on: connection)
-        }
-    }
-
     func documentIDs(in collection: String) throws -> [String] {
         let prefix = collection + "/"
         let length = Int32(prefix.unicodeScalars.count)  // PostgreSQL counts characters as code points

@@ -174,7 +174,8 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
                      "directions that differ are left to the evaluator")
     }
 
-    /// Pushed: added up in SQL, or (fractions) from the values alone, read in path order.
+    /// Pushed: added up in SQL; fractions only in the order of the paths (the query's when it
+    /// orders by nothing else), as the client adds them.
     func testSumsAndAveragesAreComputedByTheServerWhenExact() throws {
         let values: [Any] = [1, 2.0, 3, Int64.max, Int64.max, -5.0, 1e15, 7]
         for (index, value) in values.enumerated() {
@@ -183,6 +184,10 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             }
         }
         try store(NSNull(), and: "text", in: "sums/x")
+        // Added in path order, 0.3 + 0.2 + 0.1 is 0.6; in the order written, 0.6000000000000001.
+        for (id, n) in [("c", 0.1), ("b", 0.2), ("a", 0.3)] { try store(n, and: "x", in: "fractions/\(id)") }
+        for (id, n) in [("a", -0.0), ("b", -0.0)] as [(String, Any)] { try store(n, and: "x", in: "zeros/\(id)") }
+        for (id, n) in [("a", 1.5), ("b", Double.nan), ("c", -Double.infinity), ("d", 4)] as [(String, Any)] { try store(n, and: "x", in: "odd/\(id)") }
         let server = try server
         let cases: [(Query, [AggregateField], Bool)] = [
             (db.collection("sums"), [.sum("n"), .average("n")], true),
@@ -190,7 +195,13 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             (db.collection("sums").whereField("w", isGreaterThan: 2), [.sum("n"), .sum("w")], true),
             (db.collection("sums"), [.sum("f"), .average("f")], true),
             (db.collection("sums").whereField("f", isGreaterThan: 0), [.sum("f")], false),
+            (db.collection("sums").whereField("w", isLessThan: 4), [.sum("n"), .average("w")], true),
             (db.collection("sums").limit(to: 2), [.sum("w")], false),
+            (db.collection("fractions"), [.sum("n"), .average("n")], true),
+            (db.collection("fractions").order(by: FieldPath.documentID(), descending: true), [.sum("n")], false),
+            (db.collection("zeros"), [.sum("n"), .average("n")], true),
+            (db.collection("odd"), [.sum("n"), .average("n")], true),
+            (db.collection("odd").whereField("n", isLessThan: 2), [.sum("n")], false),  // ordered by n, -Infinity
         ]
         for (query, aggregations, pushed) in cases {
             let operations = aggregations.map(\.operation)
@@ -201,6 +212,8 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
                 XCTAssertEqual("\(try answer.result(for: aggregation))", "\(try expected.result(for: aggregation))", "\(aggregation)")
             }
         }
+        XCTAssertEqual(try db.collection("fractions").aggregate([.sum("n")]).readSnapshot().result(for: .sum("n")), .double(0.6))
+        XCTAssertEqual("\(try db.collection("zeros").aggregate([.sum("n")]).readSnapshot().result(for: .sum("n")))", "\(FirestoreValue.double(-0.0))")
     }
 
     private func store(_ n: Any, and s: Any, in path: String) throws {

@@ -20,11 +20,9 @@ package protocol DocumentServer: AnyObject, Sendable {
     func readPage(_ page: ServerPage) throws -> [ServerDocument]
     /// How many documents `read(selection)` would read.
     func count(_ selection: ServerSelection) throws -> Int
-    /// The numbers at `fields` in the documents `read(selection)` would read, added up.
+    /// The numbers at `fields` in the documents `read(selection)` would read, added up (see
+    /// `ServerSums`).
     func sums(_ selection: ServerSelection, fields: [[String]]) throws -> ServerSums
-    /// The values at `fields` of the documents `read(selection)` would read, in the order of
-    /// their paths (segment by segment): for each, the JSON text of fields "0", "1"… holding them.
-    func values(_ selection: ServerSelection, fields: [[String]]) throws -> [String]
     /// The ids of the documents of `collection`, and of missing ones with documents below them.
     func documentIDs(in collection: String) throws -> [String]
     /// The ids of the collections holding documents directly below `parent` ("" for the root).

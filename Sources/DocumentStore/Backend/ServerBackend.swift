@@ -82,20 +82,10 @@ final class ServerBackend: StorageBackend {
         let stored = fields.compactMap(ServerPrefilter.storedField)
         guard stored.count == fields.count else { return nil }
         selection.conditions += stored.map { .present($0) }
-        if let results = ServerSums.results(operations, fields: fields, sums: try server.sums(selection, fields: stored)) {
-            return results
-        }
-        // Doubles whose sum depends on the order of the additions: added up here, in the
-        // query's order (by path ascending: no other order), from their values alone.
+        // The query's order is the paths' when it orders by nothing else, ascending.
         let orders = query.definition.orders
-        guard orders.count == 1, !orders[0].descending else { return nil }
-        let values = try server.values(selection, fields: stored).map { text in
-            let row = DocumentText.document(text, store: query.firestore).fields ?? [:]
-            var values: [FieldPath: FirestoreValue] = [:]
-            for (index, field) in fields.enumerated() { values[field] = row[String(index)] }
-            return values
-        }
-        return AggregateEvaluator.evaluate(operations, over: values)
+        let sums = try server.sums(selection, fields: stored)
+        return ServerSums.results(operations, fields: fields, sums: sums, inPathOrder: orders.count == 1 && !orders[0].descending)
     }
 
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {

@@ -1,6 +1,7 @@
 /// The numbers of some fields, added up by a database server over a selection's documents:
 /// enough for `results` to give what `AggregateEvaluator` gives over the same documents, or to
-/// tell that it cannot (a double sum whose rounding depends on the order of the additions).
+/// tell that it cannot (doubles added in another order than the query's, which can round
+/// otherwise).
 package struct ServerSums: Sendable, Equatable {
     /// How many documents have every field.
     package var documents: Int
@@ -19,38 +20,33 @@ package struct ServerSums: Sendable, Equatable {
         package var integers: Int
         package var low: Int64
         package var wraps: Int
-        /// The other plain numbers (doubles): how many, their exact sum and the sum of their
-        /// magnitudes (decimals), and whether every one is whole.
+        /// Doubles: how many, and their sum as doubles added one by one in the order of the
+        /// documents' paths (-0.0 for none).
         package var doubles: Int
-        package var doubleSum: String
-        package var doubleMagnitude: String
-        package var doublesWhole: Bool
-        /// Numbers stored tagged: NaN, ±Infinity, -0.0.
-        package var tagged: Int
+        package var pathOrderSum: Double
+        /// True when that sum is the same in every order: the doubles are whole and their
+        /// magnitudes add up to less than 2^53, so no addition rounds.
+        package var orderFree: Bool
+        /// Values the server could not read as doubles as the client does: the sum is unknown.
+        package var unreadable: Int
 
-        package init(integers: Int, low: Int64, wraps: Int, doubles: Int, doubleSum: String,
-                     doubleMagnitude: String, doublesWhole: Bool, tagged: Int) {
+        package init(integers: Int, low: Int64, wraps: Int, doubles: Int, pathOrderSum: Double, orderFree: Bool, unreadable: Int) {
             (self.integers, self.low, self.wraps) = (integers, low, wraps)
-            (self.doubles, self.doubleSum, self.doubleMagnitude, self.doublesWhole) = (doubles, doubleSum, doubleMagnitude, doublesWhole)
-            self.tagged = tagged
+            (self.doubles, self.pathOrderSum, self.orderFree, self.unreadable) = (doubles, pathOrderSum, orderFree, unreadable)
         }
 
-        /// The sum of the doubles as `NumericSum` adds them one by one: exact in any order
-        /// when they are whole and their magnitudes add up to less than 2^53 (every partial sum
-        /// is then a double exactly); nil otherwise.
-        var exactDoubleSum: Double? {
-            guard tagged == 0 else { return nil }
-            guard doubles > 0 else { return -0.0 }
-            guard doublesWhole, let magnitude = Double(doubleMagnitude), magnitude < ServerOrderRank.largeNumber,
-                  let sum = Double(doubleSum) else { return nil }
-            return sum
+        /// The `NumericSum` that adding the numbers one by one in the query's order would give,
+        /// when known: `inPathOrder` tells whether that order is the paths'.
+        func numericSum(inPathOrder: Bool) -> NumericSum? {
+            guard unreadable == 0, doubles == 0 || inPathOrder || orderFree else { return nil }
+            return NumericSum(integers: integers, low: low, wraps: wraps, doubles: doubles, doubleTotal: doubles == 0 ? -0.0 : pathOrderSum)
         }
     }
 
     /// `AggregateEvaluator`'s results from these sums (`fields[i]` being `fields` of the
     /// query's), or nil when they cannot be told exactly.
-    static func results(_ operations: [AggregateField.Operation], fields: [FieldPath],
-                        sums: ServerSums) -> [AggregateField.Operation: FirestoreValue]? {
+    static func results(_ operations: [AggregateField.Operation], fields: [FieldPath], sums: ServerSums,
+                        inPathOrder: Bool) -> [AggregateField.Operation: FirestoreValue]? {
         var results: [AggregateField.Operation: FirestoreValue] = [:]
         for operation in operations {
             guard let field = operation.field else {
@@ -58,17 +54,9 @@ package struct ServerSums: Sendable, Equatable {
                 continue
             }
             guard let index = fields.firstIndex(of: field), index < sums.fields.count,
-                  let sum = sums.fields[index].numericSum else { return nil }
+                  let sum = sums.fields[index].numericSum(inPathOrder: inPathOrder) else { return nil }
             results[operation] = operation == .sum(field) ? sum.total : sum.average
         }
         return results
-    }
-}
-
-extension ServerSums.Field {
-    /// The `NumericSum` that adding the numbers one by one would give.
-    var numericSum: NumericSum? {
-        guard let doubles = exactDoubleSum else { return nil }
-        return NumericSum(integers: integers, low: low, wraps: wraps, doubles: self.doubles, doubleTotal: doubles)
     }
 }

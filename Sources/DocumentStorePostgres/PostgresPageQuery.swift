@@ -32,10 +32,11 @@ struct PostgresPageQuery {
         }
         if let start = page.start { conditions.append(comparison(start, after: true)) }
         if let end = page.end { conditions.append(comparison(end, after: false)) }
-        let direction = page.descending != page.fromEnd ? " DESC" : ""
+        let reversed = Self.reversed(page)
+        let order = zip(keys, reversed).map { key, reversed in key + (reversed != (page.descending != page.fromEnd) ? " DESC" : "") }
         query = PostgresQuery(unsafeSQL: """
             SELECT path, fields::text FROM shelf_documents WHERE \(conditions.joined(separator: " AND ")) \
-            ORDER BY \(keys.map { $0 + direction }.joined(separator: ", ")) LIMIT \(page.limit)
+            ORDER BY \(order.joined(separator: ", ")) LIMIT \(page.limit)
             """, binds: sql.binds)
     }
 
@@ -45,17 +46,26 @@ struct PostgresPageQuery {
             + [page.selection.isGroup ? PostgresSelectionSQL.segments : "path"]
     }
 
+    /// For each key, true when it goes the other way than the path.
+    private static func reversed(_ page: ServerPage) -> [Bool] {
+        page.reversed.flatMap { [$0, $0] } + [false]
+    }
+
     /// The index that orders a collection's or group's rows by the page's fields then path,
     /// as Firestore's automatic indexes do; named by a hash of the fields, the same in every
     /// client. Nil when ordered by path alone (migrations made those indexes).
     static func orderIndex(_ page: ServerPage) -> String? {
         guard !page.fields.isEmpty else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        let name = (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
+        var name = (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
+        if page.reversed.contains(true) { name += "\u{4}" + page.reversed.map { $0 ? "d" : "a" }.joined() }
         for byte in name.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let column = page.selection.isGroup ? "collection_id" : "parent"
-        return "CREATE INDEX IF NOT EXISTS shelf_order_\(String(hash, radix: 16)) ON shelf_documents (\(column), \(keys(page).joined(separator: ", ")))"
+        // Keys going the other way than the path are DESC: scanned forward or backward, the
+        // index serves the page in either direction.
+        let columns = zip(keys(page), reversed(page)).map { $0 + ($1 ? " DESC" : "") }
+        return "CREATE INDEX IF NOT EXISTS shelf_order_\(String(hash, radix: 16)) ON shelf_documents (\(column), \(columns.joined(separator: ", ")))"
     }
 }

@@ -170,8 +170,17 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
         XCTAssertEqual(page.fields, [["kind"], ["n"]])
         XCTAssertEqual(try server.server.readPage(page).count, 4)
         XCTAssertEqual(try ids(make(db)), try ids(make(folder)))
-        XCTAssertNil(ServerPage(db.collection("clean").order(by: "kind").order(by: "n", descending: true).limit(to: 4).definition),
-                     "directions that differ are left to the evaluator")
+        for limit in [1, 3, 4, 7, 30] {
+            for make in [{ $0.collection("clean").order(by: "kind").order(by: "n", descending: true).limit(to: limit) },
+                         { $0.collection("clean").order(by: "kind", descending: true).order(by: "n").limit(toLast: limit) },
+                         { $0.collection("clean").order(by: "n", descending: true).order(by: FieldPath.documentID()).limit(to: limit) }] as [(Firestore) -> Query] {
+                let page = try XCTUnwrap(ServerPage(make(db).definition), "mixed directions are paged")
+                XCTAssertEqual(try server.server.readPage(page).count, min(limit, Self.clean.count - 3))
+                XCTAssertEqual(try ids(make(db)), try ids(make(folder)), "\(make(db).definition)")
+            }
+        }
+        XCTAssertNil(ServerPage(db.collection("clean").order(by: "kind").order(by: "n", descending: true).start(at: ["a"]).limit(to: 4).definition),
+                     "a cursor in mixed directions is left to the evaluator")
     }
 
     /// Pushed: added up in SQL; fractions only in the order of the paths (the query's when it

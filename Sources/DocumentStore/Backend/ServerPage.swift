@@ -1,8 +1,8 @@
 /// A page that a database server can read in the query's order and cut to the query's limit
 /// itself: made only for the queries whose whole filter the server applies exactly
-/// (`ServerPrefilter`), ordered by fields and then the id, all in one direction, with cursors
-/// inside the exactly ordered values. A collection's documents are ordered by id, a group's
-/// by their whole paths compared segment by segment.
+/// (`ServerPrefilter`), ordered by fields and then the id, with cursors inside the exactly
+/// ordered values when every order has one direction. A collection's documents are ordered
+/// by id, a group's by their whole paths compared segment by segment.
 ///
 /// The server orders a field's values by (`ServerOrderRank`, key). That order is Firestore's
 /// for every value except the "loose" ranks (numbers of 2^53 or more in size, and every type
@@ -14,7 +14,9 @@ package struct ServerPage: Sendable, Equatable {
     package var selection: ServerSelection
     /// The ordered fields' segments, before the path.
     package var fields: [[String]]
-    /// The query's direction (of every order).
+    /// For each field, true when it is ordered the other way than the id.
+    package var reversed: [Bool]
+    /// The id's direction (the last order's).
     package var descending: Bool
     /// True for `limit(toLast:)`: the server reads from the other end.
     package var fromEnd: Bool
@@ -27,13 +29,16 @@ package struct ServerPage: Sendable, Equatable {
     init?(_ definition: QueryDefinition) {
         guard let limit = definition.limit else { return nil }
         let orders = definition.orders
-        guard let last = orders.last, last.field.isDocumentID,
-              orders.allSatisfy({ $0.descending == last.descending }) else { return nil }
+        guard let last = orders.last, last.field.isDocumentID else { return nil }
+        // Cursors compare rows in one direction only (a row comparison).
+        let isMixed = orders.contains { $0.descending != last.descending }
+        guard !isMixed || (definition.start == nil && definition.end == nil) else { return nil }
         var fields: [[String]] = []
         for order in orders.dropLast() {
             guard let field = ServerPrefilter.storedField(order.field) else { return nil }
             fields.append(field)
         }
+        reversed = orders.dropLast().map { $0.descending != last.descending }
         let (conditions, isExact) = ServerPrefilter.conditions(definition)
         guard isExact else { return nil }
         selection = ServerSelection(definition.source, conditions: conditions)

@@ -21,6 +21,7 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             { source($0).whereField("n", isEqualTo: NSNull()) },
             { source($0).whereField("n", in: [1, "text", 7.0, NSNull(), Double.nan]) },
             { source($0).whereField("n", in: [0, true]) },
+            { source($0).whereField("n", in: [-0.0, 2.5, "1"]) },
             { source($0).whereField("n", in: [["a": 1], [1, 2]]) },
             { source($0).whereField("n", notIn: [1, "text"]) },
             { source($0).whereField("n", notIn: [0]) },

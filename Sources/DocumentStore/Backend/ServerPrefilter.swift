@@ -8,10 +8,11 @@
 /// Values are matched by containment (`jsonb @>`, served by an index) only where `jsonb`
 /// equality is Firestore's: strings (without NUL), booleans, null, and non-zero numbers below
 /// 2^53 in size (`jsonb` finds 1.0 for 1 as Firestore does, but compares a double beyond 2^53
-/// by its shortest text, not its value; -0.0 is stored tagged). Other numbers are compared by
-/// rank and key (`ServerRange`), other values only need their field there; an `or` is an OR
-/// of its branches'; a filter on the id, a condition on the path. Fields with a segment
-/// starting with "$" are left to the evaluator.
+/// by its shortest text, not its value; -0.0 is stored tagged). Zero, and ranges on numbers
+/// below 2^53, are compared by rank and key (`ServerRange`); other values only need their
+/// field there (a number, for a range). An `or` is an OR of its branches'; a filter on the
+/// id, a condition on the path. Fields with a segment starting with "$" are left to the
+/// evaluator.
 enum ServerPrefilter {
     /// The conditions, and whether they are the query's whole filter exactly.
     static func conditions(_ definition: QueryDefinition) -> (conditions: [ServerCondition], isExact: Bool) {
@@ -85,11 +86,19 @@ enum ServerPrefilter {
                 return ([.present(field)], false)
             }
         case .in, .arrayContainsAny:
-            // Null and NaN are members of nothing.
-            let members = values.filter { !$0.isNull && !$0.isNaN }
-            let jsons = members.compactMap { contained($0, at: field, asMember: filter.op == .arrayContainsAny) }
-            guard jsons.count == members.count else { return ([.present(field)], false) }
-            return ([.containsAny(jsons)], true)
+            // Null and NaN are members of nothing; zero is in an `in` by rank and key.
+            var jsons: [String] = [], zeros: [ServerRange] = []
+            for member in values where !member.isNull && !member.isNaN {
+                if let json = contained(member, at: field, asMember: filter.op == .arrayContainsAny) {
+                    jsons.append(json)
+                } else if filter.op == .in, let zero = ServerRange(.equal, member) {
+                    zeros.append(zero)
+                } else {
+                    return ([.present(field)], false)
+                }
+            }
+            if zeros.isEmpty { return ([.containsAny(jsons)], true) }
+            return ([.anyOf([[.containsAny(jsons)]] + zeros.map { [.range(field, $0)] })], true)
         case .arrayContains:
             guard !value.isNull, !value.isNaN else { return ([.containsAny([])], true) }
             guard let json = contained(value, at: field, asMember: true) else { return ([.present(field)], false) }

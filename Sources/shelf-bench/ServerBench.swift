@@ -5,7 +5,8 @@ import Foundation
 /// `shelf-bench pg DIR-or-URL COUNT [RUNS]`: issue 12's figures on a store of COUNT documents in
 /// `items` (a folder, or `postgresql://…`), seeded in batches of 500 up to COUNT when fewer are
 /// there. Prints medians of RUNS: the page queries (an equality filter, `limit(to: 20)`, by id,
-/// by a number field descending, and with a range on it; an `in` filter; a collection group),
+/// by a number field descending, and with a range on it; an `in` filter; a collection group;
+/// two orders in two directions),
 /// a range without a limit, a count, a sum and an average, one write, and how long a
 /// change written by one client takes to reach another client's listener.
 enum ServerBench {
@@ -51,6 +52,7 @@ enum ServerBench {
             ("genre in [fantasy, poetry], by rating descending, limit 20",
              items.whereField("genre", in: ["fantasy", "poetry"]).order(by: "rating", descending: true).limit(to: 20)),
             ("collection group items, by rating, limit 20", db.collectionGroup("items").order(by: "rating").limit(to: 20)),
+            ("by genre, then rating descending, limit 20", items.order(by: "genre").order(by: "rating", descending: true).limit(to: 20)),
             ("rating >= 4.99, no limit", items.whereField("rating", isGreaterThanOrEqualTo: 4.99)),
         ]
         for (name, query) in queries {

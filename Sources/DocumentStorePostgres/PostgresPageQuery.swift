@@ -7,8 +7,8 @@ import PostgresNIO
 /// A collection by id: `ORDER BY path` (bytes, `COLLATE "C"`), served by the index on
 /// (parent, path). A group by id: `ORDER BY string_to_array(path, '/')`, segment by segment as
 /// Firestore compares paths (the bytes of the joined text do not: "a/b" < "a-c" by segments),
-/// served by migration 4's index. By fields: each field's `shelf_order_rank` and
-/// `shelf_order_key` first, served by the index `orderIndex` makes on the same expressions.
+/// served by migration 4's index. By fields: each field's `shelf_order_rank`, `shelf_order_key`
+/// and `shelf_order_text` first, served by the index `orderIndex` makes on the same expressions.
 struct PostgresPageQuery {
     let query: PostgresQuery
 
@@ -18,9 +18,10 @@ struct PostgresPageQuery {
         let keys = Self.keys(page)
         func comparison(_ cursor: ServerCursor, after: Bool) -> String {
             var left: [String] = [], right: [String] = []
-            for (index, (rank, key)) in zip(cursor.ranks, cursor.keys).enumerated() {
-                left += keys[(2 * index)...].prefix(2)
-                right += [sql.bind(String(rank), as: "integer"), sql.bind(key, as: "numeric")]
+            for index in cursor.ranks.indices {
+                left += keys[(3 * index)...].prefix(3)
+                right += [sql.bind(String(cursor.ranks[index]), as: "integer"), sql.bind(cursor.keys[index], as: "numeric"),
+                          sql.bind(cursor.texts[index]) + " COLLATE \"C\""]
             }
             if let path = cursor.path {
                 left.append(keys.last!)
@@ -40,15 +41,15 @@ struct PostgresPageQuery {
             """, binds: sql.binds)
     }
 
-    /// The page's order: each field's rank and key, then the path.
+    /// The page's order: each field's rank, key and text, then the path.
     private static func keys(_ page: ServerPage) -> [String] {
-        page.fields.flatMap { [PostgresSelectionSQL.rank($0), PostgresSelectionSQL.key($0)] }
+        page.fields.flatMap { [PostgresSelectionSQL.rank($0), PostgresSelectionSQL.key($0), PostgresSelectionSQL.text($0)] }
             + [page.selection.isGroup ? PostgresSelectionSQL.segments : "path"]
     }
 
     /// For each key, true when it goes the other way than the path.
     private static func reversed(_ page: ServerPage) -> [Bool] {
-        page.reversed.flatMap { [$0, $0] } + [false]
+        page.reversed.flatMap { [$0, $0, $0] } + [false]
     }
 
     /// The index that orders a collection's or group's rows by the page's fields then path,
@@ -57,7 +58,8 @@ struct PostgresPageQuery {
     static func orderIndex(_ page: ServerPage) -> String? {
         guard !page.fields.isEmpty else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        var name = (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
+        // "\u{5}2": the second kind of key (with text), so that no index of the first is taken for it.
+        var name = "\u{5}2" + (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
         if page.reversed.contains(true) { name += "\u{4}" + page.reversed.map { $0 ? "d" : "a" }.joined() }
         for byte in name.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3

@@ -81,6 +81,41 @@ enum PostgresSchema {
         // 4: collection group pages by id, in Firestore's order of paths: segment by segment
         // (see PostgresPageQuery).
         "CREATE INDEX shelf_documents_group_segments ON shelf_documents (collection_id, string_to_array(path, '/'))",
+    ], [
+        // 5: a map with a "$double" key among others is a map, not a number (migration 3 ranked
+        // it 5): the indexes made with the old rank go first, clients make them again.
+        """
+        DO $$ DECLARE i record; BEGIN
+            FOR i IN SELECT indexname FROM pg_indexes WHERE tablename = 'shelf_documents' AND left(indexname, 12) = 'shelf_order_' LOOP
+                EXECUTE format('DROP INDEX %I', i.indexname);
+            END LOOP;
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION shelf_order_rank(v jsonb) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE jsonb_typeof(v)
+            WHEN 'null' THEN 0
+            WHEN 'boolean' THEN 1
+            WHEN 'number' THEN CASE WHEN v::numeric <= -9007199254740992 THEN 4 WHEN v::numeric >= 9007199254740992 THEN 6 ELSE 5 END
+            WHEN 'object' THEN CASE
+                WHEN v = '{"$double": "NaN"}' THEN 2
+                WHEN v = '{"$double": "-Infinity"}' THEN 3
+                WHEN v = '{"$double": "Infinity"}' THEN 7
+                WHEN jsonb_typeof(v -> '$double') = 'number' AND v - '$double' = '{}' THEN 5
+                ELSE 8 END
+            ELSE 8 END
+        $$
+        """,
+        // The types after numbers in query orders (see DocumentStore's ServerOrderRank):
+        // timestamps, then strings by their bytes (compared COLLATE "C"), then the rest.
+        """
+        CREATE FUNCTION shelf_order_text(v jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE WHEN shelf_order_rank(v) <> 8 THEN ''
+            WHEN jsonb_typeof(v) = 'string' THEN chr(2) || (v #>> '{}')
+            WHEN jsonb_typeof(v) = 'object' AND jsonb_typeof(v -> '$timestamp') = 'string' THEN CASE WHEN v - '$timestamp' = '{}' THEN chr(1) ELSE chr(3) END
+            ELSE chr(3) END
+        $$
+        """,
     ]]
 
     /// Brings the database to the latest version.

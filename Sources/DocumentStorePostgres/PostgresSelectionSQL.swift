@@ -65,6 +65,7 @@ struct PostgresSelectionSQL {
     /// The field's place in query orders (see DocumentStore's `ServerOrderRank`).
     static func rank(_ field: [String]) -> String { "shelf_order_rank(\(value(field)))" }
     static func key(_ field: [String]) -> String { "shelf_order_key(\(value(field)))" }
+    static func text(_ field: [String]) -> String { "shelf_order_text(\(value(field))) COLLATE \"C\"" }
 
     /// A string literal (standard_conforming_strings, on since PostgreSQL 9.1: no backslash escapes).
     static func literal(_ text: String) -> String {

@@ -25,7 +25,7 @@ enum PostgresSums {
             levels[0].append("\(PostgresSelectionSQL.value(field)) AS \(v)")
             levels[1] += [v, "CASE WHEN jsonb_typeof(\(v)) = 'number' THEN \(v)::numeric END AS \(x)"]
             levels[2] += [v, x, "scale(\(x)) = 0 AND \(x) BETWEEN -\(half) AND \(half) - 1 AS \(i)",
-                          "jsonb_typeof(\(v)) = 'object' AND \(v) ? '$double' AS \(t)"]
+                          "CASE WHEN jsonb_typeof(\(v)) = 'object' THEN \(v) ? '$double' AND \(v) - '$double' = '{}' ELSE false END AS \(t)"]
             levels[3] += [x, i, t, """
                 CASE WHEN \(i) = false THEN CASE WHEN \(x) = 0 OR abs(\(x)) BETWEEN 1e-300 AND 1e300 THEN \(x)::float8 END \
                 WHEN \(t) THEN CASE WHEN \(v) = '{"$double": -1e-400}' THEN '-0'::float8 \

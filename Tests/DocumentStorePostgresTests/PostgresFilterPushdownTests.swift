@@ -184,6 +184,31 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
                      "a cursor in mixed directions is left to the evaluator")
     }
 
+    func testStringOrdersArePagedByTheServer() throws {
+        let names = ["b", "a", "é", "e\u{301}", "B", "", "ab", "日本", "😀", "a b", "z", "A"]
+        for (index, name) in names.enumerated() {
+            for store in [db, folder!] as [Firestore] { try store.document("names/d\(index % 5)\(index)").write(["s": name, "k": index % 2]) }
+        }
+        for (id, value) in [("t", Timestamp(seconds: 3, nanoseconds: 0)), ("m", ["$timestamp": "x", "y": 1]), ("b", Data([1]))] as [(String, Any)] {
+            for store in [db, folder!] as [Firestore] { try store.document("names/\(id)").write(["s": value]) }
+        }
+        let server = try server
+        for limit in [1, 2, 5, 11, 12] {
+            for make in [{ $0.collection("names").whereField("s", isGreaterThan: "").order(by: "s").limit(to: limit) },
+                         { $0.collection("names").whereField("s", isLessThan: "é").order(by: "s", descending: true).limit(to: limit) },
+                         { $0.collection("names").whereField("k", isEqualTo: 1).order(by: "s").start(after: ["a"]).limit(to: limit) },
+                         { $0.collection("names").order(by: "k").order(by: "s", descending: true).limit(toLast: limit) }] as [(Firestore) -> Query] {
+                let page = try XCTUnwrap(ServerPage(make(db).definition))
+                let rows = try server.server.readPage(page)
+                XCTAssertTrue(page.isExact(rows.map { server.snapshot($0, store: db) }), "strings order exactly: \(make(db).definition)")
+                XCTAssertEqual(try ids(make(db)), try ids(make(folder)), "\(make(db).definition)")
+            }
+        }
+        for make in [{ $0.collection("names").order(by: "s").limit(to: 20) }, { $0.collection("names").order(by: "s", descending: true).limit(to: 3) }] as [(Firestore) -> Query] {
+            XCTAssertEqual(try ids(make(db)), try ids(make(folder)), "a timestamp and a map among the strings")
+        }
+    }
+
     /// Pushed: added up in SQL; fractions only in the order of the paths (the query's when it
     /// orders by nothing else), as the client adds them.
     func testSumsAndAveragesAreComputedByTheServerWhenExact() throws {

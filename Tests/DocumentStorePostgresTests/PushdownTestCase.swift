@@ -25,7 +25,8 @@ class PushdownTestCase: PostgresTestCase {
         NSNull(), false, true, Double.nan, -Double.infinity, Double.infinity, -0.0, 0, 0.0, 1, 1.0, 1, -1, 2.5,
         -2.5, 1e-5, 9_007_199_254_740_993 as Int64, 9_007_199_254_740_992.0, -9_007_199_254_740_993 as Int64,
         1e18, 1_000_000_000_000_000_001 as Int64, Int64.max, Int64.min, 1e300, "text", "1", ["a": 1], [1, 2],
-        Timestamp(seconds: 5, nanoseconds: 0), 7, 7, 7.0, 3, 4.5,
+        Timestamp(seconds: 5, nanoseconds: 0), 7, 7, 7.0, 3, 4.5, ["$double": 1, "x": 2], ["$timestamp": "t", "y": 1], "é", "E", "",
+        Timestamp(seconds: 1, nanoseconds: 0), Data([1, 2]),
     ] }
     /// Numbers only, below 2^53, with ties: the server's page is exact and used.
     static var clean: [Any] { [Double.nan, -Double.infinity, -0.0, 0, 1, 1.0, 1, 2.5, -3, 7, 7.0, 7, 1e15, 4.25, Double.infinity, NSNull(), false, true] }

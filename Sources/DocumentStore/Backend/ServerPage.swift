@@ -4,9 +4,9 @@
 /// ordered values when every order has one direction. A collection's documents are ordered
 /// by id, a group's by their whole paths compared segment by segment.
 ///
-/// The server orders a field's values by (`ServerOrderRank`, key). That order is Firestore's
-/// for every value except the "loose" ranks (numbers of 2^53 or more in size, and every type
-/// after numbers), which it still puts in their place among the others, so the page is exact
+/// The server orders a field's values by (`ServerOrderRank`, key, text). That order is
+/// Firestore's for every value except the "loose" ones (numbers of 2^53 or more in size, and
+/// the types after numbers but strings), which it still puts in their place among the others, so the page is exact
 /// unless the server's `limit` rows include a loose value (or a document the core cannot
 /// read): `ServerBackend` then reads the query the slow way. The evaluator still runs over
 /// the page; the server only leaves out rows it would.
@@ -70,12 +70,14 @@ package struct ServerPage: Sendable, Equatable {
     }
 }
 
-/// A cursor of a `ServerPage`: the rank and key of each ordered field it gives, the document's
+/// A cursor of a `ServerPage`: the rank, key and text of each ordered field it gives, the document's
 /// path when it gives the id too, and whether rows at it are included.
 package struct ServerCursor: Sendable, Equatable {
     package var ranks: [Int]
     /// Decimal numbers, for numbers and booleans; "0" otherwise.
     package var keys: [String]
+    /// Texts ordering rank 8 (`ServerOrderRank.text`).
+    package var texts: [String]
     package var path: String?
     package var inclusive: Bool
 
@@ -83,11 +85,13 @@ package struct ServerCursor: Sendable, Equatable {
     init?(_ bound: Bound, fields: Int, in collection: ResourcePath?) {
         ranks = []
         keys = []
+        texts = []
         for value in bound.position.prefix(fields) {
             let rank = ServerOrderRank(value)
             guard rank.isExact else { return nil }
             ranks.append(rank.rawValue)
             keys.append(rank.key)
+            texts.append(rank.text)
         }
         let rest = bound.position.dropFirst(fields)
         if let id = rest.first {

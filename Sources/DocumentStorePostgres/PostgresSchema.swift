@@ -82,8 +82,8 @@ enum PostgresSchema {
         // (see PostgresPageQuery).
         "CREATE INDEX shelf_documents_group_segments ON shelf_documents (collection_id, string_to_array(path, '/'))",
     ], [
-        // 5: a map with a "$double" key among others is a map, not a number (migration 3 ranked
-        // it 5): the indexes made with the old rank go first, clients make them again.
+        // 5: a map with a "$double" key among others is a map, not a number (migration 3's rank,
+        // kept as shelf_order_rank_3, said 5): the indexes made with it go, clients make them again.
         """
         DO $$ DECLARE i record; BEGIN
             FOR i IN SELECT indexname FROM pg_indexes WHERE tablename = 'shelf_documents' AND left(indexname, 12) = 'shelf_order_' LOOP
@@ -91,19 +91,12 @@ enum PostgresSchema {
             END LOOP;
         END $$
         """,
+        "ALTER FUNCTION shelf_order_rank(jsonb) RENAME TO shelf_order_rank_3",
         """
-        CREATE OR REPLACE FUNCTION shelf_order_rank(v jsonb) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-        SELECT CASE jsonb_typeof(v)
-            WHEN 'null' THEN 0
-            WHEN 'boolean' THEN 1
-            WHEN 'number' THEN CASE WHEN v::numeric <= -9007199254740992 THEN 4 WHEN v::numeric >= 9007199254740992 THEN 6 ELSE 5 END
-            WHEN 'object' THEN CASE
-                WHEN v = '{"$double": "NaN"}' THEN 2
-                WHEN v = '{"$double": "-Infinity"}' THEN 3
-                WHEN v = '{"$double": "Infinity"}' THEN 7
-                WHEN jsonb_typeof(v -> '$double') = 'number' AND v - '$double' = '{}' THEN 5
-                ELSE 8 END
-            ELSE 8 END
+        CREATE FUNCTION shelf_order_rank(v jsonb) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE WHEN jsonb_typeof(v) = 'object' THEN
+            CASE WHEN v ? '$double' AND v - '$double' <> '{}' THEN 8 ELSE shelf_order_rank_3(v) END
+            ELSE shelf_order_rank_3(v) END
         $$
         """,
         // The types after numbers in query orders (see DocumentStore's ServerOrderRank):

@@ -1,6 +1,6 @@
 /// Where a value falls in the server's order of a field (the SQL functions `shelf_order_rank`
-/// and `shelf_order_key` of PostgresSchema's migration 3, and `shelf_order_text` of its
-/// migration 5, compute the same): Firestore's order of types, with numbers split so that
+/// and `shelf_order_text` of PostgresSchema's migration 5 and `shelf_order_key` of its
+/// migration 3 compute the same): Firestore's order of types, with numbers split so that
 /// within an exact rank the decimal key orders exactly as Firestore (doubles below 2^53 in
 /// size are written exactly enough: no integer lies between one and its shortest text), and
 /// the types after numbers (rank 8) told apart by a text: timestamps "\u{1}", then strings

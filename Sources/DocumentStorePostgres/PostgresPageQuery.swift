@@ -1,43 +1,31 @@
 import DocumentStore
 import PostgresNIO
 
-/// The SQL of a `ServerPage`: the collection's rows (`parent`), the containment, the ordered
-/// field present, the cursors as row comparisons, ordered and cut by the server.
+/// The SQL of a `ServerPage`: the selection's rows, the cursors as row comparisons, ordered
+/// and cut by the server.
 ///
-/// By id: `ORDER BY path` (bytes, `COLLATE "C"`), served by the index on (parent, path).
-/// By a field: `ORDER BY shelf_order_rank(v), shelf_order_key(v), path` where `v` is the field
-/// (`fields -> 'a' -> 'b'`, written out as literals so that the index `orderIndex` makes on the
-/// same expressions serves it).
+/// A collection by id: `ORDER BY path` (bytes, `COLLATE "C"`), served by the index on
+/// (parent, path). A group by id: `ORDER BY string_to_array(path, '/')`, segment by segment as
+/// Firestore compares paths (the bytes of the joined text do not: "a/b" < "a-c" by segments),
+/// served by migration 4's index. By fields: each field's `shelf_order_rank`, `shelf_order_key`
+/// and `shelf_order_text` first, served by the index `orderIndex` makes on the same expressions.
 struct PostgresPageQuery {
     let query: PostgresQuery
 
     init(_ page: ServerPage) {
-        var binds = PostgresBindings()
-        func bind(_ text: String, as type: String = "text") -> String {
-            binds.append(text)
-            return "$\(binds.count)::\(type)"
-        }
-        var conditions = ["parent = \(bind(page.collection))"]
-        if let containing = page.containing { conditions.append("fields @> \(bind(containing, as: "jsonb"))") }
-        var keys = ["path"]
-        if let field = page.field {
-            let value = Self.value(field)
-            conditions.append("\(value) IS NOT NULL")
-            keys = ["shelf_order_rank(\(value))", "shelf_order_key(\(value))", "path"]
-            for range in page.ranges {
-                conditions.append("\(keys[0]) BETWEEN 3 AND 7")
-                conditions.append("(\(keys[0]), \(keys[1])) \(range.op) (5, \(bind(range.key, as: "numeric")))")
-            }
-        }
+        var sql = PostgresSelectionSQL()
+        var conditions = [sql.conditions(page.selection)]
+        let keys = Self.keys(page)
         func comparison(_ cursor: ServerCursor, after: Bool) -> String {
             var left: [String] = [], right: [String] = []
-            if let rank = cursor.rank, let key = cursor.key {
-                left += keys.prefix(2)
-                right += [bind(String(rank), as: "integer"), bind(key, as: "numeric")]
+            for index in cursor.ranks.indices {
+                left += keys[(3 * index)...].prefix(3)
+                right += [sql.bind(String(cursor.ranks[index]), as: "integer"), sql.bind(cursor.keys[index], as: "numeric"),
+                          sql.bind(cursor.texts[index]) + " COLLATE \"C\""]
             }
             if let path = cursor.path {
-                left.append("path")
-                right.append(bind(path))
+                left.append(keys.last!)
+                right.append(page.selection.isGroup ? "string_to_array(\(sql.bind(path)) COLLATE \"C\", '/')" : sql.bind(path))
             }
             let greater = after != page.descending
             let op = (greater ? ">" : "<") + (cursor.inclusive ? "=" : "")
@@ -45,36 +33,43 @@ struct PostgresPageQuery {
         }
         if let start = page.start { conditions.append(comparison(start, after: true)) }
         if let end = page.end { conditions.append(comparison(end, after: false)) }
-        let direction = page.descending != page.fromEnd ? " DESC" : ""
-        let sql = """
+        let reversed = Self.reversed(page)
+        let order = zip(keys, reversed).map { key, reversed in key + (reversed != (page.descending != page.fromEnd) ? " DESC" : "") }
+        query = PostgresQuery(unsafeSQL: """
             SELECT path, fields::text FROM shelf_documents WHERE \(conditions.joined(separator: " AND ")) \
-            ORDER BY \(keys.map { $0 + direction }.joined(separator: ", ")) LIMIT \(page.limit)
-            """
-        query = PostgresQuery(unsafeSQL: sql, binds: binds)
+            ORDER BY \(order.joined(separator: ", ")) LIMIT \(page.limit)
+            """, binds: sql.binds)
     }
 
-    /// The field's value in a row, as SQL.
-    static func value(_ field: [String]) -> String {
-        "fields" + field.map { " -> " + literal($0) }.joined()
+    /// The page's order: each field's rank, key and text, then the path.
+    private static func keys(_ page: ServerPage) -> [String] {
+        page.fields.flatMap { [PostgresSelectionSQL.rank($0), PostgresSelectionSQL.key($0), PostgresSelectionSQL.text($0)] }
+            + [page.selection.isGroup ? PostgresSelectionSQL.segments : "path"]
     }
 
-    /// The index that orders a collection's rows by `field` then path, as Firestore's automatic
-    /// single-field indexes do; named by a hash of the field, the same in every client.
-    static func orderIndex(_ field: [String]) -> String {
-        let value = value(field)
-        return "CREATE INDEX IF NOT EXISTS \(orderIndexName(field)) ON shelf_documents (parent, shelf_order_rank(\(value)), shelf_order_key(\(value)), path)"
+    /// For each key, true when it goes the other way than the path.
+    private static func reversed(_ page: ServerPage) -> [Bool] {
+        page.reversed.flatMap { [$0, $0, $0] } + [false]
     }
 
-    static func orderIndexName(_ field: [String]) -> String {
+    /// The index that orders a collection's or group's rows by the page's fields then path,
+    /// as Firestore's automatic indexes do: its name, a hash of the fields, the same in every
+    /// client, and the SQL that makes it. Nil when ordered by path alone (migrations made those
+    /// indexes).
+    static func orderIndex(_ page: ServerPage) -> (name: String, creation: String)? {
+        guard !page.fields.isEmpty else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for byte in field.joined(separator: "\u{1}").utf8 {
+        // "\u{5}2": the second kind of key (with text), so that no index of the first is taken for it.
+        var name = "\u{5}2" + (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
+        if page.reversed.contains(true) { name += "\u{4}" + page.reversed.map { $0 ? "d" : "a" }.joined() }
+        for byte in name.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        return "shelf_order_" + String(hash, radix: 16)
-    }
-
-    /// A string literal (standard_conforming_strings, on since PostgreSQL 9.1: no backslash escapes).
-    static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        let column = page.selection.isGroup ? "collection_id" : "parent"
+        // Keys going the other way than the path are DESC: scanned forward or backward, the
+        // index serves the page in either direction.
+        let columns = zip(keys(page), reversed(page)).map { $0 + ($1 ? " DESC" : "") }
+        let indexName = "shelf_order_" + String(hash, radix: 16)
+        return (indexName, "CREATE INDEX IF NOT EXISTS \(indexName) ON shelf_documents (\(column), \(columns.joined(separator: ", ")))")
     }
 }

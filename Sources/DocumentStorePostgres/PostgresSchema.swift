@@ -77,6 +77,38 @@ enum PostgresSchema {
         SELECT CASE jsonb_typeof(v) WHEN 'number' THEN v::numeric WHEN 'boolean' THEN CASE WHEN v = 'true' THEN 1 ELSE 0 END ELSE 0 END
         $$
         """,
+    ], [
+        // 4: collection group pages by id, in Firestore's order of paths: segment by segment
+        // (see PostgresPageQuery).
+        "CREATE INDEX shelf_documents_group_segments ON shelf_documents (collection_id, string_to_array(path, '/'))",
+    ], [
+        // 5: a map with a "$double" key among others is a map, not a number (migration 3's rank,
+        // kept as shelf_order_rank_3, said 5): the indexes made with it go, clients make them again.
+        """
+        DO $$ DECLARE i record; BEGIN
+            FOR i IN SELECT indexname FROM pg_indexes WHERE tablename = 'shelf_documents' AND left(indexname, 12) = 'shelf_order_' LOOP
+                EXECUTE format('DROP INDEX %I', i.indexname);
+            END LOOP;
+        END $$
+        """,
+        "ALTER FUNCTION shelf_order_rank(jsonb) RENAME TO shelf_order_rank_3",
+        """
+        CREATE FUNCTION shelf_order_rank(v jsonb) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE WHEN jsonb_typeof(v) = 'object' THEN
+            CASE WHEN v ? '$double' AND v - '$double' <> '{}' THEN 8 ELSE shelf_order_rank_3(v) END
+            ELSE shelf_order_rank_3(v) END
+        $$
+        """,
+        // The types after numbers in query orders (see DocumentStore's ServerOrderRank):
+        // timestamps, then strings by their bytes (compared COLLATE "C"), then the rest.
+        """
+        CREATE FUNCTION shelf_order_text(v jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE WHEN shelf_order_rank(v) <> 8 THEN ''
+            WHEN jsonb_typeof(v) = 'string' THEN chr(2) || (v #>> '{}')
+            WHEN jsonb_typeof(v) = 'object' AND jsonb_typeof(v -> '$timestamp') = 'string' THEN CASE WHEN v - '$timestamp' = '{}' THEN chr(1) ELSE chr(3) END
+            ELSE chr(3) END
+        $$
+        """,
     ]]
 
     /// Brings the database to the latest version.

@@ -11,8 +11,8 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     let address: PostgresAddress
     let logger: Logger
     private let pool: PostgresConnectionPool
-    /// The fields whose order index this client has made sure of.
-    private let orderIndexes = Locked<Set<[String]>>([])
+    /// The order indexes this client has made sure of, by name.
+    private let orderIndexes = Locked<Set<String>>([])
     private let changes: PostgresChanges
     /// How many times a commit is tried when the server reports a serialization failure or a
     /// deadlock before `.aborted` is returned (a transaction's caller then runs its block again).
@@ -77,74 +77,61 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
-    func readCollection(_ collection: String, containing: String?) throws -> [ServerDocument] {
-        try withConnection(doing: "read the collection \(collection) from") { connection in
-            if let containing {
-                return try documents("SELECT path, fields::text FROM shelf_documents WHERE parent = \(collection) AND fields @> \(containing)::jsonb", on: connection)
-            }
-            return try documents("SELECT path, fields::text FROM shelf_documents WHERE parent = \(collection)", on: connection)
-        }
-    }
-
-    func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument] {
-        try withConnection(doing: "read the collection group \(collectionID) from") { connection in
-            if let containing {
-                return try documents("SELECT path, fields::text FROM shelf_documents WHERE collection_id = \(collectionID) AND fields @> \(containing)::jsonb", on: connection)
-            }
-            return try documents("SELECT path, fields::text FROM shelf_documents WHERE collection_id = \(collectionID)", on: connection)
+    func read(_ selection: ServerSelection) throws -> [ServerDocument] {
+        var sql = PostgresSelectionSQL()
+        let query = PostgresQuery(unsafeSQL: "SELECT path, fields::text FROM shelf_documents WHERE \(sql.conditions(selection))", binds: sql.binds)
+        return try withConnection(doing: "read the \(selection.isGroup ? "collection group" : "collection") \(selection.collection) from") { connection in
+            try documents(query, on: connection)
         }
     }
 
     func readPage(_ page: ServerPage) throws -> [ServerDocument] {
         let query = PostgresPageQuery(page).query
-        return try withConnection(doing: "read a page of the collection \(page.collection) from") { connection in
-            // The first page ordered by a field makes its index (once per database; writers
+        return try withConnection(doing: "read a page of \(page.selection.collection) from") { connection in
+            // The first page ordered by some fields makes their index (once per database; writers
             // wait while it is built). Failing to is only slower: another client may be making it.
-            if let field = page.field, orderIndexes.withLock({ $0.insert(field).inserted }) {
-                try? makeOrderIndex(field, on: connection)
+            if let index = PostgresPageQuery.orderIndex(page), orderIndexes.withLock({ $0.insert(index.name).inserted }) {
+                try? makeOrderIndex(index, on: connection)
             }
             return try documents(query, on: connection)
         }
     }
 
-    /// Makes the index that orders collections by `field` unless it is there, then has the
+    /// Makes an order index unless it is there, then has the
     /// planner learn its expressions (ANALYZE): until then it guesses that a collection holds
     /// one row and sorts the whole collection instead of reading the index (576 ms instead of
     /// 2 ms at a million rows), and after a bulk load nothing may prompt autovacuum to learn it.
-    private func makeOrderIndex(_ field: [String], on connection: PostgresConnection) throws {
+    private func makeOrderIndex(_ index: (name: String, creation: String), on connection: PostgresConnection) throws {
         let queries = PostgresQueries(connection: connection, logger: logger)
-        let name = PostgresPageQuery.orderIndexName(field)
-        guard try queries.rows("SELECT to_regclass(\(name)) IS NULL").first?.decode(Bool.self) == true else { return }
-        try queries.rows(PostgresQuery(unsafeSQL: PostgresPageQuery.orderIndex(field)))
+        guard try queries.rows("SELECT to_regclass(\(index.name)) IS NULL").first?.decode(Bool.self) == true else { return }
+        try queries.rows(PostgresQuery(unsafeSQL: index.creation))
         try queries.rows("ANALYZE shelf_documents")
     }
 
-    func readSlice(of collectionOrGroup: String, group: Bool, after: String?, limit: Int) throws -> [ServerDocument] {
-        let column = group ? "collection_id" : "parent"
-        var binds = PostgresBindings()
-        binds.append(collectionOrGroup)
-        var sql = "SELECT path, fields::text FROM shelf_documents WHERE \(column) = $1"
-        if let after {
-            binds.append(after)
-            sql += " AND path > $2"
-        }
-        sql += " ORDER BY path LIMIT \(limit)"  // served by the index on (parent or collection_id, path)
-        return try withConnection(doing: "read \(group ? "the collection group" : "the collection") \(collectionOrGroup) from") { connection in
-            try documents(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection)
+    func readSlice(_ selection: ServerSelection, after: String?, limit: Int) throws -> [ServerDocument] {
+        var sql = PostgresSelectionSQL()
+        var conditions = sql.conditions(selection)
+        if let after { conditions += " AND path > \(sql.bind(after))" }
+        // Served by the index on (parent or collection_id, path).
+        let query = PostgresQuery(unsafeSQL: "SELECT path, fields::text FROM shelf_documents WHERE \(conditions) ORDER BY path LIMIT \(limit)", binds: sql.binds)
+        return try withConnection(doing: "read the \(selection.isGroup ? "collection group" : "collection") \(selection.collection) from") { connection in
+            try documents(query, on: connection)
         }
     }
 
-    func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int {
-        let column = group ? "collection_id" : "parent"
-        var binds = PostgresBindings()
-        binds.append(collectionOrGroup)
-        var sql = "SELECT count(*) FROM shelf_documents WHERE \(column) = $1"
-        if let containing {
-            binds.append(containing)
-            sql += " AND fields @> $2::jsonb"
+    func count(_ selection: ServerSelection) throws -> Int {
+        var sql = PostgresSelectionSQL()
+        let query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM shelf_documents WHERE \(sql.conditions(selection))", binds: sql.binds)
+        return try withConnection(doing: "count the documents of \(selection.collection) in") { connection in
+            try PostgresQueries(connection: connection, logger: logger).rows(query).first?.decode(Int.self) ?? 0
         }
-        return try withConnection(doing: "count the documents of \(collectionOrGroup) in") { connection in
-            try PostgresQueries(connection: connection, logger: logger).rows(PostgresQuery(unsafeSQL: sql, binds: binds)).first?.decode(Int.self) ?? 0
+    }
+
+    func sums(_ selection: ServerSelection, fields: [[String]]) throws -> ServerSums {
+        var sql = PostgresSelectionSQL()
+        let query = PostgresSums.query(selection, fields: fields, sql: &sql)
+        return try withConnection(doing: "add up the documents of \(selection.collection) in") { connection in
+            try PostgresSums.sums(try PostgresQueries(connection: connection, logger: logger).rows(query), fields: fields.count)
         }
     }
 

@@ -5,7 +5,9 @@ import Foundation
 /// `shelf-bench pg DIR-or-URL COUNT [RUNS]`: issue 12's figures on a store of COUNT documents in
 /// `items` (a folder, or `postgresql://…`), seeded in batches of 500 up to COUNT when fewer are
 /// there. Prints medians of RUNS: the page queries (an equality filter, `limit(to: 20)`, by id,
-/// by a number field descending, and with a range on it), a count, one write, and how long a
+/// by a number field descending, and with a range on it; an `in` filter; a collection group;
+/// two orders in two directions),
+/// a range without a limit, a count, a sum and an average, one write, and how long a
 /// change written by one client takes to reach another client's listener.
 enum ServerBench {
     static let genres = ["fantasy", "history", "poetry", "science", "travel"]
@@ -47,6 +49,11 @@ enum ServerBench {
             ("genre == fantasy, by rating descending, limit 20", fantasy.order(by: "rating", descending: true).limit(to: 20)),
             ("genre == fantasy, rating < 2.5, by rating descending, limit 20",
              fantasy.whereField("rating", isLessThan: 2.5).order(by: "rating", descending: true).limit(to: 20)),
+            ("genre in [fantasy, poetry], by rating descending, limit 20",
+             items.whereField("genre", in: ["fantasy", "poetry"]).order(by: "rating", descending: true).limit(to: 20)),
+            ("collection group items, by rating, limit 20", db.collectionGroup("items").order(by: "rating").limit(to: 20)),
+            ("by genre, then rating descending, limit 20", items.order(by: "genre").order(by: "rating", descending: true).limit(to: 20)),
+            ("rating >= 4.99, no limit", items.whereField("rating", isGreaterThanOrEqualTo: 4.99)),
         ]
         for (name, query) in queries {
             let durations = try times(runs) { _ = try waitForRead { query.getDocuments(completion: $0) } }
@@ -54,6 +61,12 @@ enum ServerBench {
         }
         let counts = try times(runs) { _ = try waitForCount(fantasy.count) }
         print("count of genre == fantasy (\(try waitForCount(fantasy.count))): \(Format.duration(Measure.median(counts)))")
+        // Whole numbers add up in SQL; fractions are added by the client, in Firestore's order.
+        for field in ["pages", "rating"] {
+            let sums = fantasy.aggregate([.sum(field), .average(field)])
+            let summed = try times(runs) { _ = try waitForAggregation(sums) }
+            print("sum and average of \(field) where genre == fantasy: \(Format.duration(Measure.median(summed)))")
+        }
         var written = 0
         let writes = try times(runs) {
             written += 1
@@ -73,7 +86,7 @@ enum ServerBench {
         while have < count {
             let batch = db.batch()
             for index in have..<min(have + 500, count) {
-                let data: [String: Any] = ["genre": genres[index % genres.count], "title": "Book \(index)",
+                let data: [String: Any] = ["genre": genres[index % genres.count], "title": "Book \(index)", "pages": 50 + index % 1000,
                                            "rating": Double(Int.random(in: 0...50_000, using: &random)) / 10_000]
                 batch.setData(data, forDocument: items.document(String(format: "i%07d", index)))
             }
@@ -111,10 +124,14 @@ enum ServerBench {
     }
 
     private static func waitForCount(_ query: AggregateQuery) throws -> Int {
+        try waitForAggregation(query).count.intValue
+    }
+
+    private static func waitForAggregation(_ query: AggregateQuery) throws -> AggregateQuerySnapshot {
         let semaphore = DispatchSemaphore(value: 0)
-        let result = Locked<Result<Int, Error>?>(nil)
+        let result = Locked<Result<AggregateQuerySnapshot, Error>?>(nil)
         query.getAggregation(source: .server) { snapshot, error in
-            result.withLock { $0 = snapshot.map { .success($0.count.intValue) } ?? .failure(error!) }
+            result.withLock { $0 = snapshot.map { .success($0) } ?? .failure(error!) }
             semaphore.signal()
         }
         semaphore.wait()

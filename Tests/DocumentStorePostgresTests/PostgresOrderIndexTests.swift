@@ -1,5 +1,4 @@
 @testable import DocumentStore
-@testable import DocumentStorePostgres
 import Foundation
 import XCTest
 
@@ -11,12 +10,12 @@ final class PostgresOrderIndexTests: PostgresTestCase {
         let batch = db.batch()
         for index in 0..<300 { batch.setData(["rating": index % 7, "title": "t\(index)"], forDocument: db.document("books/b\(index)")) }
         try batch.commitNow()
-        let index = PostgresPageQuery.orderIndexName(["rating"])
-        XCTAssertEqual(try sql("SELECT count(*) FROM pg_indexes WHERE indexname = '\(index)'"), "0")
+        let orderIndexes = "SELECT count(*) FROM pg_indexes WHERE indexname LIKE 'shelf\\_order\\_%'"
+        XCTAssertEqual(try sql(orderIndexes), "0")
         let page = try await db.collection("books").order(by: "rating", descending: true).limit(to: 5).getDocuments()
         XCTAssertEqual(page.documents.map { $0.get("rating") as? Int }, [6, 6, 6, 6, 6])
-        XCTAssertEqual(try sql("SELECT count(*) FROM pg_indexes WHERE indexname = '\(index)'"), "1", "the index is made")
-        XCTAssertNotEqual(try sql("SELECT count(*) FROM pg_stats WHERE tablename = '\(index)'"), "0",
+        XCTAssertEqual(try sql(orderIndexes), "1", "the index is made")
+        XCTAssertNotEqual(try sql("SELECT count(*) FROM pg_stats WHERE tablename LIKE 'shelf\\_order\\_%'"), "0",
                           "the planner has statistics of the index's expressions")
     }
 }

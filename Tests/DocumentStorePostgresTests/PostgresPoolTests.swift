@@ -23,7 +23,7 @@ final class PostgresPoolTests: PostgresTestCase {
         let done = expectation(description: "read")
         Thread.detachNewThread {
             // Every row of the collection, as a query the server cannot page reads them.
-            _ = try? (db.backend as? ServerBackend)?.server.readCollection("big", containing: nil)
+            _ = try? (db.backend as? ServerBackend)?.server.read(ServerSelection(collection: "big", isGroup: false, conditions: []))
             readEnded.withLock { $0 = .now }
             done.fulfill()
         }

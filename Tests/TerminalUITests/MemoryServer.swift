@@ -64,13 +64,14 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
         try answer("read documents from") { documents in found(documents) { paths.contains($0) } }
     }
 
-    func readCollection(_ collection: String, containing: String?) throws -> [ServerDocument] {
-        try answer("read the collection \(collection) from") { documents in found(documents) { Self.parent($0) == collection } }
-    }
-
-    func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument] {
-        try answer("read the collection group \(collectionID) from") { documents in
-            found(documents) { Self.parent($0).split(separator: "/").last.map(String.init) == collectionID }
+    /// The selection's documents; its conditions are left to the query engine (reading more
+    /// than they match is allowed), so counting or adding up a selection with them is not.
+    func read(_ selection: ServerSelection) throws -> [ServerDocument] {
+        try answer("read \(selection.collection) from") { documents in
+            found(documents) { path in
+                let parent = Self.parent(path)
+                return selection.isGroup ? parent.split(separator: "/").last.map(String.init) == selection.collection : parent == selection.collection
+            }
         }
     }
 
@@ -78,18 +79,22 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
         throw FirestoreErrorCode(.unimplemented, "pages are not served from memory")
     }
 
-    func readSlice(of collectionOrGroup: String, group: Bool, after: String?, limit: Int) throws -> [ServerDocument] {
-        let all = try group ? readGroup(collectionOrGroup, containing: nil) : readCollection(collectionOrGroup, containing: nil)
-        let sorted = all.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    func readSlice(_ selection: ServerSelection, after: String?, limit: Int) throws -> [ServerDocument] {
+        let sorted = try read(selection).sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return Array(sorted.filter { after == nil || after!.utf8.lexicographicallyPrecedes($0.path.utf8) }.prefix(limit))
     }
 
-    func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int {
-        try (group ? readGroup(collectionOrGroup, containing: nil) : readCollection(collectionOrGroup, containing: nil)).count
+    func count(_ selection: ServerSelection) throws -> Int {
+        guard selection.conditions.isEmpty else { throw FirestoreErrorCode(.unimplemented, "conditions are not counted in memory") }
+        return try read(selection).count
+    }
+
+    func sums(_ selection: ServerSelection, fields: [[String]]) throws -> ServerSums {
+        throw FirestoreErrorCode(.unimplemented, "sums are not served from memory")
     }
 
     func documentIDs(in collection: String) throws -> [String] {
-        try readCollection(collection, containing: nil).map { String($0.path.split(separator: "/").last!) }
+        try read(ServerSelection(collection: collection, isGroup: false, conditions: [])).map { String($0.path.split(separator: "/").last!) }
     }
 
     func collectionIDs(under parent: String) throws -> [String] {

@@ -33,12 +33,17 @@ public final class AggregateQuery: @unchecked Sendable {
     func readSnapshot() throws -> AggregateQuerySnapshot {
         let operations: [AggregateField.Operation]
         do { operations = try validated() } catch { throw publicError(error) }
-        if operations == [.count] {
-            // The backend counts the definition alone: the query's own refusals come first.
-            try query.checkRunnable()
-            let counted: Int?
-            do { counted = try query.firestore.backend.count(of: query) } catch { throw publicError(error) }
-            if let counted { return AggregateQuerySnapshot(query: self, results: [.count: .integer(Int64(counted))]) }
+        // The backend computes from the definition alone: the query's own refusals come first.
+        try query.checkRunnable()
+        do {
+            if operations == [.count], let counted = try query.firestore.backend.count(of: query) {
+                return AggregateQuerySnapshot(query: self, results: [.count: .integer(Int64(counted))])
+            }
+            if operations != [.count], let results = try query.firestore.backend.aggregate(operations, of: query) {
+                return AggregateQuerySnapshot(query: self, results: results)
+            }
+        } catch {
+            throw publicError(error)
         }
         let documents = try query.readSnapshot().documents
         let fields = Set(operations.compactMap(\.field))

@@ -12,6 +12,16 @@ struct NumericSum {
     /// -0.0 so that a sum of only -0.0 stays -0.0: -0.0 + x is x for every x.
     private var doubles: Double = -0.0
 
+    init() {}
+
+    /// A sum whose parts were added elsewhere (`ServerSums`): `integers` integers adding up
+    /// to `wraps * 2^64 + low`, and `doubles` doubles adding up to `doubleTotal`.
+    init(integers: Int, low: Int64, wraps: Int, doubles: Int, doubleTotal: Double) {
+        (self.integers, self.low, self.wraps) = (integers, low, wraps)
+        numbers = integers + doubles
+        self.doubles = doubleTotal
+    }
+
     mutating func add(_ value: FirestoreValue) {
         switch value {
         case .integer(let integer):

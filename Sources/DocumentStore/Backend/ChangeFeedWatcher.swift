@@ -103,11 +103,11 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
     /// listeners awaiting their first snapshot are told of each slice (`LoadProgress`); commits
     /// announced while it reads are read again at the end, so the first snapshot holds them whole.
     private func readAll(_ firestore: Firestore) throws -> Set<ExactID> {
-        let collectionOrGroup: String, group: Bool
+        let selection: ServerSelection
         switch key {
         case .document(let path): return try read([ExactID(path.description)], firestore)
-        case .collection(let path): (collectionOrGroup, group) = (path.description, false)
-        case .collectionGroup(let id): (collectionOrGroup, group) = (id, true)
+        case .collection(let path): selection = ServerSelection(collection: path.description, isGroup: false, conditions: [])
+        case .collectionGroup(let id): selection = ServerSelection(collection: id, isGroup: true, conditions: [])
         }
         var next: [ExactID: QueryDocumentSnapshot] = [:]
         var changed: Set<ExactID> = []
@@ -115,7 +115,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
         var total: Int?
         var limit = Self.firstSlice
         while true {
-            let slice = try server.server.readSlice(of: collectionOrGroup, group: group, after: after, limit: limit)
+            let slice = try server.server.readSlice(selection, after: after, limit: limit)
             var read: [QueryDocumentSnapshot] = []
             read.reserveCapacity(slice.count)
             for document in slice {
@@ -132,7 +132,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
             }
             let isLast = slice.count < limit
             if !(isLast && after == nil) && !awaitingFirstSnapshot.isEmpty {
-                if total == nil && after != nil { total = try server.server.count(in: collectionOrGroup, group: group, containing: nil) }
+                if total == nil && after != nil { total = try server.server.count(selection) }
                 if total ?? Watcher.worthReporting >= Watcher.worthReporting {
                     reportProgress(read: next.count, total: isLast ? next.count : total.map { max($0, next.count) }, documents: read)
                 }

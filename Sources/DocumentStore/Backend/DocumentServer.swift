@@ -9,21 +9,20 @@ package protocol DocumentServer: AnyObject, Sendable {
     var description: String { get }
     /// The documents found among `paths` (the missing ones are left out).
     func read(_ paths: [String]) throws -> [ServerDocument]
-    /// Every document whose parent collection is `collection` ("books", "books/dune/reviews")
-    /// and whose fields contain `containing` (JSON text of fields, as `jsonb @>`) when given.
-    func readCollection(_ collection: String, containing: String?) throws -> [ServerDocument]
-    /// Every document of every collection with this id, at any depth, whose fields contain
-    /// `containing` when given.
-    func readGroup(_ collectionID: String, containing: String?) throws -> [ServerDocument]
-    /// The first `page.limit` documents of the page's collection in its order (see `ServerPage`),
+    /// Every document of the selection that meets its conditions (see `ServerCondition`).
+    func read(_ selection: ServerSelection) throws -> [ServerDocument]
+    /// The first `page.limit` documents of the page's selection in its order (see `ServerPage`),
     /// from its end for `fromEnd`, in any order.
     func readPage(_ page: ServerPage) throws -> [ServerDocument]
-    /// Up to `limit` documents of a collection (`group` false) or collection group (true), in
-    /// the order of their paths' bytes, from just after the path `after` (from the start when
-    /// nil): a large first read in slices that other calls can come between.
-    func readSlice(of collectionOrGroup: String, group: Bool, after: String?, limit: Int) throws -> [ServerDocument]
-    /// How many documents `readCollection` (`group` false) or `readGroup` (true) would read.
-    func count(in collectionOrGroup: String, group: Bool, containing: String?) throws -> Int
+    /// Up to `limit` documents of the selection, in the order of their paths' bytes, from just
+    /// after the path `after` (from the start when nil): a large first read in slices that
+    /// other calls can come between.
+    func readSlice(_ selection: ServerSelection, after: String?, limit: Int) throws -> [ServerDocument]
+    /// How many documents `read(selection)` would read.
+    func count(_ selection: ServerSelection) throws -> Int
+    /// The numbers at `fields` in the documents `read(selection)` would read, added up (see
+    /// `ServerSums`).
+    func sums(_ selection: ServerSelection, fields: [[String]]) throws -> ServerSums
     /// The ids of the documents of `collection`, and of missing ones with documents below them.
     func documentIDs(in collection: String) throws -> [String]
     /// The ids of the collections holding documents directly below `parent` ("" for the root).

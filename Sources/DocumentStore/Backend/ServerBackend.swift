@@ -5,10 +5,10 @@ import Foundation
 /// documents a `DocumentServer` reads and writes as text.
 ///
 /// Queries that `ServerPage` can describe are ordered and cut to their limit by the server,
-/// and counts with only exact equality filters are counted there (`count(of:)`). Other
-/// queries read the candidate documents (a collection, or a collection group, narrowed by the
-/// query's equality filters: `ServerPrefilter`) from the server and evaluate them with the same
-/// `QueryEvaluator` as the folder backend, so both agree.
+/// and counts, sums and averages of queries whose filter it applies exactly are computed
+/// there. Other queries read the candidate documents (a collection, or a collection group,
+/// narrowed by the query's filters: `ServerPrefilter`) from the server and evaluate them with
+/// the same `QueryEvaluator` as the folder backend, so both agree.
 final class ServerBackend: StorageBackend {
     let server: DocumentServer
 
@@ -53,29 +53,39 @@ final class ServerBackend: StorageBackend {
             let rows = try server.readPage(page).map { snapshot($0, store: query.firestore) }
             if page.isExact(rows) { return query.evaluator.results(from: rows) }
         }
-        let documents: [ServerDocument]
-        let containing = ServerPrefilter.containment(query.definition).map(DocumentText.text)
-        switch query.definition.source {
-        case .collection(let path): documents = try server.readCollection(path.description, containing: containing)
-        case .group(let id): documents = try server.readGroup(id, containing: containing)
-        }
-        return query.evaluator.results(from: documents.map { snapshot($0, store: query.firestore) })
+        let definition = query.definition
+        let selection = ServerSelection(definition.source, conditions: ServerPrefilter.conditions(definition).conditions)
+        return query.evaluator.results(from: try server.read(selection).map { snapshot($0, store: query.firestore) })
     }
 
-    /// Counted by the server when it applies the whole filter exactly, and no order, cursor
-    /// or limit of another kind is asked for (an order by a field leaves out the documents
-    /// without it).
+    /// The documents the server can count or add up for `definition`: all of its matches, when
+    /// it applies the whole filter exactly and no cursor or limit cuts them (an order by a
+    /// field only leaves out the documents without it, which the selection does too).
+    private func exactSelection(_ definition: QueryDefinition) -> ServerSelection? {
+        guard definition.start == nil, definition.end == nil else { return nil }
+        let (conditions, isExact) = ServerPrefilter.conditions(definition)
+        return isExact ? ServerSelection(definition.source, conditions: conditions) : nil
+    }
+
     func count(of query: Query) throws -> Int? {
-        let definition = query.definition
-        guard definition.explicitOrders.allSatisfy(\.field.isDocumentID), definition.start == nil,
-              definition.end == nil, ServerPrefilter.isExact(definition) else { return nil }
-        let containing = ServerPrefilter.containment(definition).map(DocumentText.text)
-        let count: Int
-        switch definition.source {
-        case .collection(let path): count = try server.count(in: path.description, group: false, containing: containing)
-        case .group(let id): count = try server.count(in: id, group: true, containing: containing)
+        guard let selection = exactSelection(query.definition) else { return nil }
+        let count = try server.count(selection)
+        return query.definition.limit.map { min($0, count) } ?? count
+    }
+
+    func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? {
+        guard query.definition.limit == nil, var selection = exactSelection(query.definition) else { return nil }
+        var fields: [FieldPath] = []
+        for operation in operations {
+            if let field = operation.field, !fields.contains(field) { fields.append(field) }
         }
-        return definition.limit.map { min($0, count) } ?? count
+        let stored = fields.compactMap(ServerPrefilter.storedField)
+        guard stored.count == fields.count else { return nil }
+        selection.conditions += stored.map { .present($0) }
+        // The query's order is the paths' when it orders by nothing else, ascending.
+        let orders = query.definition.orders
+        let sums = try server.sums(selection, fields: stored)
+        return ServerSums.results(operations, fields: fields, sums: sums, inPathOrder: orders.count == 1 && !orders[0].descending)
     }
 
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {

@@ -19,6 +19,9 @@ protocol StorageBackend: AnyObject, Sendable {
     /// How many documents the query finds, when the storage can count them without reading
     /// them; nil: read the results and count those.
     func count(of query: Query) throws -> Int?
+    /// The aggregations of the query's matches, when the storage can compute them exactly as
+    /// `AggregateEvaluator` without reading the documents; nil: read them.
+    func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]?
     /// The ids of the documents of `collection`, with those of missing documents that have
     /// collections under them (`listDocuments`).
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID>
@@ -34,4 +37,5 @@ protocol StorageBackend: AnyObject, Sendable {
 
 extension StorageBackend {
     func count(of query: Query) throws -> Int? { nil }
+    func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
 }

@@ -1,0 +1,74 @@
+import DocumentStore
+import PostgresNIO
+
+/// SQL for a `ServerSelection`, its values bound as parameters: the rows of its collection
+/// (`parent`) or group (`collection_id`), and a condition for each of its conditions, written
+/// so that the GIN index on `fields` serves containments (an `OR` of them becomes a bitmap OR).
+struct PostgresSelectionSQL {
+    private(set) var binds = PostgresBindings()
+
+    /// `$n::type`, with `text` bound as the next parameter.
+    mutating func bind(_ text: String, as type: String = "text") -> String {
+        binds.append(text)
+        return "$\(binds.count)::\(type)"
+    }
+
+    /// `$n::text[]`, with `texts` bound as the next parameter.
+    mutating func bind(_ texts: [String]) -> String {
+        binds.append(texts)
+        return "$\(binds.count)::text[]"
+    }
+
+    /// The WHERE clause's conditions, ANDed.
+    mutating func conditions(_ selection: ServerSelection) -> String {
+        var conditions = ["\(selection.isGroup ? "collection_id" : "parent") = \(bind(selection.collection))"]
+        for condition in selection.conditions { conditions.append(sql(condition)) }
+        return conditions.joined(separator: " AND ")
+    }
+
+    private mutating func sql(_ condition: ServerCondition) -> String {
+        switch condition {
+        case .containsAny(let jsons): return jsons.isEmpty ? "false" : containment(jsons)
+        case .containsNone(let jsons): return "NOT " + containment(jsons)
+        case .present(let field): return "\(Self.value(field)) IS NOT NULL"
+        case .notNull(let field): return "jsonb_typeof(\(Self.value(field))) <> 'null'"
+        case .number(let field): return "\(Self.rank(field)) BETWEEN 3 AND 7"
+        case .range(let field, let range):
+            return "\(Self.rank(field)) BETWEEN 3 AND 7 AND (\(Self.rank(field)), \(Self.key(field))) \(range.op) (5, \(bind(range.key, as: "numeric")))"
+        case .string(let field, let op, let text):
+            let value = Self.value(field)
+            return "jsonb_typeof(\(value)) = 'string' AND (\(value) #>> '{}') COLLATE \"C\" \(op) \(bind(text))"
+        case .pathIn(let paths): return "path = ANY(\(bind(paths)))"
+        case .pathNotIn(let paths): return "path <> ALL(\(bind(paths)))"
+        case .path(let op, let path):
+            return "\(Self.segments) \(op) string_to_array(\(bind(path)) COLLATE \"C\", '/')"
+        case .anyOf(let branches):
+            let branches = branches.map { branch in "(" + branch.map { sql($0) }.joined(separator: " AND ") + ")" }
+            return "(" + branches.joined(separator: " OR ") + ")"
+        }
+    }
+
+    private mutating func containment(_ jsons: [String]) -> String {
+        "(" + jsons.map { "fields @> \(bind($0, as: "jsonb"))" }.joined(separator: " OR ") + ")"
+    }
+
+    /// A row's path as its segments, compared one by one as Firestore compares paths (the bytes
+    /// of the joined text do not: "a/b" < "a-c" by segments).
+    static let segments = "string_to_array(path, '/')"
+
+    /// The field's value in a row (`fields -> 'a' -> 'b'`), written out as literals so that
+    /// an index on the same expression serves it.
+    static func value(_ field: [String]) -> String {
+        "fields" + field.map { " -> " + literal($0) }.joined()
+    }
+
+    /// The field's place in query orders (see DocumentStore's `ServerOrderRank`).
+    static func rank(_ field: [String]) -> String { "shelf_order_rank(\(value(field)))" }
+    static func key(_ field: [String]) -> String { "shelf_order_key(\(value(field)))" }
+    static func text(_ field: [String]) -> String { "shelf_order_text(\(value(field))) COLLATE \"C\"" }
+
+    /// A string literal (standard_conforming_strings, on since PostgreSQL 9.1: no backslash escapes).
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

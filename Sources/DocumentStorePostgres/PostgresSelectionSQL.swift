@@ -19,9 +19,16 @@ struct PostgresSelectionSQL {
         return "$\(binds.count)::text[]"
     }
 
-    /// The WHERE clause's conditions, ANDed.
+    /// The WHERE clause's conditions, ANDed. A collection's rows are also bounded by their
+    /// paths ("books/" up to "books0", "/" and the next byte): a page ordered by path may be
+    /// read along the primary key, which without the bounds would start at the first row of
+    /// the table and pass every other collection's rows first (440 ms instead of 0.2 ms at a
+    /// million rows).
     mutating func conditions(_ selection: ServerSelection) -> String {
         var conditions = ["\(selection.isGroup ? "collection_id" : "parent") = \(bind(selection.collection))"]
+        if !selection.isGroup {
+            conditions.append("path >= \(bind(selection.collection + "/")) AND path < \(bind(selection.collection + "0"))")
+        }
         for condition in selection.conditions { conditions.append(sql(condition)) }
         return conditions.joined(separator: " AND ")
     }

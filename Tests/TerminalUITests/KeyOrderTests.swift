@@ -31,4 +31,17 @@ final class KeyOrderTests: XCTestCase {
         let keys: [SortKey?] = [text("Zola"), text("Émile"), text("emile b")]
         XCTAssertEqual(KeyOrder.order(keys, ascending: true), [1, 2, 0])
     }
+
+    /// `compareBytes` orders as the bytes do, a prefix before what extends it, high bytes after
+    /// low ones (memcmp compares them unsigned), equal only for the same bytes.
+    func testCompareBytesOrdersAsLexicographicOrder() {
+        let samples: [[UInt8]] = [[], [0], [0, 0], [1], [255], [255, 0], Array("the silent river 1".utf8),
+                                  Array("the silent river 10".utf8), Array("the silent river 2".utf8), [0x74, 0x68, 0xC3]]
+        for x in samples {
+            for y in samples {
+                let expected = x.lexicographicallyPrecedes(y) ? -1 : (y.lexicographicallyPrecedes(x) ? 1 : 0)
+                XCTAssertEqual(KeyOrder.compareBytes(x, y), expected, "\(x) vs \(y)")
+            }
+        }
+    }
 }

@@ -16,8 +16,12 @@ public final class LiveCollection<Model: Codable & Sendable> {
         /// `decoded`, when given, is the model or problem already worked out (off the main thread).
         init(_ snapshot: DocumentSnapshot, decoded: Result<Model, DocumentProblem>? = nil) {
             self.snapshot = snapshot
+            wasDecodedInAdvance = decoded != nil
             if let decoded { self.decoded = decoded }
         }
+
+        /// For tests: whether the row came with its model already worked out.
+        let wasDecodedInAdvance: Bool
 
         private lazy var decoded: Result<Model, DocumentProblem> = Self.decode(snapshot)
 
@@ -55,6 +59,11 @@ public final class LiveCollection<Model: Codable & Sendable> {
     /// Which subscription a slice decoded off the main thread belongs to: one that arrives
     /// after `unsubscribe` (or a new `subscribe`) is dropped.
     @ObservationIgnored private var subscription = 0
+    /// Decodes the slices reported while a large collection loads, one after the other (each
+    /// on every core). A first snapshot that follows reports passes through here after them,
+    /// so it finds every row read so far with its model: otherwise it can overtake the last
+    /// slices, whose rows are then made again and decoded a second time on the main thread.
+    @ObservationIgnored private let decoding = DispatchQueue(label: "LiveCollection.decoding")
 
     public init(_ collection: CollectionReference) {
         self.collection = collection
@@ -77,9 +86,13 @@ public final class LiveCollection<Model: Codable & Sendable> {
         awaitsFirstSnapshot = true
         subscription += 1
         let current = subscription
+        let decoding = decoding
+        // Set by the first report, cleared by the first snapshot (both on the store's queue).
+        let reportsPending = Locked(false)
         registration = collection.addSnapshotListener(progress: { [weak self] progress in
+            reportsPending.withLock { $0 = true }
             // Decoded on every core, off the main thread: the rows arrive ready to sort and show.
-            DispatchQueue.global(qos: .userInitiated).async {
+            decoding.async {
                 let decoded = Self.decodeAll(progress.documents)
                 onMain {
                     guard let self, self.subscription == current else { return }
@@ -87,7 +100,13 @@ public final class LiveCollection<Model: Codable & Sendable> {
                 }
             }
         }) { [weak self] snapshot, error in
-            onMain { self?.apply(snapshot, error) }
+            let afterReports = reportsPending.withLock { pending in
+                defer { pending = false }
+                return pending
+            }
+            guard afterReports else { return onMain { self?.apply(snapshot, error) } }
+            let delivered = Delivered(snapshot: snapshot, error: error)
+            decoding.async { onMain { self?.apply(delivered.snapshot, delivered.error) } }
         }
     }
 
@@ -144,7 +163,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
     /// them, rather than being added to.
     func applyProgress(_ progress: LoadProgress, decoded: [Result<Model, DocumentProblem>]? = nil) {
         guard awaitsFirstSnapshot, !hasLoaded else { return }
-        // Slices decoded side by side can arrive out of order: the count only grows.
+        // The count only grows.
         loadProgress = (max(progress.read, loadProgress?.read ?? 0), progress.total ?? loadProgress?.total)
         guard !progress.documents.isEmpty else { return }
         rows += progress.documents.indices.map { Row(progress.documents[$0], decoded: decoded?[$0]) }
@@ -225,6 +244,12 @@ func onMain(_ body: @escaping @MainActor () -> Void) {
     } else {
         DispatchQueue.main.async { MainActor.assumeIsolated(body) }
     }
+}
+
+/// A listener's call, carried to the decoding queue as it is.
+private struct Delivered: @unchecked Sendable {
+    let snapshot: QuerySnapshot?
+    let error: Error?
 }
 
 /// The chunks of a slice decoded side by side, each set once by its own task.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Orders row indices by their sort keys, made once per row: numbers by value before texts,
 /// texts by folded bytes, ties by index (the rows' id order), rows without a key (documents
 /// that do not decode) last whichever the direction.
@@ -40,9 +42,21 @@ enum KeyOrder {
             if a.prefix != b.prefix { return a.prefix < b.prefix ? -1 : 1 }
             guard case .text(let x)? = keys[Int(a.index)], case .text(let y)? = keys[Int(b.index)] else { return 0 }
             if x.count <= 8 && y.count <= 8 { return x.count < y.count ? -1 : (x.count > y.count ? 1 : 0) }
-            return x.lexicographicallyPrecedes(y) ? -1 : (y.lexicographicallyPrecedes(x) ? 1 : 0)
+            return compareBytes(x, y)
         default: return 0
         }
+    }
+
+    /// -1, 0 or 1 as the bytes order: one `memcmp` of what they share, then the shorter first.
+    /// Titles often share their first 8 bytes ("the ..."), so this is a common step of a sort,
+    /// and two generic `lexicographicallyPrecedes` walks cost several times as much.
+    static func compareBytes(_ x: [UInt8], _ y: [UInt8]) -> Int {
+        let shared = min(x.count, y.count)
+        let order = shared == 0 ? 0 : x.withUnsafeBufferPointer { x in
+            y.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, shared) }
+        }
+        if order != 0 { return order < 0 ? -1 : 1 }
+        return x.count < y.count ? -1 : (x.count > y.count ? 1 : 0)
     }
 
     private static func prefix(of bytes: [UInt8]) -> UInt64 {

@@ -87,10 +87,11 @@ public final class LiveCollection<Model: Codable & Sendable> {
         subscription += 1
         let current = subscription
         let decoding = decoding
-        // Set by the first report, cleared by the first snapshot (both on the store's queue).
-        let reportsPending = Locked(false)
+        // Set by the first report (on the store's queue). From then on every snapshot passes
+        // through `decoding` too, so none overtakes one still waiting there behind a slice.
+        let hadReports = Locked(false)
         registration = collection.addSnapshotListener(progress: { [weak self] progress in
-            reportsPending.withLock { $0 = true }
+            hadReports.withLock { $0 = true }
             // Decoded on every core, off the main thread: the rows arrive ready to sort and show.
             decoding.async {
                 let decoded = Self.decodeAll(progress.documents)
@@ -100,11 +101,8 @@ public final class LiveCollection<Model: Codable & Sendable> {
                 }
             }
         }) { [weak self] snapshot, error in
-            let afterReports = reportsPending.withLock { pending in
-                defer { pending = false }
-                return pending
-            }
-            guard afterReports else { return onMain { self?.apply(snapshot, error) } }
+            let hadReported = hadReports.withLock { $0 }
+            guard hadReported else { return onMain { self?.apply(snapshot, error) } }
             let delivered = Delivered(snapshot: snapshot, error: error)
             decoding.async { onMain { self?.apply(delivered.snapshot, delivered.error) } }
         }

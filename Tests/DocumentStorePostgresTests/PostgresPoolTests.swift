@@ -2,8 +2,8 @@
 import Foundation
 import XCTest
 
-/// A store's calls run on a pool of connections (`?pool=N`, 4 by default): a long read on one
-/// thread does not hold up a write on another, and the pool never opens more than N.
+/// A store's calls run on a pool of connections (`?pool=N`, 4 by default): a call waiting on
+/// one thread does not hold up another thread's, and the pool never opens more than N.
 final class PostgresPoolTests: PostgresTestCase {
     private func store(pool: Int?) throws -> Firestore {
         var url = try cluster.url(database: database).absoluteString
@@ -11,41 +11,50 @@ final class PostgresPoolTests: PostgresTestCase {
         return try Firestore(url: URL(string: url)!)
     }
 
-    /// When a write started while the whole collection was being read ended, against the read.
-    private func writeDuringLongRead(_ db: Firestore) throws -> (readEnded: ContinuousClock.Instant, writeEnded: ContinuousClock.Instant) {
-        // A collection whose whole read takes a while: rows as another SQL client writes them.
-        try sql("""
-            INSERT INTO shelf_documents (path, parent, collection_id, fields)
-            SELECT 'big/d' || i, 'big', 'big', jsonb_build_object('n', i, 'text', repeat('x', 200))
-            FROM generate_series(1, 150000) AS i
-            """)
-        let readEnded = Locked<ContinuousClock.Instant?>(nil)
-        let done = expectation(description: "read")
+    /// Whether a read made while another thread's write waits for a lock sees that write. The
+    /// lock is the write's own (an advisory lock on the document's path), held for two seconds
+    /// by another client: a read on a connection of its own comes first and sees nothing; with
+    /// one connection the read can only run once the write has committed and given it back.
+    private func readWhileAWriteWaitsForALock(_ db: Firestore) throws -> Bool {
+        let cluster = try cluster, database = database
+        let lock = "pg_advisory_lock(hashtextextended('small/one', 0))"
+        let released = expectation(description: "the other client's lock released")
         Thread.detachNewThread {
-            // Every row of the collection, as a query the server cannot page reads them.
-            _ = try? (db.backend as? ServerBackend)?.server.read(ServerSelection(collection: "big", isGroup: false, conditions: []))
-            readEnded.withLock { $0 = .now }
-            done.fulfill()
+            _ = try? cluster.psql("SELECT \(lock), pg_sleep(2)", database: database)
+            released.fulfill()
         }
-        Thread.sleep(forTimeInterval: 0.05)
-        try db.document("small/one").write(["n": 1])
-        let writeEnded = ContinuousClock.now
-        wait(for: [done], timeout: 120)
-        return (try XCTUnwrap(readEnded.withLock { $0 }), writeEnded)
+        let advisory = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        try waitUntil("the other client holds the lock", sql: advisory + " AND granted")
+        let written = expectation(description: "the write")
+        Thread.detachNewThread {
+            try? db.document("small/one").write(["n": 1])
+            written.fulfill()
+        }
+        try waitUntil("the write waits for the lock", sql: advisory + " AND NOT granted")
+        let seen = try db.backend.document(at: ResourcePath.parse("small/one", expectDocument: true), store: db) != .missing
+        wait(for: [written, released], timeout: 30)
+        return seen
     }
 
-    func testAWriteIsNotHeldUpByALongReadOnAnotherThread() throws {
+    /// Polls `sql` until it answers "1" (a state to reach, not a time to wait).
+    private func waitUntil(_ what: String, sql query: String) throws {
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while try sql(query) != "1" {
+            guard Date() < deadline else { return XCTFail("never: \(what)") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    func testAReadIsNotHeldUpByAWriteWaitingOnAnotherThread() throws {
         let db = try store(pool: nil)
         defer { db.backend.close() }
-        let (readEnded, writeEnded) = try writeDuringLongRead(db)
-        XCTAssertLessThan(writeEnded, readEnded, "the write ran on another connection of the pool")
+        XCTAssertFalse(try readWhileAWriteWaitsForALock(db), "the read ran on another connection of the pool, before the write")
     }
 
-    func testWithAPoolOfOneTheWriteWaitsForTheRead() throws {
+    func testWithAPoolOfOneTheReadWaitsForTheWrite() throws {
         let db = try store(pool: 1)
         defer { db.backend.close() }
-        let (readEnded, writeEnded) = try writeDuringLongRead(db)
-        XCTAssertGreaterThanOrEqual(writeEnded, readEnded, "one connection: one call at a time")
+        XCTAssertTrue(try readWhileAWriteWaitsForALock(db), "one connection: one call at a time")
     }
 
     func testThePoolOpensNoMoreConnectionsThanItsSize() throws {

@@ -26,7 +26,7 @@ final class PostgresLoadProgressTests: PostgresTestCase {
     func testTheFirstReadIsReportedSliceBySliceWithEachDocumentOnce() throws {
         let reports = Locked<[LoadProgress]>([])
         let slices = Locked(0)
-        ChangeFeedWatcher.afterSlice = { _ in slices.withLock { $0 += 1 } }
+        ChangeFeedWatcher.afterSlice = { _, _ in slices.withLock { $0 += 1 } }
         let recorder = ListenerRecorder<QuerySnapshot>()
         track(db.collection("books").addSnapshotListener(progress: { progress in
             reports.withLock { $0.append(progress) }
@@ -49,7 +49,7 @@ final class PostgresLoadProgressTests: PostgresTestCase {
     func testACommitAnnouncedWhileReadingIsInTheFirstSnapshotWhole() throws {
         let other = try anotherClient()
         let wrote = Locked(false)
-        ChangeFeedWatcher.afterSlice = { read in
+        ChangeFeedWatcher.afterSlice = { watcher, read in
             guard read == 1_024, !wrote.withLock({ $0 }) else { return }
             wrote.withLock { $0 = true }
             // One batch: a document of the slice already read, and one of a slice to come.
@@ -57,7 +57,9 @@ final class PostgresLoadProgressTests: PostgresTestCase {
             batch.updateData(["n": -1], forDocument: other.document("books/b00000"))
             batch.updateData(["n": -2], forDocument: other.document("books/b19999"))
             try? batch.commitNow()
-            Thread.sleep(forTimeInterval: 0.5)  // its notification arrives meanwhile
+            // Its notification arrives meanwhile, on the change feed's connection.
+            let deadline = Date(timeIntervalSinceNow: 20)
+            while !watcher.announcedPaths.contains("books/b00000") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         }
         let recorder = ListenerRecorder<QuerySnapshot>()
         track(db.collection("books").addSnapshotListener(recorder.listener))

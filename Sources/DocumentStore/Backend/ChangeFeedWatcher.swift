@@ -137,7 +137,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
                     reportProgress(read: next.count, total: isLast ? next.count : total.map { max($0, next.count) }, documents: read)
                 }
             }
-            Self.afterSlice?(next.count)
+            Self.afterSlice?(self, next.count)
             guard !isLast, let last = slice.last else { break }
             after = last.path
             limit = Self.slice
@@ -156,7 +156,10 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
     static let slice = 16_384
     /// For tests: called on the watcher's queue after each slice of a read of everything, with
     /// the documents read so far. Set once, before any listener starts.
-    package nonisolated(unsafe) static var afterSlice: ((Int) -> Void)?
+    package nonisolated(unsafe) static var afterSlice: ((ChangeFeedWatcher, Int) -> Void)?
+
+    /// For tests: the paths announced and not yet read.
+    var announcedPaths: [String] { pending.withLock { $0.paths } }
 
     /// The paths announced since `scan` took its pending work, read now.
     private func readAnnouncedMeanwhile(_ firestore: Firestore) throws -> Set<ExactID> {

@@ -43,7 +43,7 @@ struct PostgresAddress: Sendable {
     /// The URL as the user wrote it, less the password.
     static func redacted(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.scheme ?? "the URL" }
-        if components.password != nil { components.password = "…" }
-        return components.string ?? url.absoluteString
+        components.password = nil  // left out, not masked: a mask would show percent-encoded
+        return components.string ?? url.scheme ?? "the URL"
     }
 }

@@ -27,7 +27,8 @@ struct PostgresSelectionSQL {
     mutating func conditions(_ selection: ServerSelection) -> String {
         var conditions = ["\(selection.isGroup ? "collection_id" : "parent") = \(bind(selection.collection))"]
         if !selection.isGroup {
-            conditions.append("path >= \(bind(selection.collection + "/")) AND path < \(bind(selection.collection + "0"))")
+            let prefix = selection.collection + "/"
+            conditions.append("path >= \(bind(prefix)) AND path < \(bind(Self.upperBound(ofPathsUnder: prefix)))")
         }
         for condition in selection.conditions { conditions.append(sql(condition)) }
         return conditions.joined(separator: " AND ")
@@ -57,6 +58,12 @@ struct PostgresSelectionSQL {
 
     private mutating func containment(_ jsons: [String]) -> String {
         "(" + jsons.map { "fields @> \(bind($0, as: "jsonb"))" }.joined(separator: " OR ") + ")"
+    }
+
+    /// The least text above every path that starts with `prefix` (which ends with "/"), in
+    /// byte order: the prefix with its "/" made "0", the next byte.
+    static func upperBound(ofPathsUnder prefix: String) -> String {
+        String(prefix.dropLast()) + "0"
     }
 
     /// A row's path as its segments, compared one by one as Firestore compares paths (the bytes

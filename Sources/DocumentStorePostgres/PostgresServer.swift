@@ -97,10 +97,10 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
-    /// Makes an order index unless it is there, then has the
-    /// planner learn its expressions (ANALYZE): until then it guesses that a collection holds
-    /// one row and sorts the whole collection instead of reading the index (576 ms instead of
-    /// 2 ms at a million rows), and after a bulk load nothing may prompt autovacuum to learn it.
+    /// Makes an order index unless it is there, then has the planner learn its expressions
+    /// (ANALYZE): until then it guesses that a collection holds one row and sorts the whole
+    /// collection instead of reading the index (576 ms instead of 2 ms at a million rows), and
+    /// after a bulk load nothing may prompt autovacuum to learn it.
     private func makeOrderIndex(_ index: (name: String, creation: String), on connection: PostgresConnection) throws {
         let queries = PostgresQueries(connection: connection, logger: logger)
         guard try queries.rows("SELECT to_regclass(\(index.name)) IS NULL").first?.decode(Bool.self) == true else { return }
@@ -138,7 +138,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     func documentIDs(in collection: String) throws -> [String] {
         let prefix = collection + "/"
         let length = Int32(prefix.unicodeScalars.count)  // PostgreSQL counts characters as code points
-        let upper = Self.upperBound(ofPathsUnder: prefix)
+        let upper = PostgresSelectionSQL.upperBound(ofPathsUnder: prefix)
         return try withConnection(doing: "list the documents of \(collection) in") { connection in
             try strings("SELECT DISTINCT split_part(substr(path, \(length) + 1), '/', 1) FROM shelf_documents WHERE path >= \(prefix) AND path < \(upper)", on: connection)
         }
@@ -155,7 +155,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         var binds = PostgresBindings()
         binds.append(prefix)
         binds.append(Int32(prefix.unicodeScalars.count))  // PostgreSQL counts characters as code points
-        if !prefix.isEmpty { binds.append(Self.upperBound(ofPathsUnder: prefix)) }
+        if !prefix.isEmpty { binds.append(PostgresSelectionSQL.upperBound(ofPathsUnder: prefix)) }
         // The parents under `prefix` (all of them at the root).
         func within(_ column: String) -> String { prefix.isEmpty ? "" : " AND \(column) >= $1 AND \(column) < $3" }
         let sql = """
@@ -174,12 +174,6 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         return try withConnection(doing: "list collections in") { connection in
             try strings(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection)
         }.sorted()
-    }
-
-    /// The least text above every path that starts with `prefix` (which ends with "/"), in
-    /// byte order: the prefix with its "/" made "0", the next byte.
-    private static func upperBound(ofPathsUnder prefix: String) -> String {
-        String(prefix.dropLast()) + "0"
     }
 
     private func strings(_ query: PostgresQuery, on connection: PostgresConnection) throws -> [String] {

@@ -131,7 +131,9 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
                 read.append(snapshot)
             }
             let isLast = slice.count < limit
-            if !(isLast && after == nil) && !awaitingFirstSnapshot.isEmpty {
+            let fitsInOneSlice = isLast && after == nil
+            if !fitsInOneSlice && !awaitingFirstSnapshot.isEmpty {
+                // The first slice is told at once, before the collection is counted (no total).
                 if total == nil && after != nil { total = try server.server.count(selection) }
                 if total ?? Watcher.worthReporting >= Watcher.worthReporting {
                     reportProgress(read: next.count, total: isLast ? next.count : total.map { max($0, next.count) }, documents: read)

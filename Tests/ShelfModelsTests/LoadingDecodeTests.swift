@@ -19,9 +19,12 @@ final class LoadingDecodeTests: DemoDataTestCase {
         let live = LiveCollection<ShelfBook>(db.collection("many"))
         unsubscribeAtEnd { live.unsubscribe() }
         var reported = 0
+        var outOfOrder = 0
         let observer = Task { @MainActor in
             while !live.hasLoaded {
                 reported = max(reported, live.rows.count)
+                let ids = live.rows.map(\.id)
+                if ids != ids.sorted() { outOfOrder += 1 }
                 try await Task.sleep(for: .milliseconds(1))
             }
         }
@@ -29,8 +32,44 @@ final class LoadingDecodeTests: DemoDataTestCase {
         try await waitUntil("the books are loaded") { live.hasLoaded }
         _ = try await observer.value
         XCTAssertGreaterThan(reported, 0, "rows showed while loading")
+        XCTAssertEqual(outOfOrder, 0, "the rows read so far are in id order while loading too")
         XCTAssertEqual(live.rows.count, count)
         XCTAssertEqual(live.rows.filter { !$0.wasDecodedInAdvance }.count, 0, "every row came decoded from the slices read")
         XCTAssertEqual(live.models.count, count)
+        // The last change of the rows brought new ones: it was a slice read, and the first
+        // snapshot (the same documents) changed no row, so nothing derived from them is redone.
+        let last = try XCTUnwrap(live.rowMap(since: live.version - 1))
+        XCTAssertFalse(last.added.isEmpty, "the first snapshot replaced rows it already had")
+    }
+
+    /// After a change to one document, the others keep their row objects (and models), and
+    /// `rowMap` tells where each went, so a screen moves what it derived instead of making it again.
+    @MainActor
+    func testAChangeToOneDocumentKeepsTheOtherRowsAndMapsThem() async throws {
+        let folder = url("few")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for index in 0..<50 {
+            try Data(#"{"title": "Book \#(index)"}"#.utf8).write(to: folder.appendingPathComponent(String(format: "b%03d.json", index * 2)))
+        }
+        let live = LiveCollection<ShelfBook>(db.collection("few"))
+        unsubscribeAtEnd { live.unsubscribe() }
+        live.subscribe()
+        try await waitUntil("the books are loaded") { live.hasLoaded && live.rows.count == 50 }
+        let before = live.rows, version = live.version
+        try Data(#"{"title": "Edited"}"#.utf8).write(to: folder.appendingPathComponent("b010.json"))
+        try Data(#"{"title": "New"}"#.utf8).write(to: folder.appendingPathComponent("b011.json"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("b000.json"))
+        try await waitUntil("the changes are in") { live.rows.count == 50 && live.row(id: "b011") != nil && live.row(id: "b010")?.snapshot.get("title") as? String == "Edited" }
+        let map = try XCTUnwrap(live.rowMap(since: version))
+        XCTAssertEqual(map.count, 50)
+        for (old, new) in map.positions.enumerated() {
+            switch before[old].id {
+            case "b000", "b010": XCTAssertEqual(new, -1, before[old].id)
+            default: XCTAssertTrue(live.rows[Int(new)] === before[old], "\(before[old].id) kept as it was")
+            }
+        }
+        XCTAssertEqual(map.added.map { live.rows[$0].id }, ["b010", "b011"])
+        XCTAssertEqual(live.rows.map(\.id), live.rows.map(\.id).sorted())
+        XCTAssertNil(live.rowMap(since: version - 100), "too long ago: not known")
     }
 }

@@ -1,3 +1,4 @@
+import ShelfModels
 import XCTest
 @testable import TerminalUI
 
@@ -41,6 +42,35 @@ final class KeyOrderTests: XCTestCase {
             for y in samples {
                 let expected = x.lexicographicallyPrecedes(y) ? -1 : (y.lexicographicallyPrecedes(x) ? 1 : 0)
                 XCTAssertEqual(KeyOrder.compareBytes(x, y), expected, "\(x) vs \(y)")
+            }
+        }
+    }
+
+    /// An order carried through a change (rows removed, replaced and added, as a listener's
+    /// snapshots change them) is the order sorting the new rows from scratch gives, in both
+    /// directions, with ties, numbers, texts and rows without a key among them.
+    func testAnOrderFollowedThroughAChangeIsTheOrderSortedAfresh() {
+        var generator = SystemRandomNumberGenerator()
+        let pool: [SortKey?] = [nil, .number(1), .number(-3), text("a"), text("b"), text("The Silent River 10"), text("The Silent River 2")]
+        for _ in 0..<300 {
+            let before = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pool.randomElement()! }
+            // Each old row is kept (in order) or gone; new rows come in between.
+            var positions: [Int32] = []
+            var after: [SortKey?] = []
+            for key in before {
+                while Int.random(in: 0..<4, using: &generator) == 0 { after.append(pool.randomElement()!) }
+                if Bool.random(using: &generator) {
+                    positions.append(Int32(after.count))
+                    after.append(key)
+                } else {
+                    positions.append(-1)
+                }
+            }
+            while Bool.random(using: &generator) { after.append(pool.randomElement()!) }
+            let map = RowMap(positions: positions, count: after.count)
+            for ascending in [true, false] {
+                let followed = KeyOrder.order(following: KeyOrder.order(before, ascending: ascending), through: map, keys: after, ascending: ascending)
+                XCTAssertEqual(followed, KeyOrder.order(after, ascending: ascending), "\(before) -> \(after) by \(positions)")
             }
         }
     }

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import ShelfModels
 @testable import TerminalUI
 import XCTest
 
@@ -47,8 +48,7 @@ final class SortingInSlicesTests: XCTestCase {
 
         XCTAssertTrue(app.advanceSorting())
         XCTAssertTrue(screen(app).contains("Sorting books by Title… 10 of 25"), screen(app))
-        XCTAssertTrue(app.advanceSorting())
-        XCTAssertFalse(app.advanceSorting(), "the third slice finishes")
+        XCTAssertFalse(app.advanceSorting(), "the second slice leaves 5 keys, few enough for the frame that lists the rows")
         _ = app.replayKeysWaitingForLoad()
         text = screen(app)
         XCTAssertFalse(text.contains("Sorting"), text)
@@ -80,5 +80,52 @@ final class SortingInSlicesTests: XCTestCase {
         app.sortAtOnceLimit = 25
         XCTAssertFalse(app.advanceSorting())
         XCTAssertTrue(screen(app).contains("│  Book 01"))
+    }
+}
+
+/// After the list is sorted, a change to one document makes one sort key and moves the row to
+/// its place; the other rows keep theirs without being keyed or sorted again.
+@MainActor
+final class FollowingChangesTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-follow-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        for index in 1...30 {
+            let fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
+            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 31 - index)))
+        }
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func titles(_ app: AppModel) -> [String] {
+        let text = AppView.render(app, size: Size(width: 100, height: 50)).canvas.lines
+        // The list's rows only: the left pane, not the detail pane.
+        return text.compactMap { line in
+            let list = String(line.prefix(40))
+            return list.range(of: #"│.{1,3}Book \d\d"#, options: .regularExpression).map { String(list[$0].suffix(7)) }
+        }
+    }
+
+    func testAChangeToOneDocumentMakesOneSortKey() async throws {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
+        XCTAssertEqual(titles(app).prefix(3), ["Book 01", "Book 02", "Book 03"])
+        let made = tab.sortKeysMade
+        XCTAssertEqual(made, 30)
+        // Book 01 (id30) becomes Book 99: last.
+        let version = tab.version
+        try JSONSerialization.data(withJSONObject: ["author": "A", "numberOfPages": 1, "title": "Book 99"])
+            .write(to: folder.appendingPathComponent("books/id30.json"))
+        for _ in 0..<500 where tab.version == version { try await Task.sleep(for: .milliseconds(10)) }
+        let shown = titles(app)
+        XCTAssertEqual(shown.first, "Book 02")
+        XCTAssertEqual(shown.last, "Book 99")
+        XCTAssertEqual(shown, shown.sorted())
+        XCTAssertEqual(tab.sortKeysMade, made + 1, "only the changed document's key is made")
     }
 }

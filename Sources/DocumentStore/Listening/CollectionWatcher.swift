@@ -292,7 +292,9 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             }
             return
         }
-        let ids = Array(toRead)
+        // In id order: each slice then follows the last in a listener's rows, which are kept
+        // in id order, instead of being merged in among all of them.
+        let ids = ExactID.sorted(Array(toRead))
         stamps.reserveCapacity(stamps.count + ids.count)
         documents.reserveCapacity(documents.count + ids.count)
         changed.reserveCapacity(changed.count + ids.count)

@@ -71,3 +71,47 @@ enum UTF8Bytes {
         hasher.combine(string.utf8.count)  // ends the string, so segments of a path hash apart
     }
 }
+
+extension ExactID {
+    /// `ids` in order, sorted over one buffer holding all their bytes: a comparison is then an
+    /// integer compare of the first 8 bytes and, past them, a `memcmp`, with no string copied
+    /// or retained. Sorting 100,000 ids this way takes a fraction of `sorted()`'s time, which a
+    /// large collection's first read waits for.
+    static func sorted(_ ids: [ExactID]) -> [ExactID] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(ids.count * 24)
+        var entries: [SortEntry] = []
+        entries.reserveCapacity(ids.count)
+        for (index, id) in ids.enumerated() {
+            let offset = bytes.count
+            bytes.append(contentsOf: id.text.utf8)
+            var prefix: UInt64 = 0
+            for position in 0..<8 { prefix = prefix << 8 | UInt64(position < bytes.count - offset ? bytes[offset + position] : 0) }
+            entries.append(SortEntry(prefix: prefix, offset: Int32(offset), count: Int32(bytes.count - offset),
+                                     index: Int32(index), isUndecodable: id.isUndecodableFileName))
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress
+            entries.sort { a, b in
+                if a.prefix != b.prefix { return a.prefix < b.prefix }
+                let shared = Int(min(a.count, b.count))
+                if shared > 8, let base {
+                    let order = memcmp(base + Int(a.offset) + 8, base + Int(b.offset) + 8, shared - 8)
+                    if order != 0 { return order < 0 }
+                }
+                if a.count != b.count { return a.count < b.count }
+                return !a.isUndecodable && b.isUndecodable
+            }
+        }
+        return entries.map { ids[Int($0.index)] }
+    }
+
+    private struct SortEntry {
+        /// The first 8 bytes, big-endian, zero-padded: orders as the bytes do.
+        var prefix: UInt64
+        var offset: Int32
+        var count: Int32
+        var index: Int32
+        var isUndecodable: Bool
+    }
+}

@@ -9,7 +9,7 @@ public class DocumentSnapshot: @unchecked Sendable {
     /// Kept, not derived: queries compare it on every step of a sort.
     public let documentID: String
     /// The id as the store tells documents apart: by its bytes.
-    let key: ExactID
+    package let key: ExactID
 
     init(reference: DocumentReference, stored: StoredDocument, key: ExactID? = nil) {
         self.reference = reference

@@ -12,6 +12,8 @@ public final class LiveCollection<Model: Codable & Sendable> {
         public let snapshot: DocumentSnapshot
         public var id: String { snapshot.documentID }
         public var path: String { snapshot.reference.path }
+        /// The id by its bytes: "café" in NFC and in NFD are two documents.
+        var key: ExactID { snapshot.key }
 
         /// `decoded`, when given, is the model or problem already worked out (off the main thread).
         init(_ snapshot: DocumentSnapshot, decoded: Result<Model, DocumentProblem>? = nil) {
@@ -37,16 +39,13 @@ public final class LiveCollection<Model: Codable & Sendable> {
     }
 
     public let collection: CollectionReference
-    public private(set) var rows: [Row] = [] {
-        didSet {
-            version += 1
-            positions = nil
-        }
-    }
+    /// In id order (by the ids' bytes) at all times, also while a large collection loads.
+    public private(set) var rows: [Row] = []
     /// Goes up each time the rows change, so screens can cache what they derive from them.
     public private(set) var version = 0
-    /// Keyed by the id's bytes: "café" in NFC and in NFD are two documents.
-    @ObservationIgnored private var positions: [ExactID: Int]?
+    /// How the rows changed at each of the last few versions (nil: not known).
+    @ObservationIgnored private var recentMaps: [(version: Int, map: RowMap?)] = []
+    private static var mapsKept: Int { 8 }
     public private(set) var hasLoaded = false
     /// While a large collection is first read: how many documents are read, of how many (the
     /// rows then hold those read so far, in the order they were read).
@@ -93,11 +92,13 @@ public final class LiveCollection<Model: Codable & Sendable> {
         registration = collection.addSnapshotListener(progress: { [weak self] progress in
             hadReports.withLock { $0 = true }
             // Decoded on every core, off the main thread: the rows arrive ready to sort and show.
+            // In id order too, so the main thread only merges them into the rows.
             decoding.async {
-                let decoded = Self.decodeAll(progress.documents)
+                let documents = Self.inIDOrder(progress.documents)
+                let decoded = Self.decodeAll(documents)
                 onMain {
                     guard let self, self.subscription == current else { return }
-                    self.applyProgress(progress, decoded: decoded)
+                    self.applyProgress(read: progress.read, total: progress.total, documents: documents, decoded: decoded)
                 }
             }
         }) { [weak self] snapshot, error in
@@ -115,7 +116,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
         subscription += 1
         // Rows of a read that did not finish are only part of the collection: not kept.
         if !hasLoaded {
-            rows = []
+            setRows([], map: nil)
             loadProgress = nil
         }
     }
@@ -127,44 +128,140 @@ public final class LiveCollection<Model: Codable & Sendable> {
             return
         }
         listenerError = nil
-        if awaitsFirstSnapshot {
+        if awaitsFirstSnapshot || snapshot.documentChanges.count > Self.changesAppliedOneByOne {
             awaitsFirstSnapshot = false
-            // The rows shown while loading keep their objects (and what was derived from them).
-            var loading: [ObjectIdentifier: Row] = [:]
-            loading.reserveCapacity(rows.count)
-            for row in rows { loading[ObjectIdentifier(row.snapshot)] = row }
-            rows = snapshot.documents.map { loading[ObjectIdentifier($0)] ?? Row($0) }
-            hasLoaded = true
             loadProgress = nil
-            return
+            take(snapshot.documents)
+        } else {
+            applyChanges(snapshot.documentChanges)
         }
-        // Firestore's indices: each change applies to the rows as the previous ones left them.
-        var updated = rows
-        for change in snapshot.documentChanges {
-            switch change.type {
-            case .removed:
-                updated.remove(at: Int(change.oldIndex))
-            case .added:
-                updated.insert(Row(change.document), at: Int(change.newIndex))
-            case .modified:
-                updated.remove(at: Int(change.oldIndex))
-                updated.insert(Row(change.document), at: Int(change.newIndex))
-            }
-        }
-        rows = updated
         hasLoaded = true
     }
 
-    /// While a large collection is first read: the documents read so far, in the order they
-    /// were read, so a screen can show them before the whole collection is in. Listening again
+    /// More changes than this in one snapshot are taken by one walk through the rows rather than
+    /// one by one (each moves the rows after it).
+    private static var changesAppliedOneByOne: Int { 64 }
+
+    /// Firestore's indices: each change applies to the rows as the previous ones left them.
+    /// Touches only the rows that changed, not every row object.
+    private func applyChanges(_ changes: [DocumentChange]) {
+        guard !changes.isEmpty else { return }
+        var updated = rows
+        var origins = Array(Int32(0)..<Int32(updated.count))  // per row, its position before; -1: new
+        for change in changes {
+            switch change.type {
+            case .removed:
+                updated.remove(at: Int(change.oldIndex))
+                origins.remove(at: Int(change.oldIndex))
+            case .added:
+                updated.insert(Row(change.document), at: Int(change.newIndex))
+                origins.insert(-1, at: Int(change.newIndex))
+            case .modified:
+                updated.remove(at: Int(change.oldIndex))
+                origins.remove(at: Int(change.oldIndex))
+                updated.insert(Row(change.document), at: Int(change.newIndex))
+                origins.insert(-1, at: Int(change.newIndex))
+            }
+        }
+        var positions = [Int32](repeating: -1, count: rows.count)
+        for (position, origin) in origins.enumerated() where origin >= 0 { positions[Int(origin)] = Int32(position) }
+        setRows(updated, map: RowMap(positions: positions, count: updated.count))
+    }
+
+    /// Makes the rows a snapshot's documents (in id order, as the rows are). A row whose
+    /// snapshot is the very object delivered stays as it is, with its model: so the first
+    /// snapshot after a large collection loaded, which holds the documents reported while it
+    /// loaded, changes no row.
+    private func take(_ documents: [QueryDocumentSnapshot]) {
+        let rows = rows  // once: each read of the observed property costs a key path
+        var taken: [Row] = []
+        taken.reserveCapacity(documents.count)
+        var positions = [Int32](repeating: -1, count: rows.count)
+        var old = 0
+        for document in documents {
+            // Rows before this document are gone.
+            while old < rows.count, rows[old].snapshot !== document, rows[old].key < document.key { old += 1 }
+            if old < rows.count, rows[old].snapshot === document {
+                positions[old] = Int32(taken.count)
+                taken.append(rows[old])
+                old += 1
+            } else {
+                if old < rows.count, rows[old].key == document.key { old += 1 }  // a newer snapshot of it
+                taken.append(Row(document))
+            }
+        }
+        if taken.count == rows.count && positions.indices.allSatisfy({ positions[$0] == Int32($0) }) { return }
+        setRows(taken, map: RowMap(positions: positions, count: taken.count))
+    }
+
+    /// While a large collection is first read: the documents read so far, merged into the rows
+    /// in id order, so a screen can show them before the whole collection is in. Listening again
     /// after `unsubscribe`, the rows kept from before stay until the first snapshot replaces
     /// them, rather than being added to.
-    func applyProgress(_ progress: LoadProgress, decoded: [Result<Model, DocumentProblem>]? = nil) {
+    func applyProgress(_ progress: LoadProgress) {
+        applyProgress(read: progress.read, total: progress.total, documents: Self.inIDOrder(progress.documents), decoded: nil)
+    }
+
+    /// `documents` in id order; `decoded`, when given, their models or problems.
+    private func applyProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot],
+                               decoded: [Result<Model, DocumentProblem>]?) {
         guard awaitsFirstSnapshot, !hasLoaded else { return }
         // The count only grows.
-        loadProgress = (max(progress.read, loadProgress?.read ?? 0), progress.total ?? loadProgress?.total)
-        guard !progress.documents.isEmpty else { return }
-        rows += progress.documents.indices.map { Row(progress.documents[$0], decoded: decoded?[$0]) }
+        loadProgress = (max(read, loadProgress?.read ?? 0), total ?? loadProgress?.total)
+        guard let first = documents.first?.key else { return }
+        var rows = rows  // once: each read of the observed property costs a key path
+        self.rows = []  // one owner, so the rows before `start` are not copied
+        // Rows before the first document read stay where they are; the rest are merged.
+        var start = rows.count
+        while start > 0 && !(rows[start - 1].key < first) { start -= 1 }
+        var positions = Array(Int32(0)..<Int32(rows.count))
+        var merged: [Row] = []
+        merged.reserveCapacity(rows.count - start + documents.count)
+        var old = start
+        for (index, document) in documents.enumerated() {
+            while old < rows.count, rows[old].key < document.key {
+                positions[old] = Int32(start + merged.count)
+                merged.append(rows[old])
+                old += 1
+            }
+            if old < rows.count, rows[old].key == document.key {  // read again: this one is newer
+                positions[old] = -1
+                old += 1
+            }
+            merged.append(Row(document, decoded: decoded?[index]))
+        }
+        for row in rows[old...] {
+            positions[old] = Int32(start + merged.count)
+            merged.append(row)
+            old += 1
+        }
+        rows.replaceSubrange(start..., with: merged)
+        setRows(rows, map: RowMap(positions: positions, count: rows.count))
+    }
+
+    private nonisolated static func inIDOrder(_ documents: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
+        let sorted = documents.indices.dropFirst().allSatisfy { documents[$0 - 1].key < documents[$0].key }
+        return sorted ? documents : documents.sorted { $0.key < $1.key }
+    }
+
+    private func setRows(_ new: [Row], map: RowMap?) {
+        rows = new
+        version += 1
+        recentMaps.append((version, map))
+        if recentMaps.count > Self.mapsKept { recentMaps.removeFirst() }
+    }
+
+    /// How the rows of an earlier `version` became today's, or nil when that is not known
+    /// (too many changes ago): then whatever was derived from those rows is made again.
+    public func rowMap(since version: Int) -> RowMap? {
+        if version == self.version { return .identity(rows.count) }
+        guard let first = recentMaps.firstIndex(where: { $0.version == version + 1 }) else { return nil }
+        var composed: RowMap?
+        for entry in recentMaps[first...] {
+            guard let map = entry.map else { return nil }
+            composed = composed.map { $0.then(map) } ?? map
+        }
+        return composed
     }
 
     /// Each document's model or problem, worked out on every core.
@@ -179,14 +276,17 @@ public final class LiveCollection<Model: Codable & Sendable> {
 
     public func row(id: String) -> Row? { index(of: id).map { rows[$0] } }
 
-    /// The row's position, from a map built once per change of the rows.
+    /// The row's position: the rows are in id order, so a binary search finds it.
     public func index(of id: String) -> Int? {
-        if let positions { return positions[ExactID(id)] }
-        var built: [ExactID: Int] = [:]
-        built.reserveCapacity(rows.count)
-        for (index, row) in rows.enumerated() { built[ExactID(row.id)] = index }
-        positions = built
-        return built[ExactID(id)]
+        let rows = rows
+        let key = ExactID(id)
+        var low = 0, high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rows[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        // The id of a file whose name is not UTF-8 is its escaped name: found too.
+        return low < rows.count && ExactID(rows[low].key.text) == key ? low : nil
     }
 
     // MARK: Writes (on disk when they return; the listener then delivers them)

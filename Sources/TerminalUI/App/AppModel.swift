@@ -240,15 +240,16 @@ public final class AppModel {
 
     // MARK: Sorting a slice at a time
 
-    /// Collections up to this size get their sort keys within the frame that needs them.
-    /// Larger ones get them `sortSlice` rows a frame (`advanceSorting()`): making a key decodes
-    /// the document, and 100,000 of them take most of a second, which no frame should wait for.
+    /// Up to this many missing sort keys are made within the frame that needs them (a change
+    /// needs only those of its new rows: the others follow their rows). More are made
+    /// `sortSlice` rows a frame (`advanceSorting()`): making a key may decode the document, and
+    /// 100,000 of them take most of a second, which no frame should wait for.
     var sortAtOnceLimit = 20_000
     var sortSlice = 5_000
 
     /// Whether the tab's rows can be listed in its order now.
     func isOrdered(_ tab: CollectionTab) -> Bool {
-        tab.rowCount <= sortAtOnceLimit || tab.hasSortKeys(for: sortOrder(of: tab))
+        tab.missingSortKeys(for: sortOrder(of: tab)) <= sortAtOnceLimit
     }
 
     /// Loaded, or loading with rows already read, and ordered: its rows can be listed, and

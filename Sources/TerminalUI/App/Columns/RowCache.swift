@@ -1,64 +1,75 @@
-/// A value derived from each row (a sort key, a search text), worked out once per version of
-/// the row: a changed document is a new row object, so a change recomputes only what changed.
-/// Each value is kept beside the row object it came from, which keeps that object alive, so
-/// its identity cannot pass to another row while the value is cached.
-@MainActor
-final class RowCache<Value> {
-    private var version: Int?
-    private var values: [Value] = []
-    private var byRow: [ObjectIdentifier: (row: AnyObject, value: Value)] = [:]
-    /// The values of the first rows of a version, while `prepare` goes through them.
-    private var prepared: (version: Int, values: [Value])?
+import ShelfModels
 
-    /// Makes the values of up to `budget` rows that have none yet, in the rows' order, so a
-    /// large collection's values can be made a slice at a time; returns how many rows are
-    /// covered. Once all are, `values(of:version:make:)` returns them as they are.
-    func prepare<Row: AnyObject>(_ rows: [Row], version: Int, budget: Int, make: (Row) -> Value) -> Int {
-        if self.version == version { return rows.count }
-        var values = prepared?.version == version ? prepared!.values : []
-        prepared = nil  // one owner, so appending does not copy
-        values.reserveCapacity(rows.count)
-        var made = 0
-        while values.count < rows.count && made < budget {
-            let row = rows[values.count]
-            let key = ObjectIdentifier(row)
-            if let known = byRow[key] {
-                values.append(known.value)
-            } else {
-                let value = make(row)
-                byRow[key] = (row, value)
-                values.append(value)
-                made += 1
-            }
-        }
-        guard values.count == rows.count else {
-            prepared = (version, values)
-            return values.count
-        }
-        self.values = values
-        self.version = version
-        // Values of rows gone since pile up here; drop them once they are many.
-        if byRow.count > rows.count + max(1_000, rows.count / 4) {
-            byRow = Dictionary(uniqueKeysWithValues: zip(rows, values).map { (ObjectIdentifier($0), ($0 as AnyObject, $1)) })
-        }
-        return rows.count
+/// Per row of a `LiveCollection`, a value derived from it (a sort key, a search text), made
+/// once per row and carried along as the rows change (`LiveCollection.rowMap(since:)`): when
+/// one document of 100,000 changes, one value is made and the rest are moved, not looked up.
+/// A large collection's values can be made a slice at a time (`prepare`).
+@MainActor
+final class RowCache<Model: Codable & Sendable, Value> {
+    private let make: (LiveCollection<Model>.Row) -> Value
+    /// What a row's slot holds until its value is made.
+    private let placeholder: Value
+    private var version = -1
+    private var values: [Value] = []
+    private var isMade: [Bool] = []
+    private var missing = 0
+    /// No row before this one is missing its value.
+    private var firstMissing = 0
+    /// How many values were made, for tests: a change to one row makes one.
+    private(set) var madeCount = 0
+
+    init(placeholder: Value, make: @escaping (LiveCollection<Model>.Row) -> Value) {
+        self.placeholder = placeholder
+        self.make = make
     }
 
-    /// Whether every row of `version` has its value.
-    func isComplete(version: Int) -> Bool { self.version == version }
+    /// How many rows have no value yet.
+    func missingCount(_ live: LiveCollection<Model>) -> Int {
+        follow(live)
+        return missing
+    }
 
-    func values<Row: AnyObject>(of rows: [Row], version: Int, make: (Row) -> Value) -> [Value] {
-        if self.version == version { return values }
-        var updated: [ObjectIdentifier: (row: AnyObject, value: Value)] = [:]
-        updated.reserveCapacity(rows.count)
-        values = rows.map { row in
-            let key = ObjectIdentifier(row)
-            let value = byRow[key]?.value ?? make(row)
-            updated[key] = (row, value)
-            return value
+    /// Makes up to `budget` missing values, in the rows' order; returns how many rows have theirs.
+    @discardableResult
+    func prepare(_ live: LiveCollection<Model>, budget: Int) -> Int {
+        follow(live)
+        let rows = live.rows
+        var made = 0
+        while missing > 0 && made < budget {
+            if !isMade[firstMissing] {
+                values[firstMissing] = make(rows[firstMissing])
+                isMade[firstMissing] = true
+                missing -= 1
+                made += 1
+                madeCount += 1
+            }
+            firstMissing += 1
         }
-        byRow = updated
-        self.version = version
+        return rows.count - missing
+    }
+
+    /// Every row's value, made now where missing.
+    func values(of live: LiveCollection<Model>) -> [Value] {
+        prepare(live, budget: .max)
         return values
+    }
+
+    /// Brings the values to the rows' version: those made move with their rows.
+    private func follow(_ live: LiveCollection<Model>) {
+        guard version != live.version else { return }
+        let count = live.rows.count
+        var moved = [Value](repeating: placeholder, count: count)
+        var movedIsMade = [Bool](repeating: false, count: count)
+        if let map = live.rowMap(since: version), map.positions.count == values.count {
+            for (old, new) in map.positions.enumerated() where new >= 0 && isMade[old] {
+                moved[Int(new)] = values[old]
+                movedIsMade[Int(new)] = true
+            }
+        }
+        values = moved
+        isMade = movedIsMade
+        missing = movedIsMade.reduce(0) { $0 + ($1 ? 0 : 1) }
+        firstMissing = movedIsMade.firstIndex(of: false) ?? count
+        version = live.version
     }
 }

@@ -24,8 +24,8 @@ protocol CollectionTab: AnyObject {
     var defaultSort: SortOrder { get }
     /// Every row index, in `sort`'s order.
     func order(by sort: SortOrder) -> [Int]
-    /// Whether every row has its key for `sort`, so `order(by:)` only sorts.
-    func hasSortKeys(for sort: SortOrder) -> Bool
+    /// How many rows have no key for `sort` yet: `order(by:)` makes them first.
+    func missingSortKeys(for sort: SortOrder) -> Int
     /// Makes up to `budget` more of the keys `sort` needs; returns how many rows have theirs.
     func makeSortKeys(for sort: SortOrder, budget: Int) -> Int
     /// The `candidates` (row indices) whose id or shown fields contain `needle` (folded text,

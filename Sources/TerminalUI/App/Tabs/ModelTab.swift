@@ -44,56 +44,59 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var defaultSort: SortOrder { presentation.defaultSort }
 
     func matching(_ needle: [UInt8], among candidates: [Int]) -> [Int] {
-        let texts = searchTexts.values(of: live.rows, version: live.version) { row in
-            // The id and every column's text, on lines of their own so no match spans two.
-            let texts = row.model.map { model in presentation.columns.map { $0.text(model, row.snapshot) } }
-                ?? presentation.nameFields.compactMap { row.snapshot.get($0) as? String }
-            return SearchText(([row.id] + texts).joined(separator: "\n"))
-        }
+        let texts = searchTexts.values(of: live)
         return candidates.filter { texts[$0].contains(needle) }
     }
 
     /// Row indices in `sort`'s order: ties by id (the rows' own order), documents that do not
-    /// decode last, whichever the direction. Kept until the rows or the order change.
+    /// decode last, whichever the direction. Kept, and carried through each change of the rows.
     private var ordered: (version: Int, sort: SortOrder, rows: [Int])?
 
     func order(by sort: SortOrder) -> [Int] {
         if let ordered, ordered.version == live.version, ordered.sort == sort { return ordered.rows }
-        let rows = KeyOrder.order(sortKeys(column: column(of: sort)), ascending: sort.ascending)
+        let keys = keyCache(column: column(of: sort)).values(of: live)
+        let rows: [Int]
+        if let ordered, ordered.sort == sort, let map = live.rowMap(since: ordered.version), map.positions.count == ordered.rows.count {
+            rows = KeyOrder.order(following: ordered.rows, through: map, keys: keys, ascending: sort.ascending)
+        } else {
+            rows = KeyOrder.order(keys, ascending: sort.ascending)
+        }
         ordered = (live.version, sort, rows)
         return rows
     }
 
     /// Per column, each row's sort key (nil: the document does not decode), made only for
     /// the columns sorted by; search texts only once the list is filtered.
-    private var keyCaches: [Int: RowCache<SortKey?>] = [:]
-    private let searchTexts = RowCache<SearchText>()
-
-    private func sortKeys(column index: Int) -> [SortKey?] {
-        keyCache(column: index).values(of: live.rows, version: live.version, make: sortKeyMaker(column: index))
+    private var keyCaches: [Int: RowCache<Model, SortKey?>] = [:]
+    private lazy var searchTexts = RowCache<Model, SearchText>(placeholder: SearchText("")) { [presentation] row in
+        // The id and every column's text, on lines of their own so no match spans two.
+        let texts = row.model.map { model in presentation.columns.map { $0.text(model, row.snapshot) } }
+            ?? presentation.nameFields.compactMap { row.snapshot.get($0) as? String }
+        return SearchText(([row.id] + texts).joined(separator: "\n"))
     }
 
-    private func keyCache(column index: Int) -> RowCache<SortKey?> {
-        let cache = keyCaches[index] ?? RowCache()
+    private func keyCache(column index: Int) -> RowCache<Model, SortKey?> {
+        if let cache = keyCaches[index] { return cache }
+        let column = presentation.columns[index]
+        let cache = RowCache<Model, SortKey?>(placeholder: nil) { row in
+            row.model.map { column.sortKey?($0) ?? SortKey(text: column.text($0, row.snapshot)) }
+        }
         keyCaches[index] = cache
         return cache
     }
 
-    private func sortKeyMaker(column index: Int) -> (LiveCollection<Model>.Row) -> SortKey? {
-        let column = presentation.columns[index]
-        return { row in row.model.map { column.sortKey?($0) ?? SortKey(text: column.text($0, row.snapshot)) } }
-    }
+    /// For tests: sort keys made so far, all columns.
+    var sortKeysMade: Int { keyCaches.values.reduce(0) { $0 + $1.madeCount } }
 
     private func column(of sort: SortOrder) -> Int { min(max(0, sort.column), max(0, presentation.columns.count - 1)) }
 
-    func hasSortKeys(for sort: SortOrder) -> Bool {
-        if let ordered, ordered.version == live.version, ordered.sort == sort { return true }
-        return keyCache(column: column(of: sort)).isComplete(version: live.version)
+    func missingSortKeys(for sort: SortOrder) -> Int {
+        if let ordered, ordered.version == live.version, ordered.sort == sort { return 0 }
+        return keyCache(column: column(of: sort)).missingCount(live)
     }
 
     func makeSortKeys(for sort: SortOrder, budget: Int) -> Int {
-        let index = column(of: sort)
-        return keyCache(column: index).prepare(live.rows, version: live.version, budget: budget, make: sortKeyMaker(column: index))
+        keyCache(column: column(of: sort)).prepare(live, budget: budget)
     }
 
     func tableRow(at index: Int, mode: ColorMode) -> TabRow {

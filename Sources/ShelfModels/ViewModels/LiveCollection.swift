@@ -147,7 +147,9 @@ public final class LiveCollection<Model: Codable & Sendable> {
     private func applyChanges(_ changes: [DocumentChange]) {
         guard !changes.isEmpty else { return }
         var updated = rows
-        var origins = Array(Int32(0)..<Int32(updated.count))  // per row, its position before; -1: new
+        rows = []  // one owner, so the rows are moved, not copied
+        let before = updated.count
+        var origins = Array(Int32(0)..<Int32(before))  // per row, its position before; -1: new
         for change in changes {
             switch change.type {
             case .removed:
@@ -163,7 +165,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
                 origins.insert(-1, at: Int(change.newIndex))
             }
         }
-        var positions = [Int32](repeating: -1, count: rows.count)
+        var positions = [Int32](repeating: -1, count: before)
         for (position, origin) in origins.enumerated() where origin >= 0 { positions[Int(origin)] = Int32(position) }
         setRows(updated, map: RowMap(positions: positions, count: updated.count))
     }

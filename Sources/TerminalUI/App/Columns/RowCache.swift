@@ -4,9 +4,11 @@ import ShelfModels
 /// once per row and carried along as the rows change (`LiveCollection.rowMap(since:)`): when
 /// one document of 100,000 changes, one value is made and the rest are moved, not looked up.
 /// A large collection's values can be made a slice at a time (`prepare`).
+///
+/// Generic over the value only, not the model, so the compiler specializes it for sort keys
+/// and search texts even where the tab itself is generic.
 @MainActor
-final class RowCache<Model: Codable & Sendable, Value> {
-    private let make: (LiveCollection<Model>.Row) -> Value
+final class RowCache<Value> {
     /// What a row's slot holds until its value is made.
     private let placeholder: Value
     private var version = -1
@@ -18,26 +20,25 @@ final class RowCache<Model: Codable & Sendable, Value> {
     /// How many values were made, for tests: a change to one row makes one.
     private(set) var madeCount = 0
 
-    init(placeholder: Value, make: @escaping (LiveCollection<Model>.Row) -> Value) {
+    init(placeholder: Value) {
         self.placeholder = placeholder
-        self.make = make
     }
 
     /// How many rows have no value yet.
-    func missingCount(_ live: LiveCollection<Model>) -> Int {
-        follow(live)
+    func missingCount(_ rows: any VersionedRows) -> Int {
+        follow(rows)
         return missing
     }
 
-    /// Makes up to `budget` missing values, in the rows' order; returns how many rows have theirs.
+    /// Makes up to `budget` missing values (`make` is given a row's index), in the rows' order;
+    /// returns how many rows have theirs.
     @discardableResult
-    func prepare(_ live: LiveCollection<Model>, budget: Int) -> Int {
-        follow(live)
-        let rows = live.rows
+    func prepare(_ rows: any VersionedRows, budget: Int, make: (Int) -> Value) -> Int {
+        follow(rows)
         var made = 0
         while missing > 0 && made < budget {
             if !isMade[firstMissing] {
-                values[firstMissing] = make(rows[firstMissing])
+                values[firstMissing] = make(firstMissing)
                 isMade[firstMissing] = true
                 missing -= 1
                 made += 1
@@ -45,31 +46,48 @@ final class RowCache<Model: Codable & Sendable, Value> {
             }
             firstMissing += 1
         }
-        return rows.count - missing
+        return values.count - missing
     }
 
     /// Every row's value, made now where missing.
-    func values(of live: LiveCollection<Model>) -> [Value] {
-        prepare(live, budget: .max)
+    func values(of rows: any VersionedRows, make: (Int) -> Value) -> [Value] {
+        prepare(rows, budget: .max, make: make)
         return values
     }
 
     /// Brings the values to the rows' version: those made move with their rows.
-    private func follow(_ live: LiveCollection<Model>) {
-        guard version != live.version else { return }
-        let count = live.rows.count
+    private func follow(_ rows: any VersionedRows) {
+        guard version != rows.version else { return }
+        let count = rows.rowCount
         var moved = [Value](repeating: placeholder, count: count)
         var movedIsMade = [Bool](repeating: false, count: count)
-        if let map = live.rowMap(since: version), map.positions.count == values.count {
-            for (old, new) in map.positions.enumerated() where new >= 0 && isMade[old] {
-                moved[Int(new)] = values[old]
-                movedIsMade[Int(new)] = true
+        if let map = rows.rowMap(since: version), map.positions.count == values.count {
+            // Swapped, not copied: no value is retained and released on the way.
+            moved.withUnsafeMutableBufferPointer { moved in
+                values.withUnsafeMutableBufferPointer { values in
+                    for (old, new) in map.positions.enumerated() where new >= 0 && isMade[old] {
+                        swap(&moved[Int(new)], &values[old])
+                        movedIsMade[Int(new)] = true
+                    }
+                }
             }
         }
         values = moved
         isMade = movedIsMade
         missing = movedIsMade.reduce(0) { $0 + ($1 ? 0 : 1) }
         firstMissing = movedIsMade.firstIndex(of: false) ?? count
-        version = live.version
+        version = rows.version
     }
+}
+
+/// What a `RowCache` needs of the rows it follows.
+@MainActor
+protocol VersionedRows: AnyObject {
+    var version: Int { get }
+    var rowCount: Int { get }
+    func rowMap(since version: Int) -> RowMap?
+}
+
+extension LiveCollection: VersionedRows {
+    var rowCount: Int { rows.count }
 }

@@ -44,7 +44,14 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var defaultSort: SortOrder { presentation.defaultSort }
 
     func matching(_ needle: [UInt8], among candidates: [Int]) -> [Int] {
-        let texts = searchTexts.values(of: live)
+        let rows = live.rows
+        let texts = searchTexts.values(of: live) { index in
+            // The id and every column's text, on lines of their own so no match spans two.
+            let row = rows[index]
+            let texts = row.model.map { model in self.presentation.columns.map { $0.text(model, row.snapshot) } }
+                ?? self.presentation.nameFields.compactMap { row.snapshot.get($0) as? String }
+            return SearchText(([row.id] + texts).joined(separator: "\n"))
+        }
         return candidates.filter { texts[$0].contains(needle) }
     }
 
@@ -54,7 +61,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 
     func order(by sort: SortOrder) -> [Int] {
         if let ordered, ordered.version == live.version, ordered.sort == sort { return ordered.rows }
-        let keys = keyCache(column: column(of: sort)).values(of: live)
+        let column = column(of: sort)
+        let keys = keyCache(column: column).values(of: live, make: sortKeyMaker(column: column))
         let rows: [Int]
         if let ordered, ordered.sort == sort, let map = live.rowMap(since: ordered.version), map.positions.count == ordered.rows.count {
             rows = KeyOrder.order(following: ordered.rows, through: map, keys: keys, ascending: sort.ascending)
@@ -67,22 +75,21 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 
     /// Per column, each row's sort key (nil: the document does not decode), made only for
     /// the columns sorted by; search texts only once the list is filtered.
-    private var keyCaches: [Int: RowCache<Model, SortKey?>] = [:]
-    private lazy var searchTexts = RowCache<Model, SearchText>(placeholder: SearchText("")) { [presentation] row in
-        // The id and every column's text, on lines of their own so no match spans two.
-        let texts = row.model.map { model in presentation.columns.map { $0.text(model, row.snapshot) } }
-            ?? presentation.nameFields.compactMap { row.snapshot.get($0) as? String }
-        return SearchText(([row.id] + texts).joined(separator: "\n"))
-    }
+    private var keyCaches: [Int: RowCache<SortKey?>] = [:]
+    private let searchTexts = RowCache<SearchText>(placeholder: SearchText(""))
 
-    private func keyCache(column index: Int) -> RowCache<Model, SortKey?> {
+    private func keyCache(column index: Int) -> RowCache<SortKey?> {
         if let cache = keyCaches[index] { return cache }
-        let column = presentation.columns[index]
-        let cache = RowCache<Model, SortKey?>(placeholder: nil) { row in
-            row.model.map { column.sortKey?($0) ?? SortKey(text: column.text($0, row.snapshot)) }
-        }
+        let cache = RowCache<SortKey?>(placeholder: nil)
         keyCaches[index] = cache
         return cache
+    }
+
+    /// Makes the key of the row at an index, in the column.
+    private func sortKeyMaker(column index: Int) -> (Int) -> SortKey? {
+        let column = presentation.columns[index]
+        let rows = live.rows
+        return { index in rows[index].model.map { column.sortKey?($0) ?? SortKey(text: column.text($0, rows[index].snapshot)) } }
     }
 
     /// For tests: sort keys made so far, all columns.
@@ -96,7 +103,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     }
 
     func makeSortKeys(for sort: SortOrder, budget: Int) -> Int {
-        keyCache(column: column(of: sort)).prepare(live, budget: budget)
+        let column = column(of: sort)
+        return keyCache(column: column).prepare(live, budget: budget, make: sortKeyMaker(column: column))
     }
 
     func tableRow(at index: Int, mode: ColorMode) -> TabRow {

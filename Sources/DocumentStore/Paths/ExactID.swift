@@ -65,6 +65,11 @@ enum UTF8Bytes {
         }
     }
 
+    /// No byte over 0x7F: such strings are equal under `String ==` only when their bytes are.
+    static func isASCII(_ string: String) -> Bool {
+        string.utf8.allSatisfy { $0 < 0x80 }
+    }
+
     static func hash(_ string: String, into hasher: inout Hasher) {
         var string = string
         string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

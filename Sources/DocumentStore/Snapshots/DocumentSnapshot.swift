@@ -51,7 +51,7 @@ public class DocumentSnapshot: @unchecked Sendable {
     /// Nil when the document does not exist or cannot be read. No server timestamp is ever
     /// pending here, so `serverTimestampBehavior` changes nothing.
     public func data(with serverTimestampBehavior: ServerTimestampBehavior = .none) -> [String: Any]? {
-        stored.fields?.mapValues(\.anyValue)
+        stored.fields?.dictionary(\.anyValue)
     }
 
     /// The value at a dotted field path or a `FieldPath`, or nil.

@@ -163,13 +163,20 @@ final class DocumentFiles: Sendable {
 
     /// Reads one document file; never throws, because a bad file is that document's problem.
     func readDocument(in dirFD: Int32, fileName: String, store: Firestore) -> (StoredDocument, FileStamp?) {
-        var buffer: [UInt8] = []
-        return readDocument(in: dirFD, fileName: fileName, store: store, buffer: &buffer)
+        var scratch = Scratch()
+        return readDocument(in: dirFD, fileName: fileName, store: store, scratch: &scratch)
     }
 
-    /// The same, reading into `buffer`, which a caller reading many files reuses; `counted`
-    /// false when the caller adds its reads to `filesRead` itself, once.
-    func readDocument(in dirFD: Int32, fileName: String, store: Firestore, buffer: inout [UInt8],
+    /// What a caller reading many files keeps from one file to the next: the buffer their bytes
+    /// are read into, and the shapes of the maps read so far, which the next documents share.
+    struct Scratch {
+        var buffer: [UInt8] = []
+        var shapes = FieldShapes()
+    }
+
+    /// The same, with the caller's `scratch`; `counted` false when the caller adds its reads
+    /// to `filesRead` itself, once.
+    func readDocument(in dirFD: Int32, fileName: String, store: Firestore, scratch: inout Scratch,
                       counted: Bool = true) -> (StoredDocument, FileStamp?) {
         if counted { filesRead.withLock { $0 += 1 } }
         let fd = openat(dirFD, fileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -190,11 +197,11 @@ final class DocumentFiles: Sendable {
         }
         // Room for one byte more than the size, so a file that grew since the fstat is seen to
         // be over the limit; reading stops at the size, without a read that finds the end.
-        if buffer.count < Int(st.st_size) + 1 { buffer = [UInt8](repeating: 0, count: max(Int(st.st_size) + 1, 4096)) }
+        if scratch.buffer.count < Int(st.st_size) + 1 { scratch.buffer = [UInt8](repeating: 0, count: max(Int(st.st_size) + 1, 4096)) }
         let limit = Int(st.st_size) + 1
         var count = 0
         while count < limit && (count != st.st_size || st.st_size == Self.maxDocumentBytes) {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit - count) }
+            let n = scratch.buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit - count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return (.unreadable(String(cString: strerror(errno))), stamp)
@@ -203,7 +210,7 @@ final class DocumentFiles: Sendable {
             count += n
         }
         guard count <= Self.maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
-        return (Self.parseDocument(buffer[0..<count], store: store), stamp)
+        return (Self.parseDocument(scratch.buffer[0..<count], store: store, shapes: &scratch.shapes), stamp)
     }
 
     /// Files per task of `readDocuments`: enough that a task's overhead vanishes, few enough
@@ -216,17 +223,17 @@ final class DocumentFiles: Sendable {
                        _ body: @Sendable (Int, StoredDocument, FileStamp?) -> Void) {
         let tasks = (count + Self.filesPerTask - 1) / Self.filesPerTask
         DispatchQueue.concurrentPerform(iterations: tasks) { task in
-            var buffer: [UInt8] = []
+            var scratch = Scratch()
             for index in task * Self.filesPerTask..<min(count, (task + 1) * Self.filesPerTask) {
-                let (stored, stamp) = readDocument(in: dirFD, fileName: name(index), store: store, buffer: &buffer, counted: false)
+                let (stored, stamp) = readDocument(in: dirFD, fileName: name(index), store: store, scratch: &scratch, counted: false)
                 body(index, stored, stamp)
             }
         }
         filesRead.withLock { $0 += count }
     }
 
-    static func parseDocument(_ bytes: ArraySlice<UInt8>, store: Firestore) -> StoredDocument {
-        if let fields = bytes.withUnsafeBufferPointer({ DocumentParser.fields($0, store: store) }) { return .fields(fields) }
+    static func parseDocument(_ bytes: ArraySlice<UInt8>, store: Firestore, shapes: inout FieldShapes) -> StoredDocument {
+        if let fields = bytes.withUnsafeBufferPointer({ DocumentParser.fields($0, store: store, shapes: &shapes) }) { return .fields(fields) }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)

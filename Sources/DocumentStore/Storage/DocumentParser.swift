@@ -13,13 +13,18 @@ struct DocumentParser {
     private var index = 0
     private var depth = 0
     private let store: Firestore
-    /// The fields of the objects being read, before each becomes a dictionary of exactly its size.
-    private var pending: [(String, FirestoreValue)] = []
+    private var shapes: FieldShapes
+    /// The fields of the objects being read, and the items of the arrays, before each becomes
+    /// an array of exactly its size.
+    private var pending: [(name: String, value: FirestoreValue)] = []
+    private var pendingItems: [FirestoreValue] = []
 
-    /// The fields, or nil when the careful path must decide.
-    static func fields(_ bytes: UnsafeBufferPointer<UInt8>, store: Firestore) -> [String: FirestoreValue]? {
+    /// The fields, or nil when the careful path must decide. Their maps take their shapes from
+    /// `shapes`, which keeps the new ones for the next file.
+    static func fields(_ bytes: UnsafeBufferPointer<UInt8>, store: Firestore, shapes: inout FieldShapes) -> Fields? {
         guard bytes.first == UInt8(ascii: "{") || bytes.first.map(isWhitespace) == true else { return nil }
-        var parser = DocumentParser(bytes: bytes, store: store)
+        var parser = DocumentParser(bytes: bytes, store: store, shapes: shapes)
+        defer { shapes = parser.shapes }
         do {
             parser.skipWhitespace()
             guard parser.peek() == UInt8(ascii: "{") else { return nil }
@@ -31,9 +36,10 @@ struct DocumentParser {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, store: Firestore) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, store: Firestore, shapes: FieldShapes) {
         self.bytes = bytes
         self.store = store
+        self.shapes = shapes
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -61,7 +67,7 @@ struct DocumentParser {
         case UInt8(ascii: "{"):
             let start = index
             let fields = try object()
-            if fields.count == 1, let key = fields.keys.first, key.utf8.first == UInt8(ascii: "$") {
+            if fields.count == 1, fields.names[0].utf8.first == UInt8(ascii: "$") {
                 return try tagged(from: start)
             }
             return .map(fields)
@@ -83,7 +89,7 @@ struct DocumentParser {
         return value
     }
 
-    private mutating func object() throws(GiveUp) -> [String: FirestoreValue] {
+    private mutating func object() throws(GiveUp) -> Fields {
         depth += 1
         if depth > 100 { throw GiveUp() }
         index += 1  // {
@@ -91,7 +97,7 @@ struct DocumentParser {
         if peek() == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return [:]
+            return Fields(shape: .empty, values: [])
         }
         let first = pending.count
         while true {
@@ -106,35 +112,53 @@ struct DocumentParser {
             if byte == UInt8(ascii: ",") { continue }
             guard byte == UInt8(ascii: "}") else { throw GiveUp() }
             depth -= 1
-            var fields: [String: FirestoreValue] = [:]
-            fields.reserveCapacity(pending.count - first)
-            for (key, value) in pending[first...] where fields.updateValue(value, forKey: key) != nil {
-                throw GiveUp()  // a duplicate
-            }
+            try sortFields(from: first)
+            let fields = Fields(shape: shapes.shape(of: pending[first...].lazy.map(\.name)), values: pending[first...].map(\.value))
             pending.removeSubrange(first...)
             return fields
         }
+    }
+
+    /// Sorts the pending fields from `first` on by the bytes of their names (Shelf writes them
+    /// so), giving up on a duplicate: the same bytes twice, or two names Swift's `String ==`
+    /// finds equal, which takes a name that is not ASCII.
+    private mutating func sortFields(from first: Int) throws(GiveUp) {
+        var isSorted = true
+        for i in first..<pending.count - 1 {
+            let order = UTF8Bytes.compare(pending[i].name, pending[i + 1].name)
+            if order == 0 { throw GiveUp() }
+            if order > 0 { isSorted = false }
+        }
+        if !isSorted {
+            pending[first...].sort { UTF8Bytes.compare($0.name, $1.name) < 0 }
+            for i in first..<pending.count - 1 where UTF8Bytes.equal(pending[i].name, pending[i + 1].name) { throw GiveUp() }
+        }
+        let names = pending[first...].lazy.map(\.name)
+        if !names.allSatisfy(UTF8Bytes.isASCII) && Set(names).count != names.count { throw GiveUp() }
     }
 
     private mutating func array() throws(GiveUp) -> [FirestoreValue] {
         depth += 1
         if depth > 100 { throw GiveUp() }
         index += 1  // [
-        var items: [FirestoreValue] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return items
+            return []
         }
+        let first = pendingItems.count
         while true {
-            items.append(try value())
+            let item = try value()
+            pendingItems.append(item)
             skipWhitespace()
             guard let byte = peek() else { throw GiveUp() }
             index += 1
             if byte == UInt8(ascii: ",") { continue }
             guard byte == UInt8(ascii: "]") else { throw GiveUp() }
             depth -= 1
+            let items = Array(pendingItems[first...])
+            pendingItems.removeSubrange(first...)
             return items
         }
     }

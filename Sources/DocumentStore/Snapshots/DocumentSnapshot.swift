@@ -6,17 +6,17 @@ public class DocumentSnapshot: @unchecked Sendable {
     public let reference: DocumentReference
     let stored: StoredDocument
 
-    /// Kept, not derived: queries compare it on every step of a sort.
-    public let documentID: String
     /// The id as the store tells documents apart: by its bytes.
     let key: ExactID
 
     init(reference: DocumentReference, stored: StoredDocument, key: ExactID? = nil) {
         self.reference = reference
         self.stored = stored
-        documentID = reference.documentID
-        self.key = key ?? ExactID(documentID)
+        self.key = key ?? ExactID(reference.documentID)
     }
+
+    /// From the key, not the reference's path: queries compare it on every step of a sort.
+    public var documentID: String { key.text }
 
     /// True when the file exists, even if it cannot be read (see `readError`).
     public var exists: Bool { stored != .missing }

@@ -1,9 +1,17 @@
 import Foundation
 
 /// Sorts by `ExactID` (Firestore's order of ids: their UTF-8 bytes) without retaining or
-/// releasing anything per comparison: the ids' bytes are copied end to end once, and a
-/// permutation is sorted with `memcmp` on them. 100,000 ids sort in a few milliseconds.
+/// releasing anything per comparison: the ids' bytes are copied end to end once, and most
+/// comparisons are of one number, the eight bytes that follow the prefix every id shares
+/// ("generated-00…" or none), with `memcmp` on the whole ids only when those are equal.
+/// 100,000 ids sort in a few milliseconds.
 enum KeyOrder {
+    private struct Entry {
+        /// Big-endian and zero-padded, so it orders as the bytes do (no id holds a NUL).
+        var next8: UInt64
+        var index: Int32
+    }
+
     /// The indices of `keys` in the order of the keys.
     static func permutation(_ keys: [ExactID]) -> [Int] {
         var bytes: [UInt8] = []
@@ -13,11 +21,22 @@ enum KeyOrder {
             spans.append((bytes.count, key.text.utf8.count))
             bytes += key.text.utf8
         }
-        var order = Array(keys.indices)
+        var entries: [Entry] = []
         bytes.withUnsafeBufferPointer { bytes in
             spans.withUnsafeBufferPointer { spans in
+                let shared = sharedPrefix(bytes, spans)
+                entries = spans.indices.map { index in
+                    let span = spans[index]
+                    var next8: UInt64 = 0
+                    for offset in shared..<shared + 8 {
+                        next8 = next8 << 8 | UInt64(offset < span.count ? bytes[span.start + offset] : 0)
+                    }
+                    return Entry(next8: next8, index: Int32(index))
+                }
                 let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
-                order.sort { i, j in
+                entries.sort { x, y in
+                    if x.next8 != y.next8 { return x.next8 < y.next8 }
+                    let (i, j) = (Int(x.index), Int(y.index))
                     let (a, b) = (spans[i], spans[j])
                     let common = min(a.count, b.count)
                     let order = common == 0 ? 0 : memcmp(base + a.start, base + b.start, common)
@@ -27,7 +46,19 @@ enum KeyOrder {
                 }
             }
         }
-        return order
+        return entries.map { Int($0.index) }
+    }
+
+    /// How many bytes every id starts with.
+    private static func sharedPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ spans: UnsafeBufferPointer<(start: Int, count: Int)>) -> Int {
+        guard let first = spans.first else { return 0 }
+        var shared = first.count
+        for span in spans.dropFirst() {
+            var length = 0
+            while length < min(shared, span.count) && bytes[first.start + length] == bytes[span.start + length] { length += 1 }
+            shared = length
+        }
+        return shared
     }
 
     /// `items` sorted by their keys, ascending or descending.

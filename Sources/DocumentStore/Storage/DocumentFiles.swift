@@ -172,6 +172,27 @@ final class DocumentFiles: Sendable {
     struct Scratch {
         var buffer: [UInt8] = []
         var shapes = FieldShapes()
+        /// False once the kernel refused O_NOATIME (see `openForReading`).
+        var sparesAccessTime = true
+    }
+
+    #if os(Linux)
+    private static let noAccessTime: Int32 = 0o1000000  // O_NOATIME, which Glibc's module leaves out
+    #else
+    private static let noAccessTime: Int32 = 0
+    #endif
+
+    /// Opens a document file to read it, with O_NOATIME where the kernel allows it (the file is
+    /// ours): otherwise the first read after a write, and then one a day, writes the file's
+    /// access time back, some 7% of the time a first read of 100,000 files takes.
+    private func openForReading(_ dirFD: Int32, _ fileName: String, _ scratch: inout Scratch) -> Int32 {
+        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        if scratch.sparesAccessTime && Self.noAccessTime != 0 {
+            let fd = openat(dirFD, fileName, flags | Self.noAccessTime)
+            if fd >= 0 || errno != EPERM { return fd }
+            scratch.sparesAccessTime = false  // not our file: ask no more in this run of files
+        }
+        return openat(dirFD, fileName, flags)
     }
 
     /// The same, with the caller's `scratch`; `counted` false when the caller adds its reads
@@ -179,7 +200,7 @@ final class DocumentFiles: Sendable {
     func readDocument(in dirFD: Int32, fileName: String, store: Firestore, scratch: inout Scratch,
                       counted: Bool = true) -> (StoredDocument, FileStamp?) {
         if counted { filesRead.withLock { $0 += 1 } }
-        let fd = openat(dirFD, fileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let fd = openForReading(dirFD, fileName, &scratch)
         guard fd >= 0 else {
             switch errno {
             case ENOENT: return (.missing, nil)

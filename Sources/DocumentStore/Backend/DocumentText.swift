@@ -10,14 +10,14 @@ enum DocumentText {
     }
 
     static func document(_ text: String?, store: Firestore) -> StoredDocument {
-        var shapes = FieldShapes()
-        return document(text, store: store, shapes: &shapes)
+        var scratch = DocumentParser.Scratch()
+        return document(text, store: store, scratch: &scratch)
     }
 
-    /// One of many documents, which share the shapes of their maps through `shapes`.
-    static func document(_ text: String?, store: Firestore, shapes: inout FieldShapes) -> StoredDocument {
+    /// One of many documents, which share the shapes of their maps through `scratch`.
+    static func document(_ text: String?, store: Firestore, scratch: inout DocumentParser.Scratch) -> StoredDocument {
         guard let text else { return .missing }
-        return DocumentFiles.parseDocument(ArraySlice(text.utf8), store: store, shapes: &shapes)
+        return DocumentFiles.parseDocument(ArraySlice(text.utf8), store: store, scratch: &scratch)
     }
 
     private static func json(_ value: FirestoreValue) -> JSONValue {

@@ -112,10 +112,10 @@ final class ServerBackend: StorageBackend {
     }
 
     func snapshots(_ documents: [ServerDocument], store: Firestore) -> [QueryDocumentSnapshot] {
-        var shapes = FieldShapes()
+        var scratch = DocumentParser.Scratch()
         return documents.map { document in
             QueryDocumentSnapshot(reference: DocumentReference(firestore: store, path: Self.path(document.path)),
-                                  stored: DocumentText.document(document.json, store: store, shapes: &shapes))
+                                  stored: DocumentText.document(document.json, store: store, scratch: &scratch))
         }
     }
 }

@@ -59,14 +59,14 @@ enum UTF8Bytes {
     /// -1, 0 or 1, as the bytes compare (unsigned, shorter first on a common prefix).
     static func compare(_ a: String, _ b: String) -> Int {
         var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
-                if order != 0 { return order < 0 ? -1 : 1 }
-                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
-            }
-        }
+        return a.withUTF8 { x in b.withUTF8 { y in compare(x, y) } }
+    }
+
+    static func compare(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(x.count, y.count)
+        let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+        if order != 0 { return order < 0 ? -1 : 1 }
+        return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
     }
 
     /// No byte over 0x7F: such strings are equal under `String ==` only when their bytes are.

@@ -168,10 +168,10 @@ final class DocumentFiles: Sendable {
     }
 
     /// What a caller reading many files keeps from one file to the next: the buffer their bytes
-    /// are read into, and the shapes of the maps read so far, which the next documents share.
+    /// are read into, and the parser's, with the shapes of the maps read so far.
     struct Scratch {
         var buffer: [UInt8] = []
-        var shapes = FieldShapes()
+        var parsing = DocumentParser.Scratch()
         /// False once the kernel refused O_NOATIME (see `openForReading`).
         var sparesAccessTime = true
     }
@@ -231,7 +231,7 @@ final class DocumentFiles: Sendable {
             count += n
         }
         guard count <= Self.maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
-        return (Self.parseDocument(scratch.buffer[0..<count], store: store, shapes: &scratch.shapes), stamp)
+        return (Self.parseDocument(scratch.buffer[0..<count], store: store, scratch: &scratch.parsing), stamp)
     }
 
     /// Files per task of `readDocuments`: enough that a task's overhead vanishes, few enough
@@ -253,8 +253,8 @@ final class DocumentFiles: Sendable {
         filesRead.withLock { $0 += count }
     }
 
-    static func parseDocument(_ bytes: ArraySlice<UInt8>, store: Firestore, shapes: inout FieldShapes) -> StoredDocument {
-        if let fields = bytes.withUnsafeBufferPointer({ DocumentParser.fields($0, store: store, shapes: &shapes) }) { return .fields(fields) }
+    static func parseDocument(_ bytes: ArraySlice<UInt8>, store: Firestore, scratch: inout DocumentParser.Scratch) -> StoredDocument {
+        if let fields = bytes.withUnsafeBufferPointer({ DocumentParser.fields($0, store: store, scratch: &scratch) }) { return .fields(fields) }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)

@@ -80,6 +80,10 @@ extension Fields: Equatable {
 /// The names of a map's fields, sorted by their UTF-8 bytes, shared by every map of those names.
 final class FieldShape: Sendable {
     let names: [String]
+    /// The names' bytes end to end, and where each ends: looked up and matched with `memcmp`,
+    /// without a `String` in sight.
+    private let bytes: [UInt8]
+    private let ends: [Int]
     /// No name has a byte over 0x7F: an ASCII name not found by its bytes is not there.
     private let isASCII: Bool
 
@@ -87,19 +91,44 @@ final class FieldShape: Sendable {
 
     init(sortedNames: [String]) {
         names = sortedNames
-        isASCII = sortedNames.allSatisfy(UTF8Bytes.isASCII)
+        var bytes: [UInt8] = [], ends: [Int] = []
+        for name in sortedNames {
+            bytes += name.utf8
+            ends.append(bytes.count)
+        }
+        self.bytes = bytes
+        self.ends = ends
+        isASCII = bytes.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Where the bytes of the name at `index` lie in `bytes`.
+    private func span(_ index: Int) -> Range<Int> { (index == 0 ? 0 : ends[index - 1])..<ends[index] }
+
+    /// True when the names are these, byte for byte.
+    func hasNames(count: Int, _ name: (Int) -> UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == ends.count else { return false }
+        return bytes.withUnsafeBufferPointer { all in
+            (0..<count).allSatisfy { UTF8Bytes.compare(UnsafeBufferPointer(rebasing: all[span($0)]), name($0)) == 0 }
+        }
     }
 
     func index(of name: String) -> Int? {
-        var low = 0, high = names.count
-        while low < high {
-            let middle = (low + high) / 2
-            switch UTF8Bytes.compare(names[middle], name) {
-            case 0: return middle
-            case ..<0: low = middle + 1
-            default: high = middle
+        var name = name
+        let exact = name.withUTF8 { key in
+            bytes.withUnsafeBufferPointer { all -> Int? in
+                var low = 0, high = ends.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    switch UTF8Bytes.compare(UnsafeBufferPointer(rebasing: all[span(middle)]), key) {
+                    case 0: return middle
+                    case ..<0: low = middle + 1
+                    default: high = middle
+                    }
+                }
+                return nil
             }
         }
+        if let exact { return exact }
         if isASCII && UTF8Bytes.isASCII(name) { return nil }
         return names.firstIndex { $0 == name }
     }
@@ -115,18 +144,18 @@ struct FieldShapes {
     /// still read, each evicting the oldest.
     private static let limit = 32
 
-    /// The shape of `names`, sorted by their bytes.
-    mutating func shape(of names: some Collection<String>) -> FieldShape {
-        for shape in known where shape.names.count == names.count && shape.names.elementsEqual(names, by: UTF8Bytes.equal) {
-            return shape
-        }
-        let shape = FieldShape(sortedNames: Array(names))
+    /// The shape met before whose names are these bytes.
+    func shape(count: Int, names: (Int) -> UnsafeBufferPointer<UInt8>) -> FieldShape? {
+        known.first { $0.hasNames(count: count, names) }
+    }
+
+    /// Keeps `shape` for the maps that follow.
+    mutating func remember(_ shape: FieldShape) {
         if known.count < Self.limit {
             known.append(shape)
         } else {
             known[replaced] = shape
             replaced = (replaced + 1) % Self.limit
         }
-        return shape
     }
 }

@@ -36,6 +36,10 @@ final class FieldsTests: StoreTestCase {
         XCTAssertEqual(fields["a"], .map(["x": .null, "y": .boolean(true)]))
         XCTAssertEqual(fields.value(at: ["a", "y"]), .boolean(true))
         XCTAssertNil(fields.value(at: ["b", "y"]))
+        try store.writeFile("disk/doc.json", #"{"q\"uote": 1, "caf\u00e9": 2, "\u0041": 3}"#)
+        let escaped = try storedFields("disk/doc")
+        XCTAssertEqual(bytes(escaped.names), bytes(["A", "caf\u{E9}", "q\"uote"]), "escaped names, read by the careful path")
+        XCTAssertEqual(escaped.values, [.integer(3), .integer(2), .integer(1)])
     }
 
     func testANameIsFoundAsADictionaryFoundIt() {

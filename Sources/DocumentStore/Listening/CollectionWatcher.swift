@@ -229,12 +229,10 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             sweepOrder = Array(inodes.keys)
             sweepOrderIsStale = false
         }
+        let found = DocumentFileName.documents(in: fd)
         var listed: [ExactID: UInt64] = [:]
-        let entries = DocumentFiles.listEntries(fd)
-        listed.reserveCapacity(entries.count)
-        for entry in entries where entry.isDirectory != true {
-            if let id = DocumentFileName.id(of: entry) { listed[id] = entry.inode }
-        }
+        listed.reserveCapacity(found.count)
+        for (id, inode) in found { listed[id] = inode }
         var added: [ExactID] = []
         if inodes.isEmpty { toRead.reserveCapacity(listed.count) }
         for (id, inode) in listed where inodes[id] != inode {
@@ -319,8 +317,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         let first = ids.startIndex
         results.withUnsafeMutableBufferPointer { results in
             let results = UnsafeResults(base: results.baseAddress)
-            files.readDocuments(count: ids.count, in: fd, store: firestore,
-                                name: { ids[first + $0].text + DocumentFiles.fileExtension }) { index, stored, stamp in
+            files.readDocuments(count: ids.count, in: fd, store: firestore, id: { ids[first + $0] }) { index, stored, stamp in
                 let id = ids[first + index]
                 let snapshot = stored == .missing ? nil
                     : QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)

@@ -29,11 +29,11 @@ enum CollectionScan {
         }
         let readable = ids.indices.filter { !ids[$0].isUndecodableFileName }
         let slots = UnsafeSlots(base: base)
+        let collection = CollectionPlace(firestore: firestore, path: path)
         firestore.files.readDocuments(count: readable.count, in: fd, store: firestore, id: { ids[readable[$0]] }) { task, stored, _ in
             guard stored != .missing else { return }
-            let index = readable[task], id = ids[index]
-            let reference = DocumentReference(firestore: firestore, path: path.appending(id.text))
-            slots.set(index, QueryDocumentSnapshot(reference: reference, stored: stored, key: id))
+            let index = readable[task]
+            slots.set(index, QueryDocumentSnapshot(in: collection, key: ids[index], stored: stored))
         }
         return [QueryDocumentSnapshot](unsafeUninitializedCapacity: ids.count) { buffer, count in
             for index in ids.indices {

@@ -313,14 +313,12 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     /// The files of `ids`, read and parsed on every core, each with its snapshot made.
     private func readSlice(_ ids: ArraySlice<ExactID>, _ fd: Int32, _ firestore: Firestore) -> [Read] {
         var results = [Read](repeating: (.missing, nil, nil), count: ids.count)
-        let path = path
+        let collection = CollectionPlace(firestore: firestore, path: path)
         let first = ids.startIndex
         results.withUnsafeMutableBufferPointer { results in
             let results = UnsafeResults(base: results.baseAddress)
             files.readDocuments(count: ids.count, in: fd, store: firestore, id: { ids[first + $0] }) { index, stored, stamp in
-                let id = ids[first + index]
-                let snapshot = stored == .missing ? nil
-                    : QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)
+                let snapshot = stored == .missing ? nil : QueryDocumentSnapshot(in: collection, key: ids[first + index], stored: stored)
                 results.set(index, (stored, stamp, snapshot))
             }
         }
@@ -376,8 +374,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             racy[id] = nil
         }
         if documents[id]?.stored != stored {
-            documents[id] = read.snapshot
-                ?? QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)
+            documents[id] = read.snapshot ?? QueryDocumentSnapshot(in: CollectionPlace(firestore: firestore, path: path), key: id, stored: stored)
             changed.insert(id)
             // The first listing is not a change anyone made: nothing is "recent" yet.
             if !isFirstListing { recentlyChanged[id] = now }

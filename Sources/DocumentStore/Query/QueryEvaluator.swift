@@ -54,12 +54,7 @@ struct QueryEvaluator: Sendable {
     /// Documents of one collection compare by id bytes; of a group, by their whole paths.
     private func comparePaths(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot) -> Int {
         if !isGroup { return a.key == b.key ? 0 : (a.key < b.key ? -1 : 1) }
-        let x = a.reference.resourcePath.segments, y = b.reference.resourcePath.segments
-        for (u, v) in zip(x, y) {
-            let order = UTF8Bytes.compare(u, v)
-            if order != 0 { return order }
-        }
-        return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+        return a.comparePath(to: b)
     }
 
     /// The results: matching documents in order, cut to the limit. With a small limit only the

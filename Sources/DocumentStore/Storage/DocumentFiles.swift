@@ -250,12 +250,12 @@ final class DocumentFiles: Sendable {
     private static let filesPerTask = 512
 
     /// Reads the files of `count` documents of one open folder (`id(index)`, never an
-    /// undecodable name) on every core, as `readDocument` does: `body(index, stored, stamp)` is
-    /// called once per index, on any thread, concurrently.
-    func readDocuments(count: Int, in dirFD: Int32, store: Firestore, id: @Sendable (Int) -> ExactID,
-                       _ body: @Sendable (Int, StoredDocument, FileStamp?) -> Void) {
+    /// undecodable name) on every core (`ReaderThreads`), as `readDocument` does:
+    /// `body(index, stored, stamp)` is called once per index, on any of them, concurrently.
+    func readDocuments(count: Int, in dirFD: Int32, store: Firestore, id: @escaping @Sendable (Int) -> ExactID,
+                       _ body: @escaping @Sendable (Int, StoredDocument, FileStamp?) -> Void) {
         let tasks = (count + Self.filesPerTask - 1) / Self.filesPerTask
-        DispatchQueue.concurrentPerform(iterations: tasks) { task in
+        ReaderThreads.shared.perform(iterations: tasks) { [self] task in
             var scratch = Scratch()
             var fileName: [UInt8] = []  // `<id>.json` and a NUL, made here rather than as a string
             for index in task * Self.filesPerTask..<min(count, (task + 1) * Self.filesPerTask) {

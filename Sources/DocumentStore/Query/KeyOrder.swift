@@ -14,12 +14,21 @@ enum KeyOrder {
 
     /// The indices of `keys` in the order of the keys.
     static func permutation(_ keys: [ExactID]) -> [Int] {
+        permutation(count: keys.count) { keys[$0] }
+    }
+
+    /// The indices `0..<count` in the order of their keys: each key is asked for once, and
+    /// again only to break a tie of bytes.
+    private static func permutation(count: Int, key: (Int) -> ExactID) -> [Int] {
         var bytes: [UInt8] = []
         var spans: [(start: Int, count: Int)] = []
-        spans.reserveCapacity(keys.count)
-        for key in keys {
-            spans.append((bytes.count, key.text.utf8.count))
-            bytes += key.text.utf8
+        spans.reserveCapacity(count)
+        for index in 0..<count {
+            var text = key(index).text
+            text.withUTF8 { utf8 in
+                spans.append((bytes.count, utf8.count))
+                bytes.append(contentsOf: utf8)
+            }
         }
         var entries: [Entry] = []
         bytes.withUnsafeBufferPointer { bytes in
@@ -42,7 +51,7 @@ enum KeyOrder {
                     let order = common == 0 ? 0 : memcmp(base + a.start, base + b.start, common)
                     if order != 0 { return order < 0 }
                     if a.count != b.count { return a.count < b.count }
-                    return keys[i] < keys[j]  // a name that is not UTF-8 after its look-alike
+                    return key(i) < key(j)  // a name that is not UTF-8 after its look-alike
                 }
             }
         }
@@ -63,7 +72,7 @@ enum KeyOrder {
 
     /// `items` sorted by their keys, ascending or descending.
     static func sorted<T>(_ items: [T], descending: Bool = false, key: (T) -> ExactID) -> [T] {
-        let order = permutation(items.map(key))
+        let order = permutation(count: items.count) { key(items[$0]) }
         return descending ? order.reversed().map { items[$0] } : order.map { items[$0] }
     }
 }

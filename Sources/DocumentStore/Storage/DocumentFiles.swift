@@ -152,7 +152,8 @@ final class DocumentFiles: Sendable {
             let type = entry.pointee.d_type
             let isDirectory: Bool? = type == UInt8(DT_UNKNOWN) ? nil : type == UInt8(DT_DIR)
             let goOn = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let name = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: strlen(raw.baseAddress!))
+                let length = strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                let name = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length)
                 if name.elementsEqual(".".utf8) || name.elementsEqual("..".utf8) { return true }
                 return body(name, UInt64(entry.pointee.d_ino), isDirectory)
             }

@@ -3,9 +3,12 @@
 /// spends its time.
 ///
 /// It takes what files almost always hold and gives up on anything else (a syntax error, a
-/// duplicate field, invalid UTF-8, a byte order mark, deep nesting, a tag that does not read),
-/// so that the careful path, `JSONParser` then `DocumentJSON`, decides and names the problem:
-/// one set of rules and messages. A tagged value (`{"$timestamp": …}`) is read by `DocumentJSON`.
+/// duplicate field, a field name with an escape, invalid UTF-8, a byte order mark, deep
+/// nesting, a tag that does not read), so that the careful path, `JSONParser` then
+/// `DocumentJSON`, decides and names the problem: one set of rules and messages. A tagged value
+/// (`{"$timestamp": …}`) is read by `DocumentJSON`. A map's names are matched, as bytes of the
+/// file, against the shapes met before (`FieldShapes`), so the documents of a folder share one
+/// and a document of a known shape makes no string for its names.
 struct DocumentParser {
     private struct GiveUp: Error {}
 

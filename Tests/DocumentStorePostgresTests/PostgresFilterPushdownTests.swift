@@ -153,7 +153,7 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
                     // limit(toLast:) without an order is refused by both.
                     XCTAssertEqual(try? ids(query(db)), try? ids(query(folder)), "\(query(db).definition)")
                     if let page = ServerPage(query(db).definition),
-                       page.isExact(try server.server.readPage(page).map { server.snapshot($0, store: db) }) { paged += 1 }
+                       page.isExact(server.snapshots(try server.server.readPage(page), store: db)) { paged += 1 }
                 }
             }
             try assertSame(make)
@@ -200,7 +200,7 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
                          { $0.collection("names").order(by: "k").order(by: "s", descending: true).limit(toLast: limit) }] as [(Firestore) -> Query] {
                 let page = try XCTUnwrap(ServerPage(make(db).definition))
                 let rows = try server.server.readPage(page)
-                XCTAssertTrue(page.isExact(rows.map { server.snapshot($0, store: db) }), "strings order exactly: \(make(db).definition)")
+                XCTAssertTrue(page.isExact(server.snapshots(rows, store: db)), "strings order exactly: \(make(db).definition)")
                 XCTAssertEqual(try ids(make(db)), try ids(make(folder)), "\(make(db).definition)")
             }
         }

@@ -79,7 +79,7 @@ final class PostgresQueryPushdownTests: PushdownTestCase {
             let page = try XCTUnwrap(ServerPage(make(db).definition))
             let rows = try server.server.readPage(page)
             XCTAssertEqual(rows.count, page.limit, "only the page's rows are read")
-            XCTAssertTrue(page.isExact(rows.map { server.snapshot($0, store: db) }))
+            XCTAssertTrue(page.isExact(server.snapshots(rows, store: db)))
             XCTAssertEqual(Set(rows.map(\.path)), Set(try ids(make(db))))
             XCTAssertEqual(try ids(make(db)), try ids(make(folder)))
         }

@@ -114,6 +114,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
         var after: String?
         var total: Int?
         var limit = Self.firstSlice
+        var scratch = DocumentParser.Scratch()
         while true {
             let slice = try server.server.readSlice(selection, after: after, limit: limit)
             var read: [QueryDocumentSnapshot] = []
@@ -121,7 +122,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
             for document in slice {
                 let path = ServerBackend.path(document.path)
                 let id = key(of: path)
-                var snapshot = snapshot(path, DocumentText.document(document.json, store: firestore), firestore)
+                var snapshot = snapshot(path, DocumentText.document(document.json, store: firestore, scratch: &scratch), firestore)
                 if let old = documents[id], old.stored == snapshot.stored {
                     snapshot = old  // unchanged: the same snapshot, so listeners see no change
                 } else {

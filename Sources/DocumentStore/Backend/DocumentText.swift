@@ -5,13 +5,19 @@
 /// as a double and never as the integer `10000000000000000`; -0.0 is written
 /// `{"$double": -1e-400}`, a decimal that `jsonb` keeps and that reads back as -0.0.
 enum DocumentText {
-    static func text(_ fields: [String: FirestoreValue]) -> String {
-        String(decoding: JSONWriter.compactBytes(.object(fields.mapValues(json))), as: UTF8.self)
+    static func text(_ fields: Fields) -> String {
+        String(decoding: JSONWriter.compactBytes(.object(fields.dictionary(json))), as: UTF8.self)
     }
 
     static func document(_ text: String?, store: Firestore) -> StoredDocument {
+        var scratch = DocumentParser.Scratch()
+        return document(text, store: store, scratch: &scratch)
+    }
+
+    /// One of many documents, which share the shapes of their maps through `scratch`.
+    static func document(_ text: String?, store: Firestore, scratch: inout DocumentParser.Scratch) -> StoredDocument {
         guard let text else { return .missing }
-        return DocumentFiles.parseDocument(ArraySlice(text.utf8), store: store)
+        return DocumentFiles.parseDocument(ArraySlice(text.utf8), store: store, scratch: &scratch)
     }
 
     private static func json(_ value: FirestoreValue) -> JSONValue {
@@ -20,8 +26,8 @@ enum DocumentText {
         case .double(let d) where d.isFinite: return .number(positional(FirestoreValue.text(of: d)))
         case .array(let items): return .array(items.map(json))
         case .map(let fields):
-            let object = JSONValue.object(fields.mapValues(json))
-            if fields.count == 1, fields.keys.first!.hasPrefix("$") { return .object(["$map": object]) }
+            let object = JSONValue.object(fields.dictionary(json))
+            if fields.count == 1, fields.names[0].hasPrefix("$") { return .object(["$map": object]) }
             return object
         default: return DocumentJSON.json(value)
         }

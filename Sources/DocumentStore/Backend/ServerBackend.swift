@@ -50,12 +50,12 @@ final class ServerBackend: StorageBackend {
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {
         if let page = ServerPage(query.definition) {
-            let rows = try server.readPage(page).map { snapshot($0, store: query.firestore) }
+            let rows = try snapshots(server.readPage(page), store: query.firestore)
             if page.isExact(rows) { return query.evaluator.results(from: rows) }
         }
         let definition = query.definition
         let selection = ServerSelection(definition.source, conditions: ServerPrefilter.conditions(definition).conditions)
-        return query.evaluator.results(from: try server.read(selection).map { snapshot($0, store: query.firestore) })
+        return query.evaluator.results(from: try snapshots(server.read(selection), store: query.firestore))
     }
 
     /// The documents the server can count or add up for `definition`: all of its matches, when
@@ -111,8 +111,11 @@ final class ServerBackend: StorageBackend {
         ResourcePath(segments: text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
     }
 
-    func snapshot(_ document: ServerDocument, store: Firestore) -> QueryDocumentSnapshot {
-        QueryDocumentSnapshot(reference: DocumentReference(firestore: store, path: Self.path(document.path)),
-                              stored: DocumentText.document(document.json, store: store))
+    func snapshots(_ documents: [ServerDocument], store: Firestore) -> [QueryDocumentSnapshot] {
+        var scratch = DocumentParser.Scratch()
+        return documents.map { document in
+            QueryDocumentSnapshot(reference: DocumentReference(firestore: store, path: Self.path(document.path)),
+                                  stored: DocumentText.document(document.json, store: store, scratch: &scratch))
+        }
     }
 }

@@ -80,7 +80,8 @@ struct JSONParser {
     }
 
     /// Swift's `String ==` finds two names equal that differ only in Unicode normalization; a
-    /// document's fields are keyed by `String`, so it cannot hold both: say exactly that.
+    /// document's fields are found by name with it (see `Fields`), so it cannot hold both: say
+    /// exactly that.
     private static func duplicate(_ key: String, of existing: String) -> String {
         guard !existing.utf8.elementsEqual(key.utf8) else { return "the field \"\(key)\" appears twice" }
         func scalars(_ name: String) -> String {

@@ -14,33 +14,29 @@ enum CollectionScan {
         let readLock = firestore.files.lockForReading(); defer { readLock?.release() }  // never half a batch
         guard let fd = try firestore.files.openFolder(path.segments, create: false) else { return [] }
         defer { close(fd) }
-        var files: [(id: ExactID, name: String)] = []
-        for entry in DocumentFiles.listEntries(fd) where entry.isDirectory != true {
-            if let id = DocumentFileName.id(of: entry) { files.append((id, entry.name)) }
-        }
-        return read(KeyOrder.sorted(files) { $0.id }, in: fd, path: path, firestore: firestore)
+        let ids = KeyOrder.sorted(DocumentFileName.documents(in: fd).map(\.id)) { $0 }
+        return read(ids, in: fd, path: path, firestore: firestore)
     }
 
-    /// Reads `files` (sorted) on every core, each task into its own slots of the answer, which
-    /// are then moved into the array (no reference counted twice).
-    private static func read(_ files: [(id: ExactID, name: String)], in fd: Int32, path: ResourcePath,
-                             firestore: Firestore) -> [QueryDocumentSnapshot] {
-        let base = UnsafeMutablePointer<QueryDocumentSnapshot?>.allocate(capacity: files.count)
-        base.initialize(repeating: nil, count: files.count)
+    /// Reads the documents of `ids` (sorted) on every core, each task into its own slots of the
+    /// answer, which are then moved into the array (no reference counted twice).
+    private static func read(_ ids: [ExactID], in fd: Int32, path: ResourcePath, firestore: Firestore) -> [QueryDocumentSnapshot] {
+        let base = UnsafeMutablePointer<QueryDocumentSnapshot?>.allocate(capacity: ids.count)
+        base.initialize(repeating: nil, count: ids.count)
         defer { base.deallocate() }
-        for (index, file) in files.enumerated() where file.id.isUndecodableFileName {
-            base[index] = DocumentFileName.undecodableDocument(file.id, in: path, firestore: firestore)
+        for (index, id) in ids.enumerated() where id.isUndecodableFileName {
+            base[index] = DocumentFileName.undecodableDocument(id, in: path, firestore: firestore)
         }
-        let readable = files.indices.filter { !files[$0].id.isUndecodableFileName }
+        let readable = ids.indices.filter { !ids[$0].isUndecodableFileName }
         let slots = UnsafeSlots(base: base)
-        firestore.files.readDocuments(count: readable.count, in: fd, store: firestore, name: { files[readable[$0]].name }) { task, stored, _ in
+        let collection = CollectionPlace(firestore: firestore, path: path)
+        firestore.files.readDocuments(count: readable.count, in: fd, store: firestore, id: { ids[readable[$0]] }) { task, stored, _ in
             guard stored != .missing else { return }
-            let index = readable[task], id = files[index].id
-            let reference = DocumentReference(firestore: firestore, path: path.appending(id.text))
-            slots.set(index, QueryDocumentSnapshot(reference: reference, stored: stored, key: id))
+            let index = readable[task]
+            slots.set(index, QueryDocumentSnapshot(in: collection, key: ids[index], stored: stored))
         }
-        return [QueryDocumentSnapshot](unsafeUninitializedCapacity: files.count) { buffer, count in
-            for index in files.indices {
+        return [QueryDocumentSnapshot](unsafeUninitializedCapacity: ids.count) { buffer, count in
+            for index in ids.indices {
                 if let document = (base + index).move() {
                     (buffer.baseAddress! + count).initialize(to: document)
                     count += 1

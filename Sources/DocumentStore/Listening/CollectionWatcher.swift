@@ -229,12 +229,10 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             sweepOrder = Array(inodes.keys)
             sweepOrderIsStale = false
         }
+        let found = DocumentFileName.documents(in: fd)
         var listed: [ExactID: UInt64] = [:]
-        let entries = DocumentFiles.listEntries(fd)
-        listed.reserveCapacity(entries.count)
-        for entry in entries where entry.isDirectory != true {
-            if let id = DocumentFileName.id(of: entry) { listed[id] = entry.inode }
-        }
+        listed.reserveCapacity(found.count)
+        for (id, inode) in found { listed[id] = inode }
         var added: [ExactID] = []
         if inodes.isEmpty { toRead.reserveCapacity(listed.count) }
         for (id, inode) in listed where inodes[id] != inode {
@@ -317,15 +315,12 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     /// The files of `ids`, read and parsed on every core, each with its snapshot made.
     private func readSlice(_ ids: ArraySlice<ExactID>, _ fd: Int32, _ firestore: Firestore) -> [Read] {
         var results = [Read](repeating: (.missing, nil, nil), count: ids.count)
-        let path = path
+        let collection = CollectionPlace(firestore: firestore, path: path)
         let first = ids.startIndex
         results.withUnsafeMutableBufferPointer { results in
             let results = UnsafeResults(base: results.baseAddress)
-            files.readDocuments(count: ids.count, in: fd, store: firestore,
-                                name: { ids[first + $0].text + DocumentFiles.fileExtension }) { index, stored, stamp in
-                let id = ids[first + index]
-                let snapshot = stored == .missing ? nil
-                    : QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)
+            files.readDocuments(count: ids.count, in: fd, store: firestore, id: { ids[first + $0] }) { index, stored, stamp in
+                let snapshot = stored == .missing ? nil : QueryDocumentSnapshot(in: collection, key: ids[first + index], stored: stored)
                 results.set(index, (stored, stamp, snapshot))
             }
         }
@@ -381,8 +376,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
             racy[id] = nil
         }
         if documents[id]?.stored != stored {
-            documents[id] = read.snapshot
-                ?? QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path.appending(id.text)), stored: stored, key: id)
+            documents[id] = read.snapshot ?? QueryDocumentSnapshot(in: CollectionPlace(firestore: firestore, path: path), key: id, stored: stored)
             changed.insert(id)
             // The first listing is not a change anyone made: nothing is "recent" yet.
             if !isFirstListing { recentlyChanged[id] = now }

@@ -23,7 +23,7 @@ final class LiveQueryResults {
     var view: [QueryDocumentSnapshot] { isLimited ? page : matching }
 
     private func rebuild(from documents: [ExactID: QueryDocumentSnapshot]) {
-        matchingByKey = documents.filter { evaluator.matches($0.value) }
+        matchingByKey = evaluator.matchesEverything ? documents : documents.filter { evaluator.matches($0.value) }
         matching = evaluator.sorted(Array(matchingByKey.values))
         page = isLimited ? Array(evaluator.window(of: matching)) : []
     }

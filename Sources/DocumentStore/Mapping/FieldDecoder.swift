@@ -173,14 +173,14 @@ final class FieldDecoder: Decoder {
     }
 
     /// The stored name of a key, after `keyDecodingStrategy`.
-    func storedName(for key: any CodingKey, in fields: [String: FirestoreValue]) -> String {
+    func storedName(for key: any CodingKey, in fields: Fields) -> String {
         switch options.keyDecodingStrategy {
         case .useDefaultKeys: return key.stringValue
         case .convertFromSnakeCase:
             if fields[key.stringValue] != nil { return key.stringValue }
-            return fields.keys.first { SnakeCase.toCamelCase($0) == key.stringValue } ?? key.stringValue
+            return fields.names.first { SnakeCase.toCamelCase($0) == key.stringValue } ?? key.stringValue
         case .custom(let convert):
-            return fields.keys.first { convert(codingPath + [FieldKey($0)]).stringValue == key.stringValue } ?? key.stringValue
+            return fields.names.first { convert(codingPath + [FieldKey($0)]).stringValue == key.stringValue } ?? key.stringValue
         }
     }
 
@@ -199,11 +199,11 @@ final class FieldDecoder: Decoder {
 
 private struct KeyedFields<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: FieldDecoder
-    let fields: [String: FirestoreValue]
+    let fields: Fields
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     var allKeys: [Key] {
-        fields.keys.compactMap { name in
+        fields.names.compactMap { name in
             switch decoder.options.keyDecodingStrategy {
             case .useDefaultKeys: return Key(stringValue: name)
             case .convertFromSnakeCase: return Key(stringValue: SnakeCase.toCamelCase(name))

@@ -149,7 +149,7 @@ final class EncodingSlot {
         case .map(let fields):
             var plain: [String: FirestoreValue] = [:]
             for (key, item) in fields { plain[key] = try Self.plain(item, codingPath: codingPath + [FieldKey(key)]) }
-            return .map(plain)
+            return .map(Fields(plain))
         }
     }
 }

@@ -8,15 +8,27 @@ enum DocumentFileName {
 
     /// The id a folder entry stands for, or nil for anything that is not a document file.
     static func id(of entry: DocumentFiles.Entry) -> ExactID? {
-        if let bytes = entry.undecodableName {
-            guard let stem = stem(bytes) else { return nil }
-            return ExactID(undecodableFileName: escaped(stem))
-        }
+        if let bytes = entry.undecodableName { return bytes.withUnsafeBufferPointer(id(ofFileName:)) }
         var name = entry.name
-        return name.withUTF8 { bytes in
-            guard let stem = stem(bytes) else { return nil }
-            return ExactID(String(decoding: stem, as: UTF8.self))
+        return name.withUTF8(id(ofFileName:))
+    }
+
+    /// The id a file name's bytes stand for, or nil for anything that is not a document file.
+    static func id(ofFileName bytes: UnsafeBufferPointer<UInt8>) -> ExactID? {
+        guard let stem = stem(bytes) else { return nil }
+        guard let id = String(validating: stem, as: UTF8.self) else { return ExactID(undecodableFileName: escaped(stem)) }
+        return ExactID(id)
+    }
+
+    /// The document files of an open folder, in its order, with the inodes readdir gives for
+    /// free: made from the names' bytes, without a string per name besides the id.
+    static func documents(in dirFD: Int32) -> [(id: ExactID, inode: UInt64)] {
+        var documents: [(id: ExactID, inode: UInt64)] = []
+        DocumentFiles.forEachEntry(dirFD) { name, inode, isDirectory in
+            if isDirectory != true, let id = id(ofFileName: name) { documents.append((id, inode)) }
+            return true
         }
+        return documents
     }
 
     /// The name without ".json", unless it is not a document's name.

@@ -5,38 +5,42 @@ import Foundation
 /// with "e" + U+0301 as one string; on disk they are two files and in Firestore two documents,
 /// so every table keyed by id uses this instead of `String` (Shelf's app too: `package`).
 package struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The id. For a file whose name is not valid UTF-8, the name with its invalid bytes
-    /// escaped (`caf\xE9`): such a file is reported as a document that cannot be read.
-    package let text: String
-    /// True for a file whose name is not valid UTF-8; it never equals a real id, even one
-    /// spelled like its escaped form.
-    package let isUndecodableFileName: Bool
+    /// The id; for a file whose name is not valid UTF-8, its name with the invalid bytes
+    /// escaped (`caf\xE9`) and then a NUL, which no id holds: it never equals a real id, even
+    /// one spelled like its escaped form, and its bytes sort right after that look-alike. One
+    /// string, not a string and a flag: tables of 100,000 ids are a third smaller.
+    private let bytes: String
 
     package init(_ id: String) {
-        text = id
-        isUndecodableFileName = false
+        bytes = id
     }
 
     init(undecodableFileName escaped: String) {
-        text = escaped
-        isUndecodableFileName = true
+        bytes = escaped + "\0"
     }
+
+    /// The id. For a file whose name is not valid UTF-8, the name with its invalid bytes
+    /// escaped: such a file is reported as a document that cannot be read.
+    package var text: String {
+        isUndecodableFileName ? String(decoding: bytes.utf8.dropLast(), as: UTF8.self) : bytes
+    }
+
+    /// True for a file whose name is not valid UTF-8.
+    package var isUndecodableFileName: Bool { bytes.utf8.last == 0 }
 
     package var description: String { text }
 
     package static func == (a: ExactID, b: ExactID) -> Bool {
-        a.isUndecodableFileName == b.isUndecodableFileName && UTF8Bytes.equal(a.text, b.text)
+        UTF8Bytes.equal(a.bytes, b.bytes)
     }
 
     package func hash(into hasher: inout Hasher) {
-        UTF8Bytes.hash(text, into: &hasher)
-        hasher.combine(isUndecodableFileName)
+        UTF8Bytes.hash(bytes, into: &hasher)
     }
 
     /// Firestore's order of ids: by UTF-8 bytes (an undecodable name after its look-alike).
     package static func < (a: ExactID, b: ExactID) -> Bool {
-        let order = UTF8Bytes.compare(a.text, b.text)
-        return order != 0 ? order < 0 : (!a.isUndecodableFileName && b.isUndecodableFileName)
+        UTF8Bytes.compare(a.bytes, b.bytes) < 0
     }
 }
 
@@ -55,14 +59,19 @@ enum UTF8Bytes {
     /// -1, 0 or 1, as the bytes compare (unsigned, shorter first on a common prefix).
     static func compare(_ a: String, _ b: String) -> Int {
         var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
-                if order != 0 { return order < 0 ? -1 : 1 }
-                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
-            }
-        }
+        return a.withUTF8 { x in b.withUTF8 { y in compare(x, y) } }
+    }
+
+    static func compare(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(x.count, y.count)
+        let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+        if order != 0 { return order < 0 ? -1 : 1 }
+        return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+    }
+
+    /// No byte over 0x7F: such strings are equal under `String ==` only when their bytes are.
+    static func isASCII(_ string: String) -> Bool {
+        string.utf8.allSatisfy { $0 < 0x80 }
     }
 
     static func hash(_ string: String, into hasher: inout Hasher) {

@@ -51,9 +51,8 @@ extension FirestoreValue {
         case .reference(let r): return "r:" + r.resourcePath.segments.map(QueryDefinition.quoted).joined(separator: "/")
         case .geoPoint(let p): return "g:\(p.latitude.bitPattern),\(p.longitude.bitPattern)"
         case .array(let items): return "[" + items.map(\.canonical).joined(separator: ",") + "]"
-        case .map(let fields):
-            let keys = fields.keys.sorted { UTF8Bytes.compare($0, $1) < 0 }
-            return "{" + keys.map { QueryDefinition.quoted($0) + ":" + fields[$0]!.canonical }.joined(separator: ",") + "}"
+        case .map(let fields):  // names in their sorted order
+            return "{" + fields.map { QueryDefinition.quoted($0.name) + ":" + $0.value.canonical }.joined(separator: ",") + "}"
         }
     }
 }

@@ -10,6 +10,8 @@ struct QueryEvaluator: Sendable {
     private let isGroup: Bool
     /// True when the order is by id alone: documents sort by their keys, no field read.
     private let isOrderedByIDOnly: Bool
+    /// No filter, no cursor, no ordered field a document could lack: every document matches.
+    let matchesEverything: Bool
 
     init(_ definition: QueryDefinition) {
         self.definition = definition
@@ -23,6 +25,7 @@ struct QueryEvaluator: Sendable {
         requiredFields = orders.map(\.field).filter { field in !field.isDocumentID && !filtered.contains(field) }
         isGroup = definition.isCollectionGroup
         isOrderedByIDOnly = orders.count == 1 && orders[0].field.isDocumentID && !isGroup
+        matchesEverything = filters.isEmpty && requiredFields.isEmpty && definition.start == nil && definition.end == nil
     }
 
     /// True when `document` belongs in the results before any limit: it has every ordered
@@ -54,23 +57,23 @@ struct QueryEvaluator: Sendable {
     /// Documents of one collection compare by id bytes; of a group, by their whole paths.
     private func comparePaths(_ a: QueryDocumentSnapshot, _ b: QueryDocumentSnapshot) -> Int {
         if !isGroup { return a.key == b.key ? 0 : (a.key < b.key ? -1 : 1) }
-        let x = a.reference.resourcePath.segments, y = b.reference.resourcePath.segments
-        for (u, v) in zip(x, y) {
-            let order = UTF8Bytes.compare(u, v)
-            if order != 0 { return order }
-        }
-        return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+        return a.comparePath(to: b)
     }
 
     /// The results: matching documents in order, cut to the limit. With a small limit only the
     /// best `limit` are kept while scanning, so a page of 100,000 documents sorts 10, not all.
     func results(from documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
-        if isOrderedByIDOnly { return Array(window(of: sortedByID(documents.filter(matches)))) }
+        if isOrderedByIDOnly { return Array(window(of: sortedByID(matching(documents)))) }
         guard let limit = definition.limit, limit <= 1000 else {
-            return Array(window(of: documents.filter(matches).sorted(by: areInIncreasingOrder)))
+            return Array(window(of: matching(documents).sorted(by: areInIncreasingOrder)))
         }
         let documents = Array(documents)
         return page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: nil)
+    }
+
+    /// The documents that match, without a pass over them when all do.
+    private func matching(_ documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
+        matchesEverything ? Array(documents) : documents.filter(matches)
     }
 
     /// The same, for `documents` with the values of the first ordered field (not the id) given

@@ -3,19 +3,63 @@ import Foundation
 /// A document as it was read: its fields, or the fact that it does not exist, or why its file
 /// could not be read.
 public class DocumentSnapshot: @unchecked Sendable {
-    public let reference: DocumentReference
+    /// Where the document is: its reference, or, for the documents of a collection read
+    /// together, the collection they share, from which `reference` is made when asked (a
+    /// reference and its path would take 112 bytes a document).
+    private let place: Place
     let stored: StoredDocument
 
-    /// Kept, not derived: queries compare it on every step of a sort.
-    public let documentID: String
     /// The id as the store tells documents apart: by its bytes.
     package let key: ExactID
 
+    private enum Place {
+        case reference(DocumentReference)
+        case collection(CollectionPlace)
+    }
+
     init(reference: DocumentReference, stored: StoredDocument, key: ExactID? = nil) {
-        self.reference = reference
+        place = .reference(reference)
         self.stored = stored
-        documentID = reference.documentID
-        self.key = key ?? ExactID(documentID)
+        self.key = key ?? ExactID(reference.documentID)
+    }
+
+    /// The document `key` of `collection`.
+    init(in collection: CollectionPlace, key: ExactID, stored: StoredDocument) {
+        place = .collection(collection)
+        self.stored = stored
+        self.key = key
+    }
+
+    public var reference: DocumentReference {
+        switch place {
+        case .reference(let reference): reference
+        case .collection(let collection): DocumentReference(firestore: collection.firestore, path: collection.path.appending(key.text))
+        }
+    }
+
+    /// From the key, not the reference's path: queries compare it on every step of a sort.
+    public var documentID: String { key.text }
+
+    /// -1, 0 or 1, as the documents' paths compare segment by segment by their bytes
+    /// (Firestore's order of documents across collections), without making a reference.
+    func comparePath(to other: DocumentSnapshot) -> Int {
+        let (x, xID) = parentAndID, (y, yID) = other.parentAndID
+        for (u, v) in zip(x, y) {
+            let order = UTF8Bytes.compare(u, v)
+            if order != 0 { return order }
+        }
+        if x.count == y.count { return UTF8Bytes.compare(xID, yID) }
+        // One's id meets a segment of the other's collection path; on a tie the shorter is first.
+        let order = x.count < y.count ? UTF8Bytes.compare(xID, y[y.startIndex + x.count]) : UTF8Bytes.compare(x[x.startIndex + y.count], yID)
+        return order != 0 ? order : (x.count < y.count ? -1 : 1)
+    }
+
+    /// The segments of the path but the last, and the last: the id.
+    private var parentAndID: (ArraySlice<String>, String) {
+        switch place {
+        case .reference(let reference): (reference.resourcePath.segments.dropLast(), reference.resourcePath.last)
+        case .collection(let collection): (collection.path.segments[...], key.text)
+        }
     }
 
     /// True when the file exists, even if it cannot be read (see `readError`).
@@ -51,7 +95,7 @@ public class DocumentSnapshot: @unchecked Sendable {
     /// Nil when the document does not exist or cannot be read. No server timestamp is ever
     /// pending here, so `serverTimestampBehavior` changes nothing.
     public func data(with serverTimestampBehavior: ServerTimestampBehavior = .none) -> [String: Any]? {
-        stored.fields?.mapValues(\.anyValue)
+        stored.fields?.dictionary(\.anyValue)
     }
 
     /// The value at a dotted field path or a `FieldPath`, or nil.
@@ -79,6 +123,17 @@ public class DocumentSnapshot: @unchecked Sendable {
         case .fields(let fields):
             return try decoder.decode(T.self, from: .map(fields), reference: reference)
         }
+    }
+}
+
+/// A collection as the snapshots of its documents read together share it.
+final class CollectionPlace: Sendable {
+    let firestore: Firestore
+    let path: ResourcePath
+
+    init(firestore: Firestore, path: ResourcePath) {
+        self.firestore = firestore
+        self.path = path
     }
 }
 

@@ -33,11 +33,16 @@ enum DocumentJSON {
 
     // MARK: Reading
 
-    static func fields(_ object: [String: JSONValue], store: Firestore) throws(Failure) -> [String: FirestoreValue] {
+    static func fields(_ object: [String: JSONValue], store: Firestore) throws(Failure) -> Fields {
+        try fields(object, under: nil, store: store)
+    }
+
+    /// A map's fields; `field` names the map in errors (nil: the document itself).
+    private static func fields(_ object: [String: JSONValue], under field: String?, store: Firestore) throws(Failure) -> Fields {
         var fields: [String: FirestoreValue] = [:]
         fields.reserveCapacity(object.count)
-        for (name, json) in object { fields[name] = try value(json, field: name, store: store) }
-        return fields
+        for (name, json) in object { fields[name] = try value(json, field: field.map { $0 + "." + name } ?? name, store: store) }
+        return Fields(fields)
     }
 
     static func value(_ json: JSONValue, field: String, store: Firestore) throws(Failure) -> FirestoreValue {
@@ -55,10 +60,7 @@ enum DocumentJSON {
             if object.count == 1, let (tag, payload) = object.first, tags.contains(tag) {
                 return try tagged(tag, payload, field: field, store: store)
             }
-            var fields: [String: FirestoreValue] = [:]
-            fields.reserveCapacity(object.count)
-            for (name, item) in object { fields[name] = try value(item, field: field + "." + name, store: store) }
-            return .map(fields)
+            return .map(try fields(object, under: field, store: store))
         }
     }
 
@@ -111,10 +113,7 @@ enum DocumentJSON {
             if let problem = GeoPoint.problem(latitude: latitude, longitude: longitude) { throw fail(" (\(problem))") }
             return .geoPoint(GeoPoint(latitude: latitude, longitude: longitude))
         case ("$map", .object(let object)):
-            var fields: [String: FirestoreValue] = [:]
-            fields.reserveCapacity(object.count)
-            for (name, item) in object { fields[name] = try value(item, field: field + "." + name, store: store) }
-            return .map(fields)
+            return .map(try fields(object, under: field, store: store))
         default:
             throw fail()
         }
@@ -122,8 +121,8 @@ enum DocumentJSON {
 
     // MARK: Writing
 
-    static func json(_ fields: [String: FirestoreValue]) -> [String: JSONValue] {
-        fields.mapValues(json)
+    static func json(_ fields: Fields) -> [String: JSONValue] {
+        fields.dictionary(json)
     }
 
     static func json(_ value: FirestoreValue) -> JSONValue {
@@ -144,8 +143,8 @@ enum DocumentJSON {
                                                   "longitude": .number(FirestoreValue.text(of: point.longitude))])])
         case .array(let items): return .array(items.map(json))
         case .map(let fields):
-            let object = JSONValue.object(fields.mapValues(json))
-            if fields.count == 1, fields.keys.first!.hasPrefix("$") { return .object(["$map": object]) }
+            let object = JSONValue.object(json(fields))
+            if fields.count == 1, fields.names[0].hasPrefix("$") { return .object(["$map": object]) }
             return object
         }
     }

@@ -3,23 +3,43 @@
 /// spends its time.
 ///
 /// It takes what files almost always hold and gives up on anything else (a syntax error, a
-/// duplicate field, invalid UTF-8, a byte order mark, deep nesting, a tag that does not read),
-/// so that the careful path, `JSONParser` then `DocumentJSON`, decides and names the problem:
-/// one set of rules and messages. A tagged value (`{"$timestamp": …}`) is read by `DocumentJSON`.
+/// duplicate field, a field name with an escape, invalid UTF-8, a byte order mark, deep
+/// nesting, a tag that does not read), so that the careful path, `JSONParser` then
+/// `DocumentJSON`, decides and names the problem: one set of rules and messages. A tagged value
+/// (`{"$timestamp": …}`) is read by `DocumentJSON`. A map's names are matched, as bytes of the
+/// file, against the shapes met before (`FieldShapes`), so the documents of a folder share one
+/// and a document of a known shape makes no string for its names.
 struct DocumentParser {
     private struct GiveUp: Error {}
+
+    /// What the parser keeps from one file to the next: the shapes of the maps read so far,
+    /// which the next maps share, and its working room.
+    struct Scratch {
+        var shapes = FieldShapes()
+        /// The fields of the objects being read (their names as spans of the file), and the
+        /// items of the arrays, before each becomes an array of exactly its size.
+        fileprivate var fields: [(name: Range<Int>, value: FirestoreValue)] = []
+        fileprivate var items: [FirestoreValue] = []
+
+        init() {}
+    }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
     private let store: Firestore
-    /// The fields of the objects being read, before each becomes a dictionary of exactly its size.
-    private var pending: [(String, FirestoreValue)] = []
+    private var scratch = Scratch()
 
     /// The fields, or nil when the careful path must decide.
-    static func fields(_ bytes: UnsafeBufferPointer<UInt8>, store: Firestore) -> [String: FirestoreValue]? {
+    static func fields(_ bytes: UnsafeBufferPointer<UInt8>, store: Firestore, scratch: inout Scratch) -> Fields? {
         guard bytes.first == UInt8(ascii: "{") || bytes.first.map(isWhitespace) == true else { return nil }
         var parser = DocumentParser(bytes: bytes, store: store)
+        swap(&parser.scratch, &scratch)
+        defer {
+            parser.scratch.fields.removeAll(keepingCapacity: true)  // what giving up left
+            parser.scratch.items.removeAll(keepingCapacity: true)
+            swap(&parser.scratch, &scratch)
+        }
         do {
             parser.skipWhitespace()
             guard parser.peek() == UInt8(ascii: "{") else { return nil }
@@ -61,7 +81,7 @@ struct DocumentParser {
         case UInt8(ascii: "{"):
             let start = index
             let fields = try object()
-            if fields.count == 1, let key = fields.keys.first, key.utf8.first == UInt8(ascii: "$") {
+            if fields.count == 1, fields.names[0].utf8.first == UInt8(ascii: "$") {
                 return try tagged(from: start)
             }
             return .map(fields)
@@ -83,7 +103,7 @@ struct DocumentParser {
         return value
     }
 
-    private mutating func object() throws(GiveUp) -> [String: FirestoreValue] {
+    private mutating func object() throws(GiveUp) -> Fields {
         depth += 1
         if depth > 100 { throw GiveUp() }
         index += 1  // {
@@ -91,50 +111,98 @@ struct DocumentParser {
         if peek() == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return [:]
+            return Fields(shape: .empty, values: [])
         }
-        let first = pending.count
+        let first = scratch.fields.count
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw GiveUp() }
-            let key = try string()
+            let name = try name()
             try expect(UInt8(ascii: ":"))
-            pending.append((key, try value()))
+            let value = try value()
+            scratch.fields.append((name, value))
             skipWhitespace()
             guard let byte = peek() else { throw GiveUp() }
             index += 1
             if byte == UInt8(ascii: ",") { continue }
             guard byte == UInt8(ascii: "}") else { throw GiveUp() }
             depth -= 1
-            var fields: [String: FirestoreValue] = [:]
-            fields.reserveCapacity(pending.count - first)
-            for (key, value) in pending[first...] where fields.updateValue(value, forKey: key) != nil {
-                throw GiveUp()  // a duplicate
-            }
-            pending.removeSubrange(first...)
+            let fields = Fields(shape: try shape(from: first), values: scratch.fields[first...].map(\.value))
+            while scratch.fields.count > first { scratch.fields.removeLast() }
             return fields
         }
+    }
+
+    /// A field name, as its span of the file; one with an escape is for the careful path.
+    private mutating func name() throws(GiveUp) -> Range<Int> {
+        index += 1  // "
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return start..<index - 1
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { throw GiveUp() }
+            index += 1
+        }
+        throw GiveUp()
+    }
+
+    /// The shape of the fields from `first` on, once they are sorted by the bytes of their
+    /// names (Shelf writes them so): one met before, or a new one. Gives up on a duplicate (the
+    /// same bytes twice, or two names Swift's `String ==` finds equal, which takes a name that
+    /// is not ASCII) and on a name that is not UTF-8.
+    private mutating func shape(from first: Int) throws(GiveUp) -> FieldShape {
+        let bytes = self.bytes
+        func name(_ span: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[span]) }
+        var isSorted = true
+        for i in first..<scratch.fields.count - 1 {
+            let order = UTF8Bytes.compare(name(scratch.fields[i].name), name(scratch.fields[i + 1].name))
+            if order == 0 { throw GiveUp() }
+            if order > 0 { isSorted = false }
+        }
+        if !isSorted {
+            scratch.fields[first...].sort { UTF8Bytes.compare(name($0.name), name($1.name)) < 0 }
+            for i in first..<scratch.fields.count - 1 where UTF8Bytes.compare(name(scratch.fields[i].name), name(scratch.fields[i + 1].name)) == 0 {
+                throw GiveUp()
+            }
+        }
+        let fields = scratch.fields
+        if let known = scratch.shapes.shape(count: fields.count - first, names: { name(fields[first + $0].name) }) { return known }
+        var names: [String] = []
+        for field in fields[first...] {
+            guard let text = String(validating: name(field.name), as: UTF8.self) else { throw GiveUp() }
+            names.append(text)
+        }
+        if !names.allSatisfy(UTF8Bytes.isASCII) && Set(names).count != names.count { throw GiveUp() }
+        let shape = FieldShape(sortedNames: names)
+        scratch.shapes.remember(shape)
+        return shape
     }
 
     private mutating func array() throws(GiveUp) -> [FirestoreValue] {
         depth += 1
         if depth > 100 { throw GiveUp() }
         index += 1  // [
-        var items: [FirestoreValue] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return items
+            return []
         }
+        let first = scratch.items.count
         while true {
-            items.append(try value())
+            let item = try value()
+            scratch.items.append(item)
             skipWhitespace()
             guard let byte = peek() else { throw GiveUp() }
             index += 1
             if byte == UInt8(ascii: ",") { continue }
             guard byte == UInt8(ascii: "]") else { throw GiveUp() }
             depth -= 1
+            let items = Array(scratch.items[first...])
+            while scratch.items.count > first { scratch.items.removeLast() }
             return items
         }
     }

@@ -52,7 +52,7 @@ extension FirestoreValue {
             for (key, element) in map {
                 fields[key] = try FirestoreValue(any: element, field: field.isEmpty ? key : field + "." + key, document: document)
             }
-            self = .map(fields)
+            self = .map(Fields(fields))
         case let map as [AnyHashable: Any]:
             var named: [String: Any] = [:]
             for (key, element) in map {
@@ -101,7 +101,7 @@ extension FirestoreValue {
         case .reference(let reference): return reference
         case .geoPoint(let point): return point
         case .array(let items): return items.map(\.anyValue)
-        case .map(let fields): return fields.mapValues(\.anyValue)
+        case .map(let fields): return fields.dictionary(\.anyValue)
         }
     }
 }

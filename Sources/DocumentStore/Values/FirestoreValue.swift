@@ -13,9 +13,9 @@ enum FirestoreValue: Sendable {
     case reference(DocumentReference)
     case geoPoint(GeoPoint)
     case array([FirestoreValue])
-    case map([String: FirestoreValue])
+    case map(Fields)
 
-    var mapValue: [String: FirestoreValue]? {
+    var mapValue: Fields? {
         if case .map(let fields) = self { return fields }
         return nil
     }
@@ -88,18 +88,8 @@ extension FirestoreValue: Equatable {
         case let (.reference(x), .reference(y)): return x.resourcePath == y.resourcePath
         case let (.geoPoint(x), .geoPoint(y)): return x == y
         case let (.array(x), .array(y)): return x == y
-        case let (.map(x), .map(y)): return mapsEqual(x, y)
+        case let (.map(x), .map(y)): return x == y
         default: return false
-        }
-    }
-
-    /// Field names by their bytes: a `Dictionary` looks keys up with Swift's `String ==`, which
-    /// would make {"é": 1} (U+00E9) equal {"é": 1} (e + U+0301).
-    static func mapsEqual(_ x: [String: FirestoreValue], _ y: [String: FirestoreValue]) -> Bool {
-        guard x.count == y.count else { return false }
-        let byBytes = { (a: String, b: String) in UTF8Bytes.compare(a, b) < 0 }
-        return zip(x.keys.sorted(by: byBytes), y.keys.sorted(by: byBytes)).allSatisfy { kx, ky in
-            UTF8Bytes.equal(kx, ky) && x[kx]! == y[ky]!
         }
     }
 }

@@ -43,15 +43,13 @@ enum ValueOrder {
             }
             return sign(x.count, y.count)
         case let (.map(x), .map(y)):
-            let keysX = x.keys.sorted(by: { compareStrings($0, $1) < 0 })
-            let keysY = y.keys.sorted(by: { compareStrings($0, $1) < 0 })
-            for (kx, ky) in zip(keysX, keysY) {
-                let c = compareStrings(kx, ky)
+            for (u, v) in zip(x, y) {  // names in their sorted order
+                let c = compareStrings(u.name, v.name)
                 if c != 0 { return c }
-                let v = compare(x[kx]!, y[ky]!)
-                if v != 0 { return v }
+                let d = compare(u.value, v.value)
+                if d != 0 { return d }
             }
-            return sign(keysX.count, keysY.count)
+            return sign(x.count, y.count)
         default: return 0
         }
     }
@@ -78,18 +76,6 @@ enum ValueOrder {
         let integer = Int64(whole)
         if a != integer { return sign(a, integer) }
         return whole == b ? 0 : -1  // b has a fraction above `integer`
-    }
-}
-
-extension Dictionary where Key == String, Value == FirestoreValue {
-    /// The value at a field path (["cover", "small"]).
-    func value(at segments: [String]) -> FirestoreValue? {
-        var fields = self
-        for key in segments.dropLast() {
-            guard case .map(let nested)? = fields[key] else { return nil }
-            fields = nested
-        }
-        return segments.last.flatMap { fields[$0] }
     }
 }
 

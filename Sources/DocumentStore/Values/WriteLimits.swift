@@ -10,14 +10,21 @@ enum WriteLimits {
 
     /// The fields as they will be stored: checked, and timestamps truncated to microseconds, as
     /// Firestore stores them.
-    static func checked(_ fields: [String: FirestoreValue], document: String, store: Firestore) throws(DocumentStoreError) -> [String: FirestoreValue] {
-        var result: [String: FirestoreValue] = [:]
-        result.reserveCapacity(fields.count)
-        for (name, value) in fields {
-            try checkName(name, field: name, document: document)
-            result[name] = try checked(value, field: name, depth: 1, document: document, store: store)
+    static func checked(_ fields: [String: FirestoreValue], document: String, store: Firestore) throws(DocumentStoreError) -> Fields {
+        try checked(Fields(fields), under: nil, depth: 1, document: document, store: store)
+    }
+
+    /// A map's fields; `field` names the map in errors (nil: the document itself).
+    private static func checked(_ fields: Fields, under field: String?, depth: Int, document: String,
+                                store: Firestore) throws(DocumentStoreError) -> Fields {
+        var values: [FirestoreValue] = []
+        values.reserveCapacity(fields.count)
+        for (name, item) in fields {
+            let path = field.map { $0 + "." + name } ?? name
+            try checkName(name, field: path, document: document)
+            values.append(try checked(item, field: path, depth: depth, document: document, store: store))
         }
-        return result
+        return Fields(shape: fields.shape, values: values)
     }
 
     private static func checked(_ value: FirestoreValue, field: String, depth: Int, document: String,
@@ -54,14 +61,7 @@ enum WriteLimits {
             return .array(result)
         case .map(let fields):
             guard depth <= maxDepth else { throw tooDeep(field: field, document: document) }
-            var result: [String: FirestoreValue] = [:]
-            result.reserveCapacity(fields.count)
-            for (name, item) in fields {
-                let path = field + "." + name
-                try checkName(name, field: path, document: document)
-                result[name] = try checked(item, field: path, depth: depth + 1, document: document, store: store)
-            }
-            return .map(result)
+            return .map(try checked(fields, under: field, depth: depth + 1, document: document, store: store))
         }
     }
 

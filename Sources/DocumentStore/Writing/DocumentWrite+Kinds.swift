@@ -48,6 +48,6 @@ extension DocumentWrite {
         if case .unreadable(let reason) = current {
             throw .unreadableDocument(path: path, reason: reason + "; fix the file or replace the whole document")
         }
-        return current.fields
+        return current.fields?.dictionary
     }
 }

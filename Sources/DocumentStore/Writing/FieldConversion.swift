@@ -47,7 +47,7 @@ struct FieldConversion {
             let path = field.isEmpty ? key : field + "." + key
             switch value {
             case .value(let plain): fields[key] = plain
-            case .map(let map): fields[key] = .map(try replace(map, field: path))
+            case .map(let map): fields[key] = .map(Fields(try replace(map, field: path)))
             case .sentinel(let sentinel):
                 if case .delete = sentinel.operation {
                     throw fail(path, "FieldValue.delete() can only be used with updateData and with setData and merge: true")
@@ -65,7 +65,7 @@ struct FieldConversion {
             let path = field.isEmpty ? key : field + "." + key
             switch value {
             case .value(let plain): fields[key] = plain
-            case .map(let map): fields[key] = .map(try mergeMap(map, into: existing[key]?.mapValue ?? [:], field: path))
+            case .map(let map): fields[key] = .map(Fields(try mergeMap(map, into: existing[key]?.mapValue?.dictionary ?? [:], field: path)))
             case .sentinel(let sentinel): fields[key] = try apply(sentinel, to: existing[key], field: path)
             }
         }
@@ -92,7 +92,7 @@ struct FieldConversion {
         try Self.setValue(at: path.segments[...], in: &fields) { current throws(DocumentStoreError) in
             switch value {
             case .sentinel(let sentinel): return try apply(sentinel, to: current, field: path.description)
-            case .map(let map): return .map(try replace(map, field: path.description))
+            case .map(let map): return .map(Fields(try replace(map, field: path.description)))
             case .value(let plain): return plain
             }
         }
@@ -115,10 +115,10 @@ struct FieldConversion {
             fields[key] = try make(fields[key])
             return
         }
-        var nested = fields[key]?.mapValue ?? [:]
+        var nested = fields[key]?.mapValue?.dictionary ?? [:]
         if fields[key] == nil, try make(nil) == nil { return }  // deleting inside a missing map: nothing to do
         try setValue(at: path.dropFirst(), in: &nested, make)
-        fields[key] = .map(nested)
+        fields[key] = .map(Fields(nested))
     }
 
     // MARK: Sentinels

@@ -47,7 +47,7 @@ func typedText(_ value: FirestoreValue) -> String {
     case .reference(let reference): return "Reference(\(reference.path))"
     case .geoPoint(let point): return "GeoPoint(\(point.latitude), \(point.longitude))"
     case .array(let items): return "[" + items.map(typedText).joined(separator: ", ") + "]"
-    case .map(let fields): return "{" + fields.keys.sorted().map { "\($0): \(typedText(fields[$0]!))" }.joined(separator: ", ") + "}"
+    case .map(let fields): return "{" + fields.names.sorted().map { "\($0): \(typedText(fields[$0]!))" }.joined(separator: ", ") + "}"
     }
 }
 

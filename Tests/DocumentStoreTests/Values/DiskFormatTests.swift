@@ -228,9 +228,10 @@ final class DiskFormatTests: StoreTestCase {
         let demo = root.appendingPathComponent("Data")
         let files = try XCTUnwrap(FileManager.default.enumerator(atPath: demo.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }
         XCTAssertGreaterThan(files.count, 20)
+        var scratch = DocumentParser.Scratch()
         for file in files {
             let bytes = try Array(Data(contentsOf: demo.appendingPathComponent(file)))
-            let stored = DocumentFiles.parseDocument(bytes[...], store: db)
+            let stored = DocumentFiles.parseDocument(bytes[...], store: db, scratch: &scratch)
             XCTAssertNotNil(stored.fields, "\(file): \(stored)")
         }
     }

@@ -234,6 +234,15 @@ final class DocumentIDBytesTests: StoreTestCase {
         XCTAssertEqual(documents[0].get("n") as? Int, 2)
     }
 
+    func testAnUndecodableNameSortsRightAfterItsLookAlikeAndBeforeAnythingLonger() {
+        let undecodable = ExactID(undecodableFileName: #"caf\xE9"#)
+        let ids = [ExactID(#"caf\xE9!"#), undecodable, ExactID(#"caf\xE9"#), ExactID(#"caf\xE"#)].sorted()
+        XCTAssertEqual(ids.map(\.text), [#"caf\xE"#, #"caf\xE9"#, #"caf\xE9"#, #"caf\xE9!"#])
+        XCTAssertEqual(ids.map(\.isUndecodableFileName), [false, false, true, false])
+        XCTAssertNotEqual(undecodable, ExactID(#"caf\xE9"#))
+        XCTAssertNotEqual(undecodable.hashValue, ExactID(#"caf\xE9"#).hashValue)
+    }
+
     func testAListenerReportsItAndSeesItRenamed() throws {
         try writeLatin1File()
         let recorder = listen(db.collection("ids"))

@@ -83,8 +83,8 @@ final class ValueOrderTests: StoreTestCase {
     }
 
     func testMapsAndDocumentsCompareFieldNamesByBytes() {
-        let precomposed: [String: FirestoreValue] = ["caf\u{E9}": .integer(1)]
-        let decomposed: [String: FirestoreValue] = ["cafe\u{301}": .integer(1)]
+        let precomposed: Fields = ["caf\u{E9}": .integer(1)]
+        let decomposed: Fields = ["cafe\u{301}": .integer(1)]
         XCTAssertNotEqual(FirestoreValue.map(precomposed), .map(decomposed))
         XCTAssertEqual(FirestoreValue.map(precomposed), .map(["caf\u{E9}": .integer(1)]))
         XCTAssertNotEqual(StoredDocument.fields(precomposed), .fields(decomposed), "an edit that only renormalizes a name is a change")

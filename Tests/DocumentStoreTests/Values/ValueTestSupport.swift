@@ -15,7 +15,7 @@ func storeError(file: StaticString = #filePath, line: UInt = #line, _ body: () t
 
 extension StoreTestCase {
     /// The document's fields as the store reads them back from its files or its server, typed.
-    func storedFields(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: FirestoreValue] {
+    func storedFields(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> Fields {
         let stored = try db.backend.document(at: try ResourcePath.parse(path, expectDocument: true), store: db)
         return try XCTUnwrap(stored.fields, "document \(path) is \(stored)", file: file, line: line)
     }

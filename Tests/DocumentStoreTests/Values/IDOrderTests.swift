@@ -1,0 +1,28 @@
+@testable import DocumentStore
+import XCTest
+
+/// `KeyOrder` sorts ids as `ExactID`'s `<` does, whatever prefix they share and wherever they
+/// first differ: within the eight bytes after the shared prefix or past them.
+final class IDOrderTests: XCTestCase {
+    private func assertSortsAsExactID(_ keys: [ExactID], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(KeyOrder.permutation(keys).map { keys[$0] }, keys.sorted(), file: file, line: line)
+    }
+
+    func testIdsSharingAPrefixSortByTheBytesAfterIt() {
+        let ids = (0..<300).map { ExactID("generated-\(String(($0 * 7919) % 1000, radix: 10))") }
+        assertSortsAsExactID(ids.shuffled())
+    }
+
+    func testIdsThatDifferOnlyPastTheNextEightBytes() {
+        let ids = ["shared-01234567a", "shared-01234567", "shared-01234567b", "shared-0123456", "shared-", "shared-01234567ab"]
+        assertSortsAsExactID(ids.map { ExactID($0) }.shuffled())
+    }
+
+    func testBytesNotCharactersAndUndecodableNamesAfterTheirLookAlikes() {
+        let ids = ["caf\u{E9}", "cafe\u{301}", "cafe", "caf", "caf\u{1}", "Caf", "\u{212A}", "K"].map { ExactID($0) }
+            + [ExactID(undecodableFileName: "caf"), ExactID(undecodableFileName: #"caf\xE9"#), ExactID(#"caf\xE9"#)]
+        assertSortsAsExactID(ids.shuffled())
+        assertSortsAsExactID([])
+        assertSortsAsExactID([ExactID("one")])
+    }
+}

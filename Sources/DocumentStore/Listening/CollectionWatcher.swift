@@ -277,14 +277,15 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
     /// (`readHead`), taken as they are.
     private func read(_ toRead: Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
                       _ changed: inout Set<ExactID>, _ firestore: Firestore, head: [ExactID: Read] = [:]) {
-        var toRead = toRead
         var alreadyRead = 0
-        for (id, read) in head where toRead.remove(id) != nil {
+        for (id, read) in head where toRead.contains(id) {
             take(id, read, now, isFirstListing, &changed, firestore)
             alreadyRead += 1
         }
-        guard toRead.count >= Self.parallelReading else {
-            for id in toRead {
+        // An array, not a copy of the set less the head: that set can hold 100,000 ids.
+        let unread = Array(toRead.lazy.filter { head[$0] == nil })
+        guard unread.count >= Self.parallelReading else {
+            for id in unread {
                 let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
                 take(id, (stored, stamp, nil), now, isFirstListing, &changed, firestore)
             }
@@ -292,7 +293,7 @@ final class CollectionWatcher: Watcher, @unchecked Sendable {
         }
         // In id order: each slice then follows the last in a listener's rows, which are kept
         // in id order, instead of being merged in among all of them.
-        let ids = ExactID.sorted(Array(toRead))
+        let ids = KeyOrder.sorted(unread) { $0 }
         stamps.reserveCapacity(stamps.count + ids.count)
         documents.reserveCapacity(documents.count + ids.count)
         changed.reserveCapacity(changed.count + ids.count)

@@ -45,21 +45,6 @@ final class DocumentIDBytesTests: StoreTestCase {
         XCTAssertEqual(bytes(store.fileNames(in: "ids")), bytes([precomposed + ".json"]))
     }
 
-    /// The sort a large collection's first read uses (over one buffer of bytes) orders ids
-    /// exactly as `<` does: by bytes, shorter first on a common prefix, zero bytes included,
-    /// an undecodable name after its look-alike.
-    func testSortingOverOneBufferOrdersAsTheBytesDo() {
-        var generator = SystemRandomNumberGenerator()
-        let alphabet: [String] = ["a", "b", "\u{0}", "é", "e\u{301}", "Z", "0"]
-        for _ in 0..<200 {
-            var ids = (0..<Int.random(in: 0...60, using: &generator)).map { _ in
-                ExactID((0..<Int.random(in: 0...14, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined())
-            }
-            ids += [ExactID(precomposed), ExactID(decomposed), ExactID(undecodableFileName: precomposed), ExactID("generated-0000010"), ExactID("generated-0000009")]
-            XCTAssertEqual(ExactID.sorted(ids.shuffled()), ids.sorted())
-        }
-    }
-
     func testReferencesAndPathsCompareAndHashByBytes() {
         let a = db.collection("ids").document(precomposed)
         let b = db.collection("ids").document(decomposed)

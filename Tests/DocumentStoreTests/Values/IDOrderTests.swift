@@ -25,4 +25,12 @@ final class IDOrderTests: XCTestCase {
         assertSortsAsExactID([])
         assertSortsAsExactID([ExactID("one")])
     }
+
+    func testRandomIdsOfFewLettersSortAsExactID() {
+        let alphabet = ["a", "b", "\u{1}", "\u{E9}", "e\u{301}", "Z", "0"]
+        for _ in 0..<200 {
+            let ids = (0..<Int.random(in: 0...60)).map { _ in ExactID((0..<Int.random(in: 0...14)).map { _ in alphabet.randomElement()! }.joined()) }
+            assertSortsAsExactID(ids + [ExactID(undecodableFileName: "caf"), ExactID("caf"), ExactID("generated-0000010"), ExactID("generated-0000009")])
+        }
+    }
 }

@@ -48,7 +48,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
     private static var mapsKept: Int { 8 }
     public private(set) var hasLoaded = false
     /// While a large collection is first read: how many documents are read, of how many (the
-    /// rows then hold those read so far, in the order they were read).
+    /// rows then hold those read so far, in id order too).
     public private(set) var loadProgress: (read: Int, total: Int?)?
     /// The listener's own error (the folder cannot be read...), nil when it works.
     public private(set) var listenerError: String?

@@ -51,36 +51,30 @@ enum KeyOrder {
 
     /// Whether row `a` is listed before row `b`: the order `order(_:ascending:)` sorts by.
     static func precedes(_ a: Int, _ b: Int, _ keys: [SortKey?], ascending: Bool) -> Bool {
-        let order: Int
-        switch (keys[a], keys[b]) {
-        case (nil, nil): order = 0
-        case (nil, _?): return false
-        case (_?, nil): return true
-        case let (.number(x)?, .number(y)?): order = x < y ? -1 : (y < x ? 1 : 0)
-        case (.number?, .text?): return true
-        case (.text?, .number?): return false
-        case let (.text(x)?, .text(y)?): order = compareBytes(x, y)
-        }
-        if order == 0 { return a < b }
-        return ascending ? order < 0 : order > 0
+        isBefore(entry(a, keys), entry(b, keys), keys, ascending: ascending)
     }
 
     private static func sorted(_ indices: some Collection<Int>, keys: [SortKey?], ascending: Bool) -> [Int] {
-        var entries = indices.map { index -> Entry in
-            let key = keys[index]
-            switch key {
-            case .number(let value)?: return Entry(kind: 0, number: value, prefix: 0, index: Int32(index))
-            case .text(let bytes)?: return Entry(kind: 1, number: 0, prefix: prefix(of: bytes), index: Int32(index))
-            case nil: return Entry(kind: 2, number: 0, prefix: 0, index: Int32(index))
-            }
-        }
-        entries.sort { a, b in
-            if a.kind != b.kind { return a.kind < b.kind }
-            let order = compare(a, b, keys)
-            if order == 0 || a.kind == 2 { return a.index < b.index }
-            return ascending ? order < 0 : order > 0
-        }
+        var entries = indices.map { entry($0, keys) }
+        entries.sort { isBefore($0, $1, keys, ascending: ascending) }
         return entries.map { Int($0.index) }
+    }
+
+    private static func entry(_ index: Int, _ keys: [SortKey?]) -> Entry {
+        switch keys[index] {
+        case .number(let value)?: return Entry(kind: 0, number: value, prefix: 0, index: Int32(index))
+        case .text(let bytes)?: return Entry(kind: 1, number: 0, prefix: prefix(of: bytes), index: Int32(index))
+        case nil: return Entry(kind: 2, number: 0, prefix: 0, index: Int32(index))
+        }
+    }
+
+    /// The one order: kinds first (numbers, texts, no key) whichever the direction, then by
+    /// value in the direction asked, ties by index.
+    private static func isBefore(_ a: Entry, _ b: Entry, _ keys: [SortKey?], ascending: Bool) -> Bool {
+        if a.kind != b.kind { return a.kind < b.kind }
+        let order = compare(a, b, keys)
+        if order == 0 || a.kind == 2 { return a.index < b.index }
+        return ascending ? order < 0 : order > 0
     }
 
     /// -1, 0 or 1 for two entries of the same kind.

@@ -134,6 +134,22 @@ final class RawFormTests: XCTestCase {
         XCTAssertEqual(drawnRow(app, "new field"), #"new field name: JSON value, such as pages: 42 or title: "Dune""#, screen(app))
     }
 
+    func testAFieldNestedDeeperThanFirestoreAllowsLeftAloneDoesNotStopASave() async throws {
+        let deep = String(repeating: #"{"m": "#, count: 29) + "1" + String(repeating: "}", count: 29)
+        try Data(#"{"deep": \#(deep), "title": "First"}"#.utf8).write(to: file)
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        XCTAssertTrue(app.form?.widget.fields.allSatisfy { $0.message == nil } == true, "the deep row, untouched, is not marked")
+        try set(app, "title", to: #""Second""#)
+        _ = app.handle(.enter)
+        XCTAssertEqual(app.notice, "Saved notes/x")
+        let saved = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        XCTAssertEqual(saved["title"] as? String, "Second")
+        var level: Any? = saved["deep"]
+        for _ in 0..<29 { level = (level as? [String: Any])?["m"] }
+        XCTAssertEqual(level as? Int, 1, "the deep value is written back as it was")
+    }
+
     func testSavingUntouchedRowsGivesBackTheSameBytes() async throws {
         let app = try await makeApp()
         _ = app.handle(.character("e"))

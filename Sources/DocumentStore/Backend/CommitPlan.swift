@@ -10,10 +10,23 @@ enum CommitPlan {
         var staged: [ResourcePath: StoredDocument] = [:]
         var order: [ResourcePath] = []
         for write in writes {
+            let isStaged = staged[write.path] != nil
             let before = try staged[write.path] ?? (write.readsCurrent ? current(write.path) : .missing)
             var after = StoredDocument.missing
             if let fields = try write.transform(before, writeTime) {
-                after = .fields(try WriteLimits.checked(fields, document: write.path.description, store: store))
+                let document = write.path.description
+                var checked = Result { () throws(DocumentStoreError) in
+                    try WriteLimits.checked(fields, replacing: before.fields, document: document, store: store)
+                }
+                if case .failure = checked, !write.readsCurrent, !isStaged {
+                    // A write that replaces the document did not read it; what it keeps of it
+                    // (a value nested too deep by hand, left alone) is known only from the file.
+                    let stored = try current(write.path).fields
+                    checked = Result { () throws(DocumentStoreError) in
+                        try WriteLimits.checked(fields, replacing: stored, document: document, store: store)
+                    }
+                }
+                after = .fields(try checked.get())
             }
             if staged[write.path] == nil { order.append(write.path) }
             staged[write.path] = after

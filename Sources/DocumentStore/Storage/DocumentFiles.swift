@@ -315,11 +315,10 @@ final class DocumentFiles: Sendable {
         return fsync(fd)
     }
 
-    /// The one way documents change. Under the store's write lock (so read-modify-write is safe
+    /// How a folder's documents change. Under the store's write lock (so read-modify-write is safe
     /// across threads and processes), after rolling forward a batch a dead writer committed:
-    /// every document in `expected` must still be what was read (else `.aborted`), then each
-    /// write's transform gets what is stored (or what an earlier write of the same commit made
-    /// of it) and returns the new fields, or nil to delete. One document is written by one
+    /// every document in `expected` must still be what was read (else `.aborted`), then the
+    /// writes are applied to what is stored (`CommitPlan`). One document is written by one
     /// atomic rename; several through the journal (see `CommitJournal`), all or none.
     /// Returns the paths written.
     @discardableResult
@@ -334,23 +333,9 @@ final class DocumentFiles: Sendable {
                 throw DocumentStoreError.changedSinceRead(path: path.description)
             }
         }
-        let writeTime = Timestamp()
-        var staged: [ResourcePath: StoredDocument] = [:]
-        var order: [ResourcePath] = []
-        for write in writes {
-            let current = try staged[write.path] ?? (write.readsCurrent ? document(at: write.path, store: store) : .missing)
-            let next: StoredDocument
-            if let fields = try write.transform(current, writeTime) {
-                next = .fields(try WriteLimits.checked(fields, document: write.path.description, store: store))
-            } else {
-                next = .missing
-            }
-            if staged[write.path] == nil { order.append(write.path) }
-            staged[write.path] = next
-        }
         var entries: [CommitJournal.Entry] = []
-        for path in order {
-            guard case .fields(let fields) = staged[path]! else { entries.append(.init(path: path, bytes: nil)); continue }
+        for (path, document) in try CommitPlan.apply(writes, store: store, current: { try self.document(at: $0, store: store) }) {
+            guard case .fields(let fields) = document else { entries.append(.init(path: path, bytes: nil)); continue }
             let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))
             guard bytes.count <= Self.maxDocumentBytes else {
                 throw DocumentStoreError.documentTooLarge(path: path.description, bytes: bytes.count)
@@ -362,7 +347,7 @@ final class DocumentFiles: Sendable {
         } else if entries.count > 1 {
             try commitJournaled(entries)
         }
-        return order
+        return entries.map(\.path)
     }
 
     /// Writes or deletes one document file, atomically and durably.

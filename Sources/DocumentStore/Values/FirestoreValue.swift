@@ -20,6 +20,11 @@ enum FirestoreValue: Sendable {
         return nil
     }
 
+    var arrayValue: [FirestoreValue]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
     /// The number as a Double, for arithmetic across integers and doubles.
     var numberValue: Double? {
         switch self {

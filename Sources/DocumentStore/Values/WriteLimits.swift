@@ -2,7 +2,8 @@ import Foundation
 
 /// Firestore's limits on what a document holds, checked once on the way to the disk, whatever
 /// the way in (a dictionary, the encoder, a transform), so the store never writes what it, or
-/// Firestore, could not read back.
+/// Firestore, could not read back. A value nested deeper than Firestore allows that a person
+/// wrote by hand reads; left alone, it is written back as it was (`stored`).
 enum WriteLimits {
     /// Maps and arrays nest at most this deep.
     static let maxDepth = 20
@@ -10,24 +11,26 @@ enum WriteLimits {
 
     /// The fields as they will be stored: checked, and timestamps truncated to microseconds, as
     /// Firestore stores them.
-    static func checked(_ fields: [String: FirestoreValue], document: String, store: Firestore) throws(DocumentStoreError) -> Fields {
-        try checked(Fields(fields), under: nil, depth: 1, document: document, store: store)
+    /// `stored`: the document's fields before this write, whose deep values may stay.
+    static func checked(_ fields: [String: FirestoreValue], replacing stored: Fields? = nil, document: String,
+                        store: Firestore) throws(DocumentStoreError) -> Fields {
+        try checked(Fields(fields), stored: stored, under: nil, depth: 1, document: document, store: store)
     }
 
     /// A map's fields; `field` names the map in errors (nil: the document itself).
-    private static func checked(_ fields: Fields, under field: String?, depth: Int, document: String,
+    private static func checked(_ fields: Fields, stored: Fields?, under field: String?, depth: Int, document: String,
                                 store: Firestore) throws(DocumentStoreError) -> Fields {
         var values: [FirestoreValue] = []
         values.reserveCapacity(fields.count)
         for (name, item) in fields {
             let path = field.map { $0 + "." + name } ?? name
             try checkName(name, field: path, document: document)
-            values.append(try checked(item, field: path, depth: depth, document: document, store: store))
+            values.append(try checked(item, stored: stored?[name], field: path, depth: depth, document: document, store: store))
         }
         return Fields(shape: fields.shape, values: values)
     }
 
-    private static func checked(_ value: FirestoreValue, field: String, depth: Int, document: String,
+    private static func checked(_ value: FirestoreValue, stored: FirestoreValue?, field: String, depth: Int, document: String,
                                 store: Firestore) throws(DocumentStoreError) -> FirestoreValue {
         func fail(_ reason: String) -> DocumentStoreError { .invalidValue(path: document, field: field, reason: reason) }
         switch value {
@@ -48,7 +51,8 @@ enum WriteLimits {
             }
             return value
         case .array(let items):
-            guard depth <= maxDepth else { throw tooDeep(field: field, document: document) }
+            guard depth <= maxDepth || value == stored else { throw tooDeep(field: field, document: document) }
+            let storedItems = stored?.arrayValue
             var result: [FirestoreValue] = []
             result.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
@@ -56,12 +60,13 @@ enum WriteLimits {
                     throw DocumentStoreError.invalidValue(path: document, field: "\(field)[\(index)]",
                                                           reason: "an array cannot directly hold another array; put the inner array in a map")
                 }
-                result.append(try checked(item, field: "\(field)[\(index)]", depth: depth + 1, document: document, store: store))
+                let storedItem = storedItems.flatMap { index < $0.count ? $0[index] : nil }
+                result.append(try checked(item, stored: storedItem, field: "\(field)[\(index)]", depth: depth + 1, document: document, store: store))
             }
             return .array(result)
         case .map(let fields):
-            guard depth <= maxDepth else { throw tooDeep(field: field, document: document) }
-            return .map(try checked(fields, under: field, depth: depth + 1, document: document, store: store))
+            guard depth <= maxDepth || value == stored else { throw tooDeep(field: field, document: document) }
+            return .map(try checked(fields, stored: stored?.mapValue, under: field, depth: depth + 1, document: document, store: store))
         }
     }
 

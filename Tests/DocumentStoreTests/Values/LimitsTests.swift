@@ -133,6 +133,30 @@ final class LimitsTests: StoreTestCase {
                        "document limits/doc, field deep\(String(repeating: ".m", count: 20)): maps and arrays can be nested at most 20 levels deep")
     }
 
+    /// A file written by hand may nest deeper than Firestore allows; it reads, and a value left
+    /// alone is written back as it was whatever the write (update, merge, or the whole document).
+    func testAValueNestedTooDeepOnDiskIsKeptByWritesThatLeaveItAlone() async throws {
+        let deep = String(repeating: #"{"m": "#, count: 29) + #"{"leaf": 1}"# + String(repeating: "}", count: 29)
+        try store.writeFile("limits/doc.json", #"{"deep": \#(deep), "list": [\#(deep)], "title": "A"}"#)
+        let read = try await ref.getDocument()
+        XCTAssertNil(read.readError)
+
+        try ref.update(["title": "B"])
+        try ref.write(["title": "C"], merge: true)
+        var whole = try XCTUnwrap(read.data())
+        whole["title"] = "D"
+        try ref.write(whole)
+        let written = try await ref.getDocument()
+        XCTAssertEqual(written.get("title") as? String, "D")
+        XCTAssertTrue(written.namesOfFieldsChanged(since: read) == ["title"], "the deep values are as they were")
+
+        // A new value that deep is refused, as Firestore refuses it, even beside the old one.
+        whole["other"] = whole["deep"]
+        let error = storeError { try ref.write(whole) }
+        XCTAssertEqual(error?.description,
+                       "document limits/doc, field other\(String(repeating: ".m", count: 20)): maps and arrays can be nested at most 20 levels deep")
+    }
+
     func testArraysCountTowardTheDepth() {
         var value: Any = 1
         for level in 0..<21 { value = level % 2 == 0 ? [value] : ["m": value] }

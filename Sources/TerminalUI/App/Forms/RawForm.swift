@@ -3,8 +3,9 @@ import Foundation
 
 /// The form of a document in a folder Shelf has no model for: a row per top-level field, in
 /// the detail pane's order (by name), labelled with the field's name and holding its value in
-/// the typed JSON of the store's files (`v`'s text, on one line), so a value left alone is
-/// written back as it was, type and all. An emptied row removes its field. The last row adds
+/// the typed JSON of the store's files (`v`'s text, on one line). A row left alone is not read
+/// back from its text: its value is written back as it was, type and all, even one the store
+/// would refuse to take anew (a map nested deeper than Firestore allows, written by hand). An emptied row removes its field. The last row adds
 /// a field, written `name: JSON value`. Saving writes the whole document (`setData`), so a
 /// name with dots or spaces is a name, never a path.
 enum RawForm {
@@ -13,9 +14,11 @@ enum RawForm {
     /// The form for `snapshot`, or for a new document of `collection` (an automatic id) when nil.
     static func spec(_ snapshot: DocumentSnapshot?, in collection: CollectionReference) -> FormSpec {
         let store = collection.firestore
-        let names = (snapshot?.data() ?? [:]).keys.sorted()
-        let rows = names.map { name in
-            FormSpec.Field(label: name, text: snapshot?.storedJSON(ofField: name) ?? "", rule: .storedJSON(field: name, in: store))
+        let stored = snapshot?.data() ?? [:]
+        let names = stored.keys.sorted()
+        let texts = names.map { snapshot?.storedJSON(ofField: $0) ?? "" }
+        let rows = zip(names, texts).map { name, text in
+            FormSpec.Field(label: name, text: text, rule: .storedJSON(field: name, in: store, asStored: text))
         }
         let newField = FormSpec.Field(label: newFieldLabel, text: "", rule: .newField(besides: names, in: store))
         return FormSpec(
@@ -23,8 +26,8 @@ enum RawForm {
             fields: rows + [newField],
             save: { values in
                 var fields: [String: Any] = [:]
-                for (name, text) in zip(names, values) where !text.trimmed.isEmpty {
-                    fields[name] = try store.value(fromStoredJSON: text, field: name)
+                for (index, name) in names.enumerated() where !values[index].trimmed.isEmpty {
+                    fields[name] = values[index] == texts[index] ? stored[name] : try store.value(fromStoredJSON: values[index], field: name)
                 }
                 if let added = try Self.newField(values[names.count]).get() {
                     fields[added.name] = try store.value(fromStoredJSON: added.value, field: added.name)
@@ -75,9 +78,10 @@ enum RawForm {
 
 extension FieldRule {
     /// A field's value as typed JSON (`{"$timestamp": "…"}`, `"text"`, `42`); empty removes the field.
-    static func storedJSON(field name: String, in store: Firestore) -> FieldRule {
+    /// `asStored`: the row's text as the form opened, accepted as it is (see `RawForm`).
+    static func storedJSON(field name: String, in store: Firestore, asStored: String) -> FieldRule {
         FieldRule(hint: "empty: the field is removed when saved") { text in
-            if text.trimmed.isEmpty { return nil }
+            if text.trimmed.isEmpty || text == asStored { return nil }
             do { _ = try store.value(fromStoredJSON: text, field: name); return nil } catch { return "\(error)" }
         }
     }

@@ -38,4 +38,27 @@ final class DraftFileTests: XCTestCase {
         file.remove()
         XCTAssertNil(file.load())
     }
+
+    func testADraftIsReadableByItsOwnerOnlyInAFolderOnlyTheOwnerCanEnter() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-draft-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = DraftFile(dataFolder: URL(fileURLWithPath: "/data"), environment: ["XDG_STATE_HOME": folder.path])
+        // A state folder made earlier, open to all, is closed too.
+        try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        let draft = FormDraft(title: "Edit books/x", collectionID: "books", documentID: "x", labels: ["Title"],
+                              values: ["a secret typed"], initialValues: ["Old"], focus: 0,
+                              savedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        try file.save(draft)
+        try file.save(draft)  // and again, over the first
+        XCTAssertEqual(try permissions(of: file.url), 0o600)
+        XCTAssertEqual(try permissions(of: file.url.deletingLastPathComponent()), 0o700)
+        XCTAssertEqual(file.load(), draft)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: file.url.deletingLastPathComponent().path)
+        XCTAssertEqual(leftovers, [file.url.lastPathComponent], "no temporary file is left beside the draft")
+    }
+
+    private func permissions(of url: URL) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
 }

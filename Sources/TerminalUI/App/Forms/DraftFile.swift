@@ -44,12 +44,33 @@ public struct DraftFile: Sendable {
     }
 
     /// Writes the draft (temporary file, then rename), creating the folder; throws why not.
+    /// A draft holds whatever was typed: the file is its owner's only (0600), in a folder
+    /// only its owner can enter (0700), from the moment it exists.
     public func save(_ draft: FormDraft) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(draft).write(to: url, options: .atomic)
+        let bytes = try encoder.encode(draft)
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        unlink(temporary.path)
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.failure("cannot create \(temporary.path)") }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced, rename(temporary.path, url.path) == 0 else {
+            let error = Self.failure("cannot write \(url.path)")
+            unlink(temporary.path)
+            throw error
+        }
+    }
+
+    /// The reason `errno` gives, after what failed.
+    private static func failure(_ what: String) -> Error {
+        NSError(domain: NSPOSIXErrorDomain, code: Int(errno), userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
     }
 
     public func remove() {

@@ -161,4 +161,29 @@ final class UndoRedoEndToEndTests: TmuxTestCase {
         tmux.waitUntil("the edited file has its old bytes") { self.contents(edited) == original }
         XCTAssertFalse(FileManager.default.fileExists(atPath: addedFile.path))
     }
+
+    /// The issue's own steps: edit, another program rewrites the file, `u`. It asks; `y` puts
+    /// back only what the edit set, so the other program's pages and field stay.
+    func testUAfterAnotherProgramRewroteTheFileAsksAndKeepsWhatItWrote() throws {
+        let (tmux, data) = try start()
+        let file = data.appendingPathComponent("books/a-game-of-thrones.json")
+        editPages(tmux, of: "a-game-of-thrones", to: "999")
+        tmux.waitUntil("the edit is written") { (try? TerminalSessionTests.jsonObject(at: file))?["numberOfPages"] as? Int == 999 }
+        var fields = try XCTUnwrap(TerminalSessionTests.jsonObject(at: file))
+        fields["author"] = "Someone Else"
+        fields["note"] = "written by hand"
+        try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]).write(to: file)
+        tmux.waitForScreen("the detail shows the other program's author") { TerminalSessionTests.detailText($0).contains("Someone Else") }
+
+        tmux.send(keys: "u")
+        tmux.waitFor(text: "Changed on disk")
+        tmux.waitFor(text: "numberOfPages")
+        XCTAssertEqual(try TerminalSessionTests.jsonObject(at: file)["author"] as? String, "Someone Else", "nothing written before the answer")
+        tmux.send(keys: "y")
+        tmux.waitFor(text: "Restored books/a-game-of-thrones")
+        tmux.waitUntil("the pages are back") { (try? TerminalSessionTests.jsonObject(at: file))?["numberOfPages"] as? Int == 694 }
+        let after = try TerminalSessionTests.jsonObject(at: file)
+        XCTAssertEqual(after["author"] as? String, "Someone Else")
+        XCTAssertEqual(after["note"] as? String, "written by hand")
+    }
 }

@@ -112,3 +112,127 @@ final class UndoRedoTests: XCTestCase {
         XCTAssertTrue(help.contains("Ctrl-R") && help.contains("Redo what u undid"), help)
     }
 }
+
+/// `u` and `Ctrl-R` never silently overwrite another program's change: when the document is no
+/// longer as Shelf's change left it, they ask, as saving does, and then put back only the
+/// fields that change set.
+@MainActor
+final class UndoAfterChangesOnDiskTests: XCTestCase {
+    private var folder: URL!
+    private var file: URL { folder.appendingPathComponent("books/a.json") }
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-undo-disk-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        try Data(#"{"author": "X", "numberOfPages": 1, "title": "Alpha"}"#.utf8).write(to: file)
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        try await until { app.tab.isLoaded }
+        return app
+    }
+
+    private func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(condition())
+    }
+
+    private func fields() throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] ?? [:]
+    }
+
+    /// Another program rewrites the book: 777 pages and a field no form shows.
+    private func rewriteFromAnotherProgram(author: String) throws {
+        try Data(#"{"author": "\#(author)", "note": "kept by hand", "numberOfPages": 777, "title": "Alpha"}"#.utf8).write(to: file)
+    }
+
+    /// Sets the author (the form's second field) and saves.
+    private func editAuthor(_ app: AppModel, to author: String) {
+        _ = app.handle(.character("e"))
+        _ = app.handle(.tab)
+        for _ in 0..<10 { _ = app.handle(.backspace) }
+        for character in author { _ = app.handle(.character(character)) }
+        _ = app.handle(.enter)
+    }
+
+    func testUndoOfAnEditChangedOnDiskSinceAsksAndPutsBackOnlyTheFieldsTheEditSet() async throws {
+        let app = try await makeApp()
+        editAuthor(app, to: "Yves")
+        XCTAssertEqual(try fields()["author"] as? String, "Yves")
+        try rewriteFromAnotherProgram(author: "Yves")
+
+        _ = app.handle(.character("u"))
+        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
+        XCTAssertEqual(try fields()["numberOfPages"] as? Int, 777, "nothing is written before the answer")
+        let question = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
+        XCTAssertTrue(question.contains("Changed on disk") && question.contains("author"), question)
+
+        _ = app.handle(.character("n"))
+        XCTAssertEqual(try fields()["numberOfPages"] as? Int, 777)
+        XCTAssertEqual(try fields()["author"] as? String, "Yves")
+        _ = app.handle(.character("u"))
+        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask again after n; mode \(app.mode)") }
+
+        _ = app.handle(.character("y"))
+        let after = try fields()
+        XCTAssertEqual(after["author"] as? String, "X", "the field the edit set goes back")
+        XCTAssertEqual(after["numberOfPages"] as? Int, 777, "another program's value stays")
+        XCTAssertEqual(after["note"] as? String, "kept by hand", "a field the edit did not set stays")
+        XCTAssertEqual(after["title"] as? String, "Alpha")
+    }
+
+    func testUndoAfterOverwritingAnotherProgramsChangeBringsThatChangeBack() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("e"))
+        try rewriteFromAnotherProgram(author: "X")
+        try await until { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("note") != nil } ?? false }
+        _ = app.handle(.tab)
+        for _ in 0..<10 { _ = app.handle(.backspace) }
+        for character in "Yves" { _ = app.handle(.character(character)) }
+        _ = app.handle(.enter)
+        guard case .confirm(.conflict(deleted: false)) = app.mode else { return XCTFail("saving did not ask; mode \(app.mode)") }
+        _ = app.handle(.character("y"))  // Overwrite
+        XCTAssertEqual(try fields()["author"] as? String, "Yves")
+
+        _ = app.handle(.character("u"))
+        let after = try fields()
+        XCTAssertEqual(after["author"] as? String, "X")
+        XCTAssertEqual(after["numberOfPages"] as? Int, 777, "undo puts back what the overwrite replaced")
+        XCTAssertEqual(after["note"] as? String, "kept by hand")
+    }
+
+    func testRedoOfAnEditChangedOnDiskSinceAsksAndKeepsTheOtherFields() async throws {
+        let app = try await makeApp()
+        editAuthor(app, to: "Yves")
+        _ = app.handle(.character("u"))
+        XCTAssertEqual(try fields()["author"] as? String, "X")
+        try rewriteFromAnotherProgram(author: "X")
+
+        _ = app.handle(.ctrl("r"))
+        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("Ctrl-R did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
+        _ = app.handle(.character("y"))
+        let after = try fields()
+        XCTAssertEqual(after["author"] as? String, "Yves")
+        XCTAssertEqual(after["numberOfPages"] as? Int, 777)
+        XCTAssertEqual(after["note"] as? String, "kept by hand")
+    }
+
+    func testUndoOfADeleteAfterTheDocumentWasMadeAgainAsksAndKeepsTheNewFields() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("d"))
+        _ = app.handle(.character("y"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
+        try rewriteFromAnotherProgram(author: "Z")  // made again by hand meanwhile
+
+        _ = app.handle(.character("u"))
+        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
+        _ = app.handle(.character("y"))
+        let after = try fields()
+        XCTAssertEqual(after["author"] as? String, "X", "the deleted fields come back")
+        XCTAssertEqual(after["note"] as? String, "kept by hand", "a field the delete did not remove stays")
+    }
+}

@@ -80,6 +80,12 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
         }
     }
 
+    /// Ours: `getDocument` on the calling thread, throwing its error, for callers that must
+    /// know the document before they go on (Shelf's undo reads what it is about to replace).
+    public func readDocument() throws -> DocumentSnapshot {
+        try readSnapshot()
+    }
+
     nonisolated(nonsending) public func getDocument(source: FirestoreSource = .default) async throws -> DocumentSnapshot {
         try await onIOQueue { try self.readSnapshot() }
     }

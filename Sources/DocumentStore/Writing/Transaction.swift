@@ -160,6 +160,26 @@ extension Firestore {
         return try await onIOQueue { Callback(try self.runTransactionNow(maxAttempts: maxAttempts, block.function)) }.function
     }
 
+    /// Ours: `runTransaction` on the calling thread, throwing what `body` throws or why the
+    /// commit failed, for callers that must know the outcome before they go on (Shelf's undo).
+    /// `body` runs again when a document it read changed before the commit.
+    public func runTransactionNow<T>(_ body: (Transaction) throws -> T) throws -> T {
+        var outcome: Result<T, Error>?
+        do {
+            _ = try runTransactionNow(maxAttempts: 5) { transaction, errorPointer in
+                outcome = Result { try body(transaction) }
+                if case .failure = outcome { errorPointer?.pointee = NSError(domain: FirestoreErrorDomain, code: 0) }
+                return nil
+            }
+        } catch {
+            // The block's own error goes back as it was thrown, not as the NSError that stopped the attempts.
+            if case .failure(let blockError)? = outcome { throw blockError }
+            throw error
+        }
+        guard let outcome else { throw DocumentStoreError.invalidCall("the transaction's block never ran").firestoreError }
+        return try outcome.get()
+    }
+
     /// The attempts, on the calling thread.
     func runTransactionNow(maxAttempts: Int, _ updateBlock: (Transaction, NSErrorPointer) -> Any?) throws -> Any? {
         guard maxAttempts >= 1 else {

@@ -22,6 +22,8 @@ public final class AppModel {
         case discardForm
         /// The document changed (or went) on disk since the form opened.
         case conflict(deleted: Bool)
+        /// `u` or `Ctrl-R` on a document changed on disk since the change they revert.
+        case undoConflict(UndoHistory.Change, redo: Bool)
         /// Ctrl-C with a changed form: quit and lose the text?
         case quit
         /// A draft was kept when Shelf was last stopped: reopen it?
@@ -733,13 +735,16 @@ public final class AppModel {
             mode = .confirm(.conflict(deleted: conflict))
             return
         }
+        let collection = store.collection(session.tabID)
+        // What the save replaces, as it is now (after an overwrite, another program's version).
+        let before = session.documentID.map { try? collection.document($0).readDocument() }
         do {
             let id = try session.spec.save(session.widget.values)
             noteWrite(succeeded: true)
-            if let original = session.original {
-                history.recordChange(before: original.readError == nil ? original.data().map { .init(path: original.reference.path, fields: $0) } : nil)
-            } else {
-                history.recordChange(before: .init(path: "\(session.tabID)/\(id)", fields: nil))
+            switch before {
+            case .none: history.record(collection.document(id), before: nil)
+            case .some(.some(let before)): history.record(collection.document(id), before: before)
+            case .some(.none): history.forgetRedos()
             }
             notice = session.documentID == nil ? "Added \(session.tabID)/\(id)" : "Saved \(session.tabID)/\(id)"
             selectAsSoonAsListed(id, in: session.tabID)
@@ -765,47 +770,35 @@ public final class AppModel {
         showsLookup = false
     }
 
-    /// `u`: puts back the fields a document had before the last delete or edit not yet
-    /// undone, or removes the document the last add made; `Ctrl-R` (`redo`) does the undone
-    /// change again. What the step replaces becomes the step back.
+    /// `u`: reverts the last change not yet undone (an edit's fields go back, a deleted
+    /// document comes back, an added one goes); `Ctrl-R` (`redo`) reverts that in turn. A
+    /// document changed on disk since is not touched before the same question saving asks.
     private func undoOrRedo(redo: Bool) {
-        guard let entry = redo ? history.popRedo() : history.popUndo() else {
+        guard let change = redo ? history.popRedo() : history.popUndo() else {
             notice = redo ? "Nothing to redo" : "Nothing to undo"
             return
         }
-        let step = entry.write
-        let replaced = entry.replaces ?? currentState(of: step.path)
-        let reference = store.document(step.path)
+        revert(change, redo: redo, evenIfChangedSince: false)
+    }
+
+    private func revert(_ change: UndoHistory.Change, redo: Bool, evenIfChangedSince: Bool) {
         do {
-            if let fields = step.fields {
-                try reference.write(fields)
-                notice = redo ? "Redone: \(step.path) written again" : "Restored \(step.path)"
-                selectAsSoonAsListed(reference.documentID, in: reference.parent.collectionID)
-            } else {
-                try reference.deleteDocument()
-                notice = redo ? "Redone: \(step.path) deleted again" : "Removed \(step.path): the add is undone"
-            }
+            let reverted = try change.revert(evenIfChangedSince: evenIfChangedSince)
             noteWrite(succeeded: true)
-            if let replaced {
-                let back = UndoHistory.Entry(write: replaced, replaces: step)
-                if redo { history.pushUndo(back) } else { history.pushRedo(back) }
+            if reverted.after != nil {
+                notice = redo ? "Redone: \(change.path) written again" : "Restored \(change.path)"
+                selectAsSoonAsListed(change.reference.documentID, in: change.reference.parent.collectionID)
+            } else {
+                notice = redo ? "Redone: \(change.path) deleted again" : "Removed \(change.path): the add is undone"
             }
+            if redo { history.pushUndo(reverted) } else { history.pushRedo(reverted) }
+        } catch is UndoHistory.ChangedSince {
+            mode = .confirm(.undoConflict(change, redo: redo))
         } catch {
-            if redo { history.pushRedo(entry) } else { history.pushUndo(entry) }
+            if redo { history.pushRedo(change) } else { history.pushUndo(change) }
             noteWrite(succeeded: false)
             notice = "Not \(redo ? "redone" : "undone"): \(error)"
         }
-    }
-
-    /// The document's state as its tab lists it: its fields, or absent; nil when its tab has
-    /// not loaded or the file cannot be read (nothing to put back).
-    private func currentState(of path: String) -> UndoHistory.State? {
-        let reference = store.document(path)
-        guard let tab = tabs.first(where: { $0.collectionID == reference.parent.collectionID }), tab.isLoaded else { return nil }
-        guard let index = tab.index(of: reference.documentID) else { return .init(path: path, fields: nil) }
-        let snapshot = tab.snapshot(at: index)
-        guard snapshot.readError == nil, let fields = snapshot.data() else { return nil }
-        return .init(path: path, fields: fields)
     }
 
     /// Selects `id` now if it is listed, else as soon as the listener lists it.
@@ -864,19 +857,19 @@ public final class AppModel {
         switch (confirmation, action) {
         case (.delete(let id), .yes):
             mode = .browse
-            let before = tab.index(of: id).map { tab.snapshot(at: $0) }
+            let reference = store.collection(tab.collectionID).document(id)
+            let before = try? reference.readDocument()
             let error = tab.delete(id: id)
             noteWrite(succeeded: error == nil)
             if let error {
                 notice = "Not deleted: \(error)"
-            } else if let before, before.readError == nil, let fields = before.data() {
+            } else if let before, before.readError == nil {
                 notice = "Deleted \(tab.collectionID)/\(id) (u undoes)"
-                history.recordChange(before: .init(path: before.reference.path, fields: fields),
-                                     after: .init(path: before.reference.path, fields: nil))
+                history.record(reference, before: before)
             } else {
                 // A file that could not be read has no fields to bring back: u must not write {}.
                 notice = "Deleted \(tab.collectionID)/\(id)"
-                history.recordChange(before: nil)
+                history.forgetRedos()
             }
         case (.delete, _):
             mode = .browse
@@ -888,6 +881,13 @@ public final class AppModel {
         case (.conflict, .yes):
             mode = .form
             saveForm(overwrite: true)
+        case (.undoConflict(let change, let redo), .yes):
+            mode = .browse
+            revert(change, redo: redo, evenIfChangedSince: true)
+        case (.undoConflict(let change, let redo), _):
+            mode = .browse
+            if redo { history.pushRedo(change) } else { history.pushUndo(change) }
+            notice = "Not \(redo ? "redone" : "undone"): \(change.path) is as it is on disk; \(redo ? "Ctrl-R" : "u") asks again"
         case (.quit, .yes):
             break  // handled by the caller, which quits
         case (.quit, _):

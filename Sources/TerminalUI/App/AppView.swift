@@ -301,6 +301,14 @@ public enum AppView {
             let when = draft.savedAt.formatted(date: .abbreviated, time: .shortened)
             return ConfirmDialog(title: "Draft kept", question: "\(draft.title): what you typed was kept when Shelf was stopped (\(when)). Reopen it?",
                                  yesLabel: "Reopen", noLabel: "Discard")
+        case .undoConflict(let change, let redo):
+            let verb = redo ? "Redo" : "Undo"
+            let since = redo ? "it was undone" : "your change"
+            let outcome = change.before == nil
+                ? "\(verb)ing removes it, with what changed since."
+                : "Only the fields \(redo ? "the undo" : "your change") set go back (\(change.fieldsSet.joined(separator: ", "))); the rest stays as it is now."
+            return ConfirmDialog(title: "Changed on disk", question: "\(change.path) changed on disk since \(since). \(verb) anyway? \(outcome)",
+                                 yesLabel: "\(verb) anyway", noLabel: "Leave it")
         case .conflict(let deleted):
             return deleted
                 ? ConfirmDialog(title: "Deleted on disk", question: "\(path) was deleted since this form opened. Save it again?",

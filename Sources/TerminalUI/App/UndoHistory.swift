@@ -1,41 +1,86 @@
-/// `u` and `Ctrl-R`: what Shelf's own changes replaced (newest last), and what undoing
-/// replaced in turn, to redo it. A new change forgets what could be redone, as in vim and
-/// visidata.
+import DocumentStore
+import Foundation
+
+/// `u` and `Ctrl-R`: the changes Shelf made (newest last), and the changes undoing made in
+/// turn, to redo them. A new change forgets what could be redone, as in vim and visidata.
+/// Undoing and redoing are one operation: reverting a change, which is itself a change.
 struct UndoHistory {
-    /// A document's state: its fields, or nil when it does not exist.
-    struct State {
-        let path: String
-        let fields: [String: Any]?
+    /// One change to one document: the document as read just before it and just after it
+    /// (nil: no document).
+    struct Change {
+        let reference: DocumentReference
+        let before: DocumentSnapshot?
+        let after: DocumentSnapshot?
+
+        var path: String { reference.path }
+
+        /// The fields the change set, added or removed, by name.
+        var fieldsSet: [String] {
+            guard let before else { return after.map { $0.namesOfFieldsChanged(since: nil).sorted() } ?? [] }
+            return before.namesOfFieldsChanged(since: after).sorted()
+        }
     }
 
-    /// One step: the state to write, and the state that writing replaces when it is known
-    /// (a delete replaces a document with nothing); otherwise it is read from the list.
-    struct Entry {
-        let write: State
-        var replaces: State?
-    }
+    /// The document is no longer as the change left it: another program changed it since.
+    struct ChangedSince: Error {}
 
     /// Entries kept each way; the oldest go first.
     static let limit = 100
 
-    private var undoEntries: [Entry] = []
-    private var redoEntries: [Entry] = []
+    private var undoEntries: [Change] = []
+    private var redoEntries: [Change] = []
 
-    /// A change Shelf made: `before` is what undoing it writes back, nil when that cannot be
-    /// known (a file that could not be read), which makes the change not undoable; `after` is
-    /// what the change left, when known.
-    mutating func recordChange(before: State?, after: State? = nil) {
-        if let before { Self.push(Entry(write: before, replaces: after), onto: &undoEntries) }
+    /// A change Shelf just made to `reference`: `before` is the document as read just before
+    /// (nil for a new one), and the document is read again to know what the change left. A
+    /// change whose earlier state is unknown (a file that could not be read) cannot be undone:
+    /// only the redos are forgotten.
+    mutating func record(_ reference: DocumentReference, before: DocumentSnapshot?) {
         redoEntries = []
+        guard before?.readError == nil, let after = try? reference.readDocument(), after.readError == nil else { return }
+        Self.push(Change(reference: reference, before: before.flatMap { $0.exists ? $0 : nil }, after: after.exists ? after : nil),
+                  onto: &undoEntries)
     }
 
-    mutating func popUndo() -> Entry? { undoEntries.popLast() }
-    mutating func popRedo() -> Entry? { redoEntries.popLast() }
-    mutating func pushUndo(_ entry: Entry) { Self.push(entry, onto: &undoEntries) }
-    mutating func pushRedo(_ entry: Entry) { Self.push(entry, onto: &redoEntries) }
+    /// A change that cannot be undone forgets what could be redone all the same.
+    mutating func forgetRedos() { redoEntries = [] }
 
-    private static func push(_ entry: Entry, onto entries: inout [Entry]) {
-        entries.append(entry)
-        if entries.count > limit { entries.removeFirst(entries.count - limit) }
+    mutating func popUndo() -> Change? { undoEntries.popLast() }
+    mutating func popRedo() -> Change? { redoEntries.popLast() }
+    mutating func pushUndo(_ change: Change) { Self.push(change, onto: &undoEntries) }
+    mutating func pushRedo(_ change: Change) { Self.push(change, onto: &redoEntries) }
+
+    private static func push(_ change: Change, onto changes: inout [Change]) {
+        changes.append(change)
+        if changes.count > limit { changes.removeFirst(changes.count - limit) }
+    }
+}
+
+extension UndoHistory.Change {
+    /// Puts the document back as it was before the change, in one transaction, and returns
+    /// the change that made (what redoing, or undoing the redo, reverts). When the document is
+    /// no longer as the change left it, throws `ChangedSince` unless `evenIfChangedSince`;
+    /// then only the fields the change set go back, onto what is there now, so another
+    /// program's fields and values stay (undoing an add still removes the document).
+    func revert(evenIfChangedSince: Bool) throws -> UndoHistory.Change {
+        let replaced = try reference.firestore.runTransactionNow { transaction -> DocumentSnapshot? in
+            let read = try transaction.getDocument(reference)
+            if let unreadable = read.readError { throw unreadable }
+            let current = read.exists ? read : nil
+            let asLeft = read.holdsTheSame(as: after)
+            guard asLeft || evenIfChangedSince else { throw UndoHistory.ChangedSince() }
+            var fields = before?.data()
+            if !asLeft, let current, let earlier = fields {
+                fields = current.data() ?? [:]
+                for name in fieldsSet { fields?[name] = earlier[name] }
+            }
+            if let fields {
+                transaction.setData(fields, forDocument: reference)
+            } else {
+                transaction.deleteDocument(reference)
+            }
+            return current
+        }
+        let now = try reference.readDocument()
+        return UndoHistory.Change(reference: reference, before: replaced, after: now.exists ? now : nil)
     }
 }

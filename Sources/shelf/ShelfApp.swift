@@ -55,7 +55,8 @@ final class ShelfApp {
 
     /// Once a second, one readdir of the data folder (or one query of the server, which also
     /// says whether it answers): a collection folder made by another program appears as a tab,
-    /// a removed one's tab says it is gone. Listed off the main thread, one listing at a time,
+    /// a removed one's tab says it is gone; and one of the selected document's folder, so its
+    /// detail names its collections. Listed off the main thread, one listing at a time,
     /// so a server that does not answer never holds up the keys that only read.
     private func makeCollectionsTimer() -> any DispatchSourceProtocol {
         let timer = DispatchSource.makeTimerSource(queue: .main)
@@ -65,8 +66,9 @@ final class ShelfApp {
             MainActor.assumeIsolated {
                 guard !isListingCollections else { return }
                 isListingCollections = true
+                let selected = model.selectedDocument
                 DispatchQueue.global(qos: .utility).async { [self] in
-                    let listing = AppModel.collectionIDs(of: store)
+                    let listing = AppModel.listing(of: store, selected: selected)
                     DispatchQueue.main.async { [self] in
                         MainActor.assumeIsolated {
                             isListingCollections = false

@@ -23,6 +23,32 @@ final class TabsAndFieldsEndToEndTests: TmuxTestCase {
         XCTAssertFalse(tmux.screen().contains(TmuxSession.exitedMarker), TmuxSession.framed(tmux.screen()))
     }
 
+    /// A document's collection (`books/hitchhiker/reviews/r1.json`): the detail names it, `c`
+    /// opens it as the last tab (the others keep their numbers), and its document is edited there.
+    func testCOpensTheSelectedDocumentsCollectionAsATab() throws {
+        dataFolder = try temporaryDataCopy()
+        let reviews = dataFolder!.appendingPathComponent("books/hitchhiker/reviews")
+        try FileManager.default.createDirectory(at: reviews, withIntermediateDirectories: true)
+        try Data(#"{"stars": 5, "title": "Mostly harmless"}"#.utf8).write(to: reviews.appendingPathComponent("r1.json"))
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: dataFolder!)
+        session = tmux
+        tmux.waitFor(text: "47 documents")
+        tmux.send(keys: "o")
+        tmux.type("hitchhiker")
+        tmux.send(keys: "Enter")
+        tmux.send(keys: "Escape")
+        tmux.send(keys: "/")
+        tmux.type("ultimate")
+        tmux.send(keys: "Enter")
+        tmux.waitFor(text: "┌ books/hitchhiker ")
+        tmux.waitFor(text: "reviews (c opens it)")
+        tmux.send(keys: "c")
+        tmux.waitFor(text: "Opened books/hitchhiker/reviews")
+        tmux.waitFor(text: "6 books/hitchhiker/reviews")
+        tmux.waitFor(text: "Mostly harmless")
+        XCTAssertTrue(tmux.screen().contains("2 Colors"), TmuxSession.framed(tmux.screen()))
+    }
+
     /// Tab in the `o` prompt completes the id, then lists the ids and cycles through them.
     func testTabCompletesTheIdInTheOpenPrompt() throws {
         dataFolder = try temporaryDataCopy()

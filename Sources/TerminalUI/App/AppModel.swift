@@ -86,6 +86,9 @@ public final class AppModel {
     /// Rows of the detail scrolled off its top, for the document at `path`; another document
     /// starts at the top.
     var detailScroll: (path: String, offset: Int)?
+    /// The collections of a document, as last listed: its detail names them when it is the
+    /// selected one.
+    var documentCollections: (path: String, ids: [String])?
     /// What `u` puts back and `Ctrl-R` does again.
     var history = UndoHistory()
     /// Documents just written by Shelf, per tab, to select once the listener reports them:
@@ -144,31 +147,45 @@ public final class AppModel {
     /// which also tells `connection` whether it answers); returns whether the tabs changed, so
     /// the caller draws again.
     @discardableResult
-    public func refreshCollections() -> Bool { applyCollections(Self.collectionIDs(of: store)) }
+    public func refreshCollections() -> Bool { applyCollections(Self.listing(of: store, selected: selectedDocument)) }
+
+    /// What the once-a-second look finds: the top-level collections, and the collections of
+    /// the selected document, which its detail names.
+    public struct CollectionListing: @unchecked Sendable {
+        let collections: Result<[String], any Error>
+        let selected: (path: String, ids: [String])?
+    }
 
     /// The listing `refreshCollections` looks at, for a caller that makes it off the main
     /// thread: a server that does not answer holds it until its calls time out, and keys
     /// should not wait for that.
-    public nonisolated static func collectionIDs(of store: Firestore) -> Result<[String], any Error> {
-        Result { try store.listCollections().map(\.collectionID) }
+    public nonisolated static func listing(of store: Firestore, selected: DocumentReference?) -> CollectionListing {
+        let collections = Result { try store.listCollections().map(\.collectionID) }
+        let ids = selected.flatMap { try? $0.listCollections().map(\.collectionID).sorted(by: precedes) }
+        return CollectionListing(collections: collections, selected: selected.flatMap { reference in ids.map { (reference.path, $0) } })
     }
 
     /// `refreshCollections` with the listing already made.
     @discardableResult
-    public func applyCollections(_ listing: Result<[String], any Error>) -> Bool {
+    public func applyCollections(_ listing: CollectionListing) -> Bool {
+        var changed = false
+        if let selected = listing.selected, documentCollections.map({ $0 != selected }) ?? true {
+            documentCollections = selected
+            changed = true
+        }
         let listed: [String]
-        switch listing {
+        switch listing.collections {
         case .success(let ids):
             listed = ids
             if serverAnswered(), let connection { notice = "Back online: \(connection.server)" }
         case .failure(let error):
             connection?.note(error)
-            return false
+            return changed
         }
         let known = Set(KnownCollection.allCases.map(\.rawValue))
         let present = Set(listed)
-        var changed = false
-        for tab in tabs where !known.contains(tab.collectionID) && tab.isGone == present.contains(tab.collectionID) {
+        for tab in tabs where !known.contains(tab.collectionID) && !tab.isSubcollection
+            && tab.isGone == present.contains(tab.collectionID) {
             tab.isGone.toggle()
             changed = true
         }
@@ -177,7 +194,9 @@ public final class AppModel {
         guard !new.isEmpty else { return changed }
         let current = tabs.isEmpty ? nil : tab
         for id in new {
-            let position = tabs.firstIndex { !known.contains($0.collectionID) && Self.precedes(id, $0.collectionID) } ?? tabs.count
+            let position = tabs.firstIndex {
+                $0.isSubcollection || (!known.contains($0.collectionID) && Self.precedes(id, $0.collectionID))
+            } ?? tabs.count
             tabs.insert(RawTab.make(store: store, collectionID: id), at: position)
         }
         if let current { activeTab = tabs.firstIndex { $0 === current } ?? 0 }
@@ -203,7 +222,7 @@ public final class AppModel {
     }
 
     /// Byte order of names, as Firestore orders ids.
-    static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+    nonisolated static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     // MARK: Rows as the list shows them
 
@@ -317,6 +336,9 @@ public final class AppModel {
         return selection(in: visible).map { visible[$0] }
     }
 
+    /// The selected document, whose collections the once-a-second look lists.
+    public var selectedDocument: DocumentReference? { selectedIndex.map { tab.snapshot(at: $0).reference } }
+
     // MARK: Keys
 
     /// Handles one key; `pageSize` is the list's height, for PgUp/PgDn.
@@ -429,6 +451,7 @@ public final class AppModel {
             }
         case .undo: undoOrRedo(redo: false)
         case .redo: undoOrRedo(redo: true)
+        case .collections: openCollections()
         case .rawView:
             guard let index = selectedIndex else { notice = "Nothing to show: the list is empty"; break }
             rawView = RawJSONView(snapshot: tab.snapshot(at: index), text: storedText(of:))
@@ -446,6 +469,27 @@ public final class AppModel {
         default: break
         }
         return .keepRunning
+    }
+
+    /// `c`: each collection of the selected document becomes a tab (once), after the others
+    /// so the numbers of those stay, and the first of them is shown.
+    private func openCollections() {
+        guard let reference = selectedDocument else { notice = "Nothing selected: the list is empty"; return }
+        let ids: [String]
+        do {
+            ids = try reference.listCollections().map(\.collectionID).sorted(by: Self.precedes)
+        } catch {
+            notice = "Cannot list the collections of \(reference.path): \(error)"
+            return
+        }
+        documentCollections = (reference.path, ids)
+        guard let first = ids.first else { notice = "\(reference.path) has no collections"; return }
+        for id in ids where !tabs.contains(where: { $0.collectionID == "\(reference.path)/\(id)" }) {
+            tabs.append(RawTab.make(store: store, collectionID: "\(reference.path)/\(id)"))
+        }
+        switchTab(to: tabs.firstIndex { $0.collectionID == "\(reference.path)/\(first)" } ?? activeTab)
+        notice = ids.count == 1 ? "Opened \(reference.path)/\(first)"
+            : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))"
     }
 
     private func sort(by sort: SortOrder) {

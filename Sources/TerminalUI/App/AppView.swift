@@ -215,7 +215,11 @@ public enum AppView {
             swatchArea = Rect(x: inner.x, y: inner.y, width: inner.width, height: 3)
             inner = Rect(x: inner.x, y: inner.y + 4, width: inner.width, height: inner.height - 4)
         }
-        var widget = DetailWidget(lines: detail.lines, offset: model.detailScroll?.path == path ? model.detailScroll!.offset : 0)
+        var lines = detail.lines
+        if let collections = model.documentCollections, collections.path == path, !collections.ids.isEmpty {
+            lines.insert(DetailLine("Collections", "\(collections.ids.joined(separator: ", ")) (c opens \(collections.ids.count == 1 ? "it" : "them"))"), at: 0)
+        }
+        var widget = DetailWidget(lines: lines, offset: model.detailScroll?.path == path ? model.detailScroll!.offset : 0)
         widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
         model.detailScroll = (path, widget.offset)
         let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height

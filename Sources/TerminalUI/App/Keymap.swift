@@ -7,7 +7,7 @@ enum Keymap {
         case scrollDetailDown, scrollDetailUp
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
-        case rawView, copyJSON, redo
+        case rawView, copyJSON, redo, collections
         case save, cancel, nextField, previousField, choose
         case yes, no
     }
@@ -35,6 +35,8 @@ enum Keymap {
         KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document (without a model: each field as JSON; broken: in the editor)", hint: "edit"),
         KeyBinding(keys: [.character("E")], action: Action.openInEditor.rawValue,
                    description: "Open its file in $VISUAL/$EDITOR/vi (fixes a broken one)", hint: "editor", isMinorHint: true),
+        KeyBinding(keys: [.character("c")], action: Action.collections.rawValue,
+                   description: "Open the selected document's collections (books/dune/reviews) as tabs"),
         KeyBinding(keys: [.character("v")], action: Action.rawView.rawValue, description: "Show its stored JSON (scrolls; v or Esc closes)"),
         KeyBinding(keys: [.character("Y")], action: Action.copyJSON.rawValue, description: "Copy its JSON to the clipboard (OSC 52)"),
         KeyBinding(keys: [.character("d")], action: Action.delete.rawValue, description: "Delete the selected document (asks y/n)", hint: "delete"),

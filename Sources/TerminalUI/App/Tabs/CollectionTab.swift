@@ -5,6 +5,8 @@ import ShelfModels
 /// every tab through this, whatever the model behind it.
 @MainActor
 protocol CollectionTab: AnyObject {
+    /// The collection's path, which tells tabs apart: its id for a top-level collection
+    /// (`books`), the whole path for a document's (`books/dune/reviews`).
     var collectionID: String { get }
     var title: String { get }
     var isLoaded: Bool { get }
@@ -47,6 +49,11 @@ protocol CollectionTab: AnyObject {
     /// Drops the last failed write's message from `statusMessage` (the server it could not
     /// reach is back).
     func forgetWriteError()
+}
+
+extension CollectionTab {
+    /// A collection of a document (`books/dune/reviews`) rather than a top-level one.
+    var isSubcollection: Bool { collectionID.contains("/") }
 }
 
 /// What the detail pane shows for one document.

@@ -24,7 +24,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         }
     }
 
-    var collectionID: String { live.collection.collectionID }
+    var collectionID: String { live.collection.path }
     var title: String { presentation.title }
     var isLoaded: Bool { live.hasLoaded }
     var loadProgress: (read: Int, total: Int?)? { live.loadProgress }

@@ -19,7 +19,7 @@ extension Presentation where Model == RawFields {
     /// The form holds the raw fields as typed JSON (`RawForm`).
     static func raw(_ collection: CollectionReference) -> Presentation {
         Presentation(
-            title: collection.collectionID,
+            title: collection.path,
             columns: [Column(ColumnSpec("Id", minWidth: 10, weight: 1), text: { _, snapshot in snapshot.documentID }),
                       Column(ColumnSpec("Name", minWidth: 10, weight: 1), style: Style(dim: true), text: { _, snapshot in
                           ["title", "name"].lazy.compactMap { snapshot.get($0) as? String }.first ?? ""

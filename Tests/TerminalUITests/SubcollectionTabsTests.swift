@@ -1,0 +1,95 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// A document's own collections (`books/dune/reviews/r1.json`): the detail names them, `c`
+/// opens each as a tab beside the others, where they are browsed and edited as any folder.
+@MainActor
+final class SubcollectionTabsTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-subcollections-\(UUID().uuidString)")
+        try write("books/dune", #"{"author": "Frank Herbert", "numberOfPages": 412, "title": "Dune"}"#)
+        try write("books/emma", #"{"author": "Jane Austen", "numberOfPages": 474, "title": "Emma"}"#)
+        try write("books/dune/reviews/r1", #"{"title": "Sand everywhere"}"#)
+        try write("books/dune/reviews/r2", #"{"title": "Spice"}"#)
+        try write("books/dune/notes/n1", #"{"name": "Arrakis"}"#)
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func write(_ path: String, _ json: String) throws {
+        let url = folder.appendingPathComponent(path + ".json")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: url)
+    }
+
+    private func makeApp() async throws -> AppModel {
+        let settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
+        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
+        return app
+    }
+
+    private func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(condition())
+    }
+
+    private func screen(_ app: AppModel) -> String {
+        AppView.render(app, size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
+    }
+
+    func testTheDetailNamesTheSelectedDocumentsCollections() async throws {
+        let app = try await makeApp()
+        XCTAssertEqual(app.selectedDocument?.path, "books/dune")
+        app.refreshCollections()  // the once-a-second look, which lists the selected document's too
+        XCTAssertTrue(screen(app).contains("Collections  notes, reviews (c opens them)"), screen(app))
+        _ = app.handle(.character("j"))  // Emma has none
+        app.refreshCollections()
+        XCTAssertFalse(screen(app).contains("Collections"), screen(app))
+    }
+
+    func testCOpensEachCollectionOfTheDocumentAsATabAndShowsTheFirst() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("c"))
+        XCTAssertEqual(app.notice, "Opened the 2 collections of books/dune: notes, reviews")
+        XCTAssertEqual(app.tab.collectionID, "books/dune/notes")
+        try await until { app.tab.isLoaded && app.tab.rowCount == 1 }
+        XCTAssertTrue(screen(app).contains("Arrakis"), screen(app))
+        XCTAssertEqual(app.tabs.map(\.collectionID).suffix(2), ["books/dune/notes", "books/dune/reviews"], "after the others")
+        XCTAssertTrue(screen(app).contains("5 Articles   6 books/dune/notes"), screen(app))
+
+        _ = app.handle(.character("1"))
+        _ = app.handle(.character("c"))
+        XCTAssertEqual(app.tabs.filter { $0.collectionID.hasPrefix("books/dune/") }.count, 2, "opened once")
+        app.refreshCollections()
+        XCTAssertFalse(app.tabs.contains { $0.isGone }, "a document's collection is not a top-level folder gone")
+    }
+
+    func testADocumentInACollectionOfADocumentIsEditedInItsOwnFile() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("c"))
+        _ = app.handle(.tab)  // books/dune/reviews
+        XCTAssertEqual(app.tab.collectionID, "books/dune/reviews")
+        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
+        _ = app.handle(.character("d"))
+        _ = app.handle(.character("y"))
+        XCTAssertEqual(app.notice, "Deleted books/dune/reviews/r1 (u undoes)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("books/dune/reviews/r1.json").path))
+        _ = app.handle(.character("u"))
+        XCTAssertEqual(app.notice, "Restored books/dune/reviews/r1")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("books/dune/reviews/r1.json").path))
+    }
+
+    func testCOnADocumentWithoutCollectionsSaysSo() async throws {
+        let app = try await makeApp()
+        _ = app.handle(.character("j"))
+        _ = app.handle(.character("c"))
+        XCTAssertEqual(app.notice, "books/emma has no collections")
+        XCTAssertEqual(app.tab.collectionID, "books")
+    }
+}

@@ -96,6 +96,20 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(result.output.contains(file.path), result.output)
     }
 
+    /// A mistyped folder is not created and checked as empty: every command but the app says
+    /// it is missing and fails.
+    func testAMissingDataFolderIsAnErrorForEveryCommandAndNothingIsCreated() throws {
+        let scratch = try dataCopy().deletingLastPathComponent()
+        let missing = scratch.appendingPathComponent("Dtaa")
+        for command in [["check"], ["list"], ["export", "--to", scratch.appendingPathComponent("copy").path]] {
+            let result = try run(command + ["--data", missing.path])
+            XCTAssertEqual(result.status, 1, result.output)
+            XCTAssertTrue(result.output.contains("the data folder \(missing.path) does not exist"), result.output)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path), "\(command[0]) creates nothing")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("copy").path), "nor export's destination")
+    }
+
     /// The summary counts the collections that are there.
     func testTheCollectionCountIsTheCollectionsThatExist() throws {
         let data = try dataCopy()

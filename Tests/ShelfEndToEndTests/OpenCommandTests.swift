@@ -24,6 +24,18 @@ final class OpenCommandTests: TmuxTestCase {
         XCTAssertEqual(result.output, "shelf: unknown command 'chek': the commands are open, check, list, generate, export (see shelf --help)\n")
     }
 
+    /// A terminal that cannot move the cursor (TERM=dumb) is refused as an unknown one is,
+    /// before the screen is touched.
+    func testATerminalThatCannotMoveTheCursorIsRefused() throws {
+        let data = try temporaryDataCopy()
+        dataFolder = data
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: data, term: "dumb")
+        session = tmux
+        tmux.waitFor(text: "\(TmuxSession.exitedMarker) 1")
+        let screen = tmux.screen()
+        XCTAssertTrue(screen.contains("shelf: the terminal TERM=dumb cannot move the cursor"), TmuxSession.framed(screen))
+    }
+
     /// Only the app makes a missing `--data` folder (empty), when its parent exists.
     func testTheAppCreatesAMissingFolderWhoseParentExists() throws {
         let data = try temporaryDataCopy()

@@ -56,6 +56,12 @@ static inline mmask_t shelf_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t shelf_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t shelf_button5_pressed(void) { return BUTTON5_PRESSED; }
 
+// Cursor addressing (terminfo's cup): without it (TERM=dumb) no screen can be drawn.
+static inline int shelf_can_move_cursor(void) {
+    const char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
+
 static inline void shelf_getmaxyx(WINDOW *win, int *rows, int *columns) {
     int y, x;
     getmaxyx(win, y, x);

@@ -95,6 +95,16 @@ public final class Firestore: @unchecked Sendable {
         return folder.files.strayFilesRemovedWhenOpened()
     }
 
+    /// For `shelf check` and `shelf list`: sweeps the whole folder for those temporary files
+    /// now, also one Shelf never wrote to (which opening leaves alone), and returns every one
+    /// this store has removed, by path in the folder. None on a server.
+    package func sweepStrayTemporaryFiles() -> [String] {
+        guard let folder = backend as? FolderBackend else { return [] }
+        _ = folder.files.strayFilesRemovedWhenOpened()
+        folder.files.removeStrayTemporaryFiles()
+        return folder.files.strayFilesRemoved.withLock { $0 }
+    }
+
     // MARK: The default store
 
     private static let defaultStore = Locked<Firestore?>(nil)

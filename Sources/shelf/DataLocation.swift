@@ -26,20 +26,22 @@ struct DataLocation {
     /// The URL schemes of the servers Shelf opens.
     static let serverSchemes = ["postgresql", "postgres"]
 
-    /// A folder named on the command line (created when missing if its parent exists), or a
-    /// server's URL.
-    static func given(_ path: String) throws -> DataLocation {
+    /// A folder named on the command line by `option`, or a server's URL. A missing folder is
+    /// an error, unless `creatingMissing` (the app, export's destination, generate) and its
+    /// parent exists: then it is made, empty.
+    static func given(_ path: String, option: String = "--data", creatingMissing: Bool = false) throws -> DataLocation {
+        guard !path.isEmpty else { throw Problem(description: "\(option) is empty: give a folder or a postgresql:// URL") }
         if let scheme = path.range(of: "://").map({ path[..<$0.lowerBound].lowercased() }), serverSchemes.contains(scheme) {
             guard let url = URL(string: path), url.host != nil else {
                 throw Problem(description: "\(scheme):// address not understood: expected postgresql://user:password@host:port/database")
             }
             return DataLocation(url: url)
         }
-        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath).standardizedFileURL
+        let url = folderURL(path)
         var isDirectory: ObjCBool = false
         let manager = FileManager.default
         if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw Problem(description: "\(url.path) is a file, not a folder: give --data a folder of collections") }
+            guard isDirectory.boolValue else { throw Problem(description: "\(url.path) is a file, not a folder: give \(option) a folder of collections") }
             guard manager.isReadableFile(atPath: url.path), manager.isExecutableFile(atPath: url.path) else {
                 throw Problem(description: "cannot read the folder \(url.path): permission denied")
             }
@@ -47,8 +49,10 @@ struct DataLocation {
         }
         let parent = url.deletingLastPathComponent()
         guard manager.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw Problem(description: "cannot create \(url.path): its parent folder \(parent.path) does not exist")
+            throw Problem(description: creatingMissing ? "cannot create \(url.path): its parent folder \(parent.path) does not exist"
+                : "the data folder \(url.path) does not exist, nor its parent folder \(parent.path)")
         }
+        guard creatingMissing else { throw Problem(description: "the data folder \(url.path) does not exist") }
         do {
             try manager.createDirectory(at: url, withIntermediateDirectories: false)
         } catch {
@@ -57,8 +61,50 @@ struct DataLocation {
         return DataLocation(url: url, notice: "Created the empty folder \(url.path)")
     }
 
+    /// A path as typed: `~` expanded, relative to the current folder, `.` and `..` resolved.
+    private static func folderURL(_ path: String) -> URL {
+        URL(fileURLWithPath: (path as NSString).expandingTildeInPath).standardizedFileURL
+    }
+
+    /// Refuses a folder `path` (named by `option`) that is `location`, or inside it, or holds
+    /// it, also through symbolic links: a copy into itself would never end. Real paths are
+    /// compared folder by folder (`/a/b` does not hold `/a/bc`), as far as they exist.
+    static func refuseOverlap(of location: DataLocation, _ locationOption: String, with path: String, _ option: String) throws {
+        guard !path.isEmpty else { return }  // refused by `given`, which names the option
+        let same = Problem(description: "\(locationOption) and \(option) are the same store (\(location.displayName)): export copies into another one")
+        if location.isServer || serverSchemes.contains(where: { path.lowercased().hasPrefix($0 + "://") }) {
+            if URL(string: path) == location.url { throw same }
+            return
+        }
+        let other = folderURL(path)
+        let (mine, theirs) = (realComponents(of: location.url), realComponents(of: other))
+        if mine == theirs { throw same }
+        if theirs.starts(with: mine) {
+            throw Problem(description: "\(option) \(other.path) is inside \(locationOption) \(location.displayName): give a folder outside it")
+        }
+        if mine.starts(with: theirs) {
+            throw Problem(description: "\(locationOption) \(location.displayName) is inside \(option) \(other.path): give a folder that does not hold it")
+        }
+    }
+
+    /// The folders of `url`'s real path (symbolic links resolved): of its longest part that
+    /// exists, then the rest as written.
+    private static func realComponents(of url: URL) -> [String] {
+        var folder = url, rest: [String] = []
+        while folder.path != "/" {
+            if let real = realpath(folder.path, nil) {
+                defer { free(real) }
+                return URL(fileURLWithPath: String(cString: real)).pathComponents + rest.reversed()
+            }
+            rest.append(folder.lastPathComponent)
+            folder.deleteLastPathComponent()
+        }
+        return url.pathComponents
+    }
+
     /// `$XDG_DATA_HOME/shelf` (or `~/.local/share/shelf`), made the first time from the demo
-    /// data inside this binary (`DemoData`), so an installed `shelf` needs no checkout.
+    /// data inside this binary (`DemoData`), so an installed `shelf` needs no checkout. Every
+    /// command given no `--data` makes it: it is the one default, which no typo can name.
     static func demoCopy() throws -> DataLocation {
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }

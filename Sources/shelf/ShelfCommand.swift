@@ -23,8 +23,9 @@ struct DataOptions: ParsableArguments {
     var data: String?
 
     /// What to open: `--data` (a folder or a server), or the per-user copy of the demo data.
-    func location() throws -> DataLocation {
-        if let data { return try DataLocation.given(data) }
+    /// A missing `--data` folder is an error unless `creatingMissing` (the app, generate).
+    func location(creatingMissing: Bool = false) throws -> DataLocation {
+        if let data { return try DataLocation.given(data, creatingMissing: creatingMissing) }
         return try DataLocation.demoCopy()
     }
 }

@@ -25,7 +25,7 @@ final class GenerateCommandTests: XCTestCase {
         let data = scratch.appendingPathComponent("big")
         let result = try run(["generate", "--data", data.path, "--count", "1201"])
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(result.output.hasPrefix("wrote 1201 books to books in "), result.output)
+        XCTAssertTrue(result.output.hasPrefix("wrote 1201 books (generated-0000000 to generated-0001200) to \(data.path)/books in "), result.output)
         XCTAssertEqual(result.output.split(separator: "\n").count, 1, "no progress line below 10,000 books: \(result.output)")
         let files = try bookFiles(in: data)
         XCTAssertEqual(files.count, 1201, "500 + 500 + 201")
@@ -51,7 +51,7 @@ final class GenerateCommandTests: XCTestCase {
         }
 
         let check = try run(["check", "--data", data.path])
-        XCTAssertEqual(check.output, "checked 1201 documents in 5 collections: all decode\n")
+        XCTAssertEqual(check.output, "checked 1201 documents in 1 collection: all decode\n")
         XCTAssertEqual(check.status, 0)
     }
 
@@ -59,5 +59,27 @@ final class GenerateCommandTests: XCTestCase {
         let result = try run(["generate", "--data", scratch.appendingPathComponent("none").path, "--count", "0"])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.output.contains("--count must be at least 1, got 0"), result.output)
+    }
+
+    /// No default to the person's own library (`$XDG_DATA_HOME/shelf`): the folder is named.
+    func testGenerateNeedsAnExplicitDataFolder() throws {
+        let home = scratch.appendingPathComponent("xdg")
+        let result = try run(["generate", "--count", "2"], environment: ["XDG_DATA_HOME": home.path])
+        XCTAssertNotEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("generate needs --data <dir>"), result.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.path), "nothing is written to the library")
+    }
+
+    /// Run again, it goes on numbering after the books it made before: a hand edit stays.
+    func testGeneratingAgainAddsBooksAfterTheOnesThereAndOverwritesNothing() throws {
+        let data = scratch.appendingPathComponent("big")
+        XCTAssertEqual(try run(["generate", "--data", data.path, "--count", "2"]).status, 0)
+        let edited = data.appendingPathComponent("books/generated-0000001.json")
+        try Data(#"{"author": "Me", "numberOfPages": 1, "title": "Mine now"}"#.utf8).write(to: edited)
+        let again = try run(["generate", "--data", data.path, "--count", "2"])
+        XCTAssertEqual(again.status, 0, again.output)
+        XCTAssertTrue(again.output.hasPrefix("wrote 2 books (generated-0000002 to generated-0000003, after generated-0000001, already there) to \(data.path)/books in "), again.output)
+        XCTAssertEqual(try bookFiles(in: data), (0..<4).map { String(format: "generated-%07d.json", $0) })
+        XCTAssertEqual(try String(contentsOf: edited, encoding: .utf8), #"{"author": "Me", "numberOfPages": 1, "title": "Mine now"}"#)
     }
 }

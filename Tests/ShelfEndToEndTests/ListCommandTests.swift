@@ -32,6 +32,31 @@ final class ListCommandTests: XCTestCase {
         XCTAssertLessThan(line.count, 400, "the number is not echoed whole: \(line)")
     }
 
+    /// A subcollection is listed as a collection of its own, by its path, after its parent,
+    /// with its ids; one under a document that does not exist too.
+    func testSubcollectionsAreListedByPathWithTheirIds() throws {
+        for (relative, text) in [("books/hitchhiker/reviews/r1.json", #"{"stars": 5}"#), ("books/hitchhiker/reviews/r2.json", #"{"stars": 4}"#),
+                                 ("books/no-such-book/notes/n1.json", #"{"n": 1}"#), ("books/hitchhiker/reviews/r1/replies/x.json", #"{"ok": true}"#)] {
+            let file = data.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        let result = try run(["list", "--data", data.path])
+        XCTAssertEqual(result.status, 0, result.output)
+        let headers = result.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("  ") }
+        XCTAssertEqual(headers, [
+            "articles (7 documents)",
+            "books (47 documents)",
+            "books/hitchhiker/reviews (2 documents)",
+            "books/hitchhiker/reviews/r1/replies (1 document)",
+            "books/no-such-book/notes (1 document)",
+            "colors (61 documents)",
+            "locations (5 documents)",
+            "programming-languages (13 documents)",
+        ], result.output)
+        XCTAssertTrue(result.output.contains("books/hitchhiker/reviews (2 documents)\n  r1\n  r2\n"), result.output)
+    }
+
     /// A collection folder that cannot be opened is said (exit 1) and the others are listed;
     /// a document that is a FIFO is that document's problem, marked `!`.
     ///

@@ -3,9 +3,10 @@ import Foundation
 /// Temporary files a killed writer left beside documents (`.shelf-<random>.tmp`: written,
 /// not yet renamed over the document). Batches clean theirs up through the journal; a single
 /// document's write has no journal, so its leftovers are swept here: when the store opens, and
-/// when `shelf check` asks. Only files older than a minute: a live commit holds its temporary
-/// files for milliseconds, and a batch's roll-forward writes a missing one again from its
-/// journal, so no lock is needed (and opening never waits for another process's writer).
+/// when `shelf check` or `shelf list` asks (also in a folder Shelf never wrote to). Only files
+/// older than a minute: a live commit holds its temporary files for milliseconds, and a
+/// batch's roll-forward writes a missing one again from its journal, so no lock is needed
+/// (and opening never waits for another process's writer).
 extension DocumentFiles {
     static let strayAge: TimeInterval = 60
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentStore
 import Foundation
+import ShelfModels
 
 /// `shelf export`: copies a whole store, every collection at every depth, into an empty one,
 /// in batches of 500 (one durability barrier each), losing no type: integers stay integers,
@@ -11,9 +12,10 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Copy every document of the data folder (or server) into another, empty, one.",
         discussion: """
-            Documents that cannot be read are named and left out (exit status 1); everything \
-            else is copied. The destination is created if its parent exists; one that already \
-            holds collections is refused, so nothing there is overwritten.
+            Documents that cannot be read, or that a store cannot write (maps nested deeper than \
+            20 levels), are named and left out (exit status 1); everything else is copied. The \
+            destination is created if its parent exists; one that already holds collections, or \
+            that is inside the source or holds it, is refused, so nothing there is overwritten.
             """)
 
     @OptionGroup var options: DataOptions
@@ -23,10 +25,8 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let sourceLocation = try options.location()
-        let destinationLocation = try DataLocation.given(to)
-        if sourceLocation.url.resolvingSymlinksInPath() == destinationLocation.url.resolvingSymlinksInPath() {
-            throw DataLocation.Problem(description: "--data and --to are the same store (\(sourceLocation.displayName)): export copies into another one")
-        }
+        try DataLocation.refuseOverlap(of: sourceLocation, "--data", with: to, "--to")
+        let destinationLocation = try DataLocation.given(to, option: "--to", creatingMissing: true)
         let source = try sourceLocation.openStore()
         let destination = try destinationLocation.openOtherStore()
         let existing = try destination.listCollections().map(\.collectionID)
@@ -43,10 +43,11 @@ struct ExportCommand: ParsableCommand {
                 + "\n\(export.copied.formatted()) document\(export.copied == 1 ? " was" : "s were") copied before this; \(destinationLocation.displayName) holds that partial copy")
         }
         let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+        let leftOut = [(export.unreadable.count, "read"), (export.refused.count, "copied")].filter { $0.0 > 0 }
+            .map { "; \($0.0) could not be \($0.1) and \($0.0 == 1 ? "was" : "were") left out" }
         print("exported \(export.copied.formatted()) document\(export.copied == 1 ? "" : "s") in \(export.collections) collection\(export.collections == 1 ? "" : "s") "
-            + "from \(sourceLocation.displayName) to \(destinationLocation.displayName) in \(seconds) s"
-            + (export.unreadable.isEmpty ? "" : "; \(export.unreadable.count) could not be read and were left out"))
-        if !export.unreadable.isEmpty { throw ExitCode(1) }
+            + "from \(sourceLocation.displayName) to \(destinationLocation.displayName) in \(seconds) s" + leftOut.joined())
+        if !leftOut.isEmpty { throw ExitCode(1) }
     }
 }
 
@@ -59,6 +60,8 @@ struct StoreExport {
     private(set) var copied = 0
     private(set) var collections = 0
     private(set) var unreadable: [String] = []
+    /// Documents read but refused by the destination's write limits.
+    private(set) var refused: [String] = []
     private let progress = ProgressLine()
 
     init(destination: Firestore) { self.destination = destination }
@@ -66,7 +69,7 @@ struct StoreExport {
     mutating func copy(_ collection: CollectionReference) throws {
         let snapshot = try waitFor { try await collection.getDocuments() }
         collections += 1
-        var batch = destination.batch(), inBatch = 0, done = 0
+        var batch: [QueryDocumentSnapshot] = [], done = 0
         for document in snapshot.documents {
             done += 1
             if let error = document.readError {
@@ -74,21 +77,36 @@ struct StoreExport {
                 progress.interrupt(with: PrintableText.safe("\(document.reference.path): cannot be read, left out: \(error)"))
                 continue
             }
-            let data = document.data().mapValues { Self.rebased($0, to: destination) }
-            batch.setData(data, forDocument: destination.document(document.reference.path))
-            inBatch += 1
-            if inBatch == Self.batchSize {
-                try batch.commitNow()
-                copied += inBatch
-                (batch, inBatch) = (destination.batch(), 0)
+            batch.append(document)
+            if batch.count == Self.batchSize {
+                try commit(batch)
+                batch = []
                 progress.show(collection.path, done, of: snapshot.count)
             }
         }
-        if inBatch > 0 { try batch.commitNow() }
-        copied += inBatch
+        if !batch.isEmpty { try commit(batch) }
         progress.finish(collection.path, snapshot.count)
-        for document in try collection.listDocuments() {
-            for subcollection in try document.listCollections() { try copy(subcollection) }
+        for subcollection in try collection.subcollections() { try copy(subcollection) }
+    }
+
+    /// Writes the documents in one batch. The store reads what it would refuse to write (maps
+    /// nested deeper than Firestore's 20 levels, which it reads up to 100): when the batch is
+    /// refused so, each document is written alone, and those refused are named and left out.
+    private mutating func commit(_ documents: [QueryDocumentSnapshot]) throws {
+        let batch = destination.batch()
+        for document in documents {
+            batch.setData(document.data().mapValues { Self.rebased($0, to: destination) }, forDocument: destination.document(document.reference.path))
+        }
+        do {
+            try batch.commitNow()
+            copied += documents.count
+        } catch let error as FirestoreErrorCode where error.code == .invalidArgument {
+            guard documents.count == 1, let document = documents.first else {
+                for document in documents { try commit([document]) }
+                return
+            }
+            refused.append(document.reference.path)
+            progress.interrupt(with: PrintableText.safe("\(document.reference.path): cannot be copied, left out: \(error)"))
         }
     }
 

@@ -8,35 +8,53 @@ import ShelfModels
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Write COUNT synthetic books into the data folder's books collection.")
+        abstract: "Write COUNT synthetic books into the books collection of the --data folder.",
+        discussion: """
+            --data is required (never your own library by default); a missing folder is created \
+            if its parent exists. Books are numbered generated-0000000, generated-0000001, ...; \
+            run again, the numbers go on after the generated books already there, so no \
+            document is overwritten.
+            """)
 
     @OptionGroup var options: DataOptions
 
     static let batchSize = 500
+    static let idPrefix = "generated-"
 
     @Option(help: "How many books to write.")
     var count: Int = 10_000
 
     func validate() throws {
+        guard options.data != nil else { throw ValidationError("generate needs --data <dir>: the folder to write the books into") }
         guard count > 0 else { throw ValidationError("--count must be at least 1, got \(count)") }
     }
 
     func run() throws {
-        let store = try options.location().openStore()
+        let location = try options.location(creatingMissing: true)
+        let store = try location.openStore()
         let books = store.collection("books")
+        // After the highest generated number there, so nothing is overwritten.
+        let last = try books.listDocuments().compactMap { document in
+            document.documentID.hasPrefix(Self.idPrefix) ? Int(document.documentID.dropFirst(Self.idPrefix.count)) : nil
+        }.max()
+        let first = last.map { $0 + 1 } ?? 0
         let start = Date()
         // Firestore's largest batch: one commit (one durability barrier) per 500 books.
-        for first in stride(from: 0, to: count, by: Self.batchSize) {
-            let end = min(first + Self.batchSize, count)
+        for offset in stride(from: 0, to: count, by: Self.batchSize) {
+            let end = min(offset + Self.batchSize, count)
             let batch = store.batch()
-            for index in first..<end {
-                try batch.setData(from: SyntheticBooks.book(index), forDocument: books.document(String(format: "generated-%07d", index)))
+            for index in (first + offset)..<(first + end) {
+                try batch.setData(from: SyntheticBooks.book(index), forDocument: books.document(Self.id(index)))
             }
             try batch.commitNow()
-            for written in stride(from: (first / 10_000 + 1) * 10_000, through: end, by: 10_000) { print("\(written) books written") }
+            for written in stride(from: (offset / 10_000 + 1) * 10_000, through: end, by: 10_000) { print("\(written) books written") }
         }
-        print("wrote \(count) books to \(books.path) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        let after = last.map { ", after \(Self.id($0)), already there" } ?? ""
+        print("wrote \(count) book\(count == 1 ? "" : "s") (\(Self.id(first)) to \(Self.id(first + count - 1))\(after)) "
+            + "to \(location.displayName)/\(books.path) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
     }
+
+    static func id(_ index: Int) -> String { idPrefix + String(format: "%07d", index) }
 }
 
 /// Varied, plausible books made from a number, the same every run.

@@ -5,24 +5,38 @@ import Foundation
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Open the terminal UI (the default).")
+        abstract: "Open the terminal UI (the default).",
+        discussion: "A --data folder that does not exist is created (empty) if its parent exists.")
 
     @OptionGroup var options: DataOptions
 
-    @Option(name: .customLong("poll-interval"), help: ArgumentHelp("How often to look for changes on disk, in milliseconds.", valueName: "ms"))
+    // Unconditional: `-5` is taken as the value, so the range is said, not "Missing value".
+    @Option(name: .customLong("poll-interval"), parsing: .unconditional,
+            help: ArgumentHelp("How often to look for changes on disk, in milliseconds (10 to 60000).", valueName: "ms"))
     var pollInterval: Int = 250
 
     @Flag(name: .customLong("no-mouse"), help: "Leave the mouse to the terminal (its own selection): no clicks or wheel in Shelf.")
     var noMouse = false
 
+    /// Open is the default command, so a mistyped one (`shelf chek`) arrives here as a word:
+    /// taken, to say it is no command, instead of open's usage.
+    @Argument(help: ArgumentHelp(visibility: .hidden))
+    var unknownCommand: String?
+
     func validate() throws {
+        if let unknownCommand {
+            let commands = ShelfCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+            let message = "shelf: unknown command '\(unknownCommand)': the commands are \(commands.joined(separator: ", ")) (see shelf --help)"
+            FileHandle.standardError.write(Data((PrintableText.safe(message) + "\n").utf8))
+            throw ExitCode(ExitCode.validationFailure.rawValue)
+        }
         guard (10...60_000).contains(pollInterval) else {
             throw ValidationError("--poll-interval must be between 10 and 60000 milliseconds, got \(pollInterval)")
         }
     }
 
     func run() throws {
-        let location = try options.location()
+        let location = try options.location(creatingMissing: true)
         let store = try location.openStore(pollingInterval: Double(pollInterval) / 1000)
         ShelfApp.run(store: store, notice: location.notice, mouse: !noMouse)
     }

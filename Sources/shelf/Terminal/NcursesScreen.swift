@@ -15,6 +15,8 @@ public final class NcursesScreen {
         /// stdin or stdout is not a terminal (redirected, piped, /dev/null).
         case notATerminal
         case cannotOpenTerminal(term: String?)
+        /// The terminal cannot move the cursor (TERM=dumb): it would get one garbled line.
+        case cannotMoveCursor(term: String?)
 
         public var description: String {
             switch self {
@@ -22,6 +24,8 @@ public final class NcursesScreen {
                 return "standard input and output must be a terminal to show the interface"
             case .cannotOpenTerminal(let term):
                 return "cannot use the terminal (TERM=\(term ?? "unset")): is this a terminal, and is TERM known to ncurses?"
+            case .cannotMoveCursor(let term):
+                return "the terminal TERM=\(term ?? "unset") cannot move the cursor, and Shelf draws a full screen: use a terminal that can (TERM=xterm-256color, say)"
             }
         }
     }
@@ -84,6 +88,12 @@ public final class NcursesScreen {
         // newterm, unlike initscr, returns nil instead of exiting when the terminal is unusable.
         guard let screen = newterm(nil, shelf_stdout(), shelf_stdin()) else {
             throw .cannotOpenTerminal(term: NcursesScreen.environment("TERM"))
+        }
+        // Asked of the terminal's description before anything is drawn: newterm sends nothing.
+        guard shelf_can_move_cursor() != 0 else {
+            endwin()
+            delscreen(screen)
+            throw .cannotMoveCursor(term: NcursesScreen.environment("TERM"))
         }
         self.screen = screen
         set_term(screen)

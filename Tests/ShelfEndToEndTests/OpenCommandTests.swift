@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+
+/// `shelf` / `shelf open` refuses what it cannot use before taking the screen: each refusal
+/// names the thing and what was expected.
+final class OpenCommandTests: TmuxTestCase {
+    func testAnEmptyDataPathIsRefused() throws {
+        for command in [[], ["check"], ["list"]] {
+            let result = try run(command + ["--data", ""])
+            XCTAssertEqual(result.status, 1, result.output)
+            XCTAssertTrue(result.output.contains("--data is empty: give a folder or a postgresql:// URL"), result.output)
+        }
+    }
+
+    func testANegativePollIntervalSaysTheRange() throws {
+        let result = try run(["--poll-interval", "-5"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("--poll-interval must be between 10 and 60000 milliseconds, got -5"), result.output)
+    }
+
+    func testAnUnknownCommandIsNamedAndTheCommandsListed() throws {
+        let result = try run(["chek", "--data", "/nonexistent"])
+        XCTAssertEqual(result.status, 64, result.output)
+        XCTAssertEqual(result.output, "shelf: unknown command 'chek': the commands are open, check, list, generate, export (see shelf --help)\n")
+    }
+
+    /// A terminal that cannot move the cursor (TERM=dumb) is refused as an unknown one is,
+    /// before the screen is touched.
+    func testATerminalThatCannotMoveTheCursorIsRefused() throws {
+        let data = try temporaryDataCopy()
+        dataFolder = data
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: data, term: "dumb")
+        session = tmux
+        tmux.waitFor(text: "\(TmuxSession.exitedMarker) 1")
+        let screen = tmux.screen()
+        XCTAssertTrue(screen.contains("shelf: the terminal TERM=dumb cannot move the cursor"), TmuxSession.framed(screen))
+    }
+
+    /// Only the app makes a missing `--data` folder (empty), when its parent exists.
+    func testTheAppCreatesAMissingFolderWhoseParentExists() throws {
+        let data = try temporaryDataCopy()
+        dataFolder = data
+        let new = data.appendingPathComponent("new")
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: new)
+        session = tmux
+        tmux.waitFor(text: "Created the empty folder")
+        var isDirectory: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: new.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+}

@@ -335,6 +335,7 @@ public final class AppModel {
             keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
+        defer { keepSelectionInView(height: pageSize) }
         switch mode {
         case .browse: return handleBrowse(key, pageSize: pageSize)
         case .filter: handleFilter(key)
@@ -347,6 +348,20 @@ public final class AppModel {
         case .confirm(let confirmation): handleConfirm(confirmation, key)
         }
         return .keepRunning
+    }
+
+    /// Moves the shown list's first row in view as little as possible so the selection is in a
+    /// pane `height` rows high, with no empty rows below the last (`ListState.keptVisible`).
+    /// Done after every key and click as well as when drawing: were it done only when drawing,
+    /// keys typed in one burst would start from a first row left by an earlier key (`G` then
+    /// `g j j` would leave two rows above the view), and the screen would depend on when
+    /// frames happened to be drawn.
+    func keepSelectionInView(height: Int) {
+        let visible = visibleRows(of: tab)
+        var state = listStates[tab.collectionID] ?? ListState()
+        state.offset = ListState(selected: selection(in: visible), offset: state.offset)
+            .keptVisible(rowCount: visible.count, height: height).offset
+        listStates[tab.collectionID] = state
     }
 
     /// Keys that act on a tab's documents, pressed before its first snapshot arrived: they are
@@ -446,8 +461,16 @@ public final class AppModel {
         return .keepRunning
     }
 
+    /// Sorts the shown tab; the selected document stays on the row of the pane it was on
+    /// where it can (its rows all moved, so the first row in view from before means nothing).
     private func sort(by sort: SortOrder) {
+        let visible = visibleRows(of: tab)
+        let state = listStates[tab.collectionID] ?? ListState()
+        let rowOnScreen = selection(in: visible).map { $0 - state.offset }
         sortOrders[tab.collectionID] = sort
+        if let rowOnScreen, isOrdered(tab), let position = selection(in: visibleRows(of: tab)) {
+            listStates[tab.collectionID]?.offset = max(0, position - rowOnScreen)
+        }
         notice = "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
     }
 
@@ -477,6 +500,7 @@ public final class AppModel {
     /// views): a form or a question is answered by keys.
     public func handle(mouse event: MouseEvent, size: Size) {
         guard keysWaitingForLoad.isEmpty else { return }
+        defer { keepSelectionInView(height: AppView.listHeight(for: size)) }
         let hit = AppView.hit(event.point, in: self, size: size)
         let step = event.kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
         switch (mode, event.kind, hit) {

@@ -150,12 +150,9 @@ public enum AppView {
         canvas.write(layout.header(sortedBy: sort.column, ascending: sort.ascending),
                      at: Point(x: inner.x + markerWidth, y: inner.y), clippedTo: inner.width - markerWidth)
         inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
-        let state = ListState(selected: position, offset: model.listStates[tab.collectionID]?.offset ?? 0)
-            .keptVisible(rowCount: visible.count, height: inner.height)
-        var stored = model.listStates[tab.collectionID] ?? ListState()
-        stored.offset = state.offset
-        model.listStates[tab.collectionID] = stored
-        let window = visible.dropFirst(state.offset).prefix(inner.height)
+        model.keepSelectionInView(height: inner.height)
+        let offset = model.listStates[tab.collectionID]?.offset ?? 0
+        let window = visible.dropFirst(offset).prefix(inner.height)
         let highlighter = Highlighter(query: filter)
         let rows = window.map { index -> ListRow in
             switch tab.tableRow(at: index, mode: model.colorMode) {
@@ -167,7 +164,7 @@ public enum AppView {
             }
         }
         let empty = ready ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : waitingText(model, tab)
-        ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty,
+        ListWidget(rows: rows, state: ListState(selected: position.map { $0 - offset }, offset: 0), emptyText: empty,
                    reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
     }

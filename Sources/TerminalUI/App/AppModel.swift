@@ -271,6 +271,9 @@ public final class AppModel {
     /// The order the tab's rows are listed in: the one chosen by s/S, else the tab's own.
     func sortOrder(of tab: CollectionTab) -> SortOrder { sortOrders[tab.collectionID] ?? tab.defaultSort }
     var sortOrders: [String: SortOrder] = [:]
+    /// Per tab, how many of its columns the list showed when last drawn (the first ones; the
+    /// width leaves out the others): `s` cycles through these.
+    var shownColumnCounts: [String: Int] = [:]
 
     func filterText(for tab: CollectionTab) -> String {
         if case .filter = mode, tab === self.tab { return textField.text }
@@ -449,7 +452,9 @@ public final class AppModel {
         case .copyJSON: return copySelectedJSON()
         case .sortNext, .sortReverse:
             let current = sortOrder(of: tab)
-            sort(by: action == .sortNext ? current.next(columnCount: tab.columns.count) : current.reversed)
+            // Only the columns on screen: a sort by one out of sight would look like none.
+            let shown = shownColumnCounts[tab.collectionID] ?? tab.columns.count
+            sort(by: action == .sortNext ? current.next(columnCount: shown) : current.reversed)
         case .help:
             helpOffset = 0
             mode = .help

@@ -116,7 +116,7 @@ public enum AppView {
         guard !TooSmall.applies(to: size) else { return .elsewhere }
         let layout = ScreenLayout(size: size)
         if layout.tabBar.contains(point) {
-            return tabBar(model).index(atColumn: point.x - layout.tabBar.x).map(Hit.tab) ?? .elsewhere
+            return tabBar(model).index(atColumn: point.x - layout.tabBar.x, width: layout.tabBar.width).map(Hit.tab) ?? .elsewhere
         }
         if layout.header.contains(point) {
             let table = TableLayout(columns: model.tab.columns, width: max(1, layout.header.width))

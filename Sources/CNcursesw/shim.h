@@ -55,6 +55,13 @@ static inline mmask_t shelf_mouse_mask(void) { return BUTTON1_PRESSED | BUTTON4_
 static inline mmask_t shelf_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t shelf_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t shelf_button5_pressed(void) { return BUTTON5_PRESSED; }
+// How terminfo says a mouse report starts (kmous: "\033[M" or "\033[<"), or NULL. Declared
+// here rather than through <term.h>, whose macros (lines, columns...) would clash.
+extern char *tigetstr(const char *);
+static inline const char *shelf_mouse_report_start(void) {
+    char *start = tigetstr("kmous");
+    return start == (char *)-1 ? NULL : start;
+}
 
 // Cursor addressing (terminfo's cup): without it (TERM=dumb) no screen can be drawn.
 static inline int shelf_can_move_cursor(void) {

@@ -5,14 +5,14 @@ import XCTest
 /// the list or, over it, the detail; `--no-mouse` leaves the mouse to the terminal. Mouse
 /// events are sent as the bytes xterm sends (SGR: `ESC [ < button ; column ; row M`).
 final class MouseTests: TmuxTestCase {
-    private func start(arguments: [String] = []) throws -> TmuxSession {
+    private func start(arguments: [String] = [], term: String = "xterm-256color") throws -> TmuxSession {
         let data = try temporaryDataCopy()
         dataFolder = data
         // A book with many fields that sorts first, so its detail can scroll.
         var fields: [String: Any] = ["author": "A", "numberOfPages": 1, "title": "A Book of Many Fields"]
         for index in 1...40 { fields[String(format: "extra%02d", index)] = "value \(index)" }
         try JSONSerialization.data(withJSONObject: fields).write(to: data.appendingPathComponent("books/many.json"))
-        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: data, arguments: arguments)
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: data, term: term, arguments: arguments)
         session = tmux
         tmux.waitFor(text: "48 documents")
         return tmux
@@ -76,6 +76,27 @@ final class MouseTests: TmuxTestCase {
         tmux.waitFor(text: " 7/48 ┘")
         mouse(tmux, button: 64, x: 10, y: 10)
         tmux.waitFor(text: " 4/48 ┘")
+    }
+
+    /// ncurses decodes only the encoding TERM's terminfo names: under tmux-256color it expects
+    /// X10 reports, under xterm-256color SGR ones. A report in the other encoding is still a
+    /// click, never keys (it would switch tabs and say "M" does nothing).
+    func testAMouseReportInTheEncodingTerminfoDoesNotNameIsStillAClick() throws {
+        for (term, encoding) in [("tmux-256color", "SGR"), ("xterm-256color", "X10")] {
+            let tmux = try start(term: term)
+            let dune = try line(containing: "Dune ", in: tmux)
+            let (x, y) = (dune.x + 2, dune.y + 1)
+            let bytes = encoding == "SGR"
+                ? "\u{1B}[<0;\(x);\(y)M\u{1B}[<0;\(x);\(y)m"
+                : "\u{1B}[M" + String(UnicodeScalar(UInt8(32))) + String(UnicodeScalar(UInt8(32 + x))) + String(UnicodeScalar(UInt8(32 + y)))
+                  + "\u{1B}[M#" + String(UnicodeScalar(UInt8(32 + x))) + String(UnicodeScalar(UInt8(32 + y)))
+            tmux.send(hex: bytes.utf8.map { String(format: "%02x", $0) }.joined(separator: " "))
+            tmux.waitFor(text: "┌ books/dune ")
+            let screen = tmux.screen()
+            XCTAssertTrue(screen.contains("┌ Books "), "\(term), \(encoding): still on the books tab:\n\(TmuxSession.framed(screen))")
+            XCTAssertFalse(screen.contains("does nothing"), "\(term), \(encoding):\n\(TmuxSession.framed(screen))")
+            tmux.kill()
+        }
     }
 
     func testNoMouseLeavesTheMouseToTheTerminal() throws {

@@ -94,4 +94,18 @@ final class ScrollingEndToEndTests: TmuxTestCase {
         XCTAssertFalse(tmux.screen().contains("extra38"), framed(tmux))
         XCTAssertTrue(tmux.screen().contains("┌ books/many "), framed(tmux))
     }
+
+    /// `G`, a frame, then `g j j` typed in one burst: the list shows its first rows, as it does
+    /// when the same keys come one frame each.
+    func testKeysTypedInOneBurstLeaveNoRowAboveTheView() throws {
+        let tmux = try start()
+        tmux.waitFor(text: " 1/47 ┘")
+        let firstRow = tmux.lines()[3]
+        tmux.send(keys: "G")
+        tmux.waitFor(text: " 47/47 ┘")
+        XCTAssertNotEqual(tmux.lines()[3], firstRow, framed(tmux))
+        tmux.send(keys: "g", "j", "j")
+        tmux.waitFor(text: " 3/47 ┘")
+        XCTAssertEqual(String(tmux.lines()[3].prefix(38)), String(firstRow.prefix(38)), "the first book is in view:\n\(framed(tmux))")
+    }
 }

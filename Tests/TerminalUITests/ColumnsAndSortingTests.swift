@@ -77,10 +77,47 @@ final class ColumnsAndSortingTests: XCTestCase {
         XCTAssertTrue(list(app)[0].contains("Pages ▲"), list(app)[0])
         XCTAssertEqual(list(app).map { String($0.suffix(3)) }.dropFirst().dropLast(), [" 98", "386", "412", "532"])
 
-        _ = app.handle(.character("s"))
-        _ = app.handle(.character("s"))
-        _ = app.handle(.character("s"))  // past the last column (tags): back to the title
+        _ = app.handle(.character("s"))  // past the last column shown (pages): back to the title
         XCTAssertTrue(list(app)[0].hasPrefix("  Title ▲"), list(app)[0])
+    }
+
+    func testSCyclesThroughTheColumnsShownAtTheWidthOnly() async throws {
+        let app = try await makeApp()
+        // At 100 columns the list shows Title, Author and Pages; Genres and Tags do not fit.
+        XCTAssertFalse(list(app)[0].contains("Genres"), list(app)[0])
+        var sorted: [String] = []
+        for _ in 0..<4 {
+            _ = app.handle(.character("s"))
+            sorted.append(lines(app)[14])
+        }
+        XCTAssertEqual(sorted.map { $0.components(separatedBy: "Sorted by ").last!.components(separatedBy: " ").first! },
+                       ["Author", "Pages", "Title", "Author"])
+        // At 160 columns Genres and Tags are shown, and sorted by in turn.
+        for _ in 0..<3 {
+            _ = app.handle(.character("s"))
+            _ = lines(app, width: 160)
+        }
+        XCTAssertTrue(lines(app, width: 160)[2].contains("Tags ▲"), lines(app, width: 160)[2])
+    }
+
+    func testASortedColumnANarrowerScreenHidesStaysSortedAndIsNamedInTheFrame() async throws {
+        let app = try await makeApp()
+        for _ in 0..<3 {
+            _ = app.handle(.character("s"))
+            _ = lines(app, width: 160)
+        }
+        XCTAssertTrue(lines(app, width: 160)[2].contains("Genres ▲"), lines(app, width: 160)[2])
+        XCTAssertTrue(lines(app, width: 160)[1].contains("┌ Books ─"), lines(app, width: 160)[1])
+        // Narrower: Genres is not shown; the rows keep its order (none, by id, then Gothic and
+        // Sci-Fi), and the frame says what they are sorted by.
+        XCTAssertTrue(lines(app)[1].hasPrefix("┌ Books by Genres ▲ ─"), lines(app)[1])
+        XCTAssertEqual(list(app).map { String($0.prefix(20)).trimmingCharacters(in: .whitespaces) }, [
+            "Title", "Dune", "Children of Dune", "Jane Eyre", "Ancillary Justice", "! Aaa Broken  number",
+        ])
+        // s goes on to the first column shown.
+        _ = app.handle(.character("s"))
+        XCTAssertTrue(list(app)[0].hasPrefix("  Title ▲"), list(app)[0])
+        XCTAssertTrue(lines(app)[1].hasPrefix("┌ Books ─"), lines(app)[1])
     }
 
     func testTheSelectionAndOrderHoldUnderLiveUpdates() async throws {

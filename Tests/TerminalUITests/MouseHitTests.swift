@@ -39,11 +39,11 @@ final class MouseHitTests: XCTestCase {
     func testTheTabBarIsHitByEachTabsWholeTitle() {
         let bar = TabBar(titles: ["1 Books", "2 Colors"], selected: 0)
         // " 1 Books " is columns 0-8, a space, then " 2 Colors " is 10-19.
-        XCTAssertEqual((0...8).map { bar.index(atColumn: $0) }, Array(repeating: 0, count: 9))
-        XCTAssertNil(bar.index(atColumn: 9))
-        XCTAssertEqual(bar.index(atColumn: 10), 1)
-        XCTAssertEqual(bar.index(atColumn: 19), 1)
-        XCTAssertNil(bar.index(atColumn: 20))
+        XCTAssertEqual((0...8).map { bar.index(atColumn: $0, width: 80) }, Array(repeating: 0, count: 9))
+        XCTAssertNil(bar.index(atColumn: 9, width: 80))
+        XCTAssertEqual(bar.index(atColumn: 10, width: 80), 1)
+        XCTAssertEqual(bar.index(atColumn: 19, width: 80), 1)
+        XCTAssertNil(bar.index(atColumn: 20, width: 80))
     }
 
     func testPointsLandOnTabsRowsTheHeaderAndTheDetail() async throws {

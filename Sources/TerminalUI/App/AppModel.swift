@@ -292,6 +292,9 @@ public final class AppModel {
     /// The order the tab's rows are listed in: the one chosen by s/S, else the tab's own.
     func sortOrder(of tab: CollectionTab) -> SortOrder { sortOrders[tab.collectionID] ?? tab.defaultSort }
     var sortOrders: [String: SortOrder] = [:]
+    /// Per tab, how many of its columns the list showed when last drawn (the first ones; the
+    /// width leaves out the others): `s` cycles through these.
+    var shownColumnCounts: [String: Int] = [:]
 
     func filterText(for tab: CollectionTab) -> String {
         if case .filter = mode, tab === self.tab { return textField.text }
@@ -359,6 +362,7 @@ public final class AppModel {
             keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
+        defer { keepSelectionInView(height: pageSize) }
         switch mode {
         case .browse: return handleBrowse(key, pageSize: pageSize)
         case .filter: handleFilter(key)
@@ -371,6 +375,20 @@ public final class AppModel {
         case .confirm(let confirmation): handleConfirm(confirmation, key)
         }
         return .keepRunning
+    }
+
+    /// Moves the shown list's first row in view as little as possible so the selection is in a
+    /// pane `height` rows high, with no empty rows below the last (`ListState.keptVisible`).
+    /// Done after every key and click as well as when drawing: were it done only when drawing,
+    /// keys typed in one burst would start from a first row left by an earlier key (`G` then
+    /// `g j j` would leave two rows above the view), and the screen would depend on when
+    /// frames happened to be drawn.
+    func keepSelectionInView(height: Int) {
+        let visible = visibleRows(of: tab)
+        var state = listStates[tab.collectionID] ?? ListState()
+        state.offset = ListState(selected: selection(in: visible), offset: state.offset)
+            .keptVisible(rowCount: visible.count, height: height).offset
+        listStates[tab.collectionID] = state
     }
 
     /// Keys that act on a tab's documents, pressed before its first snapshot arrived: they are
@@ -459,7 +477,9 @@ public final class AppModel {
         case .copyJSON: return copySelectedJSON()
         case .sortNext, .sortReverse:
             let current = sortOrder(of: tab)
-            sort(by: action == .sortNext ? current.next(columnCount: tab.columns.count) : current.reversed)
+            // Only the columns on screen: a sort by one out of sight would look like none.
+            let shown = shownColumnCounts[tab.collectionID] ?? tab.columns.count
+            sort(by: action == .sortNext ? current.next(columnCount: shown) : current.reversed)
         case .help:
             helpOffset = 0
             mode = .help
@@ -492,8 +512,16 @@ public final class AppModel {
             : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))"
     }
 
+    /// Sorts the shown tab; the selected document stays on the row of the pane it was on
+    /// where it can (its rows all moved, so the first row in view from before means nothing).
     private func sort(by sort: SortOrder) {
+        let visible = visibleRows(of: tab)
+        let state = listStates[tab.collectionID] ?? ListState()
+        let rowOnScreen = selection(in: visible).map { $0 - state.offset }
         sortOrders[tab.collectionID] = sort
+        if let rowOnScreen, isOrdered(tab), let position = selection(in: visibleRows(of: tab)) {
+            listStates[tab.collectionID]?.offset = max(0, position - rowOnScreen)
+        }
         notice = "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
     }
 
@@ -523,6 +551,7 @@ public final class AppModel {
     /// views): a form or a question is answered by keys.
     public func handle(mouse event: MouseEvent, size: Size) {
         guard keysWaitingForLoad.isEmpty else { return }
+        defer { keepSelectionInView(height: AppView.listHeight(for: size)) }
         let hit = AppView.hit(event.point, in: self, size: size)
         let step = event.kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
         switch (mode, event.kind, hit) {

@@ -116,7 +116,7 @@ public enum AppView {
         guard !TooSmall.applies(to: size) else { return .elsewhere }
         let layout = ScreenLayout(size: size)
         if layout.tabBar.contains(point) {
-            return tabBar(model).index(atColumn: point.x - layout.tabBar.x).map(Hit.tab) ?? .elsewhere
+            return tabBar(model).index(atColumn: point.x - layout.tabBar.x, width: layout.tabBar.width).map(Hit.tab) ?? .elsewhere
         }
         if layout.header.contains(point) {
             let table = TableLayout(columns: model.tab.columns, width: max(1, layout.header.width))
@@ -135,27 +135,28 @@ public enum AppView {
     private static func drawList(_ model: AppModel, tab: CollectionTab, visible: [Int], position: Int?,
                                  into canvas: inout Canvas, area: Rect) {
         let filter = model.filterText(for: tab)
-        let title = tab.title + (filter.isEmpty ? "" : " /\(filter)")
+        // The marker column ("!") is kept for every row, the header's too, so all line up.
+        let markerWidth = ScreenLayout.markerWidth
+        var inner = Frame().inner(of: area)
+        let layout = TableLayout(columns: tab.columns, width: max(1, inner.width - markerWidth))
+        model.shownColumnCounts[tab.collectionID] = layout.shownCount
+        let sort = model.sortOrder(of: tab)
+        // Sorted by a column the width leaves out (chosen on a wider screen): the rows keep
+        // its order, which the header cannot mark, so the title names it.
+        let hiddenSort = sort.column < layout.shownCount || !tab.columns.indices.contains(sort.column)
+            ? "" : " by \(tab.columns[sort.column].title) \(sort.ascending ? "▲" : "▼")"
+        let title = tab.title + hiddenSort + (filter.isEmpty ? "" : " /\(filter)")
         let ready = model.isReady(tab)
         // While the rest loads, the footer says how far (the rows read so far are listed).
         let footer = ready && tab.isLoaded ? positionText(position, count: visible.count) : waitingText(model, tab)
-        let frame = Frame(title: title, footer: footer, isFocused: true)
-        frame.render(into: &canvas, area: area)
-        var inner = frame.inner(of: area)
+        Frame(title: title, footer: footer, isFocused: true).render(into: &canvas, area: area)
         guard inner.height > 1 else { return }
-        // The marker column ("!") is kept for every row, the header's too, so all line up.
-        let markerWidth = ScreenLayout.markerWidth
-        let layout = TableLayout(columns: tab.columns, width: max(1, inner.width - markerWidth))
-        let sort = model.sortOrder(of: tab)
         canvas.write(layout.header(sortedBy: sort.column, ascending: sort.ascending),
                      at: Point(x: inner.x + markerWidth, y: inner.y), clippedTo: inner.width - markerWidth)
         inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
-        let state = ListState(selected: position, offset: model.listStates[tab.collectionID]?.offset ?? 0)
-            .keptVisible(rowCount: visible.count, height: inner.height)
-        var stored = model.listStates[tab.collectionID] ?? ListState()
-        stored.offset = state.offset
-        model.listStates[tab.collectionID] = stored
-        let window = visible.dropFirst(state.offset).prefix(inner.height)
+        model.keepSelectionInView(height: inner.height)
+        let offset = model.listStates[tab.collectionID]?.offset ?? 0
+        let window = visible.dropFirst(offset).prefix(inner.height)
         let highlighter = Highlighter(query: filter)
         let rows = window.map { index -> ListRow in
             switch tab.tableRow(at: index, mode: model.colorMode) {
@@ -167,7 +168,7 @@ public enum AppView {
             }
         }
         let empty = ready ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : waitingText(model, tab)
-        ListWidget(rows: rows, state: ListState(selected: position.map { $0 - state.offset }, offset: 0), emptyText: empty,
+        ListWidget(rows: rows, state: ListState(selected: position.map { $0 - offset }, offset: 0), emptyText: empty,
                    reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
     }

@@ -32,7 +32,10 @@ public enum KeySequences {
         var result: [Key] = []
         var index = 0
         while index < keys.count {
-            if keys[index] == .escape, let (key, length) = sequence(in: keys[(index + 1)...]) {
+            if keys[index] == .escape, let (event, length) = mouseReport(in: keys[(index + 1)...]) {
+                result.append(.mouse(event))
+                index += 1 + length
+            } else if keys[index] == .escape, let (key, length) = sequence(in: keys[(index + 1)...]) {
                 result.append(key)
                 index += 1 + length
             } else {
@@ -41,6 +44,58 @@ public enum KeySequences {
             }
         }
         return result
+    }
+
+    /// A mouse report at the start of `keys` (after its Esc), in whichever encoding the
+    /// terminal sent, and how many keys it took. ncurses decodes only the encoding TERM's
+    /// terminfo names, and passes the other on as characters (`ESC [ < 0 ; 1 1 ; 7 M` would
+    /// switch to tab 1, then to 7): SGR (1006) `[<b;x;yM` (`m`: a release), urxvt (1015)
+    /// `[b;x;yM` with b 32 more than the button, and X10/normal `[M` and three bytes each 32
+    /// more than the button, column and row (counted from 1).
+    static func mouseReport(in keys: ArraySlice<Key>) -> (MouseEvent, Int)? {
+        guard keys.first == .character("[") else { return nil }
+        let rest = keys.dropFirst()
+        if rest.first == .character("M") {
+            let bytes = rest.dropFirst().prefix(3).compactMap(byte)
+            guard bytes.count == 3, bytes.allSatisfy({ $0 >= 32 }) else { return nil }
+            return (event(code: bytes[0] - 32, column: bytes[1] - 32, row: bytes[2] - 32), 5)
+        }
+        let isSGR = rest.first == .character("<")
+        var parameters = ""
+        var length = isSGR ? 2 : 1
+        for key in rest.dropFirst(isSGR ? 1 : 0) {
+            length += 1
+            guard case .character(let c) = key, c.isASCII else { return nil }
+            if c.isNumber || c == ";" { parameters.append(c); continue }
+            let numbers = parameters.split(separator: ";", omittingEmptySubsequences: false).compactMap { Int($0) }
+            guard numbers.count == 3, c == "M" || (isSGR && c == "m") else { return nil }
+            let code = isSGR ? numbers[0] : numbers[0] - 32
+            return (event(code: c == "m" ? -1 : code, column: numbers[1], row: numbers[2]), length)
+        }
+        return nil
+    }
+
+    /// The value of a byte of an X10 report, as the backend passed it on.
+    private static func byte(_ key: Key) -> Int? {
+        switch key {
+        case .character(let c): return c.unicodeScalars.count == 1 ? Int(c.unicodeScalars.first!.value) : nil
+        case .backspace: return 127
+        default: return nil
+        }
+    }
+
+    /// A report's button code as an event: the left button's press and the wheel, whatever
+    /// Shift, Alt or Ctrl (4, 8, 16) were held; anything else (a release, a move, another
+    /// button; -1 for SGR's release) read whole and ignored.
+    private static func event(code: Int, column: Int, row: Int) -> MouseEvent {
+        let point = Point(x: column - 1, y: row - 1)
+        guard code >= 0 else { return MouseEvent(.other, at: point) }
+        switch code & ~(4 | 8 | 16) {
+        case 0: return MouseEvent(.press, at: point)
+        case 64: return MouseEvent(.wheelUp, at: point)
+        case 65: return MouseEvent(.wheelDown, at: point)
+        default: return MouseEvent(.other, at: point)
+        }
     }
 
     /// The key a CSI (`[` parameters final) or SS3 (`O` final) sequence at the start of

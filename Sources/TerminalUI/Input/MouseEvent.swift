@@ -1,9 +1,11 @@
-/// A mouse button or wheel event at a cell, as the backend decodes it. Moves and releases are
-/// not reported: a press selects, the wheel scrolls.
+/// A mouse button or wheel event at a cell, as the backend decodes it: a press selects, the
+/// wheel scrolls; any other report (a release, a move, another button) is `.other`, read
+/// whole so it never runs as keys, and ignored.
 public struct MouseEvent: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case press
         case wheelUp, wheelDown
+        case other
     }
 
     public var kind: Kind
@@ -15,5 +17,11 @@ public struct MouseEvent: Hashable, Sendable {
     }
 
     /// How the help writes it: "Click" or "Wheel".
-    var label: String { kind == .press ? "Click" : "Wheel" }
+    var label: String {
+        switch kind {
+        case .press: return "Click"
+        case .wheelUp, .wheelDown: return "Wheel"
+        case .other: return "Mouse"
+        }
+    }
 }

@@ -83,4 +83,7 @@ public struct TableLayout: Hashable, Sendable {
     }
 
     private var lastShown: Int { widths.lastIndex(where: { $0 > 0 }) ?? 0 }
+
+    /// How many columns are shown: the first ones (those left out are the rightmost).
+    public var shownCount: Int { widths.filter { $0 > 0 }.count }
 }

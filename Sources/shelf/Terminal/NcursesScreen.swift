@@ -281,7 +281,13 @@ public final class NcursesScreen {
             let result = wget_wch(window, &value)
             if result == ERR { break }
             if result == KEY_CODE_YES && Int32(bitPattern: value) == shelf_key_mouse() {
-                if let event = readMouse() { keys.append(.mouse(event)) }
+                if let event = readMouse() {
+                    keys.append(.mouse(event))
+                } else if !usesMouse {
+                    // Mouse off (--no-mouse): ncurses matched the report's start and left the
+                    // rest as characters; put the start back so the report folds whole.
+                    keys += mouseReportStart
+                }
             } else if result == KEY_CODE_YES {
                 keys.append(NcursesScreen.key(forCode: Int32(bitPattern: value)))
             } else {
@@ -296,10 +302,22 @@ public final class NcursesScreen {
                 keys.append(key)
             }
         }
-        return KeySequences.fold(keys)
+        let folded = KeySequences.fold(keys)
+        // With the mouse off, a report (sent anyway) is read whole and ignored.
+        return usesMouse ? folded : folded.map { key in
+            if case .mouse(let event) = key { return .mouse(MouseEvent(.other, at: event.point)) }
+            return key
+        }
     }
 
-    /// The mouse event behind a KEY_MOUSE: a button 1 press or a turn of the wheel.
+    /// terminfo's start of a mouse report (kmous) as keys: Esc, "[", then "<" or "M".
+    private lazy var mouseReportStart: [Key] = {
+        guard let start = shelf_mouse_report_start() else { return [] }
+        return String(cString: start).map { $0 == "\u{1B}" ? Key.escape : .character($0) }
+    }()
+
+    /// The mouse event behind a KEY_MOUSE: a button 1 press or a turn of the wheel; any other
+    /// report `.other`, so a read that held one is not taken for the end of input.
     private func readMouse() -> MouseEvent? {
         var event = MEVENT()
         guard getmouse(&event) == OK else { return nil }
@@ -307,7 +325,7 @@ public final class NcursesScreen {
         if event.bstate & shelf_button1_pressed() != 0 { return MouseEvent(.press, at: point) }
         if event.bstate & shelf_button4_pressed() != 0 { return MouseEvent(.wheelUp, at: point) }
         if event.bstate & shelf_button5_pressed() != 0 { return MouseEvent(.wheelDown, at: point) }
-        return nil
+        return MouseEvent(.other, at: point)
     }
 
     /// Registers the sequences other terminals send for Shelf's keys (`KeySequences`), so

@@ -1,0 +1,76 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// The list's first row in view follows every key as it is handled, not only the frames drawn:
+/// keys typed in one burst leave the list as the same keys typed one at a time.
+@MainActor
+final class ListOffsetTests: XCTestCase {
+    private var folder: URL!
+    private let size = Size(width: 80, height: 24)
+    private var pageSize: Int { AppView.listHeight(for: size) }
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-offset-\(UUID().uuidString)")
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        // 51 books, "Book 01" to "Book 51": nearly three times the 18 rows shown at 80×24.
+        for index in 1...51 {
+            let fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
+            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "b%02d.json", index)))
+        }
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        _ = screen(app)
+        return app
+    }
+
+    private func screen(_ app: AppModel) -> [String] { AppView.render(app, size: size).canvas.lines }
+
+    private func press(_ keys: [Key], _ app: AppModel) {
+        for key in keys { _ = app.handle(key, pageSize: pageSize) }
+    }
+
+    /// The titles of the rows in view, top first.
+    private func titlesInView(_ app: AppModel) -> [String] {
+        screen(app)[3..<21].compactMap { line in line.range(of: #"Book \d\d"#, options: .regularExpression).map { String(line[$0]) } }
+    }
+
+    func testKeysInOneBurstScrollAsTheSameKeysOneFrameEach() async throws {
+        let burst = try await makeApp()
+        press([.character("G")], burst)
+        _ = screen(burst)
+        press([.character("g"), .character("j"), .character("j")], burst)
+
+        let oneByOne = try await makeApp()
+        for key in [Key.character("G"), .character("g"), .character("j"), .character("j")] {
+            press([key], oneByOne)
+            _ = screen(oneByOne)
+        }
+        XCTAssertEqual(screen(burst), screen(oneByOne))
+        XCTAssertTrue(screen(burst)[21].contains(" 3/51 "), screen(burst).joined(separator: "\n"))
+        XCTAssertEqual(titlesInView(burst).first, "Book 01", "no row is left above the view:\n\(screen(burst).joined(separator: "\n"))")
+    }
+
+    func testReversingTheOrderKeepsTheSelectedRowWhereItWasOnScreen() async throws {
+        let app = try await makeApp()
+        // Book 48, the 15th row in view of Book 34…51.
+        press([.character("G"), .character("k"), .character("k"), .character("k")], app)
+        XCTAssertEqual(titlesInView(app).first, "Book 34")
+        press([.character("S")], app)
+        // Now 4th from the top: it cannot stay 15th, and no row is left above the view.
+        XCTAssertEqual(titlesInView(app).first, "Book 51", screen(app).joined(separator: "\n"))
+        XCTAssertTrue(screen(app)[21].contains(" 4/51 "), screen(app).joined(separator: "\n"))
+
+        // The first book in view, selected, reversed: it becomes the last and the view ends with it.
+        press([.character("g"), .character("S")], app)
+        XCTAssertEqual(titlesInView(app).last, "Book 51", screen(app).joined(separator: "\n"))
+        XCTAssertTrue(screen(app)[21].contains(" 51/51 "), screen(app).joined(separator: "\n"))
+    }
+}

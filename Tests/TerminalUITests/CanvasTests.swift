@@ -61,10 +61,10 @@ final class CanvasTests: XCTestCase {
         assertLines(canvas, " ab")
     }
 
-    func testControlsAreDrawnAsSpacesAndLoneZeroWidthCharactersSkipped() {
+    func testControlsAreDrawnEscapedAndLoneZeroWidthCharactersSkipped() {
         var canvas = Canvas(width: 6, height: 1)
         canvas.write("a\tb\u{200B}c", at: .zero)
-        assertLines(canvas, "a bc")
+        assertLines(canvas, "a\\tbc")
     }
 
     func testSpansKeepTheirStylesAndShareTheClip() {

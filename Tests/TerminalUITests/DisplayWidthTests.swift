@@ -2,11 +2,12 @@ import TerminalUI
 import XCTest
 
 final class DisplayWidthTests: XCTestCase {
-    func testASCIIIsOneColumnAndControlsZero() {
+    /// A control takes its escape's columns (`\x07`, `\r\n`): see ControlCharacterTests.
+    func testASCIIIsOneColumnAndControlsTheirEscapes() {
         XCTAssertEqual(DisplayWidth.of("a"), 1)
         XCTAssertEqual(DisplayWidth.of("hello"), 5)
-        XCTAssertEqual(DisplayWidth.of("\u{7}" as Character), 0)
-        XCTAssertEqual(DisplayWidth.of("\r\n" as Character), 0)
+        XCTAssertEqual(DisplayWidth.of("\u{7}" as Character), 4)
+        XCTAssertEqual(DisplayWidth.of("\r\n" as Character), 4)
     }
 
     func testEastAsianWideAndFullwidthAreTwoColumns() {

@@ -74,4 +74,52 @@ final class FormWidgetTests: XCTestCase {
             """)
         XCTAssertEqual(form.cursorPosition(in: Rect(x: 0, y: 0, width: 14, height: 2)), Point(x: 12, y: 0))
     }
+
+    /// A field not being edited shows the start of its value, cut with "…"; the one being
+    /// edited follows its cursor and marks the hidden start with "…".
+    func testFieldsNotBeingEditedShowTheStartOfTheirValueCutWithAnEllipsis() {
+        let form = FormWidget(fields: [FormField(label: "Author", text: "George R. R. Martin"),
+                                       FormField(label: "Title", text: "A Game of Thrones")])
+        assertLines(rendered(form, width: 20, height: 2), """
+            › Author …R. Martin
+              Title  A Game of …
+            """)
+        XCTAssertEqual(form.cursorPosition(in: Rect(x: 0, y: 0, width: 20, height: 2)), Point(x: 19, y: 0))
+    }
+
+    /// A picker too narrow for its value keeps its arrows and cuts the value with "…".
+    func testANarrowPickerKeepsItsArrows() {
+        let form = FormWidget(fields: [FormField(label: "N", text: "x"),
+                                       FormField(label: "Kind", text: "Hardcover", choices: ["Hardcover", "Paperback"])])
+        assertLines(rendered(form, width: 18, height: 2), """
+            › N    x
+              Kind ◂ Hardco… ▸
+            """)
+    }
+
+    /// A message takes the rows it needs under its field, as many as the form has; one that
+    /// cannot fit ends in "…".
+    func testAValidationMessageUsesTheRowsAvailableAndEndsInAnEllipsisWhenCut() {
+        var form = FormWidget(fields: [FormField(label: "Hex", text: "#12")])
+        form.fields[0].message = "expected #RGB, #RGBA, #RRGGBB or #RRGGBBAA, found \"#12\""
+        assertLines(rendered(form, width: 22, height: 6), """
+            › Hex #12
+                  ! expected #RGB,
+                  #RGBA, #RRGGBB
+                  or #RRGGBBAA,
+                  found "#12"
+            """)
+        assertLines(rendered(form, width: 22, height: 3), """
+            › Hex #12
+                  ! expected #RGB,
+                  #RGBA, #RRGGBB…
+            """)
+    }
+
+    func testAPlaceholderTooLongForItsFieldEndsInAnEllipsis() {
+        let form = FormWidget(fields: [FormField(label: "Hex", placeholder: "#RGB, #RGBA, #RRGGBB or #RRGGBBAA")])
+        assertLines(rendered(form, width: 20, height: 1), """
+            › Hex #RGB, #RGBA, …
+            """)
+    }
 }

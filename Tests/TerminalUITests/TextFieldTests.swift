@@ -98,13 +98,23 @@ final class TextFieldTests: XCTestCase {
         XCTAssertEqual(field.cursorPosition(in: area), Point(x: 3, y: 1))
     }
 
-    func testScrollsSidewaysToKeepTheCursorVisible() {
+    /// Text hidden on either side is marked with "…", and the cursor never sits on a marker.
+    func testScrollsSidewaysToKeepTheCursorVisibleAndMarksHiddenText() {
         var field = TextField(text: "abcdefghij")
         XCTAssertEqual(field.cursorColumn(width: 5), 4)
-        assertLines(rendered(field, width: 5, height: 1), "ghij")
+        assertLines(rendered(field, width: 5, height: 1), "…hij")
         field.moveToStart()
         XCTAssertEqual(field.cursorColumn(width: 5), 0)
-        assertLines(rendered(field, width: 5, height: 1), "abcde")
+        assertLines(rendered(field, width: 5, height: 1), "abcd…")
+        for _ in 0..<5 { field.moveRight() }   // before "f"
+        XCTAssertEqual(field.cursorColumn(width: 5), 3)
+        assertLines(rendered(field, width: 5, height: 1), "…def…")
+        field.moveLeft(); field.moveLeft()   // before "d": still from the start
+        XCTAssertEqual(field.cursorColumn(width: 5), 3)
+        assertLines(rendered(field, width: 5, height: 1), "abcd…")
+        field.moveRight()   // before "e": its cell would be the marker's, so the text scrolls
+        XCTAssertEqual(field.cursorColumn(width: 5), 3)
+        assertLines(rendered(field, width: 5, height: 1), "…cde…")
     }
 
     func testAnEmojiInAFieldTakesTwoCellsAndKeepsTheCursorRight() {
@@ -116,13 +126,15 @@ final class TextFieldTests: XCTestCase {
 
         // Narrow: the text scrolls, and the emoji is whole or gone, never half drawn.
         field.moveToEnd()
-        XCTAssertEqual(field.cursorColumn(width: 6), 4)
-        assertLines(rendered(field, width: 6, height: 1), " cup")
+        XCTAssertEqual(field.cursorColumn(width: 6), 5)
+        assertLines(rendered(field, width: 6, height: 1), "… cup")
         field.moveToStart()
         field.moveRight(); field.moveRight(); field.moveRight(); field.moveRight() // before 🍵
-        assertLines(rendered(field, width: 6, height: 1), "tea 🍵")
-        assertLines(rendered(field, width: 5, height: 1), "tea")   // 🍵 would straddle the edge
-        XCTAssertEqual(field.cursorColumn(width: 5), 4)
+        assertLines(rendered(field, width: 7, height: 1), "tea 🍵…")
+        // The emoji under the cursor is shown whole, so the text scrolls.
+        assertLines(rendered(field, width: 6, height: 1), "…a 🍵…")
+        assertLines(rendered(field, width: 5, height: 1), "… 🍵…")
+        XCTAssertEqual(field.cursorColumn(width: 5), 2)
     }
 
     func testPlaceholderShowsDimmedWhenEmpty() {

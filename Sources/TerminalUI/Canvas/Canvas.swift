@@ -56,7 +56,8 @@ public struct Canvas: Hashable, Sendable {
 
     /// Writes `text` from `point` rightwards in `style`, stopping at the canvas edge or after
     /// `width` columns. A wide character that does not fit entirely is replaced by a space.
-    /// Controls are drawn as spaces; zero-width characters on their own are skipped.
+    /// Controls are drawn escaped (`\x1b`, see `ControlCharacter`); zero-width characters on
+    /// their own are skipped.
     /// Returns the number of columns written.
     @discardableResult
     public mutating func write(_ text: String, at point: Point, style: Style = .plain,
@@ -66,13 +67,15 @@ public struct Canvas: Hashable, Sendable {
         var x = point.x
         for character in text {
             guard x < limit else { break }
-            var glyph = String(character)
-            var w = DisplayWidth.of(character)
-            if w == 0 {
-                guard Canvas.isControl(character) else { continue }
-                glyph = " "
-                w = 1
+            if let escape = ControlCharacter.escaped(character) {
+                for glyph in escape where x < limit {
+                    if x >= 0 { put(Cell(text: String(glyph), width: 1, style: style), x: x, y: point.y) }
+                    x += 1
+                }
+                continue
             }
+            let w = DisplayWidth.of(character)
+            if w == 0 { continue }
             if x < 0 {
                 // Left of the canvas: skip, but a wide character straddling column 0 leaves a space.
                 if x + w > 0, limit > 0 { put(.blank(style), x: 0, y: point.y) }
@@ -84,7 +87,7 @@ public struct Canvas: Hashable, Sendable {
                 x += 1
                 break
             }
-            put(Cell(text: glyph, width: w, style: style), x: x, y: point.y)
+            put(Cell(text: String(character), width: w, style: style), x: x, y: point.y)
             x += w
         }
         return max(0, x - max(point.x, 0))
@@ -181,10 +184,5 @@ public struct Canvas: Hashable, Sendable {
         } else {
             cells[row + x] = cell
         }
-    }
-
-    private static func isControl(_ character: Character) -> Bool {
-        guard let first = character.unicodeScalars.first else { return false }
-        return first.properties.generalCategory == .control
     }
 }

@@ -1,17 +1,17 @@
 /// How many terminal columns text takes. A character's width is its first scalar's: 2 for
 /// East Asian Wide and Fullwidth characters and for emoji with emoji presentation, 0 for
-/// combining marks, format characters and controls, 1 otherwise. The scalars after the first
-/// in a grapheme (combining marks, zero-width joiners, variation selectors, skin tones) add
+/// combining marks and format characters, 1 otherwise. The scalars after the first in a
+/// grapheme (combining marks, zero-width joiners, variation selectors, skin tones) add
 /// nothing. This follows wcwidth, which is what ncurses and the terminal use, so the canvas
-/// and the screen agree on where every cell is.
+/// and the screen agree on where every cell is. Controls, which wcwidth cannot place, take
+/// the width of their escape (`\x1b`, `\t`: see `ControlCharacter`), as the canvas draws them.
 public enum DisplayWidth {
     /// Columns taken by one grapheme cluster: 0, 1 or 2.
     public static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
-        if first.isASCII {
-            // Fast path; "\r\n" is one Character and a control.
-            return first.value >= 0x20 && first.value < 0x7F ? 1 : 0
-        }
+        if first.value >= 0x20 && first.value < 0x7F { return 1 }  // fast path
+        // "\r\n" is one Character, escaped as two.
+        if let escape = ControlCharacter.escaped(character) { return escape.utf8.count }
         return of(first)
     }
 
@@ -33,10 +33,10 @@ public enum DisplayWidth {
         return false
     }
 
-    /// Columns taken by a single scalar, as wcwidth would say.
+    /// Columns taken by a single scalar, as wcwidth would say (a control: its escape's).
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
-        if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
+        if let escape = ControlCharacter.escaped(scalar) { return escape.utf8.count }
         if value < 0x300 { return 1 }  // Latin-1 and Latin Extended, soft hyphen included
         switch value {
         case 0x600...0x605, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0x110BD, 0x110CD:

@@ -6,7 +6,17 @@
 /// of a 1 MiB word reads about 20 rows' worth of it (a word with no spaces used to cost the
 /// square of its length).
 public enum TextWrapper {
-    public static func wrap(_ text: String, width: Int, maxLines: Int = .max) -> [String] {
+    /// With `markingCut`, text left out past `maxLines` is marked by "…" ending the last line.
+    public static func wrap(_ text: String, width: Int, maxLines: Int = .max, markingCut: Bool = false) -> [String] {
+        guard markingCut, maxLines < .max else { return lines(text, width: width, maxLines: maxLines) }
+        var wrapped = lines(text, width: width, maxLines: maxLines + 1)
+        guard wrapped.count > maxLines else { return wrapped }
+        wrapped.removeLast(wrapped.count - maxLines)
+        if let last = wrapped.popLast() { wrapped.append((last + "…").truncated(toWidth: width)) }
+        return wrapped
+    }
+
+    private static func lines(_ text: String, width: Int, maxLines: Int) -> [String] {
         guard width > 0, maxLines > 0 else { return [] }
         var wrapper = Wrapping(width: width, maxLines: maxLines)
         var index = text.startIndex

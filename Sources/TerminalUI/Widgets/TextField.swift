@@ -103,26 +103,61 @@ public struct TextField: Widget, Hashable, Sendable {
 
     // MARK: Rendering
 
-    /// Index of the first grapheme shown in a field `width` columns wide: 0 while the
-    /// cursor fits, else the smallest start that keeps the cursor's cell in view.
-    /// Walks back from the cursor, so a long text costs what the field shows.
-    func firstVisible(width: Int) -> Int {
-        guard width > 0 else { return cursor }
+    /// What a field `width` columns wide shows: the graphemes from `start`, after a "…" when
+    /// text is hidden on the left (`hidesLeft`) and before a "…" in the last column when text
+    /// is hidden on the right (`hidesRight`).
+    struct Window: Equatable {
+        var start: Int
+        var hidesLeft: Bool
+        var hidesRight: Bool
+    }
+
+    /// The window that keeps the cursor's cell (the whole character under it) in view, off
+    /// the markers, scrolled as little as possible: from the start while the cursor fits.
+    /// Walks from the cursor and reads at most `width` columns past it, so a long text costs
+    /// what the field shows.
+    func window(width: Int) -> Window {
+        let cell = cursor < characters.count ? max(1, DisplayWidth.of(characters[cursor])) : 1
+        // Too narrow for a marker and a character: the cursor's cell alone decides.
+        guard width >= 3 else { return Window(start: start(before: max(0, width - cell)), hidesLeft: false, hidesRight: false) }
+        let overflows = exceeds(from: 0, width)
+        if start(before: (overflows ? width - 1 : width) - cell) == 0 {
+            return Window(start: 0, hidesLeft: false, hidesRight: overflows)
+        }
+        // Scrolled: "…" in the first column, and in the last when text goes on past the edge.
+        let start = start(before: width - 1 - cell)
+        guard exceeds(from: start, width - 1) else { return Window(start: start, hidesLeft: true, hidesRight: false) }
+        let narrower = self.start(before: width - 2 - cell)
+        return Window(start: narrower, hidesLeft: true, hidesRight: exceeds(from: narrower, width - 1))
+    }
+
+    /// The smallest index from which the graphemes before the cursor take at most `columns`.
+    private func start(before columns: Int) -> Int {
         var start = cursor
-        var columns = 0
+        var used = 0
         while start > 0 {
             let w = DisplayWidth.of(characters[start - 1])
-            if columns + w >= width { break }
-            columns += w
+            if used + w > columns { break }
+            used += w
             start -= 1
         }
         return start
     }
 
+    /// Whether the graphemes from `start` take more than `width` columns.
+    private func exceeds(from start: Int, _ width: Int) -> Bool {
+        var used = 0
+        for character in characters[start...] {
+            used += DisplayWidth.of(character)
+            if used > width { return true }
+        }
+        return false
+    }
+
     /// The cursor's column relative to the field's first column, for a field `width` wide.
     public func cursorColumn(width: Int) -> Int {
-        let start = firstVisible(width: width)
-        return characters[start..<cursor].reduce(0) { $0 + DisplayWidth.of($1) }
+        let window = window(width: width)
+        return (window.hidesLeft ? 1 : 0) + characters[window.start..<cursor].reduce(0) { $0 + DisplayWidth.of($1) }
     }
 
     /// Where the terminal cursor goes when this field, drawn in `area`, has focus.
@@ -132,17 +167,22 @@ public struct TextField: Widget, Hashable, Sendable {
 
     /// Draws the visible part of the text on the first row of `area`, the rest of the row
     /// filled in `style` so the field's extent shows (underline or reverse work without colour).
+    /// Hidden text is marked with "…" on its side; a placeholder that does not fit ends in "…".
     public func render(into canvas: inout Canvas, area: Rect) {
         let row = area.row(0)
         canvas.fill(row, style: style)
         guard !row.isEmpty else { return }
         if characters.isEmpty {
-            canvas.write(placeholder, at: row.origin, style: style.dimmed(), clippedTo: row.width)
+            canvas.write(placeholder.truncated(toWidth: row.width), at: row.origin, style: style.dimmed(), clippedTo: row.width)
             return
         }
-        let start = firstVisible(width: row.width)
+        let window = window(width: row.width)
+        let textX = row.x + (window.hidesLeft ? 1 : 0)
+        let textWidth = row.maxX - textX - (window.hidesRight ? 1 : 0)
+        if window.hidesLeft { canvas.write("…", at: row.origin, style: style) }
+        if window.hidesRight { canvas.write("…", at: Point(x: row.maxX - 1, y: row.y), style: style) }
         // At most one character per column can show.
-        let end = min(characters.count, start + row.width * 2 + 8)
-        canvas.write(String(characters[start..<end]), at: row.origin, style: style, clippedTo: row.width)
+        let end = min(characters.count, window.start + textWidth * 2 + 8)
+        canvas.write(String(characters[window.start..<end]), at: Point(x: textX, y: row.y), style: style, clippedTo: textWidth)
     }
 }

@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// Text from files (names, values, error messages quoting them) as a command prints it:
 /// control characters escaped, so a file named `ESC[2J` cannot clear the screen, and long lines
 /// shortened, so a 5,000-digit number does not flood it.
@@ -20,18 +22,9 @@ enum PrintableText {
         return result
     }
 
-    /// C0 controls, DEL and C1 controls as `\x1b`; tab and newline as `\t`, `\n`.
+    /// C0 controls, DEL and C1 controls as `\x1b`, tab and newline as `\t`, `\n`: the app's
+    /// rule (`ControlCharacter`), so a name reads the same in both.
     private static func escaped(_ scalar: Unicode.Scalar) -> String {
-        switch scalar.value {
-        case 0x09: return "\\t"
-        case 0x0A: return "\\n"
-        case 0x0D: return "\\r"
-        case 0..<0x20, 0x7F, 0x80..<0xA0: return "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
-        default: return String(scalar)
-        }
+        ControlCharacter.escaped(scalar) ?? String(scalar)
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -31,9 +31,18 @@ struct FieldRule: Sendable {
     static let text = FieldRule(hint: "text") { $0.trimmed.isEmpty ? "required" : nil }
     static let optionalText = FieldRule(hint: "text") { _ in nil }
 
+    /// 0 up to `Int.max`, the largest a document holds (a 64-bit integer); digits beyond
+    /// that are too large, not "not a number".
     static let wholeNumber = FieldRule(hint: "a whole number ≥ 0") { text in
-        guard let value = Int(text.trimmed) else { return "expected a whole number ≥ 0, found \"\(text.trimmed.shownInMessage)\"" }
-        return value < 0 ? "expected a whole number ≥ 0, found \(value)" : nil
+        let text = text.trimmed
+        if let value = Int(text) { return value < 0 ? "expected a whole number ≥ 0, found \(value)" : nil }
+        let sign = text.first.flatMap { "+-".contains($0) ? $0 : nil }
+        let digits = sign == nil ? text[...] : text.dropFirst()
+        guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else {
+            return "expected a whole number ≥ 0, found \"\(text.shownInMessage)\""
+        }
+        if sign == "-" { return "expected a whole number ≥ 0, found \(text.shownInMessage)" }
+        return "\(text.shownInMessage) is too large: the largest allowed is \(Int.max)"
     }
 
     static func hexColor(optional: Bool) -> FieldRule {

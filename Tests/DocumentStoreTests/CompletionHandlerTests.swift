@@ -81,6 +81,15 @@ final class CompletionHandlerTests: StoreTestCase {
         XCTAssertThrowsError(try db.collection("a/b/c").document("x").collection("").listDocuments())
     }
 
+    func testListDocumentsWithCollectionsIsOnlyThoseWithCollectionsUnderThem() throws {
+        try db.document("shelves/b").write(["n": 1])
+        try db.document("shelves/Z").write(["n": 2])
+        try db.document("shelves/ghost/reviews/r1").write(["stars": 5])  // shelves/ghost itself is missing
+        try db.document("shelves/b/reviews/r2").write(["stars": 4])
+        XCTAssertEqual(try db.collection("shelves").listDocumentsWithCollections().map(\.path), ["shelves/b", "shelves/ghost"])
+        XCTAssertEqual(try db.collection("nothing").listDocumentsWithCollections().map(\.path), [])
+    }
+
     func testOpeningAStoreOnAFileFails() throws {
         let file = store.scratch.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)

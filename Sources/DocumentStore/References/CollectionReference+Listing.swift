@@ -14,3 +14,21 @@ extension CollectionReference {
         }
     }
 }
+
+extension CollectionReference {
+    /// Ours: the documents of this collection that have collections under them (existing
+    /// documents or not), in id order: what a walk of a whole store (`shelf check`, `list`,
+    /// `export`) goes down into. In a folder, one listing finds them (only those have a folder
+    /// of their own) instead of one per document, seconds at 30,000 documents.
+    public func listDocumentsWithCollections() throws -> [DocumentReference] {
+        if let invalid { throw publicError(invalid) }
+        guard let folder = firestore.backend as? FolderBackend else {
+            return try listDocuments().filter { try !$0.listCollections().isEmpty }
+        }
+        do {
+            return try folder.files.subfolderIDs(collectionPath.segments).map { document($0) }
+        } catch {
+            throw publicError(error)
+        }
+    }
+}

@@ -6,7 +6,7 @@ extension CollectionReference {
     /// The collections under this collection's documents, one level down (also under
     /// documents that do not exist themselves), by document id, then by name.
     public func subcollections() throws -> [CollectionReference] {
-        try listDocuments().flatMap { try $0.listCollections() }
+        try listDocumentsWithCollections().flatMap { try $0.listCollections() }
     }
 
     /// How many files other than documents (`*.json`) and hidden ones its folder holds, so a

@@ -7,7 +7,7 @@ import ShelfModels
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Decode every document with its model (other folders: read each as a JSON object) and print one line per problem.",
+        abstract: "Decode every document with its model (other folders and subcollections: read each as a JSON object) and print one line per problem.",
         discussion: "Exit status: 0 when every document decodes, 1 when any does not.")
 
     @OptionGroup var options: DataOptions

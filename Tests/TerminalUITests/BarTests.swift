@@ -13,10 +13,21 @@ final class BarTests: XCTestCase {
     func testStatusBarPutsCountsRightAndCutsTheMessage() {
         let bar = StatusBar(left: "Saved colors/dZI8vLbiPai2nph7UAxv", right: "12 colours")
         let canvas = rendered(bar, width: 30, height: 1)
-        assertLines(canvas, " Saved colors/dZI… 12 colours")
+        assertLines(canvas, " Saved col…ph7UAxv 12 colours")
         XCTAssertTrue(canvas.style(at: Point(x: 29, y: 0)).reverse)  // the whole row
         assertLines(rendered(StatusBar(left: "Ready", right: "吾輩 3"), width: 20, height: 1),
                     " Ready       吾輩 3")
+    }
+
+    func testALongMessageShortensItsPathInTheMiddleSoTheReasonShows() {
+        let message = "Not saved: cannot write a file in /tmp/shelf-try/a-rather-long/data-folder/books: Permission denied"
+        let bar = StatusBar(left: message, right: "47 documents")
+        let line = rendered(bar, width: 80, height: 1).lines[0]
+        XCTAssertEqual(line, " Not saved: cannot write a file in /tmp…r/books: Permission denied 47 documents ")
+        XCTAssertEqual(line.displayWidth, 80)
+        // When shortening its paths is not enough, the end is cut.
+        XCTAssertEqual(StatusBar.fitted("Saved colors/dZI8vLbiPai2nph7UAxv", toWidth: 12), "Saved color…")
+        XCTAssertEqual(StatusBar.fitted("short", toWidth: 17), "short")
     }
 
     func testHintBarShowsHintsThatFitWhole() {

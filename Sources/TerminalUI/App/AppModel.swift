@@ -12,6 +12,8 @@ public final class AppModel {
         case openPrompt
         case form
         case help
+        /// `m`: the last messages, whole.
+        case messages
         /// `v`: the selected document's stored JSON fills the detail pane.
         case raw
         case confirm(Confirmation)
@@ -77,8 +79,8 @@ public final class AppModel {
     /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
     var showsLookup = false
     let isReadOnly: Bool
-    /// Lines of the help scrolled off its top; AppView clamps it when drawing.
-    var helpOffset = 0
+    /// Lines of the help or the messages scrolled off its top; AppView clamps it when drawing.
+    var overlayOffset = 0
     /// The document shown by `v`, while `mode` is `.raw`.
     var rawView: RawJSONView?
     /// Rows of the detail scrolled off its top, for the document at `path`; another document
@@ -344,7 +346,8 @@ public final class AppModel {
         case .filter: handleFilter(key)
         case .openPrompt: handleOpenPrompt(key)
         case .form: handleForm(key)
-        case .help: handleHelp(key, pageSize: pageSize)
+        case .help: handleOverlay(Keymap.help, key, pageSize: pageSize)
+        case .messages: handleOverlay(Keymap.messages, key, pageSize: pageSize)
         case .raw: return handleRaw(key, pageSize: pageSize)
         case .confirm(.quit) where Keymap.confirm.action(for: key) == Keymap.Action.yes.rawValue:
             return .quit
@@ -456,8 +459,11 @@ public final class AppModel {
             let shown = shownColumnCounts[tab.collectionID] ?? tab.columns.count
             sort(by: action == .sortNext ? current.next(columnCount: shown) : current.reversed)
         case .help:
-            helpOffset = 0
+            overlayOffset = 0
             mode = .help
+        case .messages:
+            overlayOffset = 0
+            mode = .messages
         case .scrollDetailDown: scrollDetail(by: 1)
         case .scrollDetailUp: scrollDetail(by: -1)
         case .quit: return .quit
@@ -527,8 +533,8 @@ public final class AppModel {
             scrollDetail(by: step)
         case (.raw, .wheelUp, _), (.raw, .wheelDown, _):
             if let offset = rawView?.offset { rawView?.offset = max(0, offset + step) }
-        case (.help, .wheelUp, _), (.help, .wheelDown, _):
-            helpOffset = max(0, helpOffset + step)
+        case (.help, .wheelUp, _), (.help, .wheelDown, _), (.messages, .wheelUp, _), (.messages, .wheelDown, _):
+            overlayOffset = max(0, overlayOffset + step)
         default: break
         }
     }
@@ -573,9 +579,10 @@ public final class AppModel {
         notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
     }
 
-    private func handleHelp(_ key: Key, pageSize: Int) {
-        guard let action = Keymap.help.action(for: key).flatMap(Keymap.Action.init) else { return }
-        if let offset = Self.scrolled(helpOffset, by: action, pageSize: pageSize) { helpOffset = offset } else { mode = .browse }
+    /// The help or the messages: scrolling keys scroll, the others in `bindings` close it.
+    private func handleOverlay(_ bindings: [KeyBinding], _ key: Key, pageSize: Int) {
+        guard let action = bindings.action(for: key).flatMap(Keymap.Action.init) else { return }
+        if let offset = Self.scrolled(overlayOffset, by: action, pageSize: pageSize) { overlayOffset = offset } else { mode = .browse }
     }
 
     private func handleRaw(_ key: Key, pageSize: Int) -> Outcome {
@@ -953,6 +960,7 @@ public final class AppModel {
         case .openPrompt: return Keymap.openPrompt
         case .form: return Keymap.form
         case .help: return Keymap.help
+        case .messages: return Keymap.messages
         case .raw: return Keymap.raw
         case .confirm: return Keymap.confirm
         }

@@ -78,7 +78,9 @@ public final class AppModel {
     let connection: ServerConnection?
     /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
     var showsLookup = false
-    let isReadOnly: Bool
+    /// The data folder cannot be written: keys that write say so and leave the hint line.
+    /// Settable for tests (as root, every folder is writable).
+    var isReadOnly: Bool
     /// Lines of the help or the messages scrolled off its top; AppView clamps it when drawing.
     var overlayOffset = 0
     /// The document shown by `v`, while `mode` is `.raw`.
@@ -406,6 +408,10 @@ public final class AppModel {
             if case .character(let c) = key { notice = "\"\(c)\" does nothing here: press ? for the keys" }
             return .keepRunning
         }
+        if isReadOnly && Self.writes.contains(action) {
+            notice = "The folder is read-only: nothing can be changed, so \(key.label) does nothing"
+            return .keepRunning
+        }
         let visible = visibleRows(of: tab)
         switch action {
         case .up: move(-1)
@@ -440,7 +446,6 @@ public final class AppModel {
             guard let index = selectedIndex else { notice = "Nothing to open: the list is empty"; break }
             return openInEditor(index)
         case .delete:
-            guard !isReadOnly else { notice = "The folder is read-only: nothing can be deleted"; break }
             if let index = selectedIndex {
                 mode = .confirm(.delete(id: tab.snapshot(at: index).documentID))
             } else {
@@ -563,7 +568,6 @@ public final class AppModel {
 
     /// Says why the editor cannot be used here, or nil when it can.
     private var editorRefusal: String? {
-        if isReadOnly { return "The folder is read-only: nothing can be changed" }
         if !hasFiles { return "The editor works on files; this store is on a server (\(store.directory.absoluteString)): use e, the form" }
         return nil
     }
@@ -626,6 +630,9 @@ public final class AppModel {
             return .keepRunning
         }
     }
+
+    /// Keys that change documents: refused, and left out of the hint line, in a read-only folder.
+    static let writes: Set<Keymap.Action> = [.add, .edit, .openInEditor, .delete, .undo, .redo]
 
     private static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
@@ -955,7 +962,15 @@ public final class AppModel {
 
     var bindings: [KeyBinding] {
         switch mode {
-        case .browse: return Keymap.browse
+        case .browse:
+            guard isReadOnly else { return Keymap.browse }
+            // The hint line offers only what can be done; the help still lists every key, and
+            // pressed, these say why they do nothing.
+            return Keymap.browse.map { binding in
+                var binding = binding
+                if let action = Keymap.Action(rawValue: binding.action), Self.writes.contains(action) { binding.hint = nil }
+                return binding
+            }
         case .filter: return Keymap.textInput
         case .openPrompt: return Keymap.openPrompt
         case .form: return Keymap.form

@@ -409,7 +409,7 @@ public final class AppModel {
             return .keepRunning
         }
         if isReadOnly && Self.writes.contains(action) {
-            notice = "The folder is read-only: nothing can be changed, so \(key.label) does nothing"
+            notice = "The folder is read-only: \(key.label) does nothing"
             return .keepRunning
         }
         let visible = visibleRows(of: tab)

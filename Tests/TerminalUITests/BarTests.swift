@@ -13,7 +13,7 @@ final class BarTests: XCTestCase {
     func testStatusBarPutsCountsRightAndCutsTheMessage() {
         let bar = StatusBar(left: "Saved colors/dZI8vLbiPai2nph7UAxv", right: "12 colours")
         let canvas = rendered(bar, width: 30, height: 1)
-        assertLines(canvas, " Saved col…ph7UAxv 12 colours")
+        assertLines(canvas, " Saved colors/dZI… 12 colours")
         XCTAssertTrue(canvas.style(at: Point(x: 29, y: 0)).reverse)  // the whole row
         assertLines(rendered(StatusBar(left: "Ready", right: "吾輩 3"), width: 20, height: 1),
                     " Ready       吾輩 3")
@@ -26,7 +26,10 @@ final class BarTests: XCTestCase {
         XCTAssertEqual(line, " Not saved: cannot write a file in /tmp…r/books: Permission denied 47 documents ")
         XCTAssertEqual(line.displayWidth, 80)
         // When shortening its paths is not enough, the end is cut.
-        XCTAssertEqual(StatusBar.fitted("Saved colors/dZI8vLbiPai2nph7UAxv", toWidth: 12), "Saved color…")
+        XCTAssertEqual(StatusBar.fitted("Not saved: cannot write in colors/dZI8vLbiPai2nph7UAxv: Permission denied", toWidth: 30),
+                       "Not saved: cannot write in co…")
+        // Without a reason after a colon, the path is the message: the end is cut.
+        XCTAssertEqual(StatusBar.fitted("Copied colors/dZI8vLbiPai2nph7UAxv to the clipboard", toWidth: 30), "Copied colors/dZI8vLbiPai2nph…")
         XCTAssertEqual(StatusBar.fitted("short", toWidth: 17), "short")
     }
 

@@ -26,15 +26,18 @@ public struct StatusBar: Widget, Hashable, Sendable {
         }
     }
 
-    /// A message cut to `width` so its end still shows: a message names a path, then the
-    /// reason ("cannot write a file in /home/…/books: Permission denied"), so paths (words
-    /// with a "/") are shortened in the middle first, the longest first; what still does not
-    /// fit is cut at the end. The whole message stays in the message log (`m`).
+    /// A message cut to `width` so its reason still shows: a failure names a path, then the
+    /// reason after a colon ("cannot write a file in /home/…/books: Permission denied"), so
+    /// the paths (words with a "/") before the last colon are shortened in the middle, the
+    /// longest first. Otherwise, or when that is not enough, the end is cut. The whole message
+    /// stays in the message log (`m`).
     public static func fitted(_ message: String, toWidth width: Int) -> String {
         var excess = message.displayWidth - width
         guard excess > 0 else { return message }
         var words = message.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        let paths = words.indices.filter { words[$0].contains("/") }.sorted { words[$0].displayWidth > words[$1].displayWidth }
+        guard let reason = words.lastIndex(where: { $0.hasSuffix(":") }) else { return message.truncated(toWidth: width) }
+        let paths = words.indices.filter { $0 <= reason && words[$0].contains("/") }
+            .sorted { words[$0].displayWidth > words[$1].displayWidth }
         for index in paths where excess > 0 {
             let word = words[index]
             let kept = max(minimumPathWidth, word.displayWidth - excess - 1)  // 1 for "…"

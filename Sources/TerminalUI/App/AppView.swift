@@ -200,12 +200,10 @@ public enum AppView {
             .render(into: &canvas, area: inner)
         // A folder of other files (notes.txt) lists nothing: say what a document is.
         if ready && tab.isLoaded && tab.rowCount == 0 && !tab.isGone && model.hasFiles && inner.height > 1 {
-            canvas.write(Self.onlyJSONText.truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + 1),
+            canvas.write("Only *.json files are documents".truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + 1),
                          style: Style(dim: true), clippedTo: inner.width)
         }
     }
-
-    static let onlyJSONText = "Only *.json files are documents"
 
     /// "17/47", grouped as counts are ("1/30,047"); nil for an empty list.
     static func positionText(_ position: Int?, count: Int) -> String? {

@@ -52,14 +52,14 @@ final class ScrollingEndToEndTests: TmuxTestCase {
         // Space pages down too, to the end.
         tmux.send(keys: "Space")
         tmux.waitFor(text: middle)
-        tmux.send(keys: "Space")
+        tmux.send(keys: "Space", "Space")
         tmux.waitFor(text: end)
         XCTAssertTrue(tmux.screen().contains("Esc or ? to close · ↑ more"), "the end of the help:\n\(framed(tmux))")
 
         // PgDn reaches it as well.
-        tmux.send(keys: "PgUp", "PgUp")
+        tmux.send(keys: "PgUp", "PgUp", "PgUp")
         tmux.waitFor(text: top)
-        tmux.send(keys: "PgDn", "PgDn")
+        tmux.send(keys: "PgDn", "PgDn", "PgDn")
         tmux.waitFor(text: end)
 
         tmux.send(keys: "Escape")

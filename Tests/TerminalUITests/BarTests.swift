@@ -19,6 +19,20 @@ final class BarTests: XCTestCase {
                     " Ready       吾輩 3")
     }
 
+    func testALongMessageShortensItsPathInTheMiddleSoTheReasonShows() {
+        let message = "Not saved: cannot write a file in /tmp/shelf-try/a-rather-long/data-folder/books: Permission denied"
+        let bar = StatusBar(left: message, right: "47 documents")
+        let line = rendered(bar, width: 80, height: 1).lines[0]
+        XCTAssertEqual(line, " Not saved: cannot write a file in /tmp…r/books: Permission denied 47 documents ")
+        XCTAssertEqual(line.displayWidth, 80)
+        // When shortening its paths is not enough, the end is cut.
+        XCTAssertEqual(StatusBar.fitted("Not saved: cannot write in colors/dZI8vLbiPai2nph7UAxv: Permission denied", toWidth: 30),
+                       "Not saved: cannot write in co…")
+        // Without a reason after a colon, the path is the message: the end is cut.
+        XCTAssertEqual(StatusBar.fitted("Copied colors/dZI8vLbiPai2nph7UAxv to the clipboard", toWidth: 30), "Copied colors/dZI8vLbiPai2nph…")
+        XCTAssertEqual(StatusBar.fitted("short", toWidth: 17), "short")
+    }
+
     func testHintBarShowsHintsThatFitWhole() {
         let bindings = [
             KeyBinding(keys: [.character("q"), .ctrl("c")], action: "quit", description: "Quit Shelf", hint: "quit"),

@@ -12,6 +12,8 @@ public final class AppModel {
         case openPrompt
         case form
         case help
+        /// `m`: the last messages, whole.
+        case messages
         /// `v`: the selected document's stored JSON fills the detail pane.
         case raw
         case confirm(Confirmation)
@@ -78,9 +80,11 @@ public final class AppModel {
     let connection: ServerConnection?
     /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
     var showsLookup = false
-    let isReadOnly: Bool
-    /// Lines of the help scrolled off its top; AppView clamps it when drawing.
-    var helpOffset = 0
+    /// The data folder cannot be written: keys that write say so and leave the hint line.
+    /// Settable for tests (as root, every folder is writable).
+    var isReadOnly: Bool
+    /// Lines of the help or the messages scrolled off its top; AppView clamps it when drawing.
+    var overlayOffset = 0
     /// The document shown by `v`, while `mode` is `.raw`.
     var rawView: RawJSONView?
     /// Rows of the detail scrolled off its top, for the document at `path`; another document
@@ -368,7 +372,8 @@ public final class AppModel {
         case .filter: handleFilter(key)
         case .openPrompt: handleOpenPrompt(key)
         case .form: handleForm(key)
-        case .help: handleHelp(key, pageSize: pageSize)
+        case .help: handleOverlay(Keymap.help, key, pageSize: pageSize)
+        case .messages: handleOverlay(Keymap.messages, key, pageSize: pageSize)
         case .raw: return handleRaw(key, pageSize: pageSize)
         case .confirm(.quit) where Keymap.confirm.action(for: key) == Keymap.Action.yes.rawValue:
             return .quit
@@ -427,6 +432,10 @@ public final class AppModel {
             if case .character(let c) = key { notice = "\"\(c)\" does nothing here: press ? for the keys" }
             return .keepRunning
         }
+        if isReadOnly && Self.writes.contains(action) {
+            notice = "The folder is read-only: \(key.label) does nothing"
+            return .keepRunning
+        }
         let visible = visibleRows(of: tab)
         switch action {
         case .up: move(-1)
@@ -461,7 +470,6 @@ public final class AppModel {
             guard let index = selectedIndex else { notice = "Nothing to open: the list is empty"; break }
             return openInEditor(index)
         case .delete:
-            guard !isReadOnly else { notice = "The folder is read-only: nothing can be deleted"; break }
             if let index = selectedIndex {
                 mode = .confirm(.delete(id: tab.snapshot(at: index).documentID))
             } else {
@@ -481,8 +489,11 @@ public final class AppModel {
             let shown = shownColumnCounts[tab.collectionID] ?? tab.columns.count
             sort(by: action == .sortNext ? current.next(columnCount: shown) : current.reversed)
         case .help:
-            helpOffset = 0
+            overlayOffset = 0
             mode = .help
+        case .messages:
+            overlayOffset = 0
+            mode = .messages
         case .scrollDetailDown: scrollDetail(by: 1)
         case .scrollDetailUp: scrollDetail(by: -1)
         case .quit: return .quit
@@ -573,8 +584,8 @@ public final class AppModel {
             scrollDetail(by: step)
         case (.raw, .wheelUp, _), (.raw, .wheelDown, _):
             if let offset = rawView?.offset { rawView?.offset = max(0, offset + step) }
-        case (.help, .wheelUp, _), (.help, .wheelDown, _):
-            helpOffset = max(0, helpOffset + step)
+        case (.help, .wheelUp, _), (.help, .wheelDown, _), (.messages, .wheelUp, _), (.messages, .wheelDown, _):
+            overlayOffset = max(0, overlayOffset + step)
         default: break
         }
     }
@@ -603,7 +614,6 @@ public final class AppModel {
 
     /// Says why the editor cannot be used here, or nil when it can.
     private var editorRefusal: String? {
-        if isReadOnly { return "The folder is read-only: nothing can be changed" }
         if !hasFiles { return "The editor works on files; this store is on a server (\(store.directory.absoluteString)): use e, the form" }
         return nil
     }
@@ -619,9 +629,10 @@ public final class AppModel {
         notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
     }
 
-    private func handleHelp(_ key: Key, pageSize: Int) {
-        guard let action = Keymap.help.action(for: key).flatMap(Keymap.Action.init) else { return }
-        if let offset = Self.scrolled(helpOffset, by: action, pageSize: pageSize) { helpOffset = offset } else { mode = .browse }
+    /// The help or the messages: scrolling keys scroll, the others in `bindings` close it.
+    private func handleOverlay(_ bindings: [KeyBinding], _ key: Key, pageSize: Int) {
+        guard let action = bindings.action(for: key).flatMap(Keymap.Action.init) else { return }
+        if let offset = Self.scrolled(overlayOffset, by: action, pageSize: pageSize) { overlayOffset = offset } else { mode = .browse }
     }
 
     private func handleRaw(_ key: Key, pageSize: Int) -> Outcome {
@@ -665,6 +676,9 @@ public final class AppModel {
             return .keepRunning
         }
     }
+
+    /// Keys that change documents: refused, and left out of the hint line, in a read-only folder.
+    static let writes: Set<Keymap.Action> = [.add, .edit, .openInEditor, .delete, .undo, .redo]
 
     private static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
@@ -992,11 +1006,20 @@ public final class AppModel {
 
     var bindings: [KeyBinding] {
         switch mode {
-        case .browse: return Keymap.browse
+        case .browse:
+            guard isReadOnly else { return Keymap.browse }
+            // The hint line offers only what can be done; the help still lists every key, and
+            // pressed, these say why they do nothing.
+            return Keymap.browse.map { binding in
+                var binding = binding
+                if let action = Keymap.Action(rawValue: binding.action), Self.writes.contains(action) { binding.hint = nil }
+                return binding
+            }
         case .filter: return Keymap.textInput
         case .openPrompt: return Keymap.openPrompt
         case .form: return Keymap.form
         case .help: return Keymap.help
+        case .messages: return Keymap.messages
         case .raw: return Keymap.raw
         case .confirm: return Keymap.confirm
         }

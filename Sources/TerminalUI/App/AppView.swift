@@ -90,16 +90,43 @@ public enum AppView {
                                               HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
                                               HelpSection(title: "Anywhere", bindings: Keymap.global)],
                                    footer: "Esc or ? to close")
-            // Keep the offset where it can scroll back from at once.
-            model.helpOffset = min(model.helpOffset, help.maxOffset(in: bounds))
-            help.offset = model.helpOffset
-            help.render(into: &canvas, area: bounds)
+            drawOverlay(&help, model: model, into: &canvas, area: bounds)
+        case .messages:
+            var log = messageLog(model.status.history, width: bounds.width)
+            drawOverlay(&log, model: model, into: &canvas, area: bounds)
         case .confirm(let confirmation):
             dialog(for: confirmation, model: model).render(into: &canvas, area: bounds)
             cursor = nil
         default: break
         }
         return Screen(canvas: canvas, cursor: cursor)
+    }
+
+    /// A scrolling overlay at the model's offset, kept where it can scroll back from at once.
+    private static func drawOverlay(_ overlay: inout HelpOverlay, model: AppModel, into canvas: inout Canvas, area: Rect) {
+        model.overlayOffset = min(model.overlayOffset, overlay.maxOffset(in: area))
+        overlay.offset = model.overlayOffset
+        overlay.render(into: &canvas, area: area)
+    }
+
+    /// `m`: the last messages, newest first, each whole (wrapped to the screen's width) after
+    /// the time it was shown.
+    static func messageLog(_ messages: [StatusNotice.Message], width: Int) -> HelpOverlay {
+        // The box's border and margins take 4 columns, the time and its gap 10.
+        let textWidth = max(10, width - 4 - 10)
+        var lines: [[Span]] = messages.reversed().flatMap { message in
+            TextWrapper.wrap(message.text, width: textWidth).enumerated().map { index, line in
+                [Span((index == 0 ? clockTime(message.time) : "").padded(toWidth: 8) + "  ", style: Style(dim: true)), Span(line)]
+            }
+        }
+        if lines.isEmpty { lines = [[Span("No messages yet", style: Style(dim: true))]] }
+        return HelpOverlay(title: "Messages", lines: lines, footer: "Esc or m to close")
+    }
+
+    /// "14:05:09", local time, whatever the locale (the log's column is 8 wide).
+    static func clockTime(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 
     static func tabBar(_ model: AppModel) -> TabBar {
@@ -171,6 +198,11 @@ public enum AppView {
         ListWidget(rows: rows, state: ListState(selected: position.map { $0 - offset }, offset: 0), emptyText: empty,
                    reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
+        // A folder of other files (notes.txt) lists nothing: say what a document is.
+        if ready && tab.isLoaded && tab.rowCount == 0 && !tab.isGone && model.hasFiles && inner.height > 1 {
+            canvas.write("Only *.json files are documents".truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + 1),
+                         style: Style(dim: true), clippedTo: inner.width)
+        }
     }
 
     /// "17/47", grouped as counts are ("1/30,047"); nil for an empty list.

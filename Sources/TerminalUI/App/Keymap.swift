@@ -7,7 +7,7 @@ enum Keymap {
         case scrollDetailDown, scrollDetailUp
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
-        case rawView, copyJSON, redo, collections
+        case rawView, copyJSON, redo, collections, messages
         case save, cancel, nextField, previousField, choose
         case yes, no
     }
@@ -31,6 +31,10 @@ enum Keymap {
         KeyBinding(keys: [.character("S")], action: Action.sortReverse.rawValue, description: "Reverse the sort direction"),
         KeyBinding(keys: [.escape], action: Action.clearFilter.rawValue, description: "Clear the filter"),
         KeyBinding(keys: [.character("o")], action: Action.open.rawValue, description: "Open a document by id", hint: "open"),
+        // Before the other minor hints (E, u), which give way first.
+        KeyBinding(keys: [.character("m")], action: Action.messages.rawValue,
+                   description: "Show the last 50 messages whole, newest first (the status line may cut them)",
+                   hint: "messages", isMinorHint: true),
         KeyBinding(keys: [.character("a")], action: Action.add.rawValue, description: "Add a document in a form (without a model: a field as name: JSON value)", hint: "add"),
         KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document (without a model: each field as JSON; broken: in the editor)", hint: "edit"),
         KeyBinding(keys: [.character("E")], action: Action.openInEditor.rawValue,
@@ -89,6 +93,10 @@ enum Keymap {
 
     static let help: [KeyBinding] = scrolling + [
         KeyBinding(keys: [.escape, .character("?"), .character("q")], action: Action.cancel.rawValue, description: "Close the help", hint: "close"),
+    ]
+
+    static let messages: [KeyBinding] = scrolling + [
+        KeyBinding(keys: [.escape, .character("m"), .character("q")], action: Action.cancel.rawValue, description: "Close the messages", hint: "close"),
     ]
 
     static let raw: [KeyBinding] = scrolling + [

@@ -1,10 +1,11 @@
 /// A centred box listing every key binding of the current screen and the global ones:
-/// a bold title per section, then one line per binding with its keys and description.
+/// a bold title per section, then one line per binding with its keys and description; or
+/// any lines given (the message log).
 /// The box shrinks to its content and to the area; lines that do not fit end in "…". When
 /// the lines do not all fit, it scrolls by `offset` and its footer says which way there is more.
 public struct HelpOverlay: Widget, Hashable, Sendable {
     public var title: String
-    public var sections: [HelpSection]
+    public var lines: [[Span]]
     public var footer: String
     public var style: Style
     /// Lines scrolled off the top (clamped when drawn).
@@ -12,14 +13,18 @@ public struct HelpOverlay: Widget, Hashable, Sendable {
 
     public init(title: String = "Keys", sections: [HelpSection], footer: String = "Esc close",
                 style: Style = .plain) {
+        self.init(title: title, lines: Self.lines(of: sections, style: style), footer: footer, style: style)
+    }
+
+    public init(title: String, lines: [[Span]], footer: String, style: Style = .plain) {
         self.title = title
-        self.sections = sections
+        self.lines = lines
         self.footer = footer
         self.style = style
     }
 
-    /// The content lines, before fitting them into a box.
-    func contentLines() -> [[Span]] {
+    /// The sections' lines, before fitting them into a box.
+    static func lines(of sections: [HelpSection], style: Style) -> [[Span]] {
         let keyWidth = sections.flatMap(\.bindings).reduce(0) { max($0, $1.keyLabel.displayWidth) }
         var lines: [[Span]] = []
         for (index, section) in sections.enumerated() {
@@ -34,6 +39,8 @@ public struct HelpOverlay: Widget, Hashable, Sendable {
         }
         return lines
     }
+
+    func contentLines() -> [[Span]] { lines }
 
     /// The box this overlay draws in `area`.
     public func box(in area: Rect) -> Rect {

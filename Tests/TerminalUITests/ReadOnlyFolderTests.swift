@@ -1,0 +1,58 @@
+import DocumentStore
+import Foundation
+@testable import TerminalUI
+import XCTest
+
+/// A read-only folder offers no key that writes, and each such key says why it does nothing;
+/// a folder of other files says what a document is.
+@MainActor
+final class ReadOnlyFolderTests: XCTestCase {
+    private var folder: URL!
+    private let size = Size(width: 100, height: 20)
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-readonly-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("books"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("notes"), withIntermediateDirectories: true)
+        try Data(#"{"author": "A", "numberOfPages": 1, "title": "One"}"#.utf8).write(to: folder.appendingPathComponent("books/one.json"))
+        try Data("a note\n".utf8).write(to: folder.appendingPathComponent("notes/todo.txt"))
+    }
+
+    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func makeApp() async throws -> AppModel {
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        return app
+    }
+
+    private func lines(_ app: AppModel) -> [String] { AppView.render(app, size: size).canvas.lines }
+
+    func testTheHintLineLeavesOutKeysThatWriteAndEachSaysWhy() async throws {
+        let app = try await makeApp()
+        XCTAssertTrue(lines(app)[19].contains("a add"), "a writable folder offers them:\n\(lines(app)[19])")
+        app.isReadOnly = true
+        let hints = lines(app)[19]
+        for hint in ["a add", "e edit", "d delete", "u undo", "E editor"] {
+            XCTAssertFalse(hints.contains(hint), "\(hint) in: \(hints)")
+        }
+        XCTAssertTrue(hints.contains("/ filter") && hints.contains("q quit"), hints)
+        for key in [Key.character("a"), .character("e"), .enter, .character("E"), .character("d"), .character("u"), .ctrl("r")] {
+            XCTAssertEqual(app.handle(key), .keepRunning)
+            XCTAssertTrue(app.notice?.contains("read-only") == true, "\(key): \(app.notice ?? "no message")")
+            guard case .browse = app.mode else { return XCTFail("\(key) left the list: \(app.mode)") }
+        }
+        XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("books/one.json"), encoding: .utf8),
+                       #"{"author": "A", "numberOfPages": 1, "title": "One"}"#)
+    }
+
+    func testAFolderOfOtherFilesSaysOnlyJSONFilesAreDocuments() async throws {
+        let app = try await makeApp()
+        let index = try XCTUnwrap(app.tabs.firstIndex { $0.collectionID == "notes" })
+        app.switchTab(to: index)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        let screen = lines(app)
+        XCTAssertTrue(screen[3].contains("No documents in 'notes' collection"), screen.joined(separator: "\n"))
+        XCTAssertTrue(screen[4].contains("Only *.json files are documents"), screen.joined(separator: "\n"))
+    }
+}

@@ -101,8 +101,8 @@ final class RawViewAndClipboardTests: TmuxTestCase {
         dataFolder = data
         // Past the store's 1 MiB, the book is listed last as unreadable; its file is still copied.
         let notes = String(repeating: "x", count: 5_242_880)
-        try Data(#"{"author": "George R. R. Martin", "notes": "\#(notes)", "numberOfPages": 694, "title": "A Game of Thrones"}"#.utf8)
-            .write(to: data.appendingPathComponent("books/a-game-of-thrones.json"))
+        let stored = Data(#"{"author": "George R. R. Martin", "notes": "\#(notes)", "numberOfPages": 694, "title": "A Game of Thrones"}"#.utf8)
+        try stored.write(to: data.appendingPathComponent("books/a-game-of-thrones.json"))
         let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: data)
         session = tmux
         tmux.waitFor(text: "47 documents")
@@ -110,7 +110,7 @@ final class RawViewAndClipboardTests: TmuxTestCase {
         tmux.send(keys: "G")
         tmux.waitFor(text: "─ 47/47 ┘")
         tmux.send(keys: "k", "Y")   // the last but one: a-game-of-thrones
-        tmux.waitFor(text: "Not copied: too large for the terminal's clipboard")
+        tmux.waitFor(text: "Not copied: \(stored.count.formatted()) bytes, over the 786,426 a terminal's")
         XCTAssertNil(tmux.pasteBuffer(), "nothing reached the clipboard")
     }
 }

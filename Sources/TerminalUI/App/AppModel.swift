@@ -587,9 +587,9 @@ public final class AppModel {
             let text = try storedText(of: tab.snapshot(at: index))
             let bytes = text.utf8.count
             guard bytes <= Clipboard.maxBytes else {
-                let instead = hasFiles ? "E opens it, or copy the file \(fileURL(of: reference).path)" : "v shows it"
-                notice = "Not copied: too large for the terminal's clipboard: \(path) is \(bytes.formatted()) bytes "
-                    + "of JSON, OSC 52 takes at most \(Clipboard.maxBytes.formatted()); \(instead)"
+                let instead = hasFiles ? "E opens \(path), or copy the file \(fileURL(of: reference).path)" : "v shows \(path)"
+                notice = "Not copied: \(bytes.formatted()) bytes, over the \(Clipboard.maxBytes.formatted()) "
+                    + "a terminal's clipboard takes; \(instead)"
                 return .keepRunning
             }
             notice = "Copied \(path) to the clipboard as JSON (\(bytes.formatted()) bytes)"

@@ -93,4 +93,24 @@ final class RawViewAndClipboardTests: TmuxTestCase {
         tmux.waitUntil("tmux holds the copied text as a paste buffer") { tmux.pasteBuffer() == stored }
         XCTAssertEqual(tmux.pasteBuffer(), stored)
     }
+
+    /// A 5 MB document is more than tmux takes by OSC 52 (it would drop the sequence without a
+    /// word): nothing is sent, the clipboard stays as it was, and the status line says why.
+    func testCapitalYOnADocumentTooLargeForTheClipboardSaysSoAndSendsNothing() throws {
+        let data = try temporaryDataCopy()
+        dataFolder = data
+        // Past the store's 1 MiB, the book is listed last as unreadable; its file is still copied.
+        let notes = String(repeating: "x", count: 5_242_880)
+        let stored = Data(#"{"author": "George R. R. Martin", "notes": "\#(notes)", "numberOfPages": 694, "title": "A Game of Thrones"}"#.utf8)
+        try stored.write(to: data.appendingPathComponent("books/a-game-of-thrones.json"))
+        let tmux = try TmuxSession(binary: try shelfBinary(), dataFolder: data)
+        session = tmux
+        tmux.waitFor(text: "47 documents")
+        try tmux.setServerOption("set-clipboard", "on")
+        tmux.send(keys: "G")
+        tmux.waitFor(text: "─ 47/47 ┘")
+        tmux.send(keys: "k", "Y")   // the last but one: a-game-of-thrones
+        tmux.waitFor(text: "Not copied: \(stored.count.formatted()) bytes, over the 786,426 a terminal's")
+        XCTAssertNil(tmux.pasteBuffer(), "nothing reached the clipboard")
+    }
 }

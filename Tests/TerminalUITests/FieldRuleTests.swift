@@ -8,9 +8,9 @@ final class FieldRuleTests: XCTestCase {
     func testAWholeNumberTooLargeSaysSoAndGivesTheLargestAllowed() {
         let check = FieldRule.wholeNumber.check
         XCTAssertEqual(check("99999999999999999999"),
-                       "99999999999999999999 is too large: the largest allowed is 9223372036854775807")
+                       "too large: the largest allowed is 9223372036854775807, found 99999999999999999999")
         XCTAssertEqual(check(" +9223372036854775808 "),
-                       "+9223372036854775808 is too large: the largest allowed is 9223372036854775807")
+                       "too large: the largest allowed is 9223372036854775807, found +9223372036854775808")
         XCTAssertNil(check("9223372036854775807"))
         XCTAssertNil(check(" 0 "))
         XCTAssertEqual(check("-5"), "expected a whole number ≥ 0, found -5")

@@ -122,4 +122,19 @@ final class FormWidgetTests: XCTestCase {
             › Hex #RGB, #RGBA, …
             """)
     }
+
+    /// However narrow, each part stays in its column: labels and values cut with "…", the
+    /// message wrapped under the value.
+    func testAVeryNarrowFormKeepsEachPartInItsColumn() {
+        var form = FormWidget(fields: [FormField(label: "Title", text: "A Game of Thrones"),
+                                       FormField(label: "Pages", text: "99999999999999999999")], focus: 1)
+        form.fields[1].message = "too large"
+        assertLines(rendered(form, width: 12, height: 4), """
+              Tit… A Ga…
+            › Pag… …999
+                   ! too
+                   large
+            """)
+        XCTAssertEqual(form.cursorPosition(in: Rect(x: 0, y: 0, width: 12, height: 4)), Point(x: 11, y: 1))
+    }
 }

@@ -82,6 +82,32 @@ final class RawViewAndCopyTests: XCTestCase {
         XCTAssertEqual(app.handle(.character("Y")), .copyToClipboard(stored))
     }
 
+    /// A document past what terminals take by OSC 52 is not sent; the notice says so, with
+    /// its size and the limit, and where to get it instead.
+    func testADocumentTooLargeForTheTerminalsClipboardIsNotSentAndTheNoticeSaysSo() async throws {
+        let big = "{\n  \"author\": \"A\",\n  \"numberOfPages\": 1,\n  \"title\": \"\(String(repeating: "x", count: 5_242_880))\"\n}\n"
+        try Data(big.utf8).write(to: file)
+        let app = try await makeApp()
+        XCTAssertEqual(app.handle(.character("Y")), .keepRunning)
+        let notice = try XCTUnwrap(app.notice)
+        XCTAssertEqual(notice, "Not copied: \(big.utf8.count.formatted()) bytes, over the 786,426 a terminal's clipboard "
+                       + "takes; E opens books/long, or copy the file \(file.path)")
+    }
+
+    /// The limit is tmux's: the sequence's string (`52;c;` and the base64) fits its 1 MiB buffer.
+    func testTheLargestTextSentFitsTmuxsBufferAndOneByteMoreWouldNot() async throws {
+        let tmuxLimit = 1_048_576
+        let largest = String(repeating: "x", count: Clipboard.maxBytes)
+        XCTAssertLessThanOrEqual(Clipboard.osc52(copying: largest).utf8.count - 3, tmuxLimit)  // less ESC ] and BEL
+        XCTAssertGreaterThan(Clipboard.osc52(copying: largest + "x").utf8.count - 3, tmuxLimit)
+
+        let fitting = "{\"title\": \"\(String(repeating: "x", count: Clipboard.maxBytes - 14))\"}\n"
+        XCTAssertEqual(fitting.utf8.count, Clipboard.maxBytes)
+        try Data(fitting.utf8).write(to: file)
+        let app = try await makeApp()
+        XCTAssertEqual(app.handle(.character("Y")), .copyToClipboard(fitting))
+    }
+
     func testTheSequenceIsOSC52WithTheTextInBase64() {
         XCTAssertEqual(Clipboard.osc52(copying: "hi"), "\u{1B}]52;c;aGk=\u{07}")
         XCTAssertEqual(Clipboard.osc52(copying: "ë"), "\u{1B}]52;c;w6s=\u{07}")

@@ -38,4 +38,12 @@ final class TextWrapperLimitTests: XCTestCase {
         XCTAssertEqual(TextWrapper.wrap("ab  cdefghij k", width: 4), ["ab", "cdef", "ghij", "k"])
         XCTAssertEqual(TextWrapper.wrap("本本本", width: 1), ["本", "本", "本"])
     }
+
+    /// Text left out past `maxLines` is marked by "…" ending the last line; text that fits is not.
+    func testMarkingCutEndsTheLastLineWithAnEllipsis() {
+        XCTAssertEqual(TextWrapper.wrap("one two three four", width: 7, maxLines: 2, markingCut: true), ["one two", "three…"])
+        XCTAssertEqual(TextWrapper.wrap("one two three fours", width: 5, maxLines: 2, markingCut: true), ["one", "two…"])
+        XCTAssertEqual(TextWrapper.wrap("one two", width: 7, maxLines: 1, markingCut: true), ["one two"])
+        XCTAssertEqual(TextWrapper.wrap("one two three", width: 7, maxLines: 2, markingCut: true), ["one two", "three"])
+    }
 }

@@ -663,13 +663,22 @@ public final class AppModel {
         }
     }
 
-    /// `Y`: the selected document's file, as stored, for the terminal's clipboard.
+    /// `Y`: the selected document's file, as stored, for the terminal's clipboard; one too
+    /// large for it is not sent (the terminal would drop it silently).
     private func copySelectedJSON() -> Outcome {
         guard let index = selectedIndex else { notice = "Nothing to copy: the list is empty"; return .keepRunning }
-        let path = tab.snapshot(at: index).reference.path
+        let reference = tab.snapshot(at: index).reference
+        let path = reference.path
         do {
             let text = try storedText(of: tab.snapshot(at: index))
-            notice = "Copied \(path) to the clipboard as JSON (\(text.utf8.count.formatted()) bytes)"
+            let bytes = text.utf8.count
+            guard bytes <= Clipboard.maxBytes else {
+                let instead = hasFiles ? "E opens \(path), or copy the file \(fileURL(of: reference).path)" : "v shows \(path)"
+                notice = "Not copied: \(bytes.formatted()) bytes, over the \(Clipboard.maxBytes.formatted()) "
+                    + "a terminal's clipboard takes; \(instead)"
+                return .keepRunning
+            }
+            notice = "Copied \(path) to the clipboard as JSON (\(bytes.formatted()) bytes)"
             return .copyToClipboard(text)
         } catch {
             notice = "Not copied: cannot read \(path).json: \(error.localizedDescription)"

@@ -6,7 +6,7 @@
 /// and the screen agree on where every cell is. Controls, which wcwidth cannot place, take
 /// the width of their escape (`\x1b`, `\t`: see `ControlCharacter`), as the canvas draws them.
 public enum DisplayWidth {
-    /// Columns taken by one grapheme cluster: 0, 1 or 2.
+    /// Columns taken by one grapheme cluster: 0, 1 or 2, or a control's escape's 2 or 4.
     public static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         if first.value >= 0x20 && first.value < 0x7F { return 1 }  // fast path

@@ -42,7 +42,7 @@ struct FieldRule: Sendable {
             return "expected a whole number ≥ 0, found \"\(text.shownInMessage)\""
         }
         if sign == "-" { return "expected a whole number ≥ 0, found \(text.shownInMessage)" }
-        return "\(text.shownInMessage) is too large: the largest allowed is \(Int.max)"
+        return "too large: the largest allowed is \(Int.max), found \(text.shownInMessage)"
     }
 
     static func hexColor(optional: Bool) -> FieldRule {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Remakes the pictures of shelf in screenshots/: builds shelf, runs it in tmux (110x32,
+# Remakes the pictures of shelf in screenshots/: builds shelf, runs it in tmux (100x30,
 # xterm-256color, UTF-8) on a temporary copy of the demo data, drives it by keys to four states,
 # captures each screen with its colours (`tmux capture-pane -p -e`) and renders it to a PNG with
 # screenshots/ansi_to_png.py:
@@ -19,8 +19,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/screenshots"
-cols=110
-rows=32
+cols=100
+rows=30
 
 # --- What is needed -------------------------------------------------------------------------
 missing=()

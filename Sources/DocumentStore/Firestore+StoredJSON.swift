@@ -17,6 +17,9 @@ extension Firestore {
         } catch {
             throw fail("expected one JSON value (\"text\" in quotes, 42, 4.5, true, null, [ … ], { … }); column \(error.column): \(error.message)")
         }
+        if let integer = Self.integerOutOfRange(in: json) {
+            throw fail("\(integer) is outside the 64-bit integers (-9223372036854775808 to 9223372036854775807); for a double write it with a fraction or an exponent, such as \(integer.hasPrefix("-") ? "-" : "")1e\(integer.filter(\.isNumber).count - 1)")
+        }
         do {
             let value = try DocumentJSON.value(json, field: name, store: self)
             let checked = try WriteLimits.checked([name: value], document: "", store: self)
@@ -26,6 +29,19 @@ extension Firestore {
         } catch let error as DocumentStoreError {
             if case .invalidValue(_, let field, let reason) = error { throw fail("field \(field): \(reason)") }
             throw error.firestoreError
+        }
+    }
+
+    /// A number written as an integer (no fraction, no exponent) that 64 bits cannot hold: a
+    /// file read as it is makes it a double, but a person typing it means the integer.
+    private static func integerOutOfRange(in json: JSONValue) -> String? {
+        switch json {
+        case .number(let text):
+            let isInteger = !text.contains { $0 == "." || $0 == "e" || $0 == "E" }
+            return isInteger && Int64(text) == nil ? text : nil
+        case .array(let items): return items.lazy.compactMap(integerOutOfRange).first
+        case .object(let fields): return fields.values.lazy.compactMap(integerOutOfRange).first
+        default: return nil
         }
     }
 }

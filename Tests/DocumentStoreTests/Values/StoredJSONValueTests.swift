@@ -52,6 +52,8 @@ final class StoredJSONValueTests: StoreTestCase {
             (#"{"$ref": 5}"#, #"field v: {"$ref": …} expects a document path in a string, such as "books/hitchhiker", found the number 5"#),
             ("[[1]]", "field v[0]: an array cannot directly hold another array; put the inner array in a map"),
             (#"{"__x__": 1}"#, #"field v.__x__: field names that begin and end with "__" are reserved"#),
+            ("99999999999999999999", "99999999999999999999 is outside the 64-bit integers (-9223372036854775808 to 9223372036854775807); for a double write it with a fraction or an exponent, such as 1e19"),
+            (#"{"n": [-9223372036854775809]}"#, "-9223372036854775809 is outside the 64-bit integers (-9223372036854775808 to 9223372036854775807); for a double write it with a fraction or an exponent, such as -1e18"),
         ]
         for (text, message) in cases {
             let error = storeError { _ = try db.value(fromStoredJSON: text, field: "v") }

@@ -416,14 +416,18 @@ final class TerminalSessionTests: TmuxTestCase {
 
         tmux.send(keys: "?")
         tmux.waitFor(text: "Esc or ? to close")
-        // The help is longer than 30 rows: read it, then scroll to its end (End) and read the rest.
+        // The help is several screens long: read it a page at a time (PgDn) to its end.
         var help = tmux.screen()
-        tmux.send(keys: "End")
-        tmux.waitFor(text: "Esc or ? to close · ↑ more")
-        help += tmux.screen()
+        for _ in 0..<10 where !tmux.screen().contains("Esc or ? to close · ↑ more") {
+            let before = tmux.screen()
+            tmux.send(keys: "PgDn")
+            tmux.waitUntil("the help scrolls") { tmux.screen() != before }
+            help += tmux.screen()
+        }
+        XCTAssertTrue(tmux.screen().contains("Esc or ? to close · ↑ more"), "the help's end is reached:\n\(TmuxSession.framed(tmux.screen()))")
         for key in [
             "↑/k", "↓/j", "PgUp", "PgDn", "Home/g", "End/G", "Tab", "Shift-Tab", "1/2/3", "/", "Esc", "o", "a",
-            "e/Enter", "E", "J", "K", "v", "Y", "s", "S", "d", "u", "Ctrl-R", "?", "q", "Ctrl-C",
+            "e/Enter", "E", "J", "K", "v", "Y", "s", "S", "d", "u", "Ctrl-R", "c", "m", "?", "q", "Ctrl-C",
         ] {
             XCTAssertTrue(
                 help.components(separatedBy: "\n").contains { $0.contains("│   \(key) ") || $0.contains("│   \(key)/") },

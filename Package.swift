@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Shelf",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "DocumentStorePostgres", targets: ["DocumentStorePostgres"]),
@@ -14,6 +14,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
     ],
     targets: [
         // Firestore-shaped document database on JSON files: Foundation and Dispatch only.
@@ -22,6 +25,15 @@ let package = Package(
         .target(
             name: "DocumentStorePostgres",
             dependencies: ["DocumentStore", .product(name: "PostgresNIO", package: "postgres-nio")]),
+        // Firestore's wire protocol (google.firestore.v1): the messages and the gRPC service, made
+        // from Protos/ by scripts/generate-protocol.sh (the generated Swift is committed).
+        .target(
+            name: "FirestoreProtocol",
+            dependencies: [
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+            ]),
         // The guide's sample app: models, Color, view models.
         .target(name: "ShelfModels", dependencies: ["DocumentStore"]),
         // Pure terminal UI: state + size -> grid of cells. Knows nothing of ncurses.
@@ -45,6 +57,7 @@ let package = Package(
             dependencies: ["DocumentStore", "DocumentStorePostgres"],
             swiftSettings: [.define("SHELF_POSTGRES_TESTS")]),
         .testTarget(name: "ShelfModelsTests", dependencies: ["ShelfModels"]),
+        .testTarget(name: "FirestoreProtocolTests", dependencies: ["FirestoreProtocol"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         // Drives the built `shelf` binary: its commands, and the UI in tmux.
         .testTarget(name: "ShelfEndToEndTests"),

@@ -235,4 +235,18 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         XCTAssertEqual(after["author"] as? String, "X", "the deleted fields come back")
         XCTAssertEqual(after["note"] as? String, "kept by hand", "a field the delete did not remove stays")
     }
+
+    func testUndoOfAnEditDeletedOnDiskSinceSaysSoAndWritesTheDocumentAsItWas() async throws {
+        let app = try await makeApp()
+        editAuthor(app, to: "Yves")
+        try FileManager.default.removeItem(at: file)
+
+        _ = app.handle(.character("u"))
+        guard case .confirm(.undoConflict(_, redo: false, isGone: true)) = app.mode else { return XCTFail("u did not ask; mode \(app.mode)") }
+        let question = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
+        XCTAssertTrue(question.contains("Deleted on disk") && question.contains("written again as it was"), question)
+        _ = app.handle(.character("y"))
+        XCTAssertEqual(try fields()["author"] as? String, "X")
+        XCTAssertEqual(try fields()["title"] as? String, "Alpha")
+    }
 }

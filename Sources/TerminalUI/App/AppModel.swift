@@ -25,7 +25,7 @@ public final class AppModel {
         /// The document changed (or went) on disk since the form opened.
         case conflict(deleted: Bool)
         /// `u` or `Ctrl-R` on a document changed on disk since the change they revert.
-        case undoConflict(UndoHistory.Change, redo: Bool)
+        case undoConflict(UndoHistory.Change, redo: Bool, isGone: Bool)
         /// Ctrl-C with a changed form: quit and lose the text?
         case quit
         /// A draft was kept when Shelf was last stopped: reopen it?
@@ -888,8 +888,8 @@ public final class AppModel {
                 notice = redo ? "Redone: \(change.path) deleted again" : "Removed \(change.path): the add is undone"
             }
             if redo { history.pushUndo(reverted) } else { history.pushRedo(reverted) }
-        } catch is UndoHistory.ChangedSince {
-            mode = .confirm(.undoConflict(change, redo: redo))
+        } catch let changed as UndoHistory.ChangedSince {
+            mode = .confirm(.undoConflict(change, redo: redo, isGone: changed.isGone))
         } catch {
             if redo { history.pushRedo(change) } else { history.pushUndo(change) }
             noteWrite(succeeded: false)
@@ -977,10 +977,10 @@ public final class AppModel {
         case (.conflict, .yes):
             mode = .form
             saveForm(overwrite: true)
-        case (.undoConflict(let change, let redo), .yes):
+        case (.undoConflict(let change, let redo, _), .yes):
             mode = .browse
             revert(change, redo: redo, evenIfChangedSince: true)
-        case (.undoConflict(let change, let redo), _):
+        case (.undoConflict(let change, let redo, _), _):
             mode = .browse
             if redo { history.pushRedo(change) } else { history.pushUndo(change) }
             notice = "Not \(redo ? "redone" : "undone"): \(change.path) is as it is on disk; \(redo ? "Ctrl-R" : "u") asks again"

@@ -338,13 +338,19 @@ public enum AppView {
             let when = draft.savedAt.formatted(date: .abbreviated, time: .shortened)
             return ConfirmDialog(title: "Draft kept", question: "\(draft.title): what you typed was kept when Shelf was stopped (\(when)). Reopen it?",
                                  yesLabel: "Reopen", noLabel: "Discard")
-        case .undoConflict(let change, let redo):
+        case .undoConflict(let change, let redo, let isGone):
             let verb = redo ? "Redo" : "Undo"
             let since = redo ? "it was undone" : "your change"
-            let outcome = change.before == nil
-                ? "\(verb)ing removes it, with what changed since."
-                : "Only the fields \(redo ? "the undo" : "your change") set go back (\(change.fieldsSet.joined(separator: ", "))); the rest stays as it is now."
-            return ConfirmDialog(title: "Changed on disk", question: "\(change.path) changed on disk since \(since). \(verb) anyway? \(outcome)",
+            let setter = redo ? "the undo" : "your change"
+            let outcome: String
+            switch (change.before == nil, isGone) {
+            case (true, true): outcome = "It stays deleted."
+            case (true, false): outcome = "\(verb)ing removes it, with what changed since."
+            case (false, true): outcome = "It is written again as it was before \(setter)."
+            case (false, false): outcome = "Only the fields \(setter) set go back (\(change.fieldsSet.joined(separator: ", "))); the rest stays as it is now."
+            }
+            let what = isGone ? "was deleted on disk" : "changed on disk"
+            return ConfirmDialog(title: isGone ? "Deleted on disk" : "Changed on disk", question: "\(change.path) \(what) since \(since). \(verb) anyway? \(outcome)",
                                  yesLabel: "\(verb) anyway", noLabel: "Leave it")
         case .conflict(let deleted):
             return deleted

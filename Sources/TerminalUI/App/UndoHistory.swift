@@ -21,8 +21,11 @@ struct UndoHistory {
         }
     }
 
-    /// The document is no longer as the change left it: another program changed it since.
-    struct ChangedSince: Error {}
+    /// The document is no longer as the change left it: another program changed it since,
+    /// or deleted it.
+    struct ChangedSince: Error {
+        let isGone: Bool
+    }
 
     /// Entries kept each way; the oldest go first.
     static let limit = 100
@@ -67,7 +70,7 @@ extension UndoHistory.Change {
             if let unreadable = read.readError { throw unreadable }
             let current = read.exists ? read : nil
             let asLeft = read.holdsTheSame(as: after)
-            guard asLeft || evenIfChangedSince else { throw UndoHistory.ChangedSince() }
+            guard asLeft || evenIfChangedSince else { throw UndoHistory.ChangedSince(isGone: current == nil) }
             var fields = before?.data()
             if !asLeft, let current, let earlier = fields {
                 fields = current.data() ?? [:]

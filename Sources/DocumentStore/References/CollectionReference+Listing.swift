@@ -31,4 +31,16 @@ extension CollectionReference {
             throw publicError(error)
         }
     }
+
+    /// Ours: how many files of this collection's folder are not documents (only `<id>.json`
+    /// files are), so a tool can say why a folder of `.txt` files shows none. 0 on a server.
+    public func otherFileCount() throws -> Int {
+        if let invalid { throw publicError(invalid) }
+        guard let folder = firestore.backend as? FolderBackend else { return 0 }
+        do {
+            return try folder.files.otherFileCount(collectionPath.segments)
+        } catch {
+            throw publicError(error)
+        }
+    }
 }

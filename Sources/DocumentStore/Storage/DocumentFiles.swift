@@ -112,6 +112,17 @@ final class DocumentFiles: Sendable {
         }.sorted { UTF8Bytes.compare($0, $1) < 0 }
     }
 
+    /// How many files of a collection's folder are not documents: neither `<id>.json` nor
+    /// hidden (temporary files start with "."), and not folders (a document's collections).
+    func otherFileCount(_ segments: [String]) throws(DocumentStoreError) -> Int {
+        guard let fd = try openFolder(segments, create: false) else { return 0 }
+        defer { close(fd) }
+        return Self.listEntries(fd).filter { entry in
+            !entry.name.hasPrefix(".") && Self.documentID(fileName: entry.name) == nil
+                && !(entry.isDirectory ?? Self.isDirectory(fd, entry.name))
+        }.count
+    }
+
     private static func isDirectory(_ dirFD: Int32, _ name: String) -> Bool {
         var st = stat()
         return fstatat(dirFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFDIR

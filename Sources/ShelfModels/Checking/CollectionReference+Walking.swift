@@ -8,17 +8,4 @@ extension CollectionReference {
     public func subcollections() throws -> [CollectionReference] {
         try listDocumentsWithCollections().flatMap { try $0.listCollections() }
     }
-
-    /// How many files other than documents (`*.json`) and hidden ones its folder holds, so a
-    /// folder of `.txt` files can say why it shows no documents. 0 on a server.
-    public var otherFileCount: Int {
-        guard firestore.directory.isFileURL else { return 0 }
-        let folder = firestore.directory.appendingPathComponent(path, isDirectory: true)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { name in
-            var isDirectory: ObjCBool = false
-            return !name.hasPrefix(".") && !name.hasSuffix(".json")
-                && FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        }.count
-    }
 }

@@ -42,7 +42,7 @@ public struct DataCheck: Sendable {
             }
         }
         if snapshot.count == 0 {
-            let files = collection.otherFileCount
+            let files = try collection.otherFileCount()
             if files > 0 { withOtherFilesOnly.append((collection.path, files)) }
         }
         for subcollection in try collection.subcollections() { try await check(subcollection, model: nil) }

@@ -514,12 +514,13 @@ public final class AppModel {
             return
         }
         documentCollections = (reference.path, ids)
-        guard let first = ids.first else { notice = "\(reference.path) has no collections"; return }
-        for id in ids where !tabs.contains(where: { $0.collectionID == "\(reference.path)/\(id)" }) {
-            tabs.append(RawTab.make(store: store, collectionID: "\(reference.path)/\(id)"))
+        let paths = ids.map { "\(reference.path)/\($0)" }
+        guard let first = paths.first else { notice = "\(reference.path) has no collections"; return }
+        for path in paths where !tabs.contains(where: { $0.collectionID == path }) {
+            tabs.append(RawTab.make(store: store, collectionID: path))
         }
-        switchTab(to: tabs.firstIndex { $0.collectionID == "\(reference.path)/\(first)" } ?? activeTab)
-        notice = ids.count == 1 ? "Opened \(reference.path)/\(first)"
+        switchTab(to: tabs.firstIndex { $0.collectionID == first } ?? activeTab)
+        notice = ids.count == 1 ? "Opened \(first)"
             : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))"
     }
 

@@ -34,7 +34,7 @@ struct ListCommand: ParsableCommand {
             print(PrintableText.safe("\(collection.path): cannot be read: \(error)"))
             return
         }
-        let files = snapshot.count == 0 ? collection.otherFileCount : 0
+        let files = snapshot.count == 0 ? (try? collection.otherFileCount()) ?? 0 : 0
         let otherFiles = files == 0 ? "" : ", \(files) other file\(files == 1 ? "" : "s"): only *.json files are documents"
         print(PrintableText.safe("\(collection.path) (\(snapshot.count) document\(snapshot.count == 1 ? "" : "s")\(otherFiles))"))
         for document in snapshot.documents {

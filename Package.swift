@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "DocumentStorePostgres", targets: ["DocumentStorePostgres"]),
+        .library(name: "FirestoreServer", targets: ["FirestoreServer"]),
         .library(name: "ShelfModels", targets: ["ShelfModels"]),
         .executable(name: "shelf", targets: ["shelf"]),
         .executable(name: "shelf-bench", targets: ["shelf-bench"]),
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
     ],
     targets: [
         // Firestore-shaped document database on JSON files: Foundation and Dispatch only.
@@ -34,6 +36,13 @@ let package = Package(
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
             ]),
+        // `shelf serve`: the Firestore service on a store, over gRPC's HTTP/2 transport.
+        .target(
+            name: "FirestoreServer",
+            dependencies: [
+                "DocumentStore", "DocumentStorePostgres", "FirestoreProtocol",
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+            ]),
         // The guide's sample app: models, Color, view models.
         .target(name: "ShelfModels", dependencies: ["DocumentStore"]),
         // Pure terminal UI: state + size -> grid of cells. Knows nothing of ncurses.
@@ -43,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "shelf",
             dependencies: [
-                "DocumentStore", "DocumentStorePostgres", "ShelfModels", "TerminalUI", "CNcursesw",
+                "DocumentStore", "DocumentStorePostgres", "FirestoreServer", "ShelfModels", "TerminalUI", "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

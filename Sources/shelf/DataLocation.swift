@@ -139,8 +139,7 @@ struct DataLocation {
 
     /// Opens the store and makes it the default (`Firestore.firestore()`, which the view
     /// models use).
-    func openStore(pollingInterval: TimeInterval? = nil) throws -> Firestore {
-        let settings = FirestoreSettings()
+    func openStore(pollingInterval: TimeInterval? = nil, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
         if let pollingInterval { settings.pollingInterval = pollingInterval }
         return try opening { try Firestore.configure(url: url, settings: settings) }
     }

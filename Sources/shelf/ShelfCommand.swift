@@ -13,7 +13,7 @@ struct ShelfCommand: ParsableCommand {
             under $XDG_DATA_HOME/shelf (or ~/.local/share/shelf), so the repository stays as it is.
             """,
         version: version,
-        subcommands: [OpenCommand.self, CheckCommand.self, ListCommand.self, GenerateCommand.self, ExportCommand.self],
+        subcommands: [OpenCommand.self, CheckCommand.self, ListCommand.self, GenerateCommand.self, ExportCommand.self, ServeCommand.self],
         defaultSubcommand: OpenCommand.self)
 }
 

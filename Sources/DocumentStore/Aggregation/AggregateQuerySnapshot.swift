@@ -31,6 +31,12 @@ public final class AggregateQuerySnapshot: @unchecked Sendable {
         }
     }
 
+    /// The result of a requested aggregation as the store holds it (nil: not requested), for
+    /// `shelf serve`'s responses.
+    package func value(of aggregateField: AggregateField) -> FirestoreValue? {
+        try? result(for: aggregateField)
+    }
+
     /// The result, or the `invalidArgument` error Firebase raises for one not requested.
     func result(for aggregateField: AggregateField) throws(DocumentStoreError) -> FirestoreValue {
         guard aggregateField.invalid == nil, let value = results[aggregateField.operation] else {

@@ -18,7 +18,7 @@ public final class Filter: @unchecked Sendable {
         self.invalid = invalid
     }
 
-    static func make(_ field: Any, _ op: FilterOperator, _ value: Any) -> Filter {
+    package static func make(_ field: Any, _ op: FilterOperator, _ value: Any) -> Filter {
         do {
             let path = try FieldPath.from(field, document: "a query")
             let converted = try FirestoreValue(any: value, field: path.description, document: "a query's '\(op.rawValue)' filter")

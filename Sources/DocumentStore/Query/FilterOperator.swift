@@ -1,6 +1,6 @@
 /// The operators of `whereField`, named as the Swift API names them, so messages say what the
 /// caller wrote.
-enum FilterOperator: String, Hashable, Sendable {
+package enum FilterOperator: String, Hashable, Sendable {
     case equal = "isEqualTo"
     case notEqual = "isNotEqualTo"
     case lessThan = "isLessThan"

@@ -7,7 +7,7 @@ public class DocumentSnapshot: @unchecked Sendable {
     /// together, the collection they share, from which `reference` is made when asked (a
     /// reference and its path would take 112 bytes a document).
     private let place: Place
-    let stored: StoredDocument
+    package let stored: StoredDocument
 
     /// The id as the store tells documents apart: by its bytes.
     package let key: ExactID

@@ -1,11 +1,11 @@
 /// The content of one document file as read from disk.
-enum StoredDocument: Equatable, Sendable {
+package enum StoredDocument: Equatable, Sendable {
     case missing
     case fields(Fields)
     /// The file exists but is not a JSON object Shelf can read; the reason names what is wrong.
     case unreadable(String)
 
-    var fields: Fields? {
+    package var fields: Fields? {
         if case .fields(let f) = self { return f }
         return nil
     }

@@ -4,7 +4,7 @@ import Foundation
 /// `small` of the map `cover`; a name may contain dots. `FieldPath.documentID()` stands for the
 /// document's id.
 public final class FieldPath: Hashable, CustomStringConvertible, @unchecked Sendable {
-    let segments: [String]
+    package let segments: [String]
     /// Kept, not derived: queries ask on every step of a sort.
     let isDocumentID: Bool
 

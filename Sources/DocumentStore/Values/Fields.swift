@@ -7,17 +7,17 @@
 /// looked for with Swift's `String ==`, as the dictionary this replaces found it (U+212A KELVIN
 /// SIGN finds "K"). No two names of one map are equal under `==` (a dictionary cannot hold them,
 /// and the readers refuse such a file), so at most one matches.
-struct Fields: Sendable {
+package struct Fields: Sendable {
     let shape: FieldShape
     /// In the order of `shape.names`.
-    let values: [FirestoreValue]
+    package let values: [FirestoreValue]
 
     init(shape: FieldShape, values: [FirestoreValue]) {
         self.shape = shape
         self.values = values
     }
 
-    init(_ dictionary: [String: FirestoreValue]) {
+    package init(_ dictionary: [String: FirestoreValue]) {
         guard !dictionary.isEmpty else {
             self.init(shape: .empty, values: [])
             return
@@ -26,14 +26,14 @@ struct Fields: Sendable {
         self.init(shape: FieldShape(sortedNames: sorted.map(\.key)), values: sorted.map(\.value))
     }
 
-    var names: [String] { shape.names }
+    package var names: [String] { shape.names }
 
-    subscript(name: String) -> FirestoreValue? {
+    package subscript(name: String) -> FirestoreValue? {
         shape.index(of: name).map { values[$0] }
     }
 
     /// The value at a field path (["cover", "small"]).
-    func value(at segments: some Collection<String>) -> FirestoreValue? {
+    package func value(at segments: some Collection<String>) -> FirestoreValue? {
         guard let first = segments.first, let value = self[first] else { return nil }
         if segments.count == 1 { return value }
         guard case .map(let nested) = value else { return nil }
@@ -46,7 +46,7 @@ struct Fields: Sendable {
     }
 
     /// The fields as a dictionary, for code that edits them or hands them to a caller.
-    var dictionary: [String: FirestoreValue] { dictionary { $0 } }
+    package var dictionary: [String: FirestoreValue] { dictionary { $0 } }
 
     func dictionary<T>(_ transform: (FirestoreValue) throws -> T) rethrows -> [String: T] {
         var result: [String: T] = [:]
@@ -57,13 +57,13 @@ struct Fields: Sendable {
 }
 
 extension Fields: RandomAccessCollection {
-    var startIndex: Int { 0 }
-    var endIndex: Int { values.count }
-    subscript(position: Int) -> (name: String, value: FirestoreValue) { (shape.names[position], values[position]) }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { values.count }
+    package subscript(position: Int) -> (name: String, value: FirestoreValue) { (shape.names[position], values[position]) }
 }
 
 extension Fields: ExpressibleByDictionaryLiteral {
-    init(dictionaryLiteral elements: (String, FirestoreValue)...) {
+    package init(dictionaryLiteral elements: (String, FirestoreValue)...) {
         self.init(Dictionary(uniqueKeysWithValues: elements))
     }
 }
@@ -71,7 +71,7 @@ extension Fields: ExpressibleByDictionaryLiteral {
 extension Fields: Equatable {
     /// Names by their bytes, values by Firestore's equality: {"é": 1} with U+00E9 is not
     /// {"é": 1} with "e" + U+0301.
-    static func == (a: Fields, b: Fields) -> Bool {
+    package static func == (a: Fields, b: Fields) -> Bool {
         guard a.values == b.values else { return false }
         return a.shape === b.shape || a.names.elementsEqual(b.names, by: UTF8Bytes.equal)
     }

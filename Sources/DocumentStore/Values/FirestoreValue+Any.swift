@@ -89,7 +89,7 @@ extension FirestoreValue {
     /// The value as the Firebase SDK's `data()` gives it: numbers and booleans as `NSNumber` (so
     /// `as? Double` works on a stored integer and `as? Int64`, `as? Float` work), `Timestamp`,
     /// `GeoPoint`, `Data` and `DocumentReference` as themselves, `NSNull` for null.
-    var anyValue: Any {
+    package var anyValue: Any {
         switch self {
         case .null: return NSNull()
         case .boolean(let b): return NSNumber(value: b)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A field value as Firestore types it. Everything inside DocumentStore speaks this: the files,
 /// `data()` and `get()`, the encoder and decoder, queries and listeners.
-enum FirestoreValue: Sendable {
+package enum FirestoreValue: Sendable {
     case null
     case boolean(Bool)
     case integer(Int64)
@@ -15,7 +15,7 @@ enum FirestoreValue: Sendable {
     case array([FirestoreValue])
     case map(Fields)
 
-    var mapValue: Fields? {
+    package var mapValue: Fields? {
         if case .map(let fields) = self { return fields }
         return nil
     }
@@ -52,7 +52,7 @@ enum FirestoreValue: Sendable {
     }
 
     /// The value as a person reads it in an error message: `the string "twohundredfifty"`.
-    var described: String {
+    package var described: String {
         switch self {
         case .null: return "null"
         case .boolean(let b): return "the boolean \(b)"
@@ -81,7 +81,7 @@ enum FirestoreValue: Sendable {
 extension FirestoreValue: Equatable {
     /// Firestore's equality: same type and same value. An integer never equals a double (1 is
     /// not 1.0), NaN equals NaN, 0.0 is not -0.0, strings are equal when their UTF-8 bytes are.
-    static func == (a: FirestoreValue, b: FirestoreValue) -> Bool {
+    package static func == (a: FirestoreValue, b: FirestoreValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.boolean(x), .boolean(y)): return x == y

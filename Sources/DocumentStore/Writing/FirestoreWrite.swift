@@ -1,0 +1,112 @@
+import Foundation
+
+/// One write as Firestore's protocol states it (`google.firestore.v1.Write`): the whole
+/// document or only the fields of a mask, or a delete, then field transforms, under a
+/// precondition. `shelf serve` turns requests into these; they become `DocumentWrite`s and
+/// commit through `Firestore.commit` like the API's own writes, with the same limits.
+package struct FirestoreWrite: Sendable {
+    package enum Operation: Sendable {
+        /// The document's new fields; with a mask only the mask's paths change, and a path of
+        /// the mask that `fields` lacks is deleted.
+        case update(Fields, mask: [FieldPath]?)
+        case delete
+        /// Only the transforms, on what is stored.
+        case transform
+    }
+
+    package enum Precondition: Sendable, Equatable {
+        case none
+        /// The document must exist (true) or must not (false).
+        case exists(Bool)
+    }
+
+    /// Why a precondition failed, for the server to word as Firestore does.
+    package enum PreconditionFailure: Error, Equatable {
+        case missing(path: String)
+        case alreadyExists(path: String)
+    }
+
+    package var path: String
+    package var operation: Operation
+    /// Applied in order after the operation; each gives a value to `FirestoreWriteResult`.
+    package var transforms: [(field: FieldPath, transform: FieldValue)]
+    package var precondition: Precondition
+
+    package init(path: String, operation: Operation, transforms: [(field: FieldPath, transform: FieldValue)] = [], precondition: Precondition = .none) {
+        self.path = path
+        self.operation = operation
+        self.transforms = transforms
+        self.precondition = precondition
+    }
+}
+
+/// What one `FirestoreWrite` made: the value each transform left, in the transforms' order.
+package struct FirestoreWriteResult: Sendable {
+    package var transformResults: [FirestoreValue] = []
+}
+
+extension Firestore {
+    /// Applies the writes all together, after checking that each document in `expected` (by
+    /// path) is still as it was read (else `.aborted`, which a client's transaction retries).
+    package func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot] = [:]) throws -> [FirestoreWriteResult] {
+        let results = Locked([FirestoreWriteResult](repeating: FirestoreWriteResult(), count: writes.count))
+        var documentWrites: [DocumentWrite] = []
+        for (index, write) in writes.enumerated() {
+            let path = try ResourcePath.parse(write.path, expectDocument: true)
+            documentWrites.append(DocumentWrite(path: path, readsCurrent: write.readsCurrent) { current, writeTime in
+                let (fields, transformed) = try write.apply(to: current, writeTime: writeTime)
+                results.withLock { $0[index].transformResults = transformed }
+                return fields
+            })
+        }
+        var expectedStored: [ResourcePath: StoredDocument] = [:]
+        for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true)] = snapshot.stored }
+        try commit(documentWrites, expecting: expectedStored)
+        return results.withLock { $0 }
+    }
+}
+
+extension FirestoreWrite {
+    /// A write that sets the whole document and has no precondition ignores what is stored.
+    var readsCurrent: Bool {
+        if case .update(_, mask: nil) = operation, transforms.isEmpty, precondition == .none { return false }
+        if case .delete = operation, precondition == .none { return false }
+        return true
+    }
+
+    /// The document's fields after the write (nil: deleted), and the transforms' values.
+    func apply(to current: StoredDocument, writeTime: Timestamp) throws -> ([String: FirestoreValue]?, [FirestoreValue]) {
+        switch (precondition, current) {
+        case (.exists(true), .missing): throw PreconditionFailure.missing(path: path)
+        case (.exists(false), .fields), (.exists(false), .unreadable): throw PreconditionFailure.alreadyExists(path: path)
+        default: break
+        }
+        let conversion = FieldConversion(documentPath: path, writeTime: writeTime)
+        var fields: [String: FirestoreValue]
+        switch operation {
+        case .delete:
+            return (nil, [])
+        case .update(let new, mask: nil):
+            fields = new.dictionary
+        case .update(let new, mask: let mask?):
+            fields = try conversion.update(mask.map { ($0, new.value(at: $0.segments).map(WriteValue.value) ?? .sentinel(.delete())) },
+                                           in: try storedFields(current) ?? [:])
+        case .transform:
+            fields = try storedFields(current) ?? [:]
+        }
+        var transformed: [FirestoreValue] = []
+        for (field, transform) in transforms {
+            fields = try conversion.update([(field, .sentinel(transform))], in: fields)
+            transformed.append(Fields(fields).value(at: field.segments) ?? .null)
+        }
+        return (fields, transformed)
+    }
+
+    /// Refuses to change part of a file that is not a JSON object: that would lose what is in it.
+    private func storedFields(_ current: StoredDocument) throws(DocumentStoreError) -> [String: FirestoreValue]? {
+        if case .unreadable(let reason) = current {
+            throw .unreadableDocument(path: path, reason: reason + "; fix the file or replace the whole document")
+        }
+        return current.fields?.dictionary
+    }
+}

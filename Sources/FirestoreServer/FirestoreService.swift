@@ -1,0 +1,389 @@
+import DocumentStore
+import FirestoreProtocol
+import Foundation
+import GRPCCore
+import SwiftProtobuf
+
+/// `google.firestore.v1.Firestore` on DocumentStore: each method reads and writes through the
+/// store's own API (queries, listeners, commits), so a client of the server sees what the
+/// Shelf app and a Swift program see, with the same checks. Every error becomes the status
+/// Firestore gives, with a message naming the field or document.
+struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
+    let databases: ServedDatabases
+    let transactions = OpenTransactions()
+    let listens = ListenStreams()
+
+    /// Runs a method's body; whatever it throws leaves as Firestore's status.
+    private func answering<T>(_ name: String, field: String, _ body: (ServedDatabase) async throws -> T) async throws -> T {
+        let database: ServedDatabase
+        do { database = try databases.database(name, field: field) } catch { throw error.rpcError }
+        do { return try await body(database) } catch { throw WireError(error, database: database).rpcError }
+    }
+
+    // MARK: Reads
+
+    func getDocument(request: Google_Firestore_V1_GetDocumentRequest, context: ServerContext) async throws -> Google_Firestore_V1_Document {
+        try await answering(request.name, field: "name") { database in
+            let path = try database.documentPath(request.name, field: "name")
+            let snapshot = try await read([path], in: database, consistency: request.consistencySelector.map(Consistency.init)).first!
+            guard let document = try database.wireDocuments([snapshot], mask: try mask(request.hasMask ? request.mask : nil)).first! else {
+                throw WireError.notFound("Document \"\(request.name)\" not found.")
+            }
+            return document
+        }
+    }
+
+    func batchGetDocuments(request: Google_Firestore_V1_BatchGetDocumentsRequest, response: RPCWriter<Google_Firestore_V1_BatchGetDocumentsResponse>,
+                           context: ServerContext) async throws {
+        try await answering(request.database, field: "database") { database in
+            let paths = try request.documents.enumerated().map { index, name throws(WireError) in
+                try database.documentPath(name, field: "documents[\(index)]")
+            }
+            var consistency = request.consistencySelector.map(Consistency.init)
+            var newTransaction: Data?
+            if case .newTransaction(let options) = consistency {
+                newTransaction = transactions.begin(database: database.name, readOnly: options.hasReadOnly)
+                consistency = .transaction(newTransaction!)
+            }
+            let snapshots = try await read(paths, in: database, consistency: consistency)
+            let documents = try database.wireDocuments(snapshots, mask: try mask(request.hasMask ? request.mask : nil))
+            let readTime = WireValues.wire(Timestamp())
+            for (index, (document, name)) in zip(documents, request.documents).enumerated() {
+                var message = Google_Firestore_V1_BatchGetDocumentsResponse()
+                if let document { message.found = document } else { message.missing = name }
+                message.readTime = readTime
+                if index == 0, let newTransaction { message.transaction = newTransaction }
+                try await response.write(message)
+            }
+            if request.documents.isEmpty, let newTransaction {
+                var message = Google_Firestore_V1_BatchGetDocumentsResponse()
+                message.transaction = newTransaction
+                message.readTime = readTime
+                try await response.write(message)
+            }
+        }
+    }
+
+    func listDocuments(request: Google_Firestore_V1_ListDocumentsRequest, context: ServerContext) async throws -> Google_Firestore_V1_ListDocumentsResponse {
+        try await answering(request.parent, field: "parent") { database in
+            let parent = try database.path(of: request.parent, field: "parent")
+            guard parent.count % 2 == 0 else { throw WireError.invalidArgument("parent: \"\(request.parent)\" is a collection; the parent is the database's documents or a document") }
+            guard !request.collectionID.isEmpty else { throw WireError.invalidArgument("collection_id: a collection id is needed") }
+            guard request.pageSize >= 0 else { throw WireError.invalidArgument("page_size: must be 0 or more, got \(request.pageSize)") }
+            guard request.orderBy.isEmpty || request.orderBy == "__name__" else {
+                throw WireError.unimplemented("order_by: Shelf lists documents by name only (__name__), not by \"\(request.orderBy)\"")
+            }
+            let collection = database.store.collection((parent + [request.collectionID]).joined(separator: "/"))
+            let after = try pageToken(request.pageToken)
+            let pageSize = request.pageSize == 0 ? 300 : Int(request.pageSize)
+            var ids: [String]
+            if request.showMissing {
+                ids = try collection.listDocuments().map(\.documentID)
+            } else {
+                ids = try await collection.order(by: FieldPath.documentID()).getDocuments().documents.map(\.documentID)
+            }
+            ids.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            if let after { ids.removeAll { !Array(after.utf8).lexicographicallyPrecedes(Array($0.utf8)) } }
+            let page = Array(ids.prefix(pageSize))
+            let snapshots = try page.map { try collection.document($0).readDocument() }
+            let documents = try database.wireDocuments(snapshots, mask: try mask(request.hasMask ? request.mask : nil))
+            var message = Google_Firestore_V1_ListDocumentsResponse()
+            message.documents = zip(snapshots, documents).compactMap { snapshot, document in
+                if let document { return document }
+                guard request.showMissing else { return nil }
+                var missing = Google_Firestore_V1_Document()
+                missing.name = database.name(of: snapshot.reference.path)
+                return missing
+            }
+            if ids.count > pageSize, let last = page.last { message.nextPageToken = Data(last.utf8).base64EncodedString() }
+            return message
+        }
+    }
+
+    func listCollectionIds(request: Google_Firestore_V1_ListCollectionIdsRequest, context: ServerContext) async throws -> Google_Firestore_V1_ListCollectionIdsResponse {
+        try await answering(request.parent, field: "parent") { database in
+            let parent = try database.path(of: request.parent, field: "parent")
+            guard parent.count % 2 == 0 else { throw WireError.invalidArgument("parent: \"\(request.parent)\" is a collection; the parent is the database's documents or a document") }
+            let collections = parent.isEmpty ? try database.store.listCollections()
+                : try database.store.document(parent.joined(separator: "/")).listCollections()
+            var ids = collections.map(\.collectionID)
+            if let after = try pageToken(request.pageToken) { ids.removeAll { !Array(after.utf8).lexicographicallyPrecedes(Array($0.utf8)) } }
+            let pageSize = request.pageSize <= 0 ? 300 : Int(request.pageSize)
+            var message = Google_Firestore_V1_ListCollectionIdsResponse()
+            message.collectionIds = Array(ids.prefix(pageSize))
+            if ids.count > pageSize, let last = message.collectionIds.last { message.nextPageToken = Data(last.utf8).base64EncodedString() }
+            return message
+        }
+    }
+
+    func runQuery(request: Google_Firestore_V1_RunQueryRequest, response: RPCWriter<Google_Firestore_V1_RunQueryResponse>, context: ServerContext) async throws {
+        try await answering(request.parent, field: "parent") { database in
+            guard case .structuredQuery(let structured)? = request.queryType else {
+                throw WireError.invalidArgument("structured_query: a query is needed")
+            }
+            let query = try WireQuery(structured, parent: request.parent, in: database)
+            let (documents, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database) {
+                try await query.results()
+            }
+            let readTime = WireValues.wire(Timestamp())
+            let wire = try database.wireDocuments(documents, mask: query.projection)
+            for (index, document) in wire.enumerated() {
+                var message = Google_Firestore_V1_RunQueryResponse()
+                if let document { message.document = document }
+                message.readTime = readTime
+                if index == 0, let newTransaction { message.transaction = newTransaction }
+                try await response.write(message)
+            }
+            var done = Google_Firestore_V1_RunQueryResponse()
+            done.readTime = readTime
+            done.done = true
+            if wire.isEmpty, let newTransaction { done.transaction = newTransaction }
+            try await response.write(done)
+        }
+    }
+
+    func runAggregationQuery(request: Google_Firestore_V1_RunAggregationQueryRequest,
+                             response: RPCWriter<Google_Firestore_V1_RunAggregationQueryResponse>, context: ServerContext) async throws {
+        try await answering(request.parent, field: "parent") { database in
+            guard case .structuredAggregationQuery(let aggregation)? = request.queryType,
+                  case .structuredQuery(let structured)? = aggregation.queryType else {
+                throw WireError.invalidArgument("structured_aggregation_query: a query with aggregations is needed")
+            }
+            let query = try WireQuery(structured, parent: request.parent, in: database)
+            let (fields, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database) {
+                try await WireAggregation(aggregation.aggregations).results(of: query, values: database.values)
+            }
+            var message = Google_Firestore_V1_RunAggregationQueryResponse()
+            message.result.aggregateFields = fields
+            message.readTime = WireValues.wire(Timestamp())
+            if let newTransaction { message.transaction = newTransaction }
+            try await response.write(message)
+        }
+    }
+
+    func partitionQuery(request: Google_Firestore_V1_PartitionQueryRequest, context: ServerContext) async throws -> Google_Firestore_V1_PartitionQueryResponse {
+        try await answering(request.parent, field: "parent") { database in
+            guard case .structuredQuery(let structured)? = request.queryType else {
+                throw WireError.invalidArgument("structured_query: a query is needed")
+            }
+            _ = try WireQuery(structured, parent: request.parent, in: database)
+            guard request.partitionCount > 0 else { throw WireError.invalidArgument("partition_count: must be positive, got \(request.partitionCount)") }
+            // One machine, one partition: no cursors means the whole query is one part.
+            return Google_Firestore_V1_PartitionQueryResponse()
+        }
+    }
+
+    // MARK: Transactions
+
+    func beginTransaction(request: Google_Firestore_V1_BeginTransactionRequest, context: ServerContext) async throws -> Google_Firestore_V1_BeginTransactionResponse {
+        try await answering(request.database, field: "database") { database in
+            if case .readOnly(let options)? = request.options.mode, case .readTime? = options.consistencySelector {
+                throw WireError.unimplemented("options.read_only.read_time: Shelf keeps no past versions; read at the current time")
+            }
+            var message = Google_Firestore_V1_BeginTransactionResponse()
+            message.transaction = transactions.begin(database: database.name, readOnly: request.options.hasReadOnly)
+            return message
+        }
+    }
+
+    func rollback(request: Google_Firestore_V1_RollbackRequest, context: ServerContext) async throws -> Google_Protobuf_Empty {
+        try await answering(request.database, field: "database") { database in
+            _ = try transactions.end(request.transaction, database: database.name)
+            return Google_Protobuf_Empty()
+        }
+    }
+
+    // MARK: Writes
+
+    func commit(request: Google_Firestore_V1_CommitRequest, context: ServerContext) async throws -> Google_Firestore_V1_CommitResponse {
+        try await answering(request.database, field: "database") { database in
+            var expected: [String: DocumentSnapshot] = [:]
+            if !request.transaction.isEmpty {
+                let entry = try transactions.end(request.transaction, database: database.name)
+                if entry.readOnly && !request.writes.isEmpty {
+                    throw WireError.invalidArgument("transaction: a read-only transaction cannot write")
+                }
+                expected = entry.reads
+            }
+            let writes = try request.writes.enumerated().map { index, write throws(WireError) in try WireWrite(write, index: index, in: database) }
+            return try await database.commit(writes, expecting: expected)
+        }
+    }
+
+    func batchWrite(request: Google_Firestore_V1_BatchWriteRequest, context: ServerContext) async throws -> Google_Firestore_V1_BatchWriteResponse {
+        try await answering(request.database, field: "database") { database in
+            var message = Google_Firestore_V1_BatchWriteResponse()
+            // Each write on its own: one failing leaves the others applied, as Firestore's.
+            for (index, wire) in request.writes.enumerated() {
+                var status = Google_Rpc_Status()
+                var result = Google_Firestore_V1_WriteResult()
+                do {
+                    let write = try WireWrite(wire, index: index, in: database)
+                    let committed = try await database.commit([write], expecting: [:])
+                    result = committed.writeResults.first ?? result
+                } catch {
+                    let failure = WireError(error, database: database)
+                    status.code = Int32(failure.code.rawValue)
+                    status.message = failure.message
+                }
+                message.writeResults.append(result)
+                message.status.append(status)
+            }
+            return message
+        }
+    }
+
+    func createDocument(request: Google_Firestore_V1_CreateDocumentRequest, context: ServerContext) async throws -> Google_Firestore_V1_Document {
+        try await answering(request.parent, field: "parent") { database in
+            let parent = try database.path(of: request.parent, field: "parent")
+            guard parent.count % 2 == 0 else { throw WireError.invalidArgument("parent: \"\(request.parent)\" is a collection; the parent is the database's documents or a document") }
+            guard !request.collectionID.isEmpty else { throw WireError.invalidArgument("collection_id: a collection id is needed") }
+            let collection = database.store.collection((parent + [request.collectionID]).joined(separator: "/"))
+            let id = request.documentID.isEmpty ? collection.document().documentID : request.documentID
+            var write = Google_Firestore_V1_Write()
+            write.update = request.document
+            write.update.name = database.name(of: collection.document(id).path)
+            write.currentDocument.exists = false
+            return try await writeAndRead(write, mask: request.hasMask ? request.mask : nil, in: database)
+        }
+    }
+
+    func updateDocument(request: Google_Firestore_V1_UpdateDocumentRequest, context: ServerContext) async throws -> Google_Firestore_V1_Document {
+        try await answering(request.document.name, field: "document.name") { database in
+            var write = Google_Firestore_V1_Write()
+            write.update = request.document
+            if request.hasUpdateMask { write.updateMask = request.updateMask }
+            if request.hasCurrentDocument { write.currentDocument = request.currentDocument }
+            return try await writeAndRead(write, mask: request.hasMask ? request.mask : nil, in: database)
+        }
+    }
+
+    func deleteDocument(request: Google_Firestore_V1_DeleteDocumentRequest, context: ServerContext) async throws -> Google_Protobuf_Empty {
+        try await answering(request.name, field: "name") { database in
+            var write = Google_Firestore_V1_Write()
+            write.delete = request.name
+            if request.hasCurrentDocument { write.currentDocument = request.currentDocument }
+            _ = try await database.commit([try WireWrite(write, index: 0, in: database)], expecting: [:])
+            return Google_Protobuf_Empty()
+        }
+    }
+
+    // MARK: Streams
+
+    func listen(request: RPCAsyncSequence<Google_Firestore_V1_ListenRequest, any Error>, response: RPCWriter<Google_Firestore_V1_ListenResponse>,
+                context: ServerContext) async throws {
+        try await listens.serve(request, response: response, databases: databases)
+    }
+
+    func write(request: RPCAsyncSequence<Google_Firestore_V1_WriteRequest, any Error>, response: RPCWriter<Google_Firestore_V1_WriteResponse>,
+               context: ServerContext) async throws {
+        try await WriteStream(databases: databases).serve(request, response: response)
+    }
+
+    // MARK: Helpers
+
+    /// A write of one document, then the document as it is after it.
+    private func writeAndRead(_ wire: Google_Firestore_V1_Write, mask: Google_Firestore_V1_DocumentMask?, in database: ServedDatabase) async throws -> Google_Firestore_V1_Document {
+        let write = try WireWrite(wire, index: 0, in: database)
+        _ = try await database.commit([write], expecting: [:])
+        let snapshot = try database.store.document(write.write.path).readDocument()
+        guard let document = try database.wireDocuments([snapshot], mask: try self.mask(mask)).first! else {
+            throw WireError.notFound("Document \"\(database.name(of: write.write.path))\" not found after writing it (deleted since)")
+        }
+        return document
+    }
+
+    private func mask(_ wire: Google_Firestore_V1_DocumentMask?) throws(WireError) -> [FieldPath]? {
+        try wire.map { mask throws(WireError) in
+            try mask.fieldPaths.enumerated().map { index, text throws(WireError) in try FieldPathText.parse(text, field: "mask.field_paths[\(index)]") }
+        }
+    }
+
+    private func pageToken(_ token: String) throws(WireError) -> String? {
+        guard !token.isEmpty else { return nil }
+        guard let data = Data(base64Encoded: token), let text = String(data: data, encoding: .utf8) else {
+            throw .invalidArgument("page_token: \"\(token)\" is not a token this server gave")
+        }
+        return text
+    }
+
+    /// How a read is made: in a transaction, starting one, or at a time.
+    enum Consistency {
+        case transaction(Data)
+        case newTransaction(Google_Firestore_V1_TransactionOptions)
+        case readTime(Google_Protobuf_Timestamp)
+
+        init(_ selector: Google_Firestore_V1_GetDocumentRequest.OneOf_ConsistencySelector) {
+            switch selector {
+            case .transaction(let id): self = .transaction(id)
+            case .readTime(let time): self = .readTime(time)
+            }
+        }
+        init(_ selector: Google_Firestore_V1_BatchGetDocumentsRequest.OneOf_ConsistencySelector) {
+            switch selector {
+            case .transaction(let id): self = .transaction(id)
+            case .newTransaction(let options): self = .newTransaction(options)
+            case .readTime(let time): self = .readTime(time)
+            }
+        }
+        init(_ selector: Google_Firestore_V1_RunQueryRequest.OneOf_ConsistencySelector) {
+            switch selector {
+            case .transaction(let id): self = .transaction(id)
+            case .newTransaction(let options): self = .newTransaction(options)
+            case .readTime(let time): self = .readTime(time)
+            }
+        }
+        init(_ selector: Google_Firestore_V1_RunAggregationQueryRequest.OneOf_ConsistencySelector) {
+            switch selector {
+            case .transaction(let id): self = .transaction(id)
+            case .newTransaction(let options): self = .newTransaction(options)
+            case .readTime(let time): self = .readTime(time)
+            }
+        }
+    }
+
+    /// Reads documents, recording them in the transaction the request names.
+    private func read(_ paths: [String], in database: ServedDatabase, consistency: Consistency?) async throws -> [DocumentSnapshot] {
+        try await runInTransaction(consistency, database: database) {
+            try paths.map { try database.store.document($0).readDocument() }
+        }.0
+    }
+
+    /// Runs a read as the request's consistency asks; the documents it returns are recorded in
+    /// its transaction. Returns also the id of a transaction it began.
+    private func runInTransaction<T>(_ consistency: Consistency?, database: ServedDatabase, _ body: () async throws -> T) async throws -> (T, Data?) {
+        var transaction: Data?, began: Data?
+        switch consistency {
+        case nil: break
+        case .transaction(let id):
+            guard transactions.contains(id, database: database.name) else { _ = try transactions.end(id, database: database.name); break }
+            transaction = id
+        case .newTransaction(let options):
+            began = transactions.begin(database: database.name, readOnly: options.hasReadOnly)
+            transaction = began
+        case .readTime(let time):
+            let asked = try database.values.timestamp(time, field: "read_time")
+            guard abs(asked.dateValue().timeIntervalSinceNow) < 1 else {
+                throw WireError.unimplemented("read_time: Shelf keeps no past versions; \(asked) is not now")
+            }
+        }
+        let result = try await body()
+        if let transaction {
+            let snapshots: [DocumentSnapshot]
+            switch result {
+            case let documents as [DocumentSnapshot]: snapshots = documents
+            case let documents as [QueryDocumentSnapshot]: snapshots = documents
+            default: snapshots = []
+            }
+            try transactions.record(snapshots, in: transaction, database: database.name)
+        }
+        return (result, began)
+    }
+}
+
+extension Google_Firestore_V1_TransactionOptions {
+    var hasReadOnly: Bool {
+        if case .readOnly? = mode { return true }
+        return false
+    }
+}

@@ -1,0 +1,67 @@
+import DocumentStore
+import FirestoreProtocol
+import Foundation
+
+/// The databases a server serves, by the name requests give (`projects/p/databases/d`): any
+/// project, the `(default)` database in the store it was started on, and each named database
+/// in a store of its own, opened when first asked for and never mixed with `(default)`.
+final class ServedDatabases: Sendable {
+    private let defaultStore: Firestore
+    /// Where a named database's store lives (nil: this backend has no named databases yet).
+    private let namedStore: @Sendable (String) throws -> Firestore?
+    private let opened = Locked<[String: Firestore]>([:])
+
+    init(defaultStore: Firestore, namedStore: @escaping @Sendable (String) throws -> Firestore?) {
+        self.defaultStore = defaultStore
+        self.namedStore = namedStore
+    }
+
+    /// A folder's named databases live in its `__databases__` folder, which no collection can
+    /// be (Firestore reserves ids of the form `__…__`).
+    static func folder(_ store: Firestore, at root: URL, settings: FirestoreSettings) -> ServedDatabases {
+        ServedDatabases(defaultStore: store) { name in
+            try Firestore(directory: root.appendingPathComponent("__databases__").appendingPathComponent(name), settings: settings)
+        }
+    }
+
+    /// The database a request names: `database` is `projects/p/databases/d`, or a name under it.
+    func database(_ resourceName: String, field: String) throws(WireError) -> ServedDatabase {
+        let parsed: ResourceName
+        do { parsed = try ResourceName(parsing: resourceName) } catch {
+            throw .invalidArgument("\(field): \(error.description)")
+        }
+        return ServedDatabase(name: parsed.databaseName, store: try store(for: parsed.database))
+    }
+
+    private func store(for database: String) throws(WireError) -> Firestore {
+        if database == "(default)" { return defaultStore }
+        guard Self.isValidName(database) else {
+            throw .invalidArgument("database \"\(database)\": a database id is 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen, or (default)")
+        }
+        if let store = opened.withLock({ $0[database] }) { return store }
+        do {
+            guard let store = try namedStore(database) else {
+                throw WireError.unimplemented("database \"\(database)\": this backend serves only (default) yet")
+            }
+            return opened.withLock { opened in
+                if let existing = opened[database] { return existing }
+                opened[database] = store
+                return store
+            }
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw WireError(code: .unavailable, message: "database \"\(database)\" cannot be opened: \(error.localizedDescription)")
+        }
+    }
+
+    /// Firestore's rule for database ids.
+    static func isValidName(_ name: String) -> Bool {
+        let characters = Array(name.utf8)
+        guard (4...63).contains(characters.count), let first = characters.first, let last = characters.last else { return false }
+        let isLower = { (c: UInt8) in c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z") }
+        let isDigit = { (c: UInt8) in c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+        return isLower(first) && last != UInt8(ascii: "-")
+            && characters.allSatisfy { isLower($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
+    }
+}

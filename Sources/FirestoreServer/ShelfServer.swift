@@ -1,0 +1,51 @@
+import DocumentStore
+import FirestoreProtocol
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2
+
+/// `shelf serve`: Firestore's service on a store, over plaintext HTTP/2 as Google's emulator
+/// serves it, so a client set up for the emulator (`FIRESTORE_EMULATOR_HOST=host:port`) works
+/// against it unchanged.
+public final class ShelfServer: Sendable {
+    private let service: FirestoreService
+    private let server: GRPCServer<HTTP2ServerTransport.Posix>
+
+    /// `folder`: where the store's files are, for named databases beside `(default)` (nil on
+    /// PostgreSQL, which serves `(default)` only for now). `settings` open the named databases.
+    public init(store: Firestore, folder: URL?, settings: FirestoreSettings, host: String, port: Int) {
+        let databases = folder.map { ServedDatabases.folder(store, at: $0, settings: settings) }
+            ?? ServedDatabases(defaultStore: store) { _ in nil }
+        service = FirestoreService(databases: databases)
+        let transport = HTTP2ServerTransport.Posix(
+            address: .ipv4(host: host, port: port),
+            transportSecurity: .plaintext,
+            config: .defaults { config in
+                // Firestore's own limit on a request; a bigger one is refused as RESOURCE_EXHAUSTED.
+                config.rpc.maxRequestPayloadSize = 10 * 1024 * 1024
+            })
+        server = GRPCServer(transport: transport, services: [service])
+    }
+
+    /// Serves until `stop()`; `listening` gets the address once connections are taken.
+    public func run(listening: @escaping @Sendable (String) -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.server.serve() }
+            group.addTask {
+                guard let address = try await self.server.listeningAddress else { return }
+                listening(Self.text(address))
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Stops taking connections and lets the running calls finish; Listen streams are closed.
+    public func stop() {
+        server.beginGracefulShutdown()
+    }
+
+    private static func text(_ address: any Sendable) -> String {
+        if let ipv4 = address as? GRPCNIOTransportCore.SocketAddress, let v4 = ipv4.ipv4 { return "\(v4.host):\(v4.port)" }
+        return "\(address)"
+    }
+}

@@ -1,0 +1,41 @@
+import DocumentStore
+import FirestoreProtocol
+import Foundation
+
+/// Documents as responses carry them: name, fields and Firestore's create and update times.
+extension ServedDatabase {
+    var values: WireValues { WireValues(database: self) }
+
+    /// The documents that exist among `snapshots`, with their times, fields limited to `mask`
+    /// (nil: every field), in the same order; nil for a missing document.
+    func wireDocuments(_ snapshots: [DocumentSnapshot], mask: [FieldPath]? = nil) throws -> [Google_Firestore_V1_Document?] {
+        let times = try store.documentTimes(snapshots.map(\.reference.path))
+        return zip(snapshots, times).map { snapshot, times in
+            guard let fields = snapshot.stored.fields, let times else { return nil }
+            var document = Google_Firestore_V1_Document()
+            document.name = name(of: snapshot.reference.path)
+            document.fields = values.wire(mask.map { Self.project(fields, on: $0) } ?? fields)
+            document.createTime = WireValues.wire(times.created)
+            document.updateTime = WireValues.wire(times.updated)
+            return document
+        }
+    }
+
+    /// Only the fields at `paths` (a `DocumentMask` or a query's projection).
+    static func project(_ fields: Fields, on paths: [FieldPath]) -> Fields {
+        var kept: [String: FirestoreValue] = [:]
+        for path in paths where !path.segments.isEmpty {
+            guard let value = fields.value(at: path.segments) else { continue }
+            put(value, at: path.segments[...], in: &kept)
+        }
+        return Fields(kept)
+    }
+
+    private static func put(_ value: FirestoreValue, at path: ArraySlice<String>, in fields: inout [String: FirestoreValue]) {
+        let name = path.first!
+        guard path.count > 1 else { fields[name] = value; return }
+        var nested = fields[name]?.mapValue?.dictionary ?? [:]
+        put(value, at: path.dropFirst(), in: &nested)
+        fields[name] = .map(Fields(nested))
+    }
+}

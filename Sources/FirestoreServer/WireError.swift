@@ -1,0 +1,40 @@
+import DocumentStore
+import Foundation
+import GRPCCore
+
+/// A request the server refuses, with the status Firestore gives and a message naming what is
+/// wrong; every error a method meets becomes one (`rpcError(_:)`), so none leaves unexplained.
+struct WireError: Error {
+    let code: RPCError.Code
+    let message: String
+
+    static func invalidArgument(_ message: String) -> WireError { WireError(code: .invalidArgument, message: message) }
+    static func notFound(_ message: String) -> WireError { WireError(code: .notFound, message: message) }
+    static func failedPrecondition(_ message: String) -> WireError { WireError(code: .failedPrecondition, message: message) }
+    static func unimplemented(_ message: String) -> WireError { WireError(code: .unimplemented, message: message) }
+
+    var rpcError: RPCError { RPCError(code: code, message: message) }
+}
+
+extension WireError {
+    /// The status for any error a store call threw: Firestore's codes are gRPC's, one for one.
+    init(_ error: any Error, database: ServedDatabase) {
+        switch error {
+        case let error as WireError:
+            self = error
+        case FirestoreWrite.PreconditionFailure.missing(let path):
+            self = .notFound("No document to update: \(database.name(of: path))")
+        case FirestoreWrite.PreconditionFailure.alreadyExists(let path):
+            self = WireError(code: .alreadyExists, message: "Document already exists: \(database.name(of: path))")
+        case let error as RPCError:
+            self = WireError(code: error.code, message: error.message)
+        default:
+            let nsError = error as NSError
+            if nsError.domain == FirestoreErrorDomain, let status = Status.Code(rawValue: nsError.code), let code = RPCError.Code(status) {
+                self = WireError(code: code, message: nsError.localizedDescription)
+            } else {
+                self = WireError(code: .internalError, message: "\(error)")
+            }
+        }
+    }
+}

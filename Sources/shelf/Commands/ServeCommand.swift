@@ -1,0 +1,67 @@
+import ArgumentParser
+import DocumentStore
+import FirestoreServer
+import Foundation
+
+/// `shelf serve`: Firestore's own protocol (google.firestore.v1 over gRPC) on a folder or a
+/// PostgreSQL server, for the official client libraries set up as for Google's emulator.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the data as Firestore's emulator does (google.firestore.v1 over gRPC, plaintext HTTP/2).",
+        discussion: """
+            Point a Firestore client at it as at the emulator: FIRESTORE_EMULATOR_HOST=127.0.0.1:8080, \
+            or useEmulator(withHost:port:) in the mobile SDKs. Any project id is accepted. Stop with Ctrl-C.
+            """)
+
+    @OptionGroup var options: DataOptions
+
+    @Option(name: .long, help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The port to listen on (0: any free port, printed when listening).")
+    var port = 8080
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535, got \(port)") }
+        guard !host.isEmpty else { throw ValidationError("--host is empty: give an address such as 127.0.0.1") }
+    }
+
+    func run() throws {
+        guard options.data != nil else {
+            throw ValidationError("serve needs --data: a folder (made if missing) or a postgresql:// URL")
+        }
+        let location = try options.location(creatingMissing: true)
+        let settings = FirestoreSettings()
+        // The main thread waits below; listeners are called on a queue of their own.
+        settings.dispatchQueue = DispatchQueue(label: "shelf.serve.callbacks")
+        let store = try location.openStore(settings: settings)
+        let server = ShelfServer(store: store, folder: location.isServer ? nil : location.url, settings: settings, host: host, port: port)
+        let data = location.displayName
+        let stops = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                FileHandle.standardError.write(Data("shelf serve: stopping\n".utf8))
+                server.stop()
+            }
+            source.resume()
+            return source
+        }
+        defer { stops.forEach { $0.cancel() } }
+        do {
+            try waitFor {
+                try await server.run { address in
+                    // Unbuffered, so a script reading the pipe learns the address at once.
+                    FileHandle.standardOutput.write(Data("Serving Firestore (google.firestore.v1) on \(address) for \(data)\nClients: FIRESTORE_EMULATOR_HOST=\(address)\n".utf8))
+                }
+            }
+        } catch {
+            throw ServeProblem(description: "cannot serve on \(host):\(port): \(error)")
+        }
+    }
+}
+
+private struct ServeProblem: Error, CustomStringConvertible {
+    let description: String
+}

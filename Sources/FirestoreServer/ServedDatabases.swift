@@ -20,7 +20,9 @@ final class ServedDatabases: Sendable {
     /// be (Firestore reserves ids of the form `__…__`).
     static func folder(_ store: Firestore, at root: URL, settings: FirestoreSettings) -> ServedDatabases {
         ServedDatabases(defaultStore: store) { name in
-            try Firestore(directory: root.appendingPathComponent("__databases__").appendingPathComponent(name), settings: settings)
+            let folder = root.appendingPathComponent("__databases__").appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return try Firestore(directory: folder, settings: settings)
         }
     }
 
@@ -51,7 +53,7 @@ final class ServedDatabases: Sendable {
         } catch let error as WireError {
             throw error
         } catch {
-            throw WireError(code: .unavailable, message: "database \"\(database)\" cannot be opened: \(error.localizedDescription)")
+            throw WireError.failedPrecondition("database \"\(database)\" cannot be opened: \(error)")
         }
     }
 

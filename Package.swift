@@ -67,6 +67,13 @@ let package = Package(
             swiftSettings: [.define("SHELF_POSTGRES_TESTS")]),
         .testTarget(name: "ShelfModelsTests", dependencies: ["ShelfModels"]),
         .testTarget(name: "FirestoreProtocolTests", dependencies: ["FirestoreProtocol"]),
+        // The server driven through the generated gRPC client, on a folder and on PostgreSQL.
+        .testTarget(
+            name: "FirestoreServerTests",
+            dependencies: [
+                "DocumentStore", "DocumentStorePostgres", "FirestoreProtocol", "FirestoreServer",
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+            ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         // Drives the built `shelf` binary: its commands, and the UI in tmux.
         .testTarget(name: "ShelfEndToEndTests"),

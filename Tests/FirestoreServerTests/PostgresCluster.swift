@@ -1,0 +1,1 @@
+../DocumentStorePostgresTests/Support/PostgresCluster.swift

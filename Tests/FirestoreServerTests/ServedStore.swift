@@ -189,3 +189,8 @@ extension Google_Firestore_V1_StructuredQuery.Filter {
         return filter
     }
 }
+
+/// `XCTAssertEqual` for a value an `await` gives (XCTest's autoclosures cannot await).
+func assertSame<T: Equatable>(_ actual: T, _ expected: T, _ message: String = "", file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(actual, expected, message, file: file, line: line)
+}

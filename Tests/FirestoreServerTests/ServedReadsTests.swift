@@ -1,0 +1,143 @@
+import FirestoreProtocol
+import GRPCCore
+import SwiftProtobuf
+import XCTest
+
+/// RunQuery, aggregations, BatchGetDocuments, ListDocuments and ListCollectionIds.
+final class ServedReadsTests: XCTestCase {
+    /// books a..e with pages 100..500, genre alternating, and a review under c.
+    private static func addBooks(_ served: ServedStore) async throws {
+        var writes: [Google_Firestore_V1_Write] = []
+        for (index, id) in ["a", "b", "c", "d", "e"].enumerated() {
+            writes.append(served.set("books/\(id)", ["pages": .integer(Int64(index + 1) * 100), "genre": .string(index % 2 == 0 ? "sf" : "novel"),
+                                                     "rating": .double(Double(index) + 0.5)]))
+        }
+        writes.append(served.set("books/c/reviews/r1", ["stars": .integer(5)]))
+        writes.append(served.set("shelves/s/reviews/r2", ["stars": .integer(3)]))
+        try await served.commit(writes)
+    }
+
+    func testQueriesFilterOrderAndCursorAsFirestore() async throws {
+        try await ServedStore.eachBackend { served in
+            try await Self.addBooks(served)
+            let books = Google_Firestore_V1_StructuredQuery.collection("books")
+            let b = served.backend
+            let ordered = try await served.run(books.filtered("pages", .greaterThan, .integer(150)).ordered("pages", descending: true))
+            XCTAssertEqual(ordered, ["e", "d", "c", "b"], "\(b)")
+            var either = books
+            either.where = .composite(.or, [.field("genre", .equal, .string("novel")), .field("pages", .equal, .integer(500))])
+            assertSame(try await served.run(either), ["b", "d", "e"], "\(b)")
+            let inList = try await served.run(books.filtered("pages", .in, .array([.integer(100), .integer(300)])))
+            XCTAssertEqual(inList, ["a", "c"], "\(b)")
+            let byName = try await served.run(books.filtered("__name__", .lessThan, .reference(served.name("books/c"))))
+            XCTAssertEqual(byName, ["a", "b"], "\(b)")
+            var page = books.ordered("pages")
+            page.startAt.values = [.integer(200)]
+            page.startAt.before = false
+            page.offset = 1
+            page.limit.value = 2
+            assertSame(try await served.run(page), ["d", "e"], "start after 200, skip one, take two: \(b)")
+            var projected = Google_Firestore_V1_RunQueryRequest()
+            projected.parent = ServedStore.database + "/documents"
+            projected.structuredQuery = books.filtered("pages", .equal, .integer(100))
+            projected.structuredQuery.select.fields = [{ var f = Google_Firestore_V1_StructuredQuery.FieldReference(); f.fieldPath = "genre"; return f }()]
+            let fields = try await served.client.runQuery(projected) { response in
+                var all: [[String: Google_Firestore_V1_Value]] = []
+                for try await message in response.messages where message.hasDocument { all.append(message.document.fields) }
+                return all
+            }
+            XCTAssertEqual(fields, [["genre": .string("sf")]], "\(b)")
+        }
+    }
+
+    func testACollectionGroupUnderADocumentFindsOnlyWhatIsBelowIt() async throws {
+        try await ServedStore.eachBackend { served in
+            try await Self.addBooks(served)
+            let group = Google_Firestore_V1_StructuredQuery.collection("reviews", allDescendants: true)
+            assertSame(try await served.run(group), ["r1", "r2"], "\(served.backend)")
+            assertSame(try await served.run(group, parent: "books/c"), ["r1"], "\(served.backend)")
+            assertSame(try await served.run(.collection("reviews"), parent: "books/c"), ["r1"], "\(served.backend)")
+        }
+    }
+
+    func testAggregationsAnswerUnderTheirAliasesAndCountStopsAtUpTo() async throws {
+        try await ServedStore.eachBackend { served in
+            try await Self.addBooks(served)
+            var request = Google_Firestore_V1_RunAggregationQueryRequest()
+            request.parent = ServedStore.database + "/documents"
+            request.structuredAggregationQuery.structuredQuery = .collection("books")
+            var count = Google_Firestore_V1_StructuredAggregationQuery.Aggregation()
+            count.alias = "all"
+            count.count = .init()
+            var upTo = Google_Firestore_V1_StructuredAggregationQuery.Aggregation()
+            upTo.alias = "some"
+            upTo.count.upTo.value = 3
+            var sum = Google_Firestore_V1_StructuredAggregationQuery.Aggregation()
+            sum.alias = "pages"
+            sum.sum.field.fieldPath = "pages"
+            var average = Google_Firestore_V1_StructuredAggregationQuery.Aggregation()
+            average.alias = "rating"
+            average.avg.field.fieldPath = "rating"
+            request.structuredAggregationQuery.aggregations = [count, upTo, sum, average]
+            let result = try await served.client.runAggregationQuery(request) { response in
+                var fields: [String: Google_Firestore_V1_Value] = [:]
+                for try await message in response.messages { fields.merge(message.result.aggregateFields) { $1 } }
+                return fields
+            }
+            XCTAssertEqual(result, ["all": .integer(5), "some": .integer(3), "pages": .integer(1500), "rating": .double(2.5)], "\(served.backend)")
+        }
+    }
+
+    func testBatchGetAnswersFoundAndMissingInTheOrderAsked() async throws {
+        try await ServedStore.eachBackend { served in
+            try await Self.addBooks(served)
+            var request = Google_Firestore_V1_BatchGetDocumentsRequest()
+            request.database = ServedStore.database
+            request.documents = [served.name("books/e"), served.name("books/zz"), served.name("books/a")]
+            let answers = try await served.client.batchGetDocuments(request) { response in
+                var all: [String] = []
+                for try await message in response.messages {
+                    switch message.result {
+                    case .found(let document): all.append("found " + document.name.split(separator: "/").last!)
+                    case .missing(let name): all.append("missing " + name.split(separator: "/").last!)
+                    case nil: all.append("none")
+                    }
+                    XCTAssertTrue(message.hasReadTime)
+                }
+                return all
+            }
+            XCTAssertEqual(answers, ["found e", "missing zz", "found a"], "\(served.backend)")
+        }
+    }
+
+    func testListDocumentsPagesByNameAndShowsMissingParentsOnlyWhenAsked() async throws {
+        try await ServedStore.eachBackend { served in
+            try await Self.addBooks(served)
+            try await served.commit([served.set("shelves/s/reviews/r3", [:])])
+            var request = Google_Firestore_V1_ListDocumentsRequest()
+            request.parent = ServedStore.database + "/documents"
+            request.collectionID = "books"
+            request.pageSize = 2
+            var pages: [[String]] = []
+            repeat {
+                let response = try await served.client.listDocuments(request)
+                pages.append(response.documents.map { String($0.name.split(separator: "/").last!) })
+                request.pageToken = response.nextPageToken
+            } while !request.pageToken.isEmpty
+            XCTAssertEqual(pages, [["a", "b"], ["c", "d"], ["e"]], "\(served.backend)")
+            request.collectionID = "shelves"
+            request.pageSize = 0
+            assertSame(try await served.client.listDocuments(request).documents.count, 0, "\(served.backend)")
+            request.showMissing = true
+            let missing = try await served.client.listDocuments(request).documents
+            XCTAssertEqual(missing.map(\.name), [served.name("shelves/s")], "\(served.backend)")
+            XCTAssertFalse(missing[0].hasUpdateTime, "a missing document has no times")
+
+            var collections = Google_Firestore_V1_ListCollectionIdsRequest()
+            collections.parent = ServedStore.database + "/documents"
+            assertSame(try await served.client.listCollectionIds(collections).collectionIds, ["books", "shelves"], "\(served.backend)")
+            collections.parent = served.name("books/c")
+            assertSame(try await served.client.listCollectionIds(collections).collectionIds, ["reviews"], "\(served.backend)")
+        }
+    }
+}

@@ -1,0 +1,136 @@
+@testable import DocumentStore
+import FirestoreProtocol
+import GRPCCore
+import XCTest
+
+/// The Listen stream as the client libraries use it.
+final class ServedListenTests: XCTestCase {
+    private typealias Response = Google_Firestore_V1_ListenResponse
+
+    /// A one-word summary of each message: "add 7", "change dune 7", "remove dune 7", "current 7", "consistent".
+    private static func summary(_ message: Response) -> String {
+        switch message.responseType {
+        case .targetChange(let change):
+            let ids = change.targetIds.map(String.init).joined(separator: ",")
+            switch change.targetChangeType {
+            case .noChange: return change.targetIds.isEmpty && change.hasReadTime ? "consistent" : "no change \(ids)"
+            case .add: return "add \(ids)"
+            case .remove: return "remove target \(ids)" + (change.hasCause ? " \(change.cause.code)" : "")
+            case .current: return "current \(ids)"
+            case .reset: return "reset \(ids)"
+            case .UNRECOGNIZED(let n): return "unknown \(n)"
+            }
+        case .documentChange(let change): return "change \(change.document.name.split(separator: "/").last!) \(change.targetIds.map(String.init).joined(separator: ","))"
+        case .documentRemove(let remove): return "remove \(remove.document.split(separator: "/").last!)"
+        case .documentDelete(let delete): return "delete \(delete.document.split(separator: "/").last!)"
+        case .filter: return "filter"
+        case nil: return "empty"
+        }
+    }
+
+    private static func addTarget(_ id: Int32, query: Google_Firestore_V1_StructuredQuery? = nil, documents: [String] = []) -> Google_Firestore_V1_ListenRequest {
+        var request = Google_Firestore_V1_ListenRequest()
+        request.database = ServedStore.database
+        request.addTarget.targetID = id
+        if let query {
+            request.addTarget.query.parent = ServedStore.database + "/documents"
+            request.addTarget.query.structuredQuery = query
+        } else {
+            request.addTarget.documents.documents = documents
+        }
+        return request
+    }
+
+    /// Reads messages up to and including the next consistent point.
+    private static func untilConsistent(_ messages: inout RPCAsyncSequence<Response, any Error>.AsyncIterator) async throws -> [String] {
+        var seen: [String] = []
+        while let message = try await messages.next() {
+            seen.append(summary(message))
+            if seen.last == "consistent" { break }
+        }
+        return seen
+    }
+
+    func testAQueryTargetGetsItsDocumentsThenEachChangeFromTheServerOrTheStoreAtConsistentPoints() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("books/dune", ["pages": .integer(412)]), served.set("books/emma", ["pages": .integer(50)])])
+            let (requests, sending) = AsyncStream<Google_Firestore_V1_ListenRequest>.makeStream()
+            sending.yield(Self.addTarget(7, query: Google_Firestore_V1_StructuredQuery.collection("books").filtered("pages", .greaterThan, .integer(100))))
+            let b = served.backend
+            try await served.client.listen(requestProducer: { writer in
+                for await request in requests { try await writer.write(request) }
+            }, onResponse: { response in
+                var messages = response.messages.makeAsyncIterator()
+                assertSame(try await Self.untilConsistent(&messages), ["add 7", "change dune 7", "current 7", "consistent"], "\(b)")
+                try await served.commit([served.set("books/emma", ["pages": .integer(500)])])
+                assertSame(try await Self.untilConsistent(&messages), ["change emma 7", "consistent"], "a write through the server: \(b)")
+                try await served.store.document("books/dune").setData(["pages": 10])
+                assertSame(try await Self.untilConsistent(&messages), ["remove dune", "consistent"], "a write by the store's own API: \(b)")
+                var remove = Google_Firestore_V1_ListenRequest()
+                remove.database = ServedStore.database
+                remove.removeTarget = 7
+                sending.yield(remove)
+                assertSame(Self.summary(try await messages.next()!), "remove target 7", "\(b)")
+                sending.finish()
+            })
+        }
+    }
+
+    func testADocumentsTargetIsCurrentOnceEachDocumentWasReadAndSaysDeletes() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("books/dune", ["pages": .integer(412)])])
+            let (requests, sending) = AsyncStream<Google_Firestore_V1_ListenRequest>.makeStream()
+            sending.yield(Self.addTarget(3, documents: [served.name("books/dune"), served.name("books/missing")]))
+            try await served.client.listen(requestProducer: { writer in
+                for await request in requests { try await writer.write(request) }
+            }, onResponse: { response in
+                var messages = response.messages.makeAsyncIterator()
+                assertSame(try await Self.untilConsistent(&messages), ["add 3", "change dune 3", "current 3", "consistent"], "\(served.backend)")
+                var delete = Google_Firestore_V1_Write()
+                delete.delete = served.name("books/dune")
+                try await served.commit([delete])
+                assertSame(try await Self.untilConsistent(&messages), ["delete dune", "consistent"], "\(served.backend)")
+                sending.finish()
+            })
+        }
+    }
+
+    func testABadTargetIsRemovedWithItsCauseAndTheStreamGoesOn() async throws {
+        try await ServedStore.with(.folder) { served in
+            let (requests, sending) = AsyncStream<Google_Firestore_V1_ListenRequest>.makeStream()
+            var bad = Self.addTarget(1, documents: [served.name("books")])
+            bad.addTarget.documents.documents = ["not a name"]
+            sending.yield(bad)
+            sending.yield(Self.addTarget(2, documents: [served.name("books/dune")]))
+            try await served.client.listen(requestProducer: { writer in
+                for await request in requests { try await writer.write(request) }
+            }, onResponse: { response in
+                var messages = response.messages.makeAsyncIterator()
+                let first = try await Self.untilConsistent(&messages)
+                XCTAssertEqual(first.filter { $0.hasPrefix("remove target 1") }, ["remove target 1 \(RPCError.Code.invalidArgument.rawValue)"], "\(first)")
+                XCTAssertTrue(first.contains("current 2"), "\(first)")
+                sending.finish()
+            })
+        }
+    }
+
+    func testAClientThatGoesAwayLeavesNoListenerBehind() async throws {
+        try await ServedStore.eachBackend { served in
+            let before = served.store.activeWatcherCount
+            let (requests, sending) = AsyncStream<Google_Firestore_V1_ListenRequest>.makeStream()
+            sending.yield(Self.addTarget(1, query: .collection("books")))
+            sending.yield(Self.addTarget(2, documents: [served.name("books/a"), served.name("books/b")]))
+            try await served.client.listen(requestProducer: { writer in
+                for await request in requests { try await writer.write(request) }
+            }, onResponse: { response in
+                var messages = response.messages.makeAsyncIterator()
+                _ = try await Self.untilConsistent(&messages)
+                _ = try await Self.untilConsistent(&messages)
+                XCTAssertGreaterThan(served.store.activeWatcherCount, before)
+                sending.finish()
+            })
+            for _ in 0..<200 where served.store.activeWatcherCount != before { try await Task.sleep(for: .milliseconds(10)) }
+            XCTAssertEqual(served.store.activeWatcherCount, before, "\(served.backend)")
+        }
+    }
+}

@@ -21,7 +21,7 @@ final class OpenCommandTests: TmuxTestCase {
     func testAnUnknownCommandIsNamedAndTheCommandsListed() throws {
         let result = try run(["chek", "--data", "/nonexistent"])
         XCTAssertEqual(result.status, 64, result.output)
-        XCTAssertEqual(result.output, "shelf: unknown command 'chek': the commands are open, check, list, generate, export (see shelf --help)\n")
+        XCTAssertEqual(result.output, "shelf: unknown command 'chek': the commands are open, check, list, generate, export, serve (see shelf --help)\n")
     }
 
     /// A terminal that cannot move the cursor (TERM=dumb) is refused as an unknown one is,

@@ -52,16 +52,23 @@ extension Firestore {
         let results = Locked([FirestoreWriteResult](repeating: FirestoreWriteResult(), count: writes.count))
         var documentWrites: [DocumentWrite] = []
         for (index, write) in writes.enumerated() {
-            let path = try ResourcePath.parse(write.path, expectDocument: true)
+            let path: ResourcePath
+            do { path = try ResourcePath.parse(write.path, expectDocument: true) } catch { throw publicError(error) }
             documentWrites.append(DocumentWrite(path: path, readsCurrent: write.readsCurrent) { current, writeTime in
                 let (fields, transformed) = try write.apply(to: current, writeTime: writeTime)
                 results.withLock { $0[index].transformResults = transformed }
                 return fields
             })
         }
-        var expectedStored: [ResourcePath: StoredDocument] = [:]
-        for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true)] = snapshot.stored }
-        try commit(documentWrites, expecting: expectedStored)
+        do {
+            var expectedStored: [ResourcePath: StoredDocument] = [:]
+            for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true)] = snapshot.stored }
+            try commit(documentWrites, expecting: expectedStored)
+        } catch let failure as FirestoreWrite.PreconditionFailure {
+            throw failure
+        } catch {
+            throw publicError(error)
+        }
         return results.withLock { $0 }
     }
 }

@@ -1,0 +1,73 @@
+import FirestoreProtocol
+import GRPCCore
+import SwiftProtobuf
+import XCTest
+
+/// Requests Firestore refuses get its status and a message naming what is wrong; the server
+/// goes on serving.
+final class ServedBadInputTests: XCTestCase {
+    func testMalformedNamesAndValuesAreRefusedNamingTheField() async throws {
+        try await ServedStore.with(.folder) { served in
+            var get = Google_Firestore_V1_GetDocumentRequest()
+            get.name = "projects/test/databases/(default)/documents/books"
+            let collection = await status { try await served.client.getDocument(get) }
+            XCTAssertEqual(collection?.0, .invalidArgument)
+            XCTAssertTrue(collection?.1.hasPrefix("name:") ?? false, collection?.1 ?? "")
+            get.name = "books/dune"
+            assertSame(await status { try await served.client.getDocument(get) }?.0, .invalidArgument)
+            get.name = "projects/test/databases/Not_Valid/documents/books/dune"
+            let database = await status { try await served.client.getDocument(get) }
+            XCTAssertEqual(database?.0, .invalidArgument)
+            XCTAssertTrue(database?.1.contains("database id") ?? false, database?.1 ?? "")
+
+            let nested = await status { try await served.commit([served.set("books/a", ["list": .array([.array([])])])]) }
+            XCTAssertEqual(nested?.0, .invalidArgument)
+            XCTAssertTrue(nested?.1.contains("list[0]") ?? false, nested?.1 ?? "")
+            var time = Google_Firestore_V1_Value()
+            time.timestampValue = Google_Protobuf_Timestamp(seconds: 0, nanos: 1_000_000_000)
+            let nanos = await status { try await served.commit([served.set("books/a", ["when": time])]) }
+            XCTAssertEqual(nanos?.0, .invalidArgument)
+            var query = Google_Firestore_V1_StructuredQuery.collection("books")
+            query.where.fieldFilter.field.fieldPath = "a..b"
+            query.where.fieldFilter.op = .equal
+            let path = await status { try await served.run(query) }
+            XCTAssertEqual(path?.0, .invalidArgument)
+            XCTAssertTrue(path?.1.contains("a..b") ?? false, path?.1 ?? "")
+
+            try await served.commit([served.set("books/ok", ["n": .integer(1)])])
+            assertSame(try await served.get("books/ok").fields["n"], .integer(1), "the server still answers")
+        }
+    }
+
+    /// The transport refuses the request as it arrives and resets its stream (a client sees
+    /// the stream closed, not a status), and the server goes on.
+    func testARequestOverTenMebibytesIsRefusedAndTheServerGoesOn() async throws {
+        try await ServedStore.with(.folder) { served in
+            let big = String(repeating: "x", count: 11 * 1024 * 1024)
+            let refused = await status { try await served.commit([served.set("books/big", ["text": .string(big)])]) }
+            XCTAssertNotNil(refused)
+            assertSame(await status { try await served.get("books/big") }?.0, .notFound)
+            let tooLarge = await status { try await served.commit([served.set("books/big", ["text": .string(String(big.prefix(2 * 1024 * 1024)))])]) }
+            XCTAssertEqual(tooLarge?.0, .invalidArgument, "a document over Firestore's 1 MiB: \(tooLarge?.1 ?? "")")
+            try await served.commit([served.set("books/ok", [:])])
+        }
+    }
+
+    func testNamedDatabasesAreKeptApartFromTheDefault() async throws {
+        try await ServedStore.with(.folder) { served in
+            var write = served.set("books/dune", ["where": .string("other")])
+            write.update.name = "projects/test/databases/other-db/documents/books/dune"
+            var request = Google_Firestore_V1_CommitRequest()
+            request.database = "projects/test/databases/other-db"
+            request.writes = [write]
+            _ = try await served.client.commit(request)
+            assertSame(await status { try await served.get("books/dune") }?.0, .notFound, "not in (default)")
+            var get = Google_Firestore_V1_GetDocumentRequest()
+            get.name = write.update.name
+            assertSame(try await served.client.getDocument(get).fields["where"], .string("other"))
+            var mixed = request
+            mixed.database = ServedStore.database
+            assertSame(await status { try await served.client.commit(mixed) }?.0, .invalidArgument, "a write naming another database")
+        }
+    }
+}

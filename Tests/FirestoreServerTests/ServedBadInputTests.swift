@@ -1,3 +1,5 @@
+import DocumentStore
+import DocumentStorePostgres
 import FirestoreProtocol
 import GRPCCore
 import SwiftProtobuf
@@ -53,8 +55,10 @@ final class ServedBadInputTests: XCTestCase {
         }
     }
 
-    func testNamedDatabasesAreKeptApartFromTheDefault() async throws {
-        try await ServedStore.with(.folder) { served in
+    /// A named database is a store of its own where the README says: a folder under the data
+    /// folder's `__databases__`, or a PostgreSQL database beside the served one.
+    func testNamedDatabasesAreKeptApartFromTheDefaultWhereTheReadmeSays() async throws {
+        try await ServedStore.eachBackend { served in
             var write = served.set("books/dune", ["where": .string("other")])
             write.update.name = "projects/test/databases/other-db/documents/books/dune"
             var request = Google_Firestore_V1_CommitRequest()
@@ -68,6 +72,18 @@ final class ServedBadInputTests: XCTestCase {
             var mixed = request
             mixed.database = ServedStore.database
             assertSame(await status { try await served.client.commit(mixed) }?.0, .invalidArgument, "a write naming another database")
+
+            switch served.backend {
+            case .folder:
+                let file = served.location.appendingPathComponent("__databases__/other-db/books/dune.json")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), file.path)
+            case .postgres:
+                let database = served.location.lastPathComponent + "__other-db"
+                defer { try? PostgresCluster.shared().dropDatabase("\"\(database)\"") }
+                let named = try Firestore(url: served.location.deletingLastPathComponent().appendingPathComponent(database))
+                let document = try named.document("books/dune").readDocument()
+                XCTAssertEqual(document.data()?["where"] as? String, "other", "in the PostgreSQL database \(database)")
+            }
         }
     }
 }

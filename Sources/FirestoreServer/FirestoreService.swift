@@ -215,21 +215,31 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     func batchWrite(request: Google_Firestore_V1_BatchWriteRequest, context: ServerContext) async throws -> Google_Firestore_V1_BatchWriteResponse {
         try await answering(request.database, field: "database") { database in
             var message = Google_Firestore_V1_BatchWriteResponse()
-            // Each write on its own: one failing leaves the others applied, as Firestore's.
+            message.writeResults = Array(repeating: Google_Firestore_V1_WriteResult(), count: request.writes.count)
+            message.status = Array(repeating: Google_Rpc_Status(), count: request.writes.count)
+            func fail(_ index: Int, _ error: any Error) {
+                let failure = WireError(error, database: database)
+                message.status[index].code = Int32(failure.code.rawValue)
+                message.status[index].message = failure.message
+            }
+            var writes: [(index: Int, write: WireWrite)] = []
             for (index, wire) in request.writes.enumerated() {
-                var status = Google_Rpc_Status()
-                var result = Google_Firestore_V1_WriteResult()
-                do {
-                    let write = try WireWrite(wire, index: index, in: database)
-                    let committed = try await database.commit([write], expecting: [:])
-                    result = committed.writeResults.first ?? result
-                } catch {
-                    let failure = WireError(error, database: database)
-                    status.code = Int32(failure.code.rawValue)
-                    status.message = failure.message
+                do { writes.append((index, try WireWrite(wire, index: index, in: database))) } catch { fail(index, error) }
+            }
+            // All in one commit (one sync to disk); when one fails, each on its own, so the
+            // others are still applied, as Firestore applies them.
+            do {
+                let committed = try await database.commit(writes.map(\.write), expecting: [:])
+                for (position, write) in writes.enumerated() { message.writeResults[write.index] = committed.writeResults[position] }
+            } catch {
+                for write in writes {
+                    do {
+                        let committed = try await database.commit([write.write], expecting: [:])
+                        message.writeResults[write.index] = committed.writeResults.first ?? Google_Firestore_V1_WriteResult()
+                    } catch {
+                        fail(write.index, error)
+                    }
                 }
-                message.writeResults.append(result)
-                message.status.append(status)
             }
             return message
         }

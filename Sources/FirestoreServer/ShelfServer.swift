@@ -10,6 +10,8 @@ import GRPCNIOTransportHTTP2
 public final class ShelfServer: Sendable {
     private let service: FirestoreService
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
+    /// Streams one client connection may have open at once.
+    static let maxConcurrentStreams = 10_000
 
     /// `store` serves `(default)`; `location` is where it is (a folder, or a PostgreSQL URL
     /// with its password), for the named databases beside it, which `settings` open.
@@ -21,6 +23,9 @@ public final class ShelfServer: Sendable {
             config: .defaults { config in
                 // Firestore's own limit on a request; a bigger one is refused as RESOURCE_EXHAUSTED.
                 config.rpc.maxRequestPayloadSize = 10 * 1024 * 1024
+                // Each listener of a client is a stream of its own (Python's on_snapshot opens
+                // one per call): room for many, where HTTP/2's usual 100 would be a wall.
+                config.http2.maxConcurrentStreams = Self.maxConcurrentStreams
             })
         server = GRPCServer(transport: transport, services: [service])
     }

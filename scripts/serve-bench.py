@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Figures for `shelf serve`, measured as an app meets it: through the official Python client
+(google-cloud-firestore) over loopback, against a folder and, given --postgres, a PostgreSQL
+database. Prints one table; docs/FIGURES.md quotes it.
+
+    python3 -m venv .build-venv && .build-venv/bin/pip install 'google-cloud-firestore>=2.20,<3'
+    swift build -c release --product shelf
+    .build-venv/bin/python scripts/serve-bench.py --postgres postgresql://u:p@127.0.0.1:5432/db [--million]
+
+What it measures, each against a fresh server on an empty store:
+  bulk writer   N books written through BulkWriter (BatchWrite), documents a second
+  get           one document by id (median of 300, random ids)
+  page of 20    a query ordered by a field, limit 20 (median of 20)
+  filtered      a query whose filter matches about a tenth, all results streamed
+  whole         every document of the collection streamed by one query
+  count         a count aggregation over the collection
+  listeners     a write through the server seen by 100 on_snapshot listeners of the document
+                (latency from the write's call to each callback: median and slowest)
+--million adds, on PostgreSQL, a page of 20 from 1,000,000 books.
+"""
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+GENRES = ["fiction", "poetry", "history", "science", "travel", "drama", "essays", "children", "crime", "art"]
+
+
+def start_server(shelf, data):
+    """A `shelf serve` on a free port; returns the process and its address."""
+    process = subprocess.Popen([shelf, "serve", "--data", data, "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    if not line.startswith("Serving"):
+        process.kill()
+        sys.exit(f"shelf serve did not start: {line}{process.stderr.read()}")
+    address = line.split(" on ")[1].split(" ")[0]
+    return process, address
+
+
+def client_for(address):
+    from google.cloud import firestore
+    os.environ["FIRESTORE_EMULATOR_HOST"] = address
+    return firestore.Client(project="bench")
+
+
+def book(number):
+    return {"title": f"Book {number:07d}", "author": f"Author {number % 5000}",
+            "pages": 50 + (number * 7919) % 950, "genre": GENRES[number % len(GENRES)],
+            "year": 1800 + number % 225}
+
+
+def bulk_write(db, collection, start, count):
+    writer = db.bulk_writer()
+    began = time.perf_counter()
+    for number in range(start, start + count):
+        writer.set(db.collection(collection).document(f"b{number:07d}"), book(number))
+    writer.close()
+    return time.perf_counter() - began
+
+
+def median_ms(samples):
+    return statistics.median(samples) * 1000
+
+
+def timed(action, times):
+    samples = []
+    for _ in range(times):
+        began = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - began)
+    return samples
+
+
+def listeners_latency(db, count=100, writes=10):
+    """Seconds from a write's call to each of `count` listeners' callbacks, over `writes` writes."""
+    reference = db.collection("watched").document("one")
+    reference.set({"n": 0})
+    lock = threading.Lock()
+    seen = {}  # write number -> callback times
+
+    def on_snapshot(snapshots, changes, read_time):
+        now = time.perf_counter()
+        n = snapshots[0].get("n") if snapshots and snapshots[0].exists else None
+        with lock:
+            seen.setdefault(n, []).append(now)
+
+    def wait_for(n):
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            with lock:
+                if len(seen.get(n, [])) >= count:
+                    return
+            time.sleep(0.001)
+
+    watches = [reference.on_snapshot(on_snapshot) for _ in range(count)]
+    wait_for(0)
+    latencies = []
+    for n in range(1, writes + 1):
+        began = time.perf_counter()
+        reference.set({"n": n})
+        wait_for(n)
+        with lock:
+            latencies += [t - began for t in seen.get(n, [])]
+            missing = count - len(seen.get(n, []))
+        if missing:
+            print(f"  write {n}: {missing} listeners saw nothing within 10 s", file=sys.stderr)
+    for watch in watches:
+        watch.unsubscribe()
+    return latencies
+
+
+def measure(name, shelf, data, documents, million):
+    process, address = start_server(shelf, data)
+    rows = []
+    try:
+        db = client_for(address)
+        seconds = bulk_write(db, "books", 0, documents)
+        rows.append(("bulk writer", f"{documents:,} books in {seconds:.1f} s: {documents / seconds:,.0f} documents/s"))
+        books = db.collection("books")
+        ids = [f"b{random.randrange(documents):07d}" for _ in range(300)]
+        samples = [s for s in timed(lambda: books.document(ids.pop()).get(), 300)]
+        rows.append(("get", f"{median_ms(samples):.2f} ms median of 300"))
+        page = books.order_by("title").limit(20)
+        rows.append((f"page of 20 of {documents:,}", f"{median_ms(timed(lambda: list(page.stream()), 20)):.1f} ms median of 20 (order_by title)"))
+        last = books.order_by("title", direction="DESCENDING").limit(20)
+        rows.append((f"last page of 20 of {documents:,}", f"{median_ms(timed(lambda: list(last.stream()), 20)):.1f} ms median of 20 (order_by title desc)"))
+        matched = []
+        filtered = books.where("genre", "==", "poetry")
+        rows.append(("filtered (1 in 10)", f"{median_ms(timed(lambda: matched.append(len(list(filtered.stream()))), 5)):.0f} ms median of 5, {matched[-1]:,} documents"))
+        whole = []
+        rows.append((f"whole collection", f"{median_ms(timed(lambda: whole.append(len(list(books.stream()))), 3)):.0f} ms median of 3, {whole[-1]:,} documents"))
+        counted = []
+        rows.append(("count", f"{median_ms(timed(lambda: counted.append(books.count().get()[0][0].value), 5)):.0f} ms median of 5 ({counted[-1]:,})"))
+        latencies = listeners_latency(db)
+        if latencies:
+            rows.append(("write seen by 100 listeners", f"median {median_ms(latencies):.1f} ms, slowest {max(latencies) * 1000:.1f} ms ({len(latencies)} deliveries)"))
+        if million:
+            more = 1_000_000 - documents
+            seconds = bulk_write(db, "books", documents, more)
+            rows.append(("bulk writer", f"{more:,} more books in {seconds:.1f} s: {more / seconds:,.0f} documents/s"))
+            rows.append(("page of 20 of 1,000,000", f"{median_ms(timed(lambda: list(page.stream()), 20)):.1f} ms median of 20 (order_by title)"))
+            rows.append(("get of 1,000,000", f"{median_ms(timed(lambda: books.document(f'b{random.randrange(1_000_000):07d}').get(), 300)):.2f} ms median of 300"))
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    print(f"\n{name}")
+    for label, figure in rows:
+        print(f"  {label:<32} {figure}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shelf", default=".build/release/shelf", help="the shelf binary (default: the release build)")
+    parser.add_argument("--postgres", help="an empty PostgreSQL database's URL, to measure that backend too")
+    parser.add_argument("--documents", type=int, default=100_000)
+    parser.add_argument("--million", action="store_true", help="also a page of 20 from 1,000,000 books on PostgreSQL")
+    arguments = parser.parse_args()
+    if not os.access(arguments.shelf, os.X_OK):
+        sys.exit(f"{arguments.shelf} is not an executable: build it with `swift build -c release --product shelf` or give --shelf")
+    print(f"shelf serve, through google-cloud-firestore over loopback, {os.cpu_count()} cores")
+    folder = tempfile.mkdtemp(prefix="serve-bench-")
+    try:
+        measure(f"folder ({folder})", arguments.shelf, folder, arguments.documents, False)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if arguments.postgres:
+        measure("PostgreSQL", arguments.shelf, arguments.postgres, arguments.documents, arguments.million)
+
+
+if __name__ == "__main__":
+    main()

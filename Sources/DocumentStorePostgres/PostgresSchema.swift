@@ -7,7 +7,7 @@ import PostgresNIO
 /// `shelf_documents` holds one row per document: its full path (the key), its parent
 /// collection's path and that collection's id (for collection and collection group queries),
 /// its fields as `jsonb` in the on-disk encoding (see DocumentStore's `DocumentText`), and when
-/// it was last written.
+/// it was created and last written (kept by a trigger, see migration 6).
 ///
 /// Changes are announced on the channel `shelf_changes`, as JSON naming the paths written (see
 /// `PostgresChanges.payload`):
@@ -108,6 +108,38 @@ enum PostgresSchema {
             WHEN jsonb_typeof(v) = 'object' AND jsonb_typeof(v -> '$timestamp') = 'string' THEN CASE WHEN v - '$timestamp' = '{}' THEN chr(1) ELSE chr(3) END
             ELSE chr(3) END
         $$
+        """,
+    ], [
+        // 6: Firestore's create time beside the update time, both kept by the server for every
+        // writer (psql too): a new row gets the clock's time for both; an update keeps the create
+        // time and moves the update time on, by a microsecond at least, so that an update_time
+        // precondition always sees a change. A commit that sets `shelf.keep_times` (`shelf
+        // export`) stores the times it gives instead. Documents already there were created
+        // when last written, as far as anyone can tell.
+        "SELECT set_config('shelf.writer', 'on', true)",
+        "ALTER TABLE shelf_documents ADD COLUMN create_time timestamptz",
+        "UPDATE shelf_documents SET create_time = update_time",
+        "ALTER TABLE shelf_documents ALTER COLUMN create_time SET NOT NULL, ALTER COLUMN create_time SET DEFAULT clock_timestamp()",
+        """
+        CREATE FUNCTION shelf_stamp_times() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF coalesce(current_setting('shelf.keep_times', true), '') = 'on' AND NEW.create_time IS NOT NULL AND NEW.update_time IS NOT NULL THEN
+                RETURN NEW;
+            END IF;
+            IF TG_OP = 'INSERT' THEN
+                NEW.update_time := clock_timestamp();
+                NEW.create_time := NEW.update_time;
+            ELSE
+                NEW.create_time := OLD.create_time;
+                NEW.update_time := greatest(clock_timestamp(), OLD.update_time + interval '1 microsecond');
+            END IF;
+            RETURN NEW;
+        END;
+        $$
+        """,
+        """
+        CREATE TRIGGER shelf_documents_stamp_times BEFORE INSERT OR UPDATE ON shelf_documents
+            FOR EACH ROW EXECUTE FUNCTION shelf_stamp_times()
         """,
     ]]
 

@@ -77,6 +77,28 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
+    func times(_ paths: [String]) throws -> [String: DocumentTimes] {
+        try withConnection(doing: "read documents' times from") { connection in
+            let rows = try PostgresQueries(connection: connection, logger: logger).rows("""
+                SELECT path, (extract(epoch FROM create_time) * 1000000)::int8, (extract(epoch FROM update_time) * 1000000)::int8
+                FROM shelf_documents WHERE path = ANY(\(paths))
+                """)
+            var times: [String: DocumentTimes] = [:]
+            for row in rows {
+                let (path, created, updated) = try row.decode((String, Int64, Int64).self)
+                times[path] = DocumentTimes(created: Self.timestamp(microseconds: created), updated: Self.timestamp(microseconds: updated))
+            }
+            return times
+        }
+    }
+
+    /// A time as PostgreSQL keeps it: microseconds since 1970.
+    static func timestamp(microseconds: Int64) -> Timestamp {
+        let (seconds, remainder) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        return remainder < 0 ? Timestamp(seconds: seconds - 1, nanoseconds: Int32(remainder + 1_000_000) * 1000)
+            : Timestamp(seconds: seconds, nanoseconds: Int32(remainder) * 1000)
+    }
+
     func read(_ selection: ServerSelection) throws -> [ServerDocument] {
         var sql = PostgresSelectionSQL()
         let query = PostgresQuery(unsafeSQL: "SELECT path, fields::text FROM shelf_documents WHERE \(sql.conditions(selection))", binds: sql.binds)
@@ -208,21 +230,33 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
             let current = try documents("SELECT path, fields::text FROM shelf_documents WHERE path = ANY(\(paths))", on: connection)
             let changes = try body(current)
             let deleted = changes.filter { $0.json == nil }.map(\.path)
-            let written = changes.filter { $0.json != nil }
             if !deleted.isEmpty {
                 try run("DELETE FROM shelf_documents WHERE path = ANY(\(deleted))")
             }
-            if !written.isEmpty {
-                let paths = written.map(\.path)
-                let parents = paths.map { path in String(path[..<path.lastIndex(of: "/")!]) }
-                let collectionIDs = parents.map { parent in String(parent.split(separator: "/").last!) }
-                let fields = written.map { $0.json! }
+            // The trigger of migration 6 stamps the times, except those of writes that keep theirs.
+            let stamped = changes.filter { $0.json != nil && $0.keptTimes == nil }
+            if !stamped.isEmpty {
+                let (paths, parents, collectionIDs) = Self.places(stamped)
                 try run("""
                     INSERT INTO shelf_documents AS d (path, parent, collection_id, fields)
                     SELECT path, parent, collection_id, fields::jsonb
-                    FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(fields)::text[]) AS w(path, parent, collection_id, fields)
-                    ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, update_time = clock_timestamp()
+                    FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(stamped.map { $0.json! })::text[]) AS w(path, parent, collection_id, fields)
+                    ON CONFLICT (path) DO UPDATE SET fields = excluded.fields
                     """)
+            }
+            let kept = changes.filter { $0.json != nil && $0.keptTimes != nil }
+            if !kept.isEmpty {
+                let (paths, parents, collectionIDs) = Self.places(kept)
+                let created = kept.map { $0.keptTimes!.created.rfc3339 }, updated = kept.map { $0.keptTimes!.updated.rfc3339 }
+                try run("SELECT set_config('shelf.keep_times', 'on', true)")
+                try run("""
+                    INSERT INTO shelf_documents AS d (path, parent, collection_id, fields, create_time, update_time)
+                    SELECT path, parent, collection_id, fields::jsonb, created::timestamptz, updated::timestamptz
+                    FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(kept.map { $0.json! })::text[], \(created)::text[], \(updated)::text[])
+                        AS w(path, parent, collection_id, fields, created, updated)
+                    ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, create_time = excluded.create_time, update_time = excluded.update_time
+                    """)
+                try run("SELECT set_config('shelf.keep_times', '', true)")
             }
             if !changes.isEmpty { try run("SELECT pg_notify(\(PostgresSchema.channel), \(PostgresChanges.payload(writer: self.changes.writer, paths: changes.map(\.path))))") }
             try run("COMMIT")
@@ -230,6 +264,13 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
             if !connection.isClosed { try? run("ROLLBACK") }
             throw error
         }
+    }
+
+    /// The documents' paths, their parents' and their collections' ids, as the table keeps them.
+    private static func places(_ documents: [ServerDocument]) -> (paths: [String], parents: [String], collectionIDs: [String]) {
+        let paths = documents.map(\.path)
+        let parents = paths.map { path in String(path[..<path.lastIndex(of: "/")!]) }
+        return (paths, parents, parents.map { parent in String(parent.split(separator: "/").last!) })
     }
 
     // MARK: Listening

@@ -35,6 +35,7 @@ final class ShelfApp {
             TerminalRestorer.installCrashHandlers()
             let model = AppModel(store: store, colorMode: screen.colorMode, notice: notice,
                                  draftFile: DraftFile(dataFolder: store.directory))
+            model.showsDocumentTimes = true
             let app = ShelfApp(screen: screen, model: model)
             app.start()
         }

@@ -3,12 +3,14 @@
 /// Firestore's limits, or nil to delete. For a backend that applies transforms itself while
 /// it holds the documents locked.
 enum CommitPlan {
-    /// The documents to store, in the order first written.
-    static func apply(_ writes: [DocumentWrite], store: Firestore,
-                      current: (ResourcePath) throws -> StoredDocument) throws -> [(path: ResourcePath, document: StoredDocument)] {
+    /// The documents to store, in the order first written, with the times the last write of
+    /// each asks to keep (`shelf export`).
+    static func apply(_ writes: [DocumentWrite], store: Firestore, current: (ResourcePath) throws -> StoredDocument)
+        throws -> [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)] {
         let writeTime = Timestamp()
         var staged: [ResourcePath: StoredDocument] = [:]
         var order: [ResourcePath] = []
+        var keptTimes: [ResourcePath: DocumentTimes] = [:]
         for write in writes {
             let isStaged = staged[write.path] != nil
             let before = try staged[write.path] ?? (write.readsCurrent ? current(write.path) : .missing)
@@ -30,7 +32,8 @@ enum CommitPlan {
             }
             if staged[write.path] == nil { order.append(write.path) }
             staged[write.path] = after
+            keptTimes[write.path] = write.keptTimes
         }
-        return order.map { ($0, staged[$0]!) }
+        return order.map { ($0, staged[$0]!, keptTimes[$0]) }
     }
 }

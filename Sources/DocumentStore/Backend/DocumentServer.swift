@@ -9,6 +9,8 @@ package protocol DocumentServer: AnyObject, Sendable {
     var description: String { get }
     /// The documents found among `paths` (the missing ones are left out).
     func read(_ paths: [String]) throws -> [ServerDocument]
+    /// The create and update times of the documents found among `paths`, by path.
+    func times(_ paths: [String]) throws -> [String: DocumentTimes]
     /// Every document of the selection that meets its conditions (see `ServerCondition`).
     func read(_ selection: ServerSelection) throws -> [ServerDocument]
     /// The first `page.limit` documents of the page's selection in its order (see `ServerPage`),
@@ -44,10 +46,14 @@ package protocol DocumentServer: AnyObject, Sendable {
 package struct ServerDocument: Sendable, Equatable {
     package var path: String
     package var json: String?
+    /// On a write: the times to store instead of the server's clock (`shelf export` keeps a
+    /// document's times); nil: the server stamps the write.
+    package var keptTimes: DocumentTimes?
 
-    package init(path: String, json: String?) {
+    package init(path: String, json: String?, keptTimes: DocumentTimes? = nil) {
         self.path = path
         self.json = json
+        self.keptTimes = keptTimes
     }
 }
 

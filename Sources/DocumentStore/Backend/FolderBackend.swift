@@ -16,6 +16,10 @@ final class FolderBackend: StorageBackend {
         try files.reading { try files.document(at: path, store: store) }
     }
 
+    func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
+        try files.reading { try paths.map { path throws(DocumentStoreError) in try files.times(at: path) } }
+    }
+
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath] {
         guard writes.isEmpty, !expected.isEmpty else { return try files.commit(writes, expecting: expected, store: store) }
         // Only reads to check: they need to be unchanged, which needs no write lock.

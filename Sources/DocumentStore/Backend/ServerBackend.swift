@@ -24,6 +24,11 @@ final class ServerBackend: StorageBackend {
         return found.first.map { DocumentText.document($0.json, store: store) } ?? .missing
     }
 
+    func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
+        let found = try server.times(paths.map(\.description))
+        return paths.map { found[$0.description] }
+    }
+
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath] {
         var paths = Set(expected.keys)
         for write in writes { paths.insert(write.path) }
@@ -36,13 +41,13 @@ final class ServerBackend: StorageBackend {
             }
             let staged = try CommitPlan.apply(writes, store: store) { current[$0] ?? .missing }
             written = staged.map(\.path)
-            return try staged.map { path, document in
+            return try staged.map { path, document, keptTimes in
                 guard let fields = document.fields else { return ServerDocument(path: path.description, json: nil) }
                 let text = DocumentText.text(fields)
                 guard text.utf8.count <= DocumentFiles.maxDocumentBytes else {
                     throw DocumentStoreError.documentTooLarge(path: path.description, bytes: text.utf8.count)
                 }
-                return ServerDocument(path: path.description, json: text)
+                return ServerDocument(path: path.description, json: text, keptTimes: keptTimes)
             }
         }
         return written

@@ -10,6 +10,8 @@ protocol StorageBackend: AnyObject, Sendable {
     var isReadOnly: Bool { get }
     /// One document as it is now.
     func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument
+    /// The documents' create and update times, in the order of `paths`; nil for a missing one.
+    func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?]
     /// Applies `writes` all together, after checking that each document in `expected` is still
     /// what was read (else `DocumentStoreError.changedSinceRead`, which a transaction retries).
     /// With no writes, only checks. Returns the paths written, in the order first written.

@@ -81,6 +81,9 @@ struct CommitJournal: Equatable {
         var path: ResourcePath
         /// The document's new file, or nil to delete it.
         var bytes: [UInt8]?
+        /// The times the new file gets instead of the commit's (`DocumentWrite.keptTimes`); not
+        /// in the journal's file, so a batch rolled forward after a crash gets the commit's.
+        var keptTimes: DocumentTimes? = nil
     }
 
     var batchID: UInt64

@@ -84,7 +84,8 @@ extension DocumentFiles {
             for (index, entry) in entries.enumerated() {
                 guard let bytes = entry.bytes, let dirFD = try folders.open(entry.path.parent.segments, create: true, in: self) else { continue }
                 let name = journal.temporaryName(index)
-                try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile, display: display(entry.path.parent.segments))
+                try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile, display: display(entry.path.parent.segments),
+                              replacing: entry.path.last + Self.fileExtension, keptTimes: entry.keptTimes)
                 temporaries.append((dirFD, name))
             }
             try syncFile(CommitJournal.temporaryFileName, in: shelf, display: shelfDisplay)
@@ -116,7 +117,8 @@ extension DocumentFiles {
                 guard let dirFD = try folders.open(segments, create: true, in: self) else { continue }
                 let name = journal.temporaryName(index)
                 if writeTemporaries {
-                    try writeFile(name, in: dirFD, bytes, exclusive: false, sync: barrier.syncsEachFile, display: display(segments))
+                    try writeFile(name, in: dirFD, bytes, exclusive: false, sync: barrier.syncsEachFile, display: display(segments),
+                                  replacing: fileName, keptTimes: entry.keptTimes)
                 }
                 guard renameat(dirFD, name, dirFD, fileName) == 0 else {
                     throw .io(shown, "write (the batch is committed and will be completed by the next open, read or write of the store)", errno: errno)

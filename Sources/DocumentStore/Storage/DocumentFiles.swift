@@ -345,16 +345,16 @@ final class DocumentFiles: Sendable {
             }
         }
         var entries: [CommitJournal.Entry] = []
-        for (path, document) in try CommitPlan.apply(writes, store: store, current: { try self.document(at: $0, store: store) }) {
+        for (path, document, keptTimes) in try CommitPlan.apply(writes, store: store, current: { try self.document(at: $0, store: store) }) {
             guard case .fields(let fields) = document else { entries.append(.init(path: path, bytes: nil)); continue }
             let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))
             guard bytes.count <= Self.maxDocumentBytes else {
                 throw DocumentStoreError.documentTooLarge(path: path.description, bytes: bytes.count)
             }
-            entries.append(.init(path: path, bytes: bytes))
+            entries.append(.init(path: path, bytes: bytes, keptTimes: keptTimes))
         }
         if entries.count == 1 {
-            try persist(entries[0].bytes, at: entries[0].path)
+            try persist(entries[0].bytes, at: entries[0].path, keptTimes: entries[0].keptTimes)
         } else if entries.count > 1 {
             try commitJournaled(entries)
         }
@@ -362,7 +362,7 @@ final class DocumentFiles: Sendable {
     }
 
     /// Writes or deletes one document file, atomically and durably.
-    private func persist(_ bytes: [UInt8]?, at path: ResourcePath) throws {
+    private func persist(_ bytes: [UInt8]?, at path: ResourcePath, keptTimes: DocumentTimes?) throws {
         let folder = display(path.parent.segments)
         guard let dirFD = try openFolder(path.parent.segments, create: bytes != nil) else { return }
         defer { close(dirFD) }
@@ -370,7 +370,8 @@ final class DocumentFiles: Sendable {
         if let bytes {
             var random = SystemRandomNumberGenerator()
             let tempName = ".shelf-\(String(random.next(), radix: 36)).tmp"
-            try writeFile(tempName, in: dirFD, bytes, exclusive: true, sync: true, display: folder)
+            try writeFile(tempName, in: dirFD, bytes, exclusive: true, sync: true, display: folder,
+                          replacing: fileName, keptTimes: keptTimes)
             guard renameat(dirFD, tempName, dirFD, fileName) == 0 else {
                 let code = errno
                 unlinkat(dirFD, tempName, 0)
@@ -385,9 +386,11 @@ final class DocumentFiles: Sendable {
     }
 
     /// Writes `bytes` to a new file `name` in an open folder (replacing one of that name unless
-    /// `exclusive`), fsynced when `sync`. A failure removes the file.
+    /// `exclusive`), fsynced when `sync`. A failure removes the file. When the file is to
+    /// replace the document file `document`, it gets that document's times first (see
+    /// `stampTimes`).
     func writeFile(_ name: String, in dirFD: Int32, _ bytes: [UInt8], exclusive: Bool, sync: Bool,
-                   display folder: String) throws(DocumentStoreError) {
+                   display folder: String, replacing document: String? = nil, keptTimes: DocumentTimes? = nil) throws(DocumentStoreError) {
         let fd = openat(dirFD, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
         guard fd >= 0 else { throw .io(folder, "write a file in", errno: errno) }
         var written = 0
@@ -401,6 +404,7 @@ final class DocumentFiles: Sendable {
             }
             written += n
         }
+        if failure == 0, let document { failure = stampTimes(fd, replacing: document, in: dirFD, keptTimes: keptTimes) }
         if failure == 0 && sync && self.sync(fd) != 0 { failure = errno }
         if close(fd) != 0 && failure == 0 && errno != EINTR { failure = errno }
         if failure != 0 {

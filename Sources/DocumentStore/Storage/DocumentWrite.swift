@@ -4,6 +4,9 @@ struct DocumentWrite {
     /// False when the transform ignores what is stored (a set without merge, a delete), so the
     /// commit need not read the file: a batch of 500 new documents reads none.
     var readsCurrent = true
+    /// The create and update times to give the document instead of the commit's (`shelf
+    /// export` keeps them); nil for every other write.
+    var keptTimes: DocumentTimes? = nil
     /// Gets what is stored (or what an earlier write of the same commit made of it) and the
     /// commit's time (for `serverTimestamp()`); returns the new fields, or nil to delete.
     let transform: (StoredDocument, Timestamp) throws -> [String: FirestoreValue]?

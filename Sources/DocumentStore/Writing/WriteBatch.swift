@@ -51,6 +51,17 @@ public final class WriteBatch: @unchecked Sendable {
         add(document) { try .set(data, merge: .mergeFields(mergeFields, in: document.path), at: document) }
     }
 
+    /// Ours, for `shelf export`: sets the document with the create and update times it had in
+    /// another store, instead of this commit's.
+    @discardableResult
+    package func setData(_ data: [String: Any], forDocument document: DocumentReference, keepingTimes times: DocumentTimes?) -> WriteBatch {
+        add(document) {
+            var write = try DocumentWrite.set(data, merge: .none, at: document)
+            write.keptTimes = times
+            return write
+        }
+    }
+
     /// Encodes `value` (throwing its encoding error) and adds the write.
     @discardableResult
     public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference,

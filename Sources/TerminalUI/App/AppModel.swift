@@ -93,6 +93,11 @@ public final class AppModel {
     /// The collections of a document, as last listed: its detail names them when it is the
     /// selected one.
     var documentCollections: (path: String, ids: [String])?
+    /// The detail ends with the document's create and update times (`shelf` turns it on; off,
+    /// rendering tests compare screens that do not change with the time they run at).
+    public var showsDocumentTimes = false
+    /// The times of the document last shown, read once per snapshot of it.
+    private var shownTimes: (snapshot: DocumentSnapshot, times: DocumentTimes?)?
     /// What `u` puts back and `Ctrl-R` does again.
     var history = UndoHistory()
     /// Documents just written by Shelf, per tab, to select once the listener reports them:
@@ -612,6 +617,17 @@ public final class AppModel {
     }
 
     private struct Missing: LocalizedError { let errorDescription: String? }
+
+    /// The document's create and update times, read when a new snapshot of it is shown (a
+    /// file's stat and attribute, or one query); nil when it has none, or while the server is
+    /// offline (its calls would hold up the keys).
+    func times(of snapshot: DocumentSnapshot) -> DocumentTimes? {
+        if let shown = shownTimes, shown.snapshot === snapshot { return shown.times }
+        guard connection?.isOffline != true else { return nil }
+        let times = (try? store.documentTimes([snapshot.reference.path]))?.first ?? nil
+        shownTimes = (snapshot, times)
+        return times
+    }
 
     /// Says why the editor cannot be used here, or nil when it can.
     private var editorRefusal: String? {

@@ -252,6 +252,9 @@ public enum AppView {
         if let collections = model.documentCollections, collections.path == path, !collections.ids.isEmpty {
             lines.insert(DetailLine("Collections", "\(collections.ids.joined(separator: ", ")) (c opens \(collections.ids.count == 1 ? "it" : "them"))"), at: 0)
         }
+        if model.showsDocumentTimes, let times = model.times(of: snapshot) {
+            lines += [DetailLine("Created", localTime(times.created)), DetailLine("Updated", localTime(times.updated))]
+        }
         var widget = DetailWidget(lines: lines, offset: model.detailScroll?.path == path ? model.detailScroll!.offset : 0)
         widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
         model.detailScroll = (path, widget.offset)
@@ -263,6 +266,18 @@ public enum AppView {
         }
         widget.render(into: &canvas, area: inner)
     }
+
+    /// A document's time in the detail: local, to the second (`2026-11-26 23:38:19`).
+    static func localTime(_ time: Timestamp) -> String {
+        timeFormat.string(from: Date(timeIntervalSince1970: TimeInterval(time.seconds)))
+    }
+
+    private static let timeFormat: DateFormatter = {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return format
+    }()
 
     /// `v`: the document's file as stored, following changes on disk; the footer says how to
     /// scroll and close.

@@ -6,7 +6,7 @@ import ShelfModels
 /// `shelf export`: copies a whole store, every collection at every depth, into an empty one,
 /// in batches of 500 (one durability barrier each), losing no type: integers stay integers,
 /// timestamps, bytes, GeoPoints and references stay what they are (references re-pointed at
-/// the new store).
+/// the new store), and each document keeps its create and update times.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -94,8 +94,10 @@ struct StoreExport {
     /// refused so, each document is written alone, and those refused are named and left out.
     private mutating func commit(_ documents: [QueryDocumentSnapshot]) throws {
         let batch = destination.batch()
-        for document in documents {
-            batch.setData(document.data().mapValues { Self.rebased($0, to: destination) }, forDocument: destination.document(document.reference.path))
+        let times = try documents[0].reference.firestore.documentTimes(documents.map(\.reference.path))
+        for (document, times) in zip(documents, times) {
+            batch.setData(document.data().mapValues { Self.rebased($0, to: destination) }, forDocument: destination.document(document.reference.path),
+                          keepingTimes: times)
         }
         do {
             try batch.commitNow()

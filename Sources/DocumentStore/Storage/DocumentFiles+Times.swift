@@ -1,0 +1,138 @@
+import Foundation
+
+/// Documents' create and update times on a folder.
+///
+/// The update time is the file's modification time, to the nanosecond, so a document another
+/// program wrote reads with that program's time. Every write the store makes gives the file a
+/// later time than the one it replaces (set with `futimens` when the file system's clock, which
+/// ticks every few milliseconds, has not moved), so an `update_time` precondition always sees
+/// a change.
+///
+/// The create time is kept in the extended attribute `user.firestore.create_time` (RFC 3339),
+/// written when the store creates the document and carried over to each new file that replaces
+/// it. A file without one (written by another program, or on a file system without extended
+/// attributes) was created when its file was born (statx's birth time), or, where the file
+/// system does not say, when it was last modified.
+extension DocumentFiles {
+    static let createTimeAttribute = "user.firestore.create_time"
+
+    /// The times of the document at `path`; nil when it has no file.
+    func times(at path: ResourcePath) throws(DocumentStoreError) -> DocumentTimes? {
+        guard let dirFD = try openFolder(path.parent.segments, create: false) else { return nil }
+        defer { close(dirFD) }
+        return Self.times(of: path.last + Self.fileExtension, in: dirFD)
+    }
+
+    /// The times of the file `name` in an open folder (not following a symbolic link); nil when
+    /// there is none.
+    static func times(of name: String, in dirFD: Int32) -> DocumentTimes? {
+        let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        var st = stat()
+        if fd >= 0 {
+            defer { close(fd) }
+            guard fstat(fd, &st) == 0 else { return nil }
+            let updated = Timestamp(st.st_mtim)
+            let created = createTimeAttribute(of: fd) ?? LinuxCalls.birthTime(dirFD: fd, name: "", flags: LinuxCalls.emptyPath) ?? updated
+            return DocumentTimes(created: created, updated: updated)
+        }
+        // A file this process cannot open (no permission, a symbolic link) still has times.
+        guard errno != ENOENT, fstatat(dirFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        let updated = Timestamp(st.st_mtim)
+        return DocumentTimes(created: LinuxCalls.birthTime(dirFD: dirFD, name: name, flags: AT_SYMLINK_NOFOLLOW) ?? updated, updated: updated)
+    }
+
+    /// Gives a new file `fd`, written to replace the document file `document` of the folder
+    /// `dirFD`, the document's times: `keptTimes` when given; else a modification time later
+    /// than the document's (the file's own, unless the clock has not moved since) and the
+    /// document's create time, or that modification time for a new document. Returns 0, or the
+    /// errno of a failure to set the time. A file system without extended attributes keeps no
+    /// create time (see above), which is no failure.
+    func stampTimes(_ fd: Int32, replacing document: String, in dirFD: Int32, keptTimes: DocumentTimes?) -> Int32 {
+        var times: DocumentTimes
+        var setsModified = true
+        if let keptTimes {
+            times = keptTimes
+        } else {
+            var st = stat()
+            guard fstat(fd, &st) == 0 else { return errno }
+            times = DocumentTimes(created: Timestamp(st.st_mtim), updated: Timestamp(st.st_mtim))
+            setsModified = false
+            if let previous = Self.times(of: document, in: dirFD) {
+                times.created = previous.created
+                if times.updated <= previous.updated {
+                    times.updated = previous.updated.addingNanosecond
+                    setsModified = true
+                }
+            }
+        }
+        if setsModified {
+            let omitted = timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)  // UTIME_OMIT: the access time stays
+            let stamps = [omitted, times.updated.fileTime]
+            guard futimens(fd, stamps) == 0 else { return errno }
+        }
+        let text = times.created.rfc3339
+        _ = text.withCString { LinuxCalls.setAttribute?(fd, Self.createTimeAttribute, $0, strlen($0), 0) }
+        return 0
+    }
+
+    /// The create time the attribute holds; nil when it has none, or none that reads as a time.
+    private static func createTimeAttribute(of fd: Int32) -> Timestamp? {
+        guard let getAttribute = LinuxCalls.getAttribute else { return nil }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { getAttribute(fd, createTimeAttribute, $0.baseAddress, $0.count - 1) }
+        guard count > 0 else { return nil }
+        return Timestamp(rfc3339: String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+}
+
+extension Timestamp {
+    /// A file's time.
+    init(_ time: timespec) {
+        self.init(seconds: Int64(time.tv_sec), nanoseconds: Int32(time.tv_nsec))
+    }
+
+    /// As a file's time.
+    var fileTime: timespec { timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)) }
+
+    /// The next instant a file's time can hold.
+    var addingNanosecond: Timestamp {
+        nanoseconds == 999_999_999 ? Timestamp(seconds: seconds + 1, nanoseconds: 0) : Timestamp(seconds: seconds, nanoseconds: nanoseconds + 1)
+    }
+}
+
+/// The C library's calls that Glibc's Swift module leaves out (`<sys/xattr.h>`, and `statx`,
+/// declared only under `_GNU_SOURCE`), found when first used; nil where the library lacks them.
+enum LinuxCalls {
+    typealias GetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+    typealias SetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+    typealias Statx = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer) -> Int32
+
+    static let getAttribute: GetAttribute? = symbol("fgetxattr")
+    static let setAttribute: SetAttribute? = symbol("fsetxattr")
+    private static let statx: Statx? = symbol("statx")
+
+    /// AT_EMPTY_PATH: `birthTime` of the open file `dirFD` itself, with an empty name.
+    static let emptyPath: Int32 = 0x1000
+    private static let birthTimeMask: UInt32 = 0x800  // STATX_BTIME
+    /// Where `struct statx` keeps `stx_btime` (an Int64 of seconds, a UInt32 of nanoseconds).
+    private static let birthTimeOffset = 80
+
+    private static func symbol<T>(_ name: String) -> T? {
+        guard let pointer = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
+        return unsafeBitCast(pointer, to: T.self)
+    }
+
+    /// The file's birth time, when the kernel and the file system know it.
+    static func birthTime(dirFD: Int32, name: String, flags: Int32) -> Timestamp? {
+        guard let statx else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 256)  // struct statx's size
+        return buffer.withUnsafeMutableBytes { raw -> Timestamp? in
+            guard statx(dirFD, name, flags, birthTimeMask, raw.baseAddress!) == 0,
+                  raw.load(as: UInt32.self) & birthTimeMask != 0 else { return nil }
+            let seconds = raw.load(fromByteOffset: birthTimeOffset, as: Int64.self)
+            let nanoseconds = raw.load(fromByteOffset: birthTimeOffset + 8, as: UInt32.self)
+            guard nanoseconds < 1_000_000_000 else { return nil }
+            return Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
+        }
+    }
+}

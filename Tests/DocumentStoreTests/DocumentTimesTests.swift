@@ -1,0 +1,153 @@
+@testable import DocumentStore
+import Foundation
+import XCTest
+
+/// Firestore's create and update times, as each backend keeps them: every write moves the
+/// update time strictly forward and keeps the create time; another program's write is seen;
+/// a write can keep times given to it (`shelf export`).
+final class DocumentTimesTests: StoreTestCase {
+    private var note: DocumentReference { db.document("notes/n") }
+
+    private func times(_ document: DocumentReference, file: StaticString = #filePath, line: UInt = #line) throws -> DocumentTimes {
+        let times = try XCTUnwrap(try db.documentTimes([document.path]).first ?? nil, "\(document.path) has no times", file: file, line: line)
+        XCTAssertLessThanOrEqual(times.created, times.updated, "created no later than updated", file: file, line: line)
+        return times
+    }
+
+    func testEveryKindOfWriteMovesTheUpdateTimeAndKeepsTheCreateTime() async throws {
+        try await note.setData(["v": 1])
+        let first = try times(note)
+        var previous = first
+        func expectMoved(_ what: String) throws {
+            let now = try times(note)
+            XCTAssertGreaterThan(now.updated, previous.updated, "\(what) moves the update time")
+            XCTAssertEqual(now.created, first.created, "\(what) keeps the create time")
+            previous = now
+        }
+        try await note.updateData(["v": 2])
+        try expectMoved("an update")
+        try await note.setData(["w": 3], merge: true)
+        try expectMoved("a merge")
+        try await note.setData(["v": 4])
+        try expectMoved("a set that replaces the document")
+        try await note.setData(["v": 4])
+        try expectMoved("a set that changes nothing")
+        try db.batch().updateData(["v": 5], forDocument: note).setData(["x": 1], forDocument: db.document("notes/other")).commitNow()
+        try expectMoved("a batch of two documents")
+        try db.runTransactionNow { transaction in
+            _ = try transaction.getDocument(self.note)
+            transaction.updateData(["v": FieldValue.increment(Int64(1))], forDocument: self.note)
+        }
+        try expectMoved("a transaction")
+        XCTAssertEqual(try db.documentTimes(["notes/missing"]), [nil], "a missing document has no times")
+    }
+
+    func testADocumentDeletedAndMadeAgainIsCreatedAgain() async throws {
+        try await note.setData(["v": 1])
+        let before = try times(note)
+        try await note.delete()
+        XCTAssertEqual(try db.documentTimes([note.path]), [nil])
+        try await note.setData(["v": 1])
+        XCTAssertGreaterThan(try times(note).created, before.updated)
+    }
+
+    func testQuickWritesHaveStrictlyIncreasingUpdateTimes() async throws {
+        // Faster than a file system's clock ticks (every few milliseconds): without the store
+        // moving each file's time on itself, many of these would share a time.
+        var previous: Timestamp?
+        for value in 0..<50 {
+            try await note.setData(["v": value])
+            let updated = try times(note).updated
+            if let previous { XCTAssertGreaterThan(updated, previous, "write \(value)") }
+            previous = updated
+        }
+    }
+
+    func testTimesOfSeveralDocumentsComeInTheOrderAsked() async throws {
+        try await db.document("notes/a").setData(["v": 1])
+        try await db.document("notes/b").setData(["v": 1])
+        let a = try times(db.document("notes/a")), b = try times(db.document("notes/b"))
+        XCTAssertEqual(try db.documentTimes(["notes/b", "notes/none", "notes/a"]), [b, nil, a])
+        XCTAssertThrowsError(try db.documentTimes(["notes"]), "a collection's path is not a document's")
+    }
+
+    func testAWriteKeepsTheTimesItIsGiven() throws {
+        // Whole microseconds: PostgreSQL keeps no finer ones.
+        let given = DocumentTimes(created: Timestamp(seconds: 1_000_000_000, nanoseconds: 123_456_000),
+                                  updated: Timestamp(seconds: 1_700_000_000, nanoseconds: 654_321_000))
+        try db.batch().setData(["v": 1], forDocument: note, keepingTimes: given)
+            .setData(["v": 1], forDocument: db.document("notes/second"), keepingTimes: given).commitNow()
+        XCTAssertEqual(try times(note), given, "one of a batch")
+        try db.batch().setData(["v": 2], forDocument: note, keepingTimes: given).commitNow()
+        XCTAssertEqual(try times(note), given, "alone, over the same document")
+        try db.batch().setData(["v": 3], forDocument: note).commitNow()
+        let after = try times(note)
+        XCTAssertEqual(after.created, given.created, "a later write keeps the create time it was given")
+        XCTAssertGreaterThan(after.updated, given.updated)
+    }
+
+    #if SHELF_POSTGRES_TESTS
+    func testAnotherClientsSQLMovesTheUpdateTimeAndKeepsTheCreateTime() async throws {
+        try await note.setData(["v": 1])
+        let before = try times(note)
+        try store.writeFile("notes/n.json", #"{"v": 2}"#)  // psql's UPDATE
+        let after = try times(note)
+        XCTAssertGreaterThan(after.updated, before.updated)
+        XCTAssertEqual(after.created, before.created)
+        try store.writeFile("notes/new.json", #"{"v": 1}"#)  // psql's INSERT
+        let made = try times(db.document("notes/new"))
+        XCTAssertEqual(made.created, made.updated, "a row another client inserts is created when written")
+    }
+    #else
+    /// Sets a file's modification time as `touch -d` does.
+    private func touch(_ relative: String, _ time: Timestamp) throws {
+        let stamps = [timespec(tv_sec: Int(time.seconds), tv_nsec: Int(time.nanoseconds)), timespec(tv_sec: Int(time.seconds), tv_nsec: Int(time.nanoseconds))]
+        guard utimensat(AT_FDCWD, store.path(relative), stamps, 0) == 0 else {
+            throw POSIXFailure(call: "utimensat", path: store.path(relative), code: errno)
+        }
+    }
+
+    func testAnotherProgramsFileIsReadWithItsOwnTime() async throws {
+        try await note.setData(["v": 1])
+        let before = try times(note)
+        // An editor's save, renamed into place; the time is said, since a file system's clock
+        // may not have ticked since the store's write.
+        try store.writeFile("notes/n.json", #"{"v": 2}"#)
+        let edited = Timestamp(seconds: before.updated.seconds + 60, nanoseconds: 5)
+        try touch("notes/n.json", edited)
+        XCTAssertEqual(try times(note).updated, edited)
+        // The store's next write comes after it, although the clock has not reached it yet.
+        try await note.updateData(["v": 3])
+        XCTAssertGreaterThan(try times(note).updated, edited)
+    }
+
+    func testAnEditInPlaceKeepsTheCreateTime() async throws {
+        try await note.setData(["v": 1])
+        let before = try times(note)
+        try store.overwriteInPlace("notes/n.json", with: #"{"v": 7}"#)
+        try touch("notes/n.json", Timestamp(seconds: before.updated.seconds + 60, nanoseconds: 0))
+        let after = try times(note)
+        XCTAssertEqual(after.created, before.created, "the attribute stays with the file")
+        XCTAssertEqual(after.updated, Timestamp(seconds: before.updated.seconds + 60, nanoseconds: 0))
+    }
+
+    func testTheCreateTimeIsKeptInAnExtendedAttribute() async throws {
+        try await note.setData(["v": 1])
+        let fd = open(store.path("notes/n.json"), O_RDONLY)
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { LinuxCalls.getAttribute!(fd, "user.firestore.create_time", $0.baseAddress, $0.count) }
+        XCTAssertGreaterThan(count, 0, "the attribute is there")
+        XCTAssertEqual(Timestamp(rfc3339: String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)), try times(note).created)
+    }
+
+    func testAFileAnotherProgramMadeWasCreatedWhenItWasBorn() throws {
+        try store.writeFile("notes/outside.json", #"{"v": 1}"#)
+        let times = try times(db.document("notes/outside"))
+        // Its birth time where the file system keeps one, else its modification time: both
+        // within the moment the file was written.
+        XCTAssertLessThanOrEqual(times.created, times.updated)
+        XCTAssertGreaterThan(times.created.seconds, Int64(Date().timeIntervalSince1970) - 3600)
+    }
+    #endif
+}

@@ -1,0 +1,59 @@
+@testable import DocumentStore
+import Foundation
+import ShelfModels
+@testable import TerminalUI
+import XCTest
+
+/// The detail pane ends with the selected document's create and update times, in local time to
+/// the second, and follows a write.
+@MainActor
+final class DocumentTimesDetailTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUp() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-times-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func localTime(_ seconds: Int64) -> String {
+        let format = DateFormatter()
+        format.timeZone = .current
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return format.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    func testTheDetailShowsWhenTheDocumentWasCreatedAndLastUpdated() async throws {
+        let settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        let store = try Firestore(directory: folder, settings: settings)
+        let book = store.document("books/dune")
+        let times = DocumentTimes(created: Timestamp(seconds: 1_000_000_000, nanoseconds: 900_000_000),
+                                  updated: Timestamp(seconds: 1_700_000_000, nanoseconds: 0))
+        try store.batch().setData(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412], forDocument: book, keepingTimes: times).commitNow()
+        let app = AppModel(store: store, colorMode: .palette256)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        app.showsDocumentTimes = true
+
+        let screen = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines
+        XCTAssertEqual(screen[2...6].map { String($0.suffix(40)) }, [
+            "│ Title    Dune                        │",
+            "│ Author   Frank Herbert               │",
+            "│ Pages    412                         │",
+            "│ Created  \(localTime(1_000_000_000))         │",
+            "│ Updated  \(localTime(1_700_000_000))         │",
+        ])
+
+        try await book.updateData(["numberOfPages": 413])
+        for _ in 0..<500 where !AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines[4].contains("413") {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let now = try XCTUnwrap(try store.documentTimes([book.path]).first ?? nil)
+        let updated = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines
+        XCTAssertEqual(String(updated[5].suffix(40)), "│ Created  \(localTime(1_000_000_000))         │", "kept")
+        XCTAssertEqual(String(updated[6].suffix(40)), "│ Updated  \(localTime(now.updated.seconds))         │", "read again for the new snapshot")
+    }
+}

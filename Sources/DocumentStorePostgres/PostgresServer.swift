@@ -65,7 +65,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     private func documents(_ query: PostgresQuery, on connection: PostgresConnection) throws -> [ServerDocument] {
         try PostgresQueries(connection: connection, logger: logger).rows(query).map { row in
             let (path, json) = try row.decode((String, String).self)
-            return ServerDocument(path: path, json: json)
+            return ServerDocument(path: path, json: PostgresNulEscape.original(json: json))
         }
     }
 
@@ -216,7 +216,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                 let paths = written.map(\.path)
                 let parents = paths.map { path in String(path[..<path.lastIndex(of: "/")!]) }
                 let collectionIDs = parents.map { parent in String(parent.split(separator: "/").last!) }
-                let fields = written.map { $0.json! }
+                let fields = written.map { PostgresNulEscape.storable(json: $0.json!) }
                 try run("""
                     INSERT INTO shelf_documents AS d (path, parent, collection_id, fields)
                     SELECT path, parent, collection_id, fields::jsonb

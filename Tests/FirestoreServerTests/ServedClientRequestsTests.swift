@@ -114,4 +114,27 @@ final class ServedClientRequestsTests: XCTestCase {
             assertSame(try await served.run(after), ["one", "escaped"], "a cursor on such a string: \(served.backend)")
         }
     }
+
+    /// The bulk writer's requests: when every write can be applied, they are, with a result
+    /// and an OK status each, transform results included.
+    func testABatchWriteOfGoodWritesAnswersEachWithItsResultAndTransforms() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("counters/c", ["n": .integer(1)])])
+            var increment = Google_Firestore_V1_Write()
+            increment.transform.document = served.name("counters/c")
+            var field = Google_Firestore_V1_DocumentTransform.FieldTransform()
+            field.fieldPath = "n"
+            field.increment = .integer(2)
+            increment.transform.fieldTransforms = [field]
+            var request = Google_Firestore_V1_BatchWriteRequest()
+            request.database = ServedStore.database
+            request.writes = (0..<30).map { served.set("bulk/d\($0)", ["i": .integer(Int64($0))]) } + [increment]
+            let response = try await served.client.batchWrite(request)
+            XCTAssertEqual(response.status.map(\.code), Array(repeating: 0, count: 31), "\(served.backend)")
+            XCTAssertEqual(response.writeResults.count, 31)
+            XCTAssertTrue(response.writeResults.allSatisfy(\.hasUpdateTime), "\(served.backend)")
+            XCTAssertEqual(response.writeResults.last?.transformResults, [.integer(3)], "\(served.backend)")
+            assertSame(try await served.get("bulk/d29").fields["i"], .integer(29), "\(served.backend)")
+        }
+    }
 }

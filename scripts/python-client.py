@@ -517,6 +517,8 @@ def listing(check, db):
     deleted = db.recursive_delete(db.collection("other"))
     check.equal("recursive_delete of a collection counts the documents that exist", deleted, 1)
     check.equal("...leaves none", [s.id for s in db.collection("other").recursive().get()], [])
+    check.true("...and the collection is gone from collections()", "other" not in [c.id for c in db.collections()])
+    check.equal("...and from list_documents", [r.id for r in db.collection("other").list_documents()], [])
     check.equal("...and the rest", [s.reference.path for s in db.collection_group("landmarks").get()], ["cities/b/landmarks/l2"])
     deleted = db.recursive_delete(db.collection("bulk"))
     check.equal("recursive_delete of the bulk writer's thousands", deleted, 3000)

@@ -137,4 +137,25 @@ final class ServedClientRequestsTests: XCTestCase {
             assertSame(try await served.get("bulk/d29").fields["i"], .integer(29), "\(served.backend)")
         }
     }
+
+    /// After `recursive_delete`: a collection whose documents are all gone is listed nowhere,
+    /// though a folder keeps its (empty) folders.
+    func testACollectionWhoseDocumentsAreAllDeletedIsListedNowhere() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("shelves/s/books/b/notes/n", ["x": .integer(1)]), served.set("kept/k", [:])])
+            var delete = Google_Firestore_V1_Write()
+            delete.delete = served.name("shelves/s/books/b/notes/n")
+            try await served.commit([delete])
+            var collections = Google_Firestore_V1_ListCollectionIdsRequest()
+            collections.parent = ServedStore.database + "/documents"
+            assertSame(try await served.client.listCollectionIds(collections).collectionIds, ["kept"], "\(served.backend)")
+            var documents = Google_Firestore_V1_ListDocumentsRequest()
+            documents.parent = ServedStore.database + "/documents"
+            documents.collectionID = "shelves"
+            documents.showMissing = true
+            assertSame(try await served.client.listDocuments(documents).documents.map(\.name), [], "\(served.backend)")
+            try await served.commit([served.set("shelves/s/books/b/notes/again", [:])])
+            assertSame(try await served.client.listDocuments(documents).documents.map(\.name), [served.name("shelves/s")], "written again: \(served.backend)")
+        }
+    }
 }

@@ -141,7 +141,6 @@ def documents(check, db):
                 {"title": "Dune", "year": 1965, "cover": {"small": "S", "large": "L"}, "a.b": 1})
 
 
-
 def update_times(check, db):
     from google.api_core import exceptions
 
@@ -155,6 +154,8 @@ def update_times(check, db):
     check.equal("update with the current last_update_time", ref.get().get("year"), 1966)
     check.true("an update moves the update time on", ref.get().update_time > before)
     check.equal("an update keeps the create time", ref.get().create_time, snapshot.create_time)
+    result = ref.update({"year": 1965})
+    check.equal("a write answers with the update time the document then has", ref.get().update_time, result.update_time)
 
 
 def more_documents(check, db):

@@ -121,6 +121,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             guard case .structuredQuery(let structured)? = request.queryType else {
                 throw WireError.invalidArgument("structured_query: a query is needed")
             }
+            try WireError.refuseUnknownFields(of: request, in: "request", known: [10: "explain_options"])
             let query = try WireQuery(structured, parent: request.parent, in: database)
             let (documents, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database) {
                 try await query.results()
@@ -149,6 +150,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                   case .structuredQuery(let structured)? = aggregation.queryType else {
                 throw WireError.invalidArgument("structured_aggregation_query: a query with aggregations is needed")
             }
+            try WireError.refuseUnknownFields(of: request, in: "request", known: [8: "explain_options"])
             let query = try WireQuery(structured, parent: request.parent, in: database)
             let (fields, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database) {
                 try await WireAggregation(aggregation.aggregations).results(of: query, values: database.values)

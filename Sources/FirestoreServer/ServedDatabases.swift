@@ -1,4 +1,5 @@
 import DocumentStore
+import DocumentStorePostgres
 import FirestoreProtocol
 import Foundation
 
@@ -7,20 +8,24 @@ import Foundation
 /// in a store of its own, opened when first asked for and never mixed with `(default)`.
 final class ServedDatabases: Sendable {
     private let defaultStore: Firestore
-    /// Where a named database's store lives (nil: this backend has no named databases yet).
-    private let namedStore: @Sendable (String) throws -> Firestore?
+    /// Opens a named database's store.
+    private let namedStore: @Sendable (String) throws -> Firestore
     private let opened = Locked<[String: Firestore]>([:])
 
-    init(defaultStore: Firestore, namedStore: @escaping @Sendable (String) throws -> Firestore?) {
+    init(defaultStore: Firestore, namedStore: @escaping @Sendable (String) throws -> Firestore) {
         self.defaultStore = defaultStore
         self.namedStore = namedStore
     }
 
-    /// A folder's named databases live in its `__databases__` folder, which no collection can
-    /// be (Firestore reserves ids of the form `__…__`).
-    static func folder(_ store: Firestore, at root: URL, settings: FirestoreSettings) -> ServedDatabases {
-        ServedDatabases(defaultStore: store) { name in
-            let folder = root.appendingPathComponent("__databases__").appendingPathComponent(name)
+    /// Each named database beside the store at `location`: on a folder, in its `__databases__`
+    /// folder, which no collection can be (Firestore reserves ids of the form `__…__`); on
+    /// PostgreSQL, in a database of its own on the same server (see `postgreSQLURL(ofDatabase:besides:)`).
+    convenience init(_ store: Firestore, at location: URL, settings: FirestoreSettings) {
+        self.init(defaultStore: store) { name in
+            guard location.isFileURL else {
+                return try Firestore(url: Firestore.postgreSQLURL(ofDatabase: name, besides: location), settings: settings)
+            }
+            let folder = location.appendingPathComponent("__databases__").appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             return try Firestore(directory: folder, settings: settings)
         }
@@ -42,16 +47,12 @@ final class ServedDatabases: Sendable {
         }
         if let store = opened.withLock({ $0[database] }) { return store }
         do {
-            guard let store = try namedStore(database) else {
-                throw WireError.unimplemented("database \"\(database)\": this backend serves only (default) yet")
-            }
+            let store = try namedStore(database)
             return opened.withLock { opened in
                 if let existing = opened[database] { return existing }
                 opened[database] = store
                 return store
             }
-        } catch let error as WireError {
-            throw error
         } catch {
             throw WireError.failedPrecondition("database \"\(database)\" cannot be opened: \(error)")
         }

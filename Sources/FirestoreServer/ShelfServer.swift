@@ -11,12 +11,10 @@ public final class ShelfServer: Sendable {
     private let service: FirestoreService
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
 
-    /// `folder`: where the store's files are, for named databases beside `(default)` (nil on
-    /// PostgreSQL, which serves `(default)` only for now). `settings` open the named databases.
-    public init(store: Firestore, folder: URL?, settings: FirestoreSettings, host: String, port: Int) {
-        let databases = folder.map { ServedDatabases.folder(store, at: $0, settings: settings) }
-            ?? ServedDatabases(defaultStore: store) { _ in nil }
-        service = FirestoreService(databases: databases)
+    /// `store` serves `(default)`; `location` is where it is (a folder, or a PostgreSQL URL
+    /// with its password), for the named databases beside it, which `settings` open.
+    public init(store: Firestore, at location: URL, settings: FirestoreSettings, host: String, port: Int) {
+        service = FirestoreService(databases: ServedDatabases(store, at: location, settings: settings))
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: host, port: port),
             transportSecurity: .plaintext,

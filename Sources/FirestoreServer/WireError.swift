@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import GRPCCore
+import SwiftProtobuf
 
 /// A request the server refuses, with the status Firestore gives and a message naming what is
 /// wrong; every error a method meets becomes one (`rpcError(_:)`), so none leaves unexplained.
@@ -14,6 +15,23 @@ struct WireError: Error {
     static func unimplemented(_ message: String) -> WireError { WireError(code: .unimplemented, message: message) }
 
     var rpcError: RPCError { RPCError(code: code, message: message) }
+
+    /// Refuses a message carrying fields Shelf's protocol leaves out (a feature Shelf does not
+    /// have, such as vector search or query explain), rather than answering as if they were
+    /// not there. `known` names such fields by number for the message.
+    static func refuseUnknownFields(of message: some SwiftProtobuf.Message, in field: String, known: [Int: String] = [:]) throws(WireError) {
+        let bytes = message.unknownFields.data
+        guard !bytes.isEmpty else { return }
+        var tag = 0, shift = 0
+        for byte in bytes.prefix(5) {
+            tag |= Int(byte & 0x7F) << shift
+            shift += 7
+            if byte & 0x80 == 0 { break }
+        }
+        let number = tag >> 3
+        let name = known[number].map { "\($0) (field \(number))" } ?? "field \(number)"
+        throw .unimplemented("\(field): \(name) is not supported by Shelf")
+    }
 }
 
 extension WireError {

@@ -21,6 +21,7 @@ struct WireQuery {
     let under: String?
 
     init(_ wire: Google_Firestore_V1_StructuredQuery, parent: String, in database: ServedDatabase) throws(WireError) {
+        try WireError.refuseUnknownFields(of: wire, in: "structured_query", known: [9: "find_nearest (vector search)"])
         let parentPath = try database.path(of: parent, field: "parent")
         guard parentPath.count % 2 == 0 else {
             throw .invalidArgument("parent: \"\(parent)\" is a collection; a query's parent is the database's documents or a document")

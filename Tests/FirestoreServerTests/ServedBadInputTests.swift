@@ -1,3 +1,5 @@
+import DocumentStore
+import DocumentStorePostgres
 import FirestoreProtocol
 import GRPCCore
 import SwiftProtobuf
@@ -53,8 +55,35 @@ final class ServedBadInputTests: XCTestCase {
         }
     }
 
-    func testNamedDatabasesAreKeptApartFromTheDefault() async throws {
+    /// A newer client's field Shelf's protocol leaves out (vector search, query explain) is
+    /// refused, never ignored: a query answered without it would be silently wrong.
+    func testFieldsShelfDoesNotKnowAreRefusedNotIgnored() async throws {
         try await ServedStore.with(.folder) { served in
+            try await served.commit([served.set("books/a", ["n": .integer(1)])])
+            var bytes = try Google_Firestore_V1_StructuredQuery.collection("books").serializedData()
+            bytes.append(contentsOf: [9 << 3 | 2, 0])  // find_nearest, empty
+            let nearest = try Google_Firestore_V1_StructuredQuery(serializedBytes: bytes)
+            let refused = await status { try await served.run(nearest) }
+            XCTAssertEqual(refused?.0, .unimplemented)
+            XCTAssertTrue(refused?.1.contains("find_nearest") ?? false, refused?.1 ?? "")
+
+            var request = Google_Firestore_V1_RunQueryRequest()
+            request.parent = ServedStore.database + "/documents"
+            request.structuredQuery = .collection("books")
+            var explained = try request.serializedData()
+            explained.append(contentsOf: [10 << 3 | 2, 0])  // explain_options, empty
+            let explain = try Google_Firestore_V1_RunQueryRequest(serializedBytes: explained)
+            let answer = await status { try await served.client.runQuery(explain) { try await $0.messages.reduce(0) { n, _ in n + 1 } } }
+            XCTAssertEqual(answer?.0, .unimplemented)
+            XCTAssertTrue(answer?.1.contains("explain_options") ?? false, answer?.1 ?? "")
+            assertSame(try await served.run(.collection("books")), ["a"])
+        }
+    }
+
+    /// A named database is a store of its own where the README says: a folder under the data
+    /// folder's `__databases__`, or a PostgreSQL database beside the served one.
+    func testNamedDatabasesAreKeptApartFromTheDefaultWhereTheReadmeSays() async throws {
+        try await ServedStore.eachBackend { served in
             var write = served.set("books/dune", ["where": .string("other")])
             write.update.name = "projects/test/databases/other-db/documents/books/dune"
             var request = Google_Firestore_V1_CommitRequest()
@@ -68,6 +97,18 @@ final class ServedBadInputTests: XCTestCase {
             var mixed = request
             mixed.database = ServedStore.database
             assertSame(await status { try await served.client.commit(mixed) }?.0, .invalidArgument, "a write naming another database")
+
+            switch served.backend {
+            case .folder:
+                let file = served.location.appendingPathComponent("__databases__/other-db/books/dune.json")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), file.path)
+            case .postgres:
+                let database = served.location.lastPathComponent + "__other-db"
+                defer { try? PostgresCluster.shared().dropDatabase("\"\(database)\"") }
+                let named = try Firestore(url: served.location.deletingLastPathComponent().appendingPathComponent(database))
+                let document = try named.document("books/dune").readDocument()
+                XCTAssertEqual(document.data()?["where"] as? String, "other", "in the PostgreSQL database \(database)")
+            }
         }
     }
 }

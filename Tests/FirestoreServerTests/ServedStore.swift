@@ -19,6 +19,8 @@ typealias FirestoreClient = Google_Firestore_V1_Firestore.Client<HTTP2ClientTran
 struct ServedStore: Sendable {
     let backend: Backend
     let store: Firestore
+    /// The store's folder, or its PostgreSQL URL with the password.
+    let location: URL
     let client: FirestoreClient
     static let database = "projects/test/databases/(default)"
 
@@ -37,24 +39,27 @@ struct ServedStore: Sendable {
         let settings = FirestoreSettings()
         settings.dispatchQueue = DispatchQueue(label: "ServedStore.callbacks")
         let store: Firestore
+        let location: URL
         var folder: URL?
         var database: String?
         switch backend {
         case .folder:
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder!, withIntermediateDirectories: true)
-            store = try Firestore(directory: folder!, settings: settings)
+            location = folder!
+            store = try Firestore(directory: location, settings: settings)
         case .postgres:
             Firestore.enablePostgreSQL()
             let cluster = try PostgresCluster.shared()
             database = try cluster.makeDatabase()
-            store = try Firestore(url: cluster.url(database: database!), settings: settings)
+            location = cluster.url(database: database!)
+            store = try Firestore(url: location, settings: settings)
         }
         defer {
             if let folder { try? FileManager.default.removeItem(at: folder) }
             if let database { try? PostgresCluster.shared().dropDatabase(database) }
         }
-        let server = ShelfServer(store: store, folder: folder, settings: settings, host: "127.0.0.1", port: 0)
+        let server = ShelfServer(store: store, at: location, settings: settings, host: "127.0.0.1", port: 0)
         let (addresses, listening) = AsyncStream<String>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run { listening.yield($0); listening.finish() } }
@@ -66,7 +71,7 @@ struct ServedStore: Sendable {
             let transport = try HTTP2ClientTransport.Posix(target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
             do {
                 try await withGRPCClient(transport: transport) { grpc in
-                    try await body(ServedStore(backend: backend, store: store, client: FirestoreClient(wrapping: grpc)))
+                    try await body(ServedStore(backend: backend, store: store, location: location, client: FirestoreClient(wrapping: grpc)))
                 }
             } catch {
                 server.stop()

@@ -36,7 +36,7 @@ struct ServeCommand: ParsableCommand {
         // The main thread waits below; listeners are called on a queue of their own.
         settings.dispatchQueue = DispatchQueue(label: "shelf.serve.callbacks")
         let store = try location.openStore(settings: settings)
-        let server = ShelfServer(store: store, folder: location.isServer ? nil : location.url, settings: settings, host: host, port: port)
+        let server = ShelfServer(store: store, at: location.url, settings: settings, host: host, port: port)
         let data = location.displayName
         let stops = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
             signal(signalNumber, SIG_IGN)

@@ -572,15 +572,8 @@ def listeners(check, db):
 
 # MARK: Databases and firebase-admin
 
-def databases(check, db, make_client, on_postgres):
-    from google.api_core import exceptions
-
+def databases(check, db, make_client):
     other = make_client("other-db")
-    if on_postgres:
-        # A difference the README states: on PostgreSQL, Shelf serves (default) only.
-        check.raises("a named database on PostgreSQL is refused, not mixed with (default)", exceptions.MethodNotImplemented,
-                     lambda: other.document("books/dune").get())
-        return
     other.document("books/dune").set({"in": "other"})
     check.equal("a named database reads its own document", other.document("books/dune").get().to_dict(), {"in": "other"})
     check.equal("(default) keeps its own", db.document("books/dune").get().get("title"), "Dune")
@@ -589,7 +582,7 @@ def databases(check, db, make_client, on_postgres):
     check.equal("(default) does not see it", db.document("only/here").get().exists, False)
 
 
-def firebase_admin_client(check, on_postgres):
+def firebase_admin_client(check):
     import firebase_admin
     import google.auth.credentials
     from firebase_admin import credentials, firestore
@@ -608,8 +601,7 @@ def firebase_admin_client(check, on_postgres):
         check.equal("firebase-admin writes", admin.document("admin/one").get().get("by"), "firebase-admin")
         check.equal("firebase-admin queries", [s.id for s in admin.collection("admin").where(filter=firestore.FieldFilter("by", "==", "firebase-admin")).get()], ["one"])
         named = firestore.client(app, database_id="other-db")
-        if not on_postgres:
-            check.equal("firebase-admin on a named database", named.document("books/dune").get().to_dict(), {"in": "other"})
+        check.equal("firebase-admin on a named database", named.document("books/dune").get().to_dict(), {"in": "other"})
     finally:
         firebase_admin.delete_app(app)
 
@@ -651,8 +643,8 @@ def main():
         check.run("bulk writer", bulk_writer, db)
         check.run("listing", listing, db)
         check.run("listeners", listeners, db)
-        check.run("databases", databases, db, make_client, bool(arguments.postgres))
-        check.run("firebase-admin", firebase_admin_client, bool(arguments.postgres))
+        check.run("databases", databases, db, make_client)
+        check.run("firebase-admin", firebase_admin_client)
         print(f"python client against shelf serve ({'PostgreSQL' if arguments.postgres else 'folder'}): "
               f"{check.passed} passed, {check.failed} failed in {time.monotonic() - started:.1f} s", flush=True)
     finally:

@@ -44,27 +44,27 @@ struct DescendantsQuery {
         return Bound(path: try database.path(of: name, field: "\(field).values[0]"), inclusive: inclusive)
     }
 
-    func documents() throws -> [DocumentSnapshot] {
+    func documents() async throws -> [DocumentSnapshot] {
         var found: [DocumentSnapshot] = []
-        try walk(under: parent, into: &found)
+        try await walk(under: parent, into: &found)
         return descending ? found.reversed() : found
     }
 
     /// Adds the documents of every collection under `document`, depth first in name order.
-    private func walk(under document: [String], into found: inout [DocumentSnapshot]) throws {
+    private func walk(under document: [String], into found: inout [DocumentSnapshot]) async throws {
         let collections = document.isEmpty ? try store.listCollections() : try store.document(document.joined(separator: "/")).listCollections()
         for id in collections.map(\.collectionID).sorted(by: { Self.compare($0, $1) < 0 }) {
             let path = document + [id]
             guard mayHold(path) else { continue }
             let collection = store.collection(path.joined(separator: "/"))
-            let existing = try collection.listDocuments().map { try $0.readDocument() }.filter(\.exists)
+            let existing = try await collection.getDocuments().documents
             let withCollections = Set(try collection.listDocumentsWithCollections().map(\.documentID))
             let byID = Dictionary(existing.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
             for id in Set(byID.keys).union(withCollections).sorted(by: { Self.compare($0, $1) < 0 }) {
                 if let needed, found.count >= needed { return }
                 let documentPath = path + [id]
                 if let snapshot = byID[id], contains(documentPath) { found.append(snapshot) }
-                if withCollections.contains(id), mayHold(documentPath) { try walk(under: documentPath, into: &found) }
+                if withCollections.contains(id), mayHold(documentPath) { try await walk(under: documentPath, into: &found) }
             }
         }
     }

@@ -93,7 +93,7 @@ struct WireQuery {
         if limit == 0 { return [] }
         var documents: [DocumentSnapshot]
         if let descendants {
-            documents = try await onIOThread { try descendants.documents() }
+            documents = try await descendants.documents()
         } else {
             documents = try await query(for: "running").getDocuments().documents
         }

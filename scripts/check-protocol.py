@@ -4,7 +4,7 @@
 Firestore's name, number, type, cardinality and oneof, and every method of the service
 Firestore's name and streaming. Shelf may leave parts out; it may not differ.
 
-Run it with a Python that has google-cloud-firestore (scripts/python-venv.sh makes one):
+Run it with a Python that has google-cloud-firestore (.ci/run makes one in .build-venv):
     python scripts/check-protocol.py
 Needs protoc (Debian's protobuf-compiler). Prints each difference; exits 1 if there is any.
 """

@@ -21,7 +21,7 @@ struct PostgresPageQuery {
             for index in cursor.ranks.indices {
                 left += keys[(3 * index)...].prefix(3)
                 right += [sql.bind(String(cursor.ranks[index]), as: "integer"), sql.bind(cursor.keys[index], as: "numeric"),
-                          sql.bind(cursor.texts[index]) + " COLLATE \"C\""]
+                          sql.bind(PostgresNulEscape.storable(orderText: cursor.texts[index])) + " COLLATE \"C\""]
             }
             if let path = cursor.path {
                 left.append(keys.last!)

@@ -45,7 +45,7 @@ struct PostgresSelectionSQL {
             return "\(Self.rank(field)) BETWEEN 3 AND 7 AND (\(Self.rank(field)), \(Self.key(field))) \(range.op) (5, \(bind(range.key, as: "numeric")))"
         case .string(let field, let op, let text):
             let value = Self.value(field)
-            return "jsonb_typeof(\(value)) = 'string' AND (\(value) #>> '{}') COLLATE \"C\" \(op) \(bind(text))"
+            return "jsonb_typeof(\(value)) = 'string' AND (\(value) #>> '{}') COLLATE \"C\" \(op) \(bind(PostgresNulEscape.storable(text: text)))"
         case .pathIn(let paths): return "path = ANY(\(bind(paths)))"
         case .pathNotIn(let paths): return "path <> ALL(\(bind(paths)))"
         case .path(let op, let path):
@@ -57,7 +57,7 @@ struct PostgresSelectionSQL {
     }
 
     private mutating func containment(_ jsons: [String]) -> String {
-        "(" + jsons.map { "fields @> \(bind($0, as: "jsonb"))" }.joined(separator: " OR ") + ")"
+        "(" + jsons.map { "fields @> \(bind(PostgresNulEscape.storable(json: $0), as: "jsonb"))" }.joined(separator: " OR ") + ")"
     }
 
     /// The least text above every path that starts with `prefix` (which ends with "/"), in

@@ -65,7 +65,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     private func documents(_ query: PostgresQuery, on connection: PostgresConnection) throws -> [ServerDocument] {
         try PostgresQueries(connection: connection, logger: logger).rows(query).map { row in
             let (path, json) = try row.decode((String, String).self)
-            return ServerDocument(path: path, json: json)
+            return ServerDocument(path: path, json: PostgresNulEscape.original(json: json))
         }
     }
 
@@ -240,7 +240,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                 try run("""
                     INSERT INTO shelf_documents AS d (path, parent, collection_id, fields)
                     SELECT path, parent, collection_id, fields::jsonb
-                    FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(stamped.map { $0.json! })::text[]) AS w(path, parent, collection_id, fields)
+                    FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(stamped.map { PostgresNulEscape.storable(json: $0.json!) })::text[]) AS w(path, parent, collection_id, fields)
                     ON CONFLICT (path) DO UPDATE SET fields = excluded.fields
                     """)
             }
@@ -252,7 +252,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                 try run("""
                     INSERT INTO shelf_documents AS d (path, parent, collection_id, fields, create_time, update_time)
                     SELECT path, parent, collection_id, fields::jsonb, created::timestamptz, updated::timestamptz
-                    FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(kept.map { $0.json! })::text[], \(created)::text[], \(updated)::text[])
+                    FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(kept.map { PostgresNulEscape.storable(json: $0.json!) })::text[], \(created)::text[], \(updated)::text[])
                         AS w(path, parent, collection_id, fields, created, updated)
                     ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, create_time = excluded.create_time, update_time = excluded.update_time
                     """)

@@ -90,7 +90,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             var message = Google_Firestore_V1_ListDocumentsResponse()
             message.documents = zip(snapshots, documents).compactMap { snapshot, document in
                 if let document { return document }
-                guard request.showMissing else { return nil }
+                guard request.showMissing, (try? snapshot.reference.listCollections().contains(where: database.holdsDocuments)) ?? true else { return nil }
                 var missing = Google_Firestore_V1_Document()
                 missing.name = database.name(of: snapshot.reference.path)
                 return missing
@@ -106,7 +106,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             guard parent.count % 2 == 0 else { throw WireError.invalidArgument("parent: \"\(request.parent)\" is a collection; the parent is the database's documents or a document") }
             let collections = parent.isEmpty ? try database.store.listCollections()
                 : try database.store.document(parent.joined(separator: "/")).listCollections()
-            var ids = collections.map(\.collectionID)
+            var ids = try collections.filter(database.holdsDocuments).map(\.collectionID)
             if let after = try pageToken(request.pageToken) { ids.removeAll { !Array(after.utf8).lexicographicallyPrecedes(Array($0.utf8)) } }
             let pageSize = request.pageSize <= 0 ? 300 : Int(request.pageSize)
             var message = Google_Firestore_V1_ListCollectionIdsResponse()
@@ -226,9 +226,10 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             for (index, wire) in request.writes.enumerated() {
                 do { writes.append((index, try WireWrite(wire, index: index, in: database))) } catch { fail(index, error) }
             }
-            // All in one commit (one sync to disk); when one fails, each on its own, so the
-            // others are still applied, as Firestore applies them.
+            // All in one commit (one sync to disk); when one fails, or two name one document,
+            // each on its own, so the others are still applied, as Firestore applies them.
             do {
+                guard Set(writes.map(\.write.path)).count == writes.count else { throw WireError.invalidArgument("a document written twice") }
                 let committed = try await database.commit(writes.map(\.write), expecting: [:])
                 for (position, write) in writes.enumerated() { message.writeResults[write.index] = committed.writeResults[position] }
             } catch {

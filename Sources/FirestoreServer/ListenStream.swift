@@ -149,7 +149,7 @@ final class ListenStream: Sendable {
             guard query.offset == 0, query.under == nil else {
                 throw WireError.unimplemented("add_target.query: listening to a query with an offset or a collection group under a document is not supported by Shelf yet")
             }
-            registrations.append(query.query.addSnapshotListener { [weak self] snapshot, error in
+            registrations.append(try query.query(for: "listening to").addSnapshotListener { [weak self] snapshot, error in
                 guard let self else { return }
                 self.queue.async { self.queryChanged(id, snapshot, error, resumed: resumed, database: database) }
             })

@@ -51,3 +51,19 @@ struct ServedDatabase: Sendable {
         return store.document(parsed.path.joined(separator: "/"))
     }
 }
+
+extension ServedDatabase {
+    /// Whether a collection holds a document at any depth, as a collection must to exist in
+    /// Firestore. A folder keeps a collection's folder once its documents are all deleted
+    /// (removing it could race a writer); on PostgreSQL rows alone make collections.
+    func holdsDocuments(_ collection: CollectionReference) throws -> Bool {
+        guard store.directory.isFileURL else { return true }
+        let withCollections = try collection.listDocumentsWithCollections()
+        let parents = Set(withCollections.map(\.documentID))
+        if try collection.listDocuments().contains(where: { !parents.contains($0.documentID) }) { return true }
+        for document in withCollections {
+            if try document.readDocument().exists || document.listCollections().contains(where: holdsDocuments) { return true }
+        }
+        return false
+    }
+}

@@ -24,7 +24,7 @@ struct WireAggregation {
         for (index, aggregation) in aggregations.enumerated() {
             let alias = aggregation.alias.isEmpty ? "field_\(index + 1)" : aggregation.alias
             guard results[alias] == nil else { throw WireError.invalidArgument("aggregations[\(index)].alias: \"\(alias)\" is used twice") }
-            var target = query.query
+            var target = try query.query(for: "aggregating")
             let field: AggregateField
             switch aggregation.operator {
             case nil:

@@ -7,7 +7,11 @@ import Foundation
 /// their results. Filters, orders and cursors go to the store, which checks them as Firestore's
 /// SDK does and words what is wrong.
 struct WireQuery {
-    let query: Query
+    /// The store's query; nil for a query over every collection (`descendants`).
+    private let storeQuery: Query?
+    /// A query over every collection under the parent (an empty collection_id with
+    /// all_descendants, as `recursive_delete` sends), which the store's queries do not do.
+    let descendants: DescendantsQuery?
     /// Results to skip before the first one returned.
     let offset: Int
     let limit: Int?
@@ -25,9 +29,19 @@ struct WireQuery {
         guard wire.from.count == 1, let from = wire.from.first else {
             throw .invalidArgument("from: a query reads exactly one collection selector, this one has \(wire.from.count)")
         }
+        let values = database.values
         guard !from.collectionID.isEmpty else {
-            throw .unimplemented("from: a query over every collection (an empty collection_id) is not supported by Shelf yet")
+            guard from.allDescendants else {
+                throw .invalidArgument("from.collection_id: empty, which is allowed only with all_descendants (every collection under the parent)")
+            }
+            descendants = try DescendantsQuery(wire, parent: parentPath, in: database)
+            storeQuery = nil
+            under = nil
+            projection = try Self.projection(wire)
+            (offset, limit) = try Self.offsetAndLimit(wire)
+            return
         }
+        descendants = nil
         let store = database.store
         var query: Query
         if from.allDescendants {
@@ -37,7 +51,6 @@ struct WireQuery {
             query = store.collection((parentPath + [from.collectionID]).joined(separator: "/"))
             under = nil
         }
-        let values = database.values
         if wire.hasWhere {
             query = query.whereFilter(try Self.filter(wire.where, values: values))
         }
@@ -49,53 +62,78 @@ struct WireQuery {
             case .UNRECOGNIZED(let n): throw .invalidArgument("order_by[\(index)].direction: \(n) is not a direction (1 ascending, 2 descending)")
             }
         }
+        let collection = from.allDescendants ? nil : parentPath + [from.collectionID]
+        let ordered = wire.orderBy.map(\.field.fieldPath)
         if wire.hasStartAt {
-            let position = try wire.startAt.values.enumerated().map { index, value throws(WireError) in
-                try Self.cursorValue(value, values: values, field: "start_at.values[\(index)]")
-            }
+            let position = try Self.position(wire.startAt, ordered: ordered, collection: collection, values: values, field: "start_at")
             query = wire.startAt.before ? query.start(at: position) : query.start(after: position)
         }
         if wire.hasEndAt {
-            let position = try wire.endAt.values.enumerated().map { index, value throws(WireError) in
-                try Self.cursorValue(value, values: values, field: "end_at.values[\(index)]")
-            }
+            let position = try Self.position(wire.endAt, ordered: ordered, collection: collection, values: values, field: "end_at")
             query = wire.endAt.before ? query.end(before: position) : query.end(at: position)
         }
-        guard wire.offset >= 0 else { throw .invalidArgument("offset: must be 0 or more, got \(wire.offset)") }
-        offset = Int(wire.offset)
-        if wire.hasLimit {
-            guard wire.limit.value >= 0 else { throw .invalidArgument("limit: must be 0 or more, got \(wire.limit.value)") }
-            limit = Int(wire.limit.value)
-        } else {
-            limit = nil
-        }
+        (offset, limit) = try Self.offsetAndLimit(wire)
         // The store applies the limit only when nothing is taken out after it.
         if let limit, under == nil, limit > 0 { query = query.limit(to: limit + offset) }
-        if wire.hasSelect {
-            projection = try wire.select.fields.enumerated().map { index, field throws(WireError) in
-                try FieldPathText.parse(field.fieldPath, field: "select.fields[\(index)]")
-            }
-        } else {
-            projection = nil
+        projection = try Self.projection(wire)
+        storeQuery = query
+    }
+
+    /// The store's query, for what takes one (aggregations, listeners); `use` says what, for
+    /// the message when there is none.
+    func query(for use: String) throws(WireError) -> Query {
+        guard let storeQuery else {
+            throw .unimplemented("from: \(use) a query over every collection (an empty collection_id) is not supported by Shelf yet")
         }
-        self.query = query
+        return storeQuery
     }
 
     /// The query's documents as Firestore returns them: offset, limit and the parent applied.
-    func results() async throws -> [QueryDocumentSnapshot] {
+    func results() async throws -> [DocumentSnapshot] {
         if limit == 0 { return [] }
-        var documents = try await query.getDocuments().documents
+        var documents: [DocumentSnapshot]
+        if let descendants {
+            documents = try await descendants.documents()
+        } else {
+            documents = try await query(for: "running").getDocuments().documents
+        }
         if let under { documents = documents.filter { $0.reference.path.hasPrefix(under) } }
         documents = Array(documents.dropFirst(offset))
         if let limit { documents = Array(documents.prefix(limit)) }
         return documents
     }
 
-    /// A reference in a cursor is a document, as the store's cursors take it.
-    private static func cursorValue(_ wire: Google_Firestore_V1_Value, values: WireValues, field: String) throws(WireError) -> Any {
-        let value = try values.value(wire, field: field)
-        if case .reference(let reference) = value { return reference }
-        return value
+    private static func offsetAndLimit(_ wire: Google_Firestore_V1_StructuredQuery) throws(WireError) -> (offset: Int, limit: Int?) {
+        guard wire.offset >= 0 else { throw .invalidArgument("offset: must be 0 or more, got \(wire.offset)") }
+        guard wire.hasLimit else { return (Int(wire.offset), nil) }
+        guard wire.limit.value >= 0 else { throw .invalidArgument("limit: must be 0 or more, got \(wire.limit.value)") }
+        return (Int(wire.offset), Int(wire.limit.value))
+    }
+
+    private static func projection(_ wire: Google_Firestore_V1_StructuredQuery) throws(WireError) -> [FieldPath]? {
+        guard wire.hasSelect else { return nil }
+        return try wire.select.fields.enumerated().map { index, field throws(WireError) in
+            try FieldPathText.parse(field.fieldPath, field: "select.fields[\(index)]")
+        }
+    }
+
+    /// A cursor's values as the store's cursors take them. At `__name__` a client sends a
+    /// reference (a full name); the store takes the document's id in a collection, or its path
+    /// in a collection group (`collection` nil).
+    private static func position(_ cursor: Google_Firestore_V1_Cursor, ordered: [String], collection: [String]?, values: WireValues,
+                                 field: String) throws(WireError) -> [Any] {
+        try cursor.values.enumerated().map { index, wire throws(WireError) -> Any in
+            let place = "\(field).values[\(index)]"
+            let value = try values.value(wire, field: place)
+            guard case .reference(let reference) = value else { return value }
+            guard index < ordered.count, ordered[index] == "__name__" else { return reference }
+            let segments = reference.path.split(separator: "/").map(String.init)
+            guard let collection else { return reference.path }
+            guard Array(segments.dropLast()) == collection else {
+                throw .invalidArgument("\(place): the cursor's document \(wire.referenceValue) is not in the collection queried, \(collection.joined(separator: "/"))")
+            }
+            return segments.last!
+        }
     }
 
     private static func filter(_ wire: Google_Firestore_V1_StructuredQuery.Filter, values: WireValues) throws(WireError) -> Filter {

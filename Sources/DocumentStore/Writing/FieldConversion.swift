@@ -139,13 +139,19 @@ struct FieldConversion {
         case .arrayUnion(let elements):
             var items: [FirestoreValue] = []
             if case .array(let current)? = existing { items = current }
-            for element in try values(elements, field: field) where !items.contains(element) { items.append(element) }
+            for element in try values(elements, field: field) where !items.contains(where: { Self.same($0, element) }) { items.append(element) }
             return .array(items)
         case .arrayRemove(let elements):
             guard case .array(let current)? = existing else { return .array([]) }
             let removed = try values(elements, field: field)
-            return .array(current.filter { !removed.contains($0) })
+            return .array(current.filter { item in !removed.contains { Self.same(item, $0) } })
         }
+    }
+
+    /// Array transforms match elements as Firestore's server does, by value order: the integer
+    /// 1 is the double 1.0 (also inside maps and arrays).
+    private static func same(_ a: FirestoreValue, _ b: FirestoreValue) -> Bool {
+        ValueOrder.compare(a, b) == 0
     }
 
     /// Firestore's increment: a field that is not a number counts as the integer 0; integers

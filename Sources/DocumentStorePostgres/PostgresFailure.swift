@@ -76,7 +76,7 @@ enum PostgresFailure {
 }
 
 extension FirestoreErrorCode {
-    init(_ code: Code, saying message: String, reason: String? = nil) {
+    convenience init(_ code: Code, saying message: String, reason: String? = nil) {
         var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let reason { userInfo[NSLocalizedFailureReasonErrorKey] = reason }
         self.init(code, userInfo: userInfo)

@@ -7,7 +7,10 @@ public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 /// Options of `runTransaction`, as Firebase's.
 public final class TransactionOptions: @unchecked Sendable {
     /// How many times the block may run before the transaction fails with `.aborted`. At least 1.
-    public var maxAttempts: Int = 5
+    public var maxAttempts: Int = TransactionOptions.defaultMaxAttempts
+
+    /// Firestore's default number of attempts.
+    static let defaultMaxAttempts = 5
 
     public init() {}
 }
@@ -131,12 +134,12 @@ extension Firestore {
     /// otherwise runs it again, up to `options.maxAttempts` times, then fails with `.aborted`.
     /// A block that sets the error pointer, or throws from a read, fails the transaction at once
     /// and writes nothing. The block runs on a background queue; `completion` on the callback queue.
-    public func runTransaction(with options: TransactionOptions? = nil,
-                               _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
+    public func runTransaction(with options: TransactionOptions?,
+                               block updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
                                completion: @escaping (Any?, Error?) -> Void) {
         let block = Callback(updateBlock)
         let callback = Callback(completion)
-        let maxAttempts = options?.maxAttempts ?? 5
+        let maxAttempts = options?.maxAttempts ?? TransactionOptions.defaultMaxAttempts
         DispatchQueue.global().async {
             let result = Callback(Result { try self.runTransactionNow(maxAttempts: maxAttempts, block.function) })
             self.callbackQueue.async {
@@ -150,14 +153,20 @@ extension Firestore {
 
     public func runTransaction(_ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
                                completion: @escaping (Any?, Error?) -> Void) {
-        runTransaction(with: nil, updateBlock, completion: completion)
+        runTransaction(with: nil, block: updateBlock, completion: completion)
     }
 
-    nonisolated(nonsending) public func runTransaction(with options: TransactionOptions? = nil,
-                               _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
+    @discardableResult
+    nonisolated(nonsending) public func runTransaction(with options: TransactionOptions?,
+                                                       block updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
         let block = Callback(updateBlock)
-        let maxAttempts = options?.maxAttempts ?? 5
+        let maxAttempts = options?.maxAttempts ?? TransactionOptions.defaultMaxAttempts
         return try await onIOQueue { Callback(try self.runTransactionNow(maxAttempts: maxAttempts, block.function)) }.function
+    }
+
+    @discardableResult
+    nonisolated(nonsending) public func runTransaction(_ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
+        try await runTransaction(with: nil, block: updateBlock)
     }
 
     /// Ours: `runTransaction` on the calling thread, throwing what `body` throws or why the
@@ -166,7 +175,7 @@ extension Firestore {
     public func runTransactionNow<T>(_ body: (Transaction) throws -> T) throws -> T {
         var outcome: Result<T, Error>?
         do {
-            _ = try runTransactionNow(maxAttempts: 5) { transaction, errorPointer in
+            _ = try runTransactionNow(maxAttempts: TransactionOptions.defaultMaxAttempts) { transaction, errorPointer in
                 outcome = Result { try body(transaction) }
                 if case .failure = outcome { errorPointer?.pointee = NSError(domain: FirestoreErrorDomain, code: 0) }
                 return nil

@@ -91,6 +91,59 @@ final class FirebaseSwiftSurfaceTests: StoreTestCase {
     }
 }
 
+extension FirebaseSwiftSurfaceTests {
+    func testTimestampComparesAndCopiesAsFirebases() {
+        let early = Timestamp(seconds: 100, nanoseconds: 5)
+        let late = Timestamp(seconds: 100, nanoseconds: 6)
+        XCTAssertEqual(early.compare(late), .orderedAscending)
+        XCTAssertEqual(late.compare(early), .orderedDescending)
+        XCTAssertEqual(early.compare(Timestamp(seconds: 100, nanoseconds: 5)), .orderedSame)
+        XCTAssertEqual(early.copy() as? Timestamp, early)
+    }
+
+    func testDictionariesOfFieldValuesCompareEqualAsNSDictionary() {
+        let update: [String: Any] = ["at": FieldValue.serverTimestamp(), "n": FieldValue.increment(Int64(1)),
+                                     "tags": FieldValue.arrayUnion(["a"]), "gone": FieldValue.delete()]
+        let same: [String: Any] = ["at": FieldValue.serverTimestamp(), "n": FieldValue.increment(Int64(1)),
+                                   "tags": FieldValue.arrayUnion(["a"]), "gone": FieldValue.delete()]
+        XCTAssertEqual(update as NSDictionary, same as NSDictionary)
+        XCTAssertNotEqual(["n": FieldValue.increment(Int64(1))] as NSDictionary, ["n": FieldValue.increment(Int64(2))] as NSDictionary)
+        XCTAssertNotEqual(["x": FieldValue.delete()] as NSDictionary, ["x": FieldValue.serverTimestamp()] as NSDictionary)
+    }
+
+    func testEnumsHaveFirebasesRawValues() {
+        XCTAssertEqual([DocumentChangeType.added, .modified, .removed].map(\.rawValue), [0, 1, 2])
+        XCTAssertEqual([ServerTimestampBehavior.none, .estimate, .previous].map(\.rawValue), [0, 1, 2])
+        XCTAssertEqual([FirestoreSource.default, .server, .cache].map(\.rawValue), [0, 1, 2] as [UInt])
+        XCTAssertEqual(DocumentChangeType(rawValue: 2), .removed)
+    }
+
+    func testLoggingCacheAndIndexCallsAreAcceptedAndChangeNothing() async throws {
+        Firestore.enableLogging(true)
+        let settings = db.settings
+        settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
+        settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: 1_000_000))
+        db.settings = settings
+        let manager = try XCTUnwrap(db.persistentCacheIndexManager)
+        manager.enableIndexAutoCreation()
+        manager.disableIndexAutoCreation()
+        manager.deleteAllIndexes()
+        Firestore.enableLogging(false)
+        try await db.document("books/dune").setData(["pages": 412])
+        let pages = try await db.collection("books").whereField("pages", isGreaterThan: 400).getDocuments().documents.map(\.documentID)
+        XCTAssertEqual(pages, ["dune"])
+    }
+
+    /// Never run: compiles without an unused-result warning (the build has none) because these
+    /// results are discardable, as Firebase's Objective-C methods' are in Swift.
+    private func discardsResultsAsFirebase(_ db: Firestore) {
+        db.document("books/dune").addSnapshotListener { _, _ in }
+        db.collection("books").addSnapshotListener { _, _ in }
+        db.collection("books").addSnapshotListener(includeMetadataChanges: true) { _, _ in }
+        db.collection("books").addDocument(data: ["title": "Dune"])
+    }
+}
+
 /// A value set on one thread and read on another, behind a lock.
 private final class Box<Value>: @unchecked Sendable {
     private let lock = NSLock()

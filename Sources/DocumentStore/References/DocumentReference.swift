@@ -101,6 +101,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     // MARK: Listening
 
     /// Calls `listener` at once with the document, then each time it changes on disk.
+    @discardableResult
     public func addSnapshotListener(_ listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
         let subscription = DocumentSubscription(reference: self, listener: listener)
         if let invalid {

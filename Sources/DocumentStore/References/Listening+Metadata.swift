@@ -1,6 +1,7 @@
 /// Firebase's `includeMetadataChanges:` forms. Metadata never changes here (nothing is pending,
 /// nothing comes from a cache), so they deliver what the plain forms deliver.
 extension DocumentReference {
+    @discardableResult
     public func addSnapshotListener(includeMetadataChanges: Bool,
                                     listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
         addSnapshotListener(listener)
@@ -8,6 +9,7 @@ extension DocumentReference {
 }
 
 extension Query {
+    @discardableResult
     public func addSnapshotListener(includeMetadataChanges: Bool,
                                     listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
         addSnapshotListener(listener)

@@ -144,6 +144,95 @@ extension FirebaseSwiftSurfaceTests {
     }
 }
 
+extension FirebaseSwiftSurfaceTests {
+    func testSnapshotListenOptionsBuildAsFirebasesAndListenersDeliverWithThem() async throws {
+        let defaults = SnapshotListenOptions()
+        XCTAssertEqual(defaults.source, .default)
+        XCTAssertFalse(defaults.includeMetadataChanges)
+        let options = SnapshotListenOptions().withSource(ListenSource.cache).withIncludeMetadataChanges(true)
+        XCTAssertEqual(options.source, .cache)
+        XCTAssertTrue(options.includeMetadataChanges)
+        XCTAssertEqual(defaults.source, .default, "the builders make new options")
+        XCTAssertEqual([ListenSource.default, .cache].map(\.rawValue), [0, 1] as [UInt])
+
+        try await db.document("books/dune").setData(["pages": 412])
+        let documentDelivered = expectation(description: "document snapshot")
+        let queryDelivered = expectation(description: "query snapshot")
+        let pages = Box<Int>()
+        let ids = Box<[String]>()
+        track(db.document("books/dune").addSnapshotListener(options: options) { snapshot, _ in
+            guard pages.value == nil else { return }
+            pages.value = snapshot?.get("pages") as? Int
+            documentDelivered.fulfill()
+        })
+        track(db.collection("books").addSnapshotListener(options: SnapshotListenOptions()) { snapshot, _ in
+            guard ids.value == nil else { return }
+            ids.value = snapshot?.documents.map(\.documentID)
+            queryDelivered.fulfill()
+        })
+        await fulfillment(of: [documentDelivered, queryDelivered], timeout: 10)
+        XCTAssertEqual(pages.value, 412)
+        XCTAssertEqual(ids.value, ["dune"])
+    }
+
+    func testSnapshotsInSyncFiresWhenAddedAndAfterTheListenersOfAChange() async throws {
+        let reference = db.document("books/dune")
+        try await reference.setData(["pages": 1])
+        let events = Box<[String]>()
+        func log(_ event: String) { events.value = (events.value ?? []) + [event] }
+        let firstSnapshot = expectation(description: "first snapshot")
+        let secondSnapshot = expectation(description: "snapshot of the write")
+        let snapshots = Box<Int>()
+        track(reference.addSnapshotListener { snapshot, _ in
+            log("document \(snapshot?.get("pages") as? Int ?? -1)")
+            snapshots.value = (snapshots.value ?? 0) + 1
+            if snapshots.value == 1 { firstSnapshot.fulfill() }
+            if snapshots.value == 2 { secondSnapshot.fulfill() }
+        })
+        await fulfillment(of: [firstSnapshot], timeout: 10)
+        let added = expectation(description: "in sync when added")
+        let afterWrite = expectation(description: "in sync after the write's snapshot")
+        let inSync = Box<Int>()
+        let afterWriteSeen = Box<Bool>()
+        let registration = db.addSnapshotsInSyncListener {
+            log("in sync")
+            inSync.value = (inSync.value ?? 0) + 1
+            if inSync.value == 1 { added.fulfill() }
+            // The log is in callback order: an event logged after "document 2" came after it.
+            if events.value?.contains("document 2") == true, afterWriteSeen.value == nil {
+                afterWriteSeen.value = true
+                afterWrite.fulfill()
+            }
+        }
+        await fulfillment(of: [added], timeout: 10)
+        try await reference.setData(["pages": 2])
+        await fulfillment(of: [secondSnapshot, afterWrite], timeout: 10)
+        let log = events.value ?? []
+        let write = try XCTUnwrap(log.firstIndex(of: "document 2"))
+        XCTAssertEqual(log.last, "in sync", "\(log)")
+        XCTAssertLessThan(write, log.count - 1)
+        registration.remove()
+        let count = inSync.value
+        try await reference.setData(["pages": 3])
+        await waitForCallbacks()
+        XCTAssertEqual(inSync.value, count, "a removed listener is not called")
+    }
+
+    /// Returns once the store's callback queue has run what was queued before: a document
+    /// listener's snapshot of the last write, then one more turn.
+    private func waitForCallbacks() async {
+        let turned = expectation(description: "callback queue turned")
+        let seen = Box<Bool>()
+        let registration = db.document("books/dune").addSnapshotListener { snapshot, _ in
+            guard seen.value == nil, snapshot?.get("pages") as? Int == 3 else { return }
+            seen.value = true
+            turned.fulfill()
+        }
+        await fulfillment(of: [turned], timeout: 10)
+        registration.remove()
+    }
+}
+
 /// A value set on one thread and read on another, behind a lock.
 private final class Box<Value>: @unchecked Sendable {
     private let lock = NSLock()

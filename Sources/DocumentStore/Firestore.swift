@@ -13,6 +13,8 @@ public final class Firestore: @unchecked Sendable {
     /// Where the documents live (see `StorageBackend`).
     let backend: StorageBackend
     private let state: Locked<State>
+    /// Called after each round of delivered snapshots (`addSnapshotsInSyncListener`).
+    let snapshotsInSync = SnapshotsInSyncListeners()
 
     private struct State {
         var settings: FirestoreSettings

@@ -60,7 +60,8 @@ public struct MemoryCacheSettings: LocalCacheSettings {
 
 public protocol MemoryGarbageCollectorSettings: Sendable {}
 
-public struct MemoryEagerGCSettings: MemoryGarbageCollectorSettings {
+/// Firebase's Swift name (`NS_SWIFT_NAME(MemoryEagerGCSetting)`), singular where the others are plural.
+public struct MemoryEagerGCSetting: MemoryGarbageCollectorSettings {
     public init() {}
 }
 

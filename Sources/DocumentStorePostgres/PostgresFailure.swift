@@ -39,6 +39,9 @@ enum PostgresFailure {
             if retryableStates.contains(state) { return .aborted }
             if state.hasPrefix("28") { return .permissionDenied }  // invalid authorization
             if state == "3D000" { return .notFound }                // no such database
+            // The connection failed or the server ended it (shut down, or the backend killed):
+            // the same call may pass on a new connection.
+            if state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state) { return .unavailable }
             if state.hasPrefix("22") || state.hasPrefix("23") { return .invalidArgument }
             return .internal
         }
@@ -76,7 +79,7 @@ enum PostgresFailure {
 }
 
 extension FirestoreErrorCode {
-    init(_ code: Code, saying message: String, reason: String? = nil) {
+    convenience init(_ code: Code, saying message: String, reason: String? = nil) {
         var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let reason { userInfo[NSLocalizedFailureReasonErrorKey] = reason }
         self.init(code, userInfo: userInfo)

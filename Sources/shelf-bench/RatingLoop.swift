@@ -10,8 +10,8 @@ import Foundation
 /// `numRatings` and `avgRating`, as the quickstart does. Rating number j of this process
 /// (K ≤ j < K + N) gives `(j % 5) + 1` stars, so a test knows the sum. Each rating document
 /// also keeps `position`, the `numRatings` it made, so the order of commits can be replayed.
-/// A transaction that ends `.aborted` (it lost to other writers `maxAttempts` times) is counted
-/// and run again, as an app would. Prints `ratings N aborted A seconds S`.
+/// A transaction that lost to other writers `maxAttempts` times (it ends `.failedPrecondition`, a
+/// document changed since read, or `.aborted` from PostgreSQL) is counted and run again, as an app would. Prints `ratings N aborted A seconds S`.
 enum RatingLoop {
     static func run(_ arguments: [String]) {
         guard let directory = arguments.first, !directory.hasPrefix("--") else { fail("usage: shelf-bench rate DIR-or-URL --restaurant PATH --count N --threads T [--first K]") }
@@ -62,7 +62,7 @@ enum RatingLoop {
                     while true {
                         let error = rateOnce(db: db, restaurant: restaurant, stars: number % 5 + 1)
                         guard let error else { break }
-                        if (error as NSError).code == FirestoreErrorCode.aborted.rawValue {
+                        if [FirestoreErrorCode.failedPrecondition.rawValue, FirestoreErrorCode.aborted.rawValue].contains((error as NSError).code) {
                             result.withLock { $0.aborted += 1 }
                             continue
                         }

@@ -72,7 +72,7 @@ final class PostgresPoolTests: PostgresTestCase {
         for bad in ["0", "65", "many"] {
             let url = URL(string: try cluster.url(database: database).absoluteString + "?pool=\(bad)")!
             XCTAssertThrowsError(try Firestore(url: url)) { error in
-                XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument)
+                XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue)
                 XCTAssertTrue("\(error.localizedDescription)".contains("pool=\(bad)"), "\(error)")
                 XCTAssertTrue("\(error.localizedDescription)".contains("from 1 to 64"), "\(error)")
                 XCTAssertFalse("\(error.localizedDescription)".contains(try! self.cluster.password), "never the password")

@@ -50,7 +50,7 @@ final class PostgresStoreTests: PostgresTestCase {
         batch.setData(["n": 3], forDocument: db.document("books/new"))
         batch.updateData(["n": 4], forDocument: db.document("books/missing"))
         let error = thrownError { try batch.commitNow() } as? FirestoreErrorCode
-        XCTAssertEqual(error?.code, .notFound)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.notFound.rawValue)
         XCTAssertEqual(try sql("SELECT string_agg(path || '=' || (fields->>'n'), ',' ORDER BY path) FROM shelf_documents"), "books/kept=1")
     }
 
@@ -132,7 +132,7 @@ final class PostgresStoreTests: PostgresTestCase {
     func testAWrongPasswordNamesTheServerAndTheReason() throws {
         let url = try cluster.url(database: database, password: "wrong")
         let error = thrownError { _ = try Firestore(url: url) } as? FirestoreErrorCode
-        XCTAssertEqual(error?.code, .permissionDenied)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.permissionDenied.rawValue)
         let server = "postgresql://\(try cluster.user)@\(try cluster.host):\(try cluster.port)/\(database)"
         XCTAssertTrue(error?.description.contains(server) == true, error?.description ?? "no error")
         XCTAssertTrue(error?.description.contains("password authentication failed") == true, error?.description ?? "no error")
@@ -141,12 +141,12 @@ final class PostgresStoreTests: PostgresTestCase {
 
     func testAMissingDatabaseAndAnUnreachableServerAreSaidClearly() throws {
         let missing = thrownError { _ = try Firestore(url: try cluster.url(database: "no_such_database")) } as? FirestoreErrorCode
-        XCTAssertEqual(missing?.code, .notFound)
+        XCTAssertEqual(missing?.code, FirestoreErrorCode.notFound.rawValue)
         XCTAssertTrue(missing?.description.contains("/no_such_database") == true, missing?.description ?? "no error")
         XCTAssertTrue(missing?.description.contains("does not exist") == true, missing?.description ?? "no error")
         let closed = URL(string: "postgresql://shelf:secret@127.0.0.1:1/shelf")!
         let unreachable = thrownError { _ = try Firestore(url: closed) } as? FirestoreErrorCode
-        XCTAssertEqual(unreachable?.code, .unavailable)
+        XCTAssertEqual(unreachable?.code, FirestoreErrorCode.unavailable.rawValue)
         XCTAssertEqual(unreachable?.description, "cannot open the store at postgresql://shelf@127.0.0.1:1/shelf: Connection refused")
         XCTAssertEqual(unreachable?.errorUserInfo[NSLocalizedFailureReasonErrorKey] as? String, "Connection refused",
                        "the reason alone, for an app to say beside the server")
@@ -166,7 +166,7 @@ final class PostgresKilledClientTests: PostgresTestCase {
                 return [ServerDocument(path: "books/kept", json: #"{"n": 2}"#), ServerDocument(path: "books/new", json: #"{"n": 3}"#)]
             }
         } as? FirestoreErrorCode
-        XCTAssertEqual(error?.code, .unavailable)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.unavailable.rawValue)
         XCTAssertTrue(error?.description.hasPrefix("cannot commit to postgresql://") == true, error?.description ?? "no error")
         XCTAssertEqual(try sql("SELECT string_agg(path || '=' || (fields->>'n'), ',' ORDER BY path) FROM shelf_documents"), "books/kept=1")
         try db.document("books/new").write(["n": 4])

@@ -34,7 +34,7 @@ final class CompletionHandlerTests: StoreTestCase {
         db.collection("books/hitchhiker").getDocuments { snapshot, error in
             XCTAssertTrue(self.onCallbackQueue)
             XCTAssertNil(snapshot)
-            XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument)
+            XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue)
             done.fulfill()
         }
         wait(for: [done], timeout: 10)

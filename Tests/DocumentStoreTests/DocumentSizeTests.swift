@@ -30,7 +30,7 @@ final class DocumentSizeTests: StoreTestCase {
     func testAnUpdateThatWouldGrowPastTheLimitIsRefused() throws {
         try db.document("big/grow").write(["text": text(forFileOf: 1_000_000)])
         let error = thrownError { try self.db.document("big/grow").update(["b": String(repeating: "z", count: 100_000)]) }
-        XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument)
+        XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertEqual((error as? FirestoreErrorCode)?.description.hasPrefix("document big/grow is 1100"), true, "\(String(describing: error))")
         XCTAssertEqual(store.readBytes("big/grow.json")?.count, 1_000_000)
     }

@@ -15,13 +15,13 @@ final class OpeningByURLTests: XCTestCase {
 
     func testAPostgreSQLURLWithoutItsModuleSaysWhatToImport() {
         let error = ServerSchemes.unknownScheme(URL(string: "postgresql://shelf:secret@db.example:5432/shelf")!)
-        XCTAssertEqual(error.code, .invalidArgument)
+        XCTAssertEqual(error.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertEqual(error.description, "postgresql:// URLs need the DocumentStorePostgres module: add its product to your target, `import DocumentStorePostgres` and call `Firestore.enablePostgreSQL()` before opening the store")
     }
 
     func testAnUnknownSchemeIsRefusedWithoutShowingThePassword() {
         let error = thrownError { _ = try Firestore(url: URL(string: "mysql://shelf:secret@db.example/shelf")!) } as? FirestoreErrorCode
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertEqual(error?.description, "cannot open a store at mysql://db.example…: expected a file URL (a folder) or a postgresql://user:password@host:port/database URL")
     }
 }

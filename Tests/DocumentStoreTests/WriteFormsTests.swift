@@ -79,7 +79,7 @@ final class WriteFormsTests: StoreTestCase {
         let errors = reportedErrors(count: 6)
         XCTAssertEqual(errors[0], DocumentStoreError.notFound(path: "books/nope"))
         XCTAssertEqual(errors[1], DocumentStoreError.invalidPath("books/..", reason: "an id cannot be \".\" or \"..\""))
-        XCTAssertEqual(errors.map { $0?.code }, [.notFound, .invalidArgument, .invalidArgument, .invalidArgument, .invalidArgument, .notFound])
+        XCTAssertEqual(errors.map { $0.flatMap { FirestoreErrorCode.Code(rawValue: $0.code) } }, [.notFound, .invalidArgument, .invalidArgument, .invalidArgument, .invalidArgument, .notFound])
         XCTAssertEqual(errors[3]?.description, "document books/hitchhiker, field subtitle: the field is named in mergeFields but missing from the data")
         XCTAssertEqual(errors[5], DocumentStoreError.notFound(path: "books/nope"), "the batch's failing write")
         XCTAssertEqual(store.fileNames(in: "books"), before, "nothing was written, not even the batch's other document")
@@ -180,7 +180,7 @@ final class WriteFormsTests: StoreTestCase {
         XCTAssertNil(store.readFile("books/\(added.documentID).json"))
 
         let nested = await thrownError { try await self.hitchhiker.setData(["bad": [[1]]]) }
-        XCTAssertEqual((nested as? FirestoreErrorCode)?.code, .invalidArgument)
+        XCTAssertEqual((nested as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue)
         let batch = await thrownError { try await self.db.batch().updateData(["x": 1], forDocument: self.db.document("books/nope")).commit() }
         XCTAssertEqual(batch as? FirestoreErrorCode, DocumentStoreError.notFound(path: "books/nope"))
     }
@@ -197,7 +197,7 @@ final class WriteFormsTests: StoreTestCase {
             XCTAssertEqual(nsError.code, FirestoreErrorCode.notFound.rawValue)
             XCTAssertEqual(nsError.localizedDescription, "document books/nope does not exist (updateData needs an existing document)")
             let firestoreError = try XCTUnwrap(error as? FirestoreErrorCode)
-            XCTAssertEqual(firestoreError.code, .notFound)
+            XCTAssertEqual(firestoreError.code, FirestoreErrorCode.notFound.rawValue)
             XCTAssertEqual(firestoreError.errorCode, 5)
             XCTAssertEqual(FirestoreErrorCode.errorDomain, "FIRFirestoreErrorDomain")
         }

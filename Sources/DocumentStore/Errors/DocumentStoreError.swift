@@ -16,8 +16,11 @@ enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedErr
     case unreadableDocument(path: String, reason: String)
     /// A system call failed.
     case io(path: String, operation: String, reason: String)
-    /// A transaction's document changed after the transaction read it.
+    /// A transaction's document changed after the transaction read it: `.failedPrecondition`,
+    /// as Firestore's server answers the SDK's commit whose read version no longer holds.
     case changedSinceRead(path: String)
+    /// A transaction read one document twice and saw two versions (`.aborted`, as Firestore's SDK).
+    case changedBetweenReads(path: String)
     /// A call that Firestore refuses (a batch used after commit, too many writes...).
     case invalidCall(String)
 
@@ -32,6 +35,7 @@ enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedErr
         case .unreadableDocument(let path, let reason): return "document \(path) cannot be read: \(reason)"
         case .io(let path, let operation, let reason): return "cannot \(operation) \(path): \(reason)"
         case .changedSinceRead(let path): return "document \(path) changed after the transaction read it"
+        case .changedBetweenReads(let path): return "document \(path) changed between two reads in one transaction"
         case .invalidCall(let message): return message
         }
     }
@@ -41,7 +45,8 @@ enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedErr
         case .invalidPath, .invalidValue, .documentTooLarge, .invalidCall: return .invalidArgument
         case .notFound: return .notFound
         case .unreadableDocument: return .dataLoss
-        case .changedSinceRead: return .aborted
+        case .changedSinceRead: return .failedPrecondition
+        case .changedBetweenReads: return .aborted
         case .io(_, _, let reason):
             return reason == String(cString: strerror(EACCES)) || reason == String(cString: strerror(EROFS)) ? .permissionDenied : .unavailable
         }

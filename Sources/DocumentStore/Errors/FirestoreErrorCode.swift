@@ -3,11 +3,14 @@ import Foundation
 /// The domain of every error the store reports, as Firebase's.
 public let FirestoreErrorDomain = "FIRFirestoreErrorDomain"
 
-/// The error the store throws and hands to completions and listeners, shaped as Firebase's
-/// bridged `FirestoreErrorCode`: `error as? FirestoreErrorCode` and `.code == .notFound` work,
-/// and `(error as NSError).code == FirestoreErrorCode.notFound.rawValue` in `FirestoreErrorDomain`.
-/// The description names the document, the field, what was expected and what was found.
-public struct FirestoreErrorCode: Error, CustomNSError, LocalizedError, CustomStringConvertible, Hashable, @unchecked Sendable {
+/// The error the store throws and hands to completions and listeners: an `NSError` in
+/// `FirestoreErrorDomain` whose `code` is a `Code`'s raw value, as Firebase's errors are. It is a
+/// class, not Firebase's bridged struct, because on Linux `catch let error as NSError` (Firebase's
+/// docs' transaction block) matches only a real `NSError` instance. `error as? FirestoreErrorCode`,
+/// `error.code == .notFound`, `switch error.code { case .notFound: … }` and
+/// `catch FirestoreErrorCode.notFound` work as with Firebase's. The description names the
+/// document, the field, what was expected and what was found.
+public final class FirestoreErrorCode: NSError, LocalizedError, @unchecked Sendable {
     /// Firestore's codes (those of gRPC), with their numbers.
     public enum Code: Int, Sendable {
         case OK = 0
@@ -29,31 +32,32 @@ public struct FirestoreErrorCode: Error, CustomNSError, LocalizedError, CustomSt
         case unauthenticated = 16
     }
 
-    public let code: Code
-    public let errorUserInfo: [String: Any]
-
-    public init(_ code: Code, userInfo: [String: Any] = [:]) {
-        self.code = code
-        self.errorUserInfo = userInfo
+    public convenience init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.init(domain: FirestoreErrorDomain, code: code.rawValue, userInfo: userInfo)
     }
 
-    init(_ code: Code, _ message: String) {
+    convenience init(_ code: Code, _ message: String) {
         self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
     }
 
     public static var errorDomain: String { FirestoreErrorDomain }
-    public var errorCode: Int { code.rawValue }
-    public var description: String { errorUserInfo[NSLocalizedDescriptionKey] as? String ?? "Firestore error \(code)" }
+
+    /// As the bridged struct's: the raw code and the `userInfo`.
+    public var errorCode: Int { code }
+    public var errorUserInfo: [String: Any] { userInfo }
+
+    /// The message alone (not NSError's "Error Domain=… Code=…"), so that printing an error says
+    /// what went wrong.
+    public override var description: String { userInfo[NSLocalizedDescriptionKey] as? String ?? "Firestore error \(code)" }
+
     public var errorDescription: String? { description }
 
-    public static func == (a: FirestoreErrorCode, b: FirestoreErrorCode) -> Bool {
-        a.code == b.code && a.description == b.description
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? FirestoreErrorCode else { return false }
+        return code == other.code && description == other.description
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-        hasher.combine(description)
-    }
+    public override var hash: Int { code }
 
     public static var OK: Code { .OK }
     public static var cancelled: Code { .cancelled }
@@ -75,15 +79,35 @@ public struct FirestoreErrorCode: Error, CustomNSError, LocalizedError, CustomSt
 }
 
 extension FirestoreErrorCode.Code {
-    /// `catch FirestoreErrorCode.notFound { … }` and `case FirestoreErrorCode.aborted:` match a
-    /// thrown `FirestoreErrorCode` of that code, as with Firebase's bridged error.
-    public static func ~= (code: FirestoreErrorCode.Code, error: any Error) -> Bool {
-        (error as? FirestoreErrorCode)?.code == code
+    /// `catch FirestoreErrorCode.notFound { … }` and `case FirestoreErrorCode.aborted:` match an
+    /// error in `FirestoreErrorDomain` with that code, as with Firebase's bridged error.
+    public static func ~= (code: Self, error: any Error) -> Bool {
+        let error = error as NSError
+        return error.domain == FirestoreErrorDomain && error.code == code.rawValue
     }
+
+    /// `switch error.code { case .notFound: … }` on a `FirestoreErrorCode`, whose `code` is
+    /// NSError's `Int`.
+    public static func ~= (code: Self, value: Int) -> Bool { value == code.rawValue }
+
+    /// `error.code == .notFound` on a `FirestoreErrorCode`, whose `code` is NSError's `Int`.
+    public static func == (value: Int, code: Self) -> Bool { value == code.rawValue }
+    public static func == (code: Self, value: Int) -> Bool { value == code.rawValue }
+    public static func != (value: Int, code: Self) -> Bool { value != code.rawValue }
+    public static func == (value: Int?, code: Self) -> Bool { value == code.rawValue }
+    public static func != (value: Int?, code: Self) -> Bool { value != code.rawValue }
 }
 
-/// What callers see of an error: the store's own errors as `FirestoreErrorCode`, and the
-/// encoder's and decoder's errors as they are (as with Firebase).
+/// What callers see of an error: the store's own errors as `FirestoreErrorCode`, the encoder's
+/// and decoder's errors as they are (as with Firebase), anything else as `.unknown` with the
+/// error under `NSUnderlyingErrorKey`, so that every error is an `NSError` a caller can catch.
 func publicError(_ error: Error) -> Error {
-    (error as? DocumentStoreError)?.firestoreError ?? error
+    switch error {
+    case let error as FirestoreErrorCode: return error
+    case let error as DocumentStoreError: return error.firestoreError
+    case is EncodingError, is DecodingError, is FirestoreEncodingError, is FirestoreDecodingError: return error
+    default:
+        if type(of: error) is NSError.Type { return error }
+        return FirestoreErrorCode(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(error)", NSUnderlyingErrorKey: error])
+    }
 }

@@ -93,13 +93,17 @@ class Watcher: @unchecked Sendable {
         }
         let isFirst = !hasScanned
         hasScanned = true
+        var sent = false
         for subscription in firestore?.subscribers(of: self) ?? [] {
             if isFirst || !hasDelivered(to: subscription) {
                 send(to: subscription, changed: nil)
+                sent = true
             } else if !changed.isEmpty {
                 send(to: subscription, changed: changed)
+                sent = true
             }
         }
+        if sent, let firestore { firestore.snapshotsInSync.raise(on: firestore.callbackQueue) }
     }
 
     // MARK: For subclasses

@@ -38,8 +38,9 @@ public final class Filter: @unchecked Sendable {
     public static func whereField(_ path: FieldPath, isLessThanOrEqualTo value: Any) -> Filter { make(path, .lessThanOrEqual, value) }
     public static func whereField(_ field: String, isGreaterThan value: Any) -> Filter { make(field, .greaterThan, value) }
     public static func whereField(_ path: FieldPath, isGreaterThan value: Any) -> Filter { make(path, .greaterThan, value) }
-    public static func whereField(_ field: String, isGreaterThanOrEqualTo value: Any) -> Filter { make(field, .greaterThanOrEqual, value) }
-    public static func whereField(_ path: FieldPath, isGreaterThanOrEqualTo value: Any) -> Filter { make(path, .greaterThanOrEqual, value) }
+    /// `isGreaterOrEqualTo`, not `isGreaterThanOrEqualTo`: `FIRFilter.h` names it so (unlike `Query`'s).
+    public static func whereField(_ field: String, isGreaterOrEqualTo value: Any) -> Filter { make(field, .greaterThanOrEqual, value) }
+    public static func whereField(_ path: FieldPath, isGreaterOrEqualTo value: Any) -> Filter { make(path, .greaterThanOrEqual, value) }
     public static func whereField(_ field: String, arrayContains value: Any) -> Filter { make(field, .arrayContains, value) }
     public static func whereField(_ path: FieldPath, arrayContains value: Any) -> Filter { make(path, .arrayContains, value) }
     public static func whereField(_ field: String, arrayContainsAny values: [Any]) -> Filter { make(field, .arrayContainsAny, values) }

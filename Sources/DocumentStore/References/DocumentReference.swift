@@ -69,14 +69,14 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     }
 
     /// Reads and decodes the document. A missing document fails with `DecodingError.valueNotFound`,
-    /// unless `T` is optional, which gives nil.
-    public func getDocument<T: Decodable & SendableMetatype>(as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none,
-                                                             decoder: Firestore.Decoder = Firestore.Decoder(),
-                                                             completion: @escaping (Result<T, Error>) -> Void) {
-        let decoder = Callback(decoder)
-        readInBackground(answeringOn: firestore.callbackQueue,
-                         { Callback(try self.readSnapshot().data(as: T.self, decoder: decoder.function)) }) { result in
-            completion(result.map(\.function))
+    /// unless `T` is optional, which gives nil. It decodes on the callback queue, as Firebase's,
+    /// so `T` need not be `Sendable`.
+    public func getDocument<T: Decodable>(as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none,
+                                          decoder: Firestore.Decoder = Firestore.Decoder(), source: FirestoreSource = .default,
+                                          completion: @escaping (Result<T, Error>) -> Void) {
+        getDocument(source: source) { snapshot, error in
+            guard let snapshot else { return completion(.failure(error ?? FirestoreErrorCode(.unknown, "no document and no error"))) }
+            completion(Result { try snapshot.data(as: T.self, with: serverTimestampBehavior, decoder: decoder) })
         }
     }
 
@@ -90,15 +90,18 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
         try await onIOQueue { try self.readSnapshot() }
     }
 
-    nonisolated(nonsending) public func getDocument<T: Decodable & SendableMetatype>(as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none,
-                                                             decoder: Firestore.Decoder = Firestore.Decoder()) async throws -> T {
-        let decoder = Callback(decoder)
-        return try await onIOQueue { Callback(try self.readSnapshot().data(as: T.self, decoder: decoder.function)) }.function
+    /// Reads on a background thread and decodes in the caller's context, as Firebase's, so a
+    /// generic `T: Decodable` compiles in Swift 6 language mode.
+    nonisolated(nonsending) public func getDocument<T: Decodable>(as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none,
+                                                                  decoder: Firestore.Decoder = Firestore.Decoder(),
+                                                                  source: FirestoreSource = .default) async throws -> T {
+        try await getDocument(source: source).data(as: T.self, with: serverTimestampBehavior, decoder: decoder)
     }
 
     // MARK: Listening
 
     /// Calls `listener` at once with the document, then each time it changes on disk.
+    @discardableResult
     public func addSnapshotListener(_ listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
         let subscription = DocumentSubscription(reference: self, listener: listener)
         if let invalid {

@@ -152,6 +152,7 @@ public class Query: @unchecked Sendable, Hashable {
     // MARK: Listening
 
     /// Calls `listener` at once with every matching document as `.added`, then with each change.
+    @discardableResult
     public func addSnapshotListener(_ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
         addSnapshotListener(progress: nil, listener)
     }
@@ -159,6 +160,7 @@ public class Query: @unchecked Sendable, Hashable {
     /// Ours: as `addSnapshotListener`, and while a large collection is first read, `progress`
     /// is called after each slice of the read with how far it has got and the documents of
     /// that slice, before the first snapshot.
+    @discardableResult
     public func addSnapshotListener(progress: ((LoadProgress) -> Void)?,
                                     _ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
         let subscription = QuerySubscription(query: self, progress: progress, listener: listener)

@@ -1,6 +1,7 @@
 import Foundation
 
-public enum DocumentChangeType: Sendable {
+/// Firebase's raw values: `added` 0, `modified` 1, `removed` 2.
+public enum DocumentChangeType: Int, Sendable {
     case added, modified, removed
 }
 

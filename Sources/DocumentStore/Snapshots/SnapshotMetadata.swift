@@ -7,11 +7,11 @@ public struct SnapshotMetadata: Hashable, Sendable {
 
 /// How `data()` shows a server timestamp not yet confirmed by the server. Accepted for
 /// Firebase's sake: here the time is set when the write is committed, so none is ever pending.
-public enum ServerTimestampBehavior: Sendable {
+public enum ServerTimestampBehavior: Int, Sendable {
     case none, estimate, previous
 }
 
 /// Where a read comes from. Accepted for Firebase's sake: the files are both server and cache.
-public enum FirestoreSource: Sendable {
+public enum FirestoreSource: UInt, Sendable {
     case `default`, server, cache
 }

@@ -328,7 +328,7 @@ final class DocumentFiles: Sendable {
 
     /// How a folder's documents change. Under the store's write lock (so read-modify-write is safe
     /// across threads and processes), after rolling forward a batch a dead writer committed:
-    /// every document in `expected` must still be what was read (else `.aborted`), then the
+    /// every document in `expected` must still be what was read (else `changedSinceRead`), then the
     /// writes are applied to what is stored (`CommitPlan`). One document is written by one
     /// atomic rename; several through the journal (see `CommitJournal`), all or none.
     /// Returns the paths written.

@@ -2,8 +2,9 @@ import Foundation
 
 /// Sentinel values for writes, as Firestore's: the server's time, deleting a field, and
 /// transforms applied to what is stored when the write is committed. Encodable, so a model can
-/// carry one; Equatable, as Firebase's.
-public struct FieldValue: Equatable, @unchecked Sendable, CustomStringConvertible {
+/// carry one; Equatable and Hashable, so that two dictionaries holding the same sentinels compare
+/// equal `as NSDictionary`, as Firebase's `NSObject`s do.
+public struct FieldValue: Hashable, @unchecked Sendable, CustomStringConvertible {
     enum Operation {
         case serverTimestamp
         case delete
@@ -58,6 +59,19 @@ public struct FieldValue: Equatable, @unchecked Sendable, CustomStringConvertibl
             guard let x = values(x), let y = values(y) else { return false }
             return x == y
         default: return false
+        }
+    }
+
+    /// The kind of sentinel only: equal values are of one kind (arrays compare by converted value).
+    public func hash(into hasher: inout Hasher) {
+        switch operation {
+        case .serverTimestamp: hasher.combine(0)
+        case .delete: hasher.combine(1)
+        case .increment: hasher.combine(2)
+        case .minimum: hasher.combine(3)
+        case .maximum: hasher.combine(4)
+        case .arrayUnion: hasher.combine(5)
+        case .arrayRemove: hasher.combine(6)
         }
     }
 }

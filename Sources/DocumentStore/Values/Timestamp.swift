@@ -114,6 +114,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
     }
 
+    /// Firebase's `NSObject` comparison: earlier, same, later.
+    public func compare(_ other: Timestamp) -> ComparisonResult {
+        self < other ? .orderedAscending : self == other ? .orderedSame : .orderedDescending
+    }
+
+    /// Firebase's `NSCopying` copy, typed `Any` as there (`timestamp.copy() as! Timestamp`); a
+    /// value type's copy is itself.
+    public func copy() -> Any { self }
+
     public var description: String { rfc3339 }
 
     /// Seconds from 1970-01-01 to 2001-01-01.

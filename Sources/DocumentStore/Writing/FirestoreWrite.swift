@@ -47,7 +47,8 @@ package struct FirestoreWriteResult: Sendable {
 
 extension Firestore {
     /// Applies the writes all together, after checking that each document in `expected` (by
-    /// path) is still as it was read (else `.aborted`, which a client's transaction retries).
+    /// path) is still as it was read (else `.aborted`: the server's own transactions answer
+    /// contention so, and clients such as Python's retry only on `ABORTED`).
     package func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot] = [:]) throws -> [FirestoreWriteResult] {
         let results = Locked([FirestoreWriteResult](repeating: FirestoreWriteResult(), count: writes.count))
         var documentWrites: [DocumentWrite] = []
@@ -66,6 +67,9 @@ extension Firestore {
             try commit(documentWrites, expecting: expectedStored)
         } catch let failure as FirestoreWrite.PreconditionFailure {
             throw failure
+        } catch let changed as DocumentStoreError {
+            guard case .changedSinceRead = changed else { throw changed.firestoreError }
+            throw FirestoreErrorCode(.aborted, changed.description)
         } catch {
             throw publicError(error)
         }

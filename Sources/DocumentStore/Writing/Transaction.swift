@@ -6,8 +6,11 @@ public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 
 /// Options of `runTransaction`, as Firebase's.
 public final class TransactionOptions: @unchecked Sendable {
-    /// How many times the block may run before the transaction fails with `.aborted`. At least 1.
-    public var maxAttempts: Int = 5
+    /// How many times the block may run before the transaction fails with its last error. At least 1.
+    public var maxAttempts: Int = TransactionOptions.defaultMaxAttempts
+
+    /// Firestore's default number of attempts.
+    static let defaultMaxAttempts = 5
 
     public init() {}
 }
@@ -15,13 +18,32 @@ public final class TransactionOptions: @unchecked Sendable {
 /// Reads and writes that commit together only if nothing read has changed since, as Firestore's
 /// optimistic transactions: reads record what they saw; the commit (atomic, as a batch) checks
 /// under the store's write lock that each document read is still what was seen, across threads
-/// and processes. Otherwise the block runs again. All reads come before any write.
+/// and processes, else `.failedPrecondition` and the block runs again. All reads come before any
+/// write; a document read twice must be the same both times (else `.aborted`); an update of a
+/// document read as missing, or deleted earlier in the transaction, fails it with
+/// `.invalidArgument`, as Firestore's SDK and server refuse them.
 public final class Transaction: @unchecked Sendable {
     let firestore: Firestore
+    private enum WriteKind { case set, update, delete }
     private struct State {
         var reads: [ResourcePath: StoredDocument] = [:]
         var writes: [DocumentWrite] = []
+        /// What the transaction last did to each document it wrote.
+        var lastWrite: [ResourcePath: WriteKind] = [:]
         var problem: Error?
+
+        /// Why Firestore refuses an update of `path` here: the document was deleted earlier in
+        /// the transaction, or read as missing and not written since.
+        func updateRefusal(of path: ResourcePath, named name: String) -> DocumentStoreError? {
+            switch lastWrite[path] {
+            case .delete?:
+                return .invalidCall("document \(name) was deleted earlier in this transaction and cannot be updated; set its data instead")
+            case nil where reads[path] == .missing:
+                return .invalidCall("document \(name) does not exist (this transaction read it as missing) and cannot be updated; set its data instead")
+            default:
+                return nil
+            }
+        }
     }
     private let state = Locked(State())
 
@@ -32,14 +54,15 @@ public final class Transaction: @unchecked Sendable {
         do {
             try document.checkValid()
             try checkStore(document)
-            if let seen = state.withLock({ $0.reads[document.resourcePath] }) {
-                return DocumentSnapshot(reference: document, stored: seen)
-            }
             if state.withLock({ !$0.writes.isEmpty }) {
                 throw DocumentStoreError.invalidCall("a transaction must do all its reads before its writes; \(document.path) was read after a write")
             }
-            let stored = try firestore.backend.document(at: document.resourcePath, store: firestore)
-            state.withLock { $0.reads[document.resourcePath] = stored }
+            let path = document.resourcePath
+            let stored = try firestore.backend.document(at: path, store: firestore)
+            try state.withLock { state in
+                if let seen = state.reads[path], seen != stored { throw DocumentStoreError.changedBetweenReads(path: document.path) }
+                state.reads[path] = stored
+            }
             return DocumentSnapshot(reference: document, stored: stored)
         } catch {
             throw publicError(error)
@@ -53,67 +76,71 @@ public final class Transaction: @unchecked Sendable {
     }
 
     @discardableResult
-    private func add(_ document: DocumentReference, _ makeWrite: () throws -> DocumentWrite) -> Transaction {
+    private func add(_ document: DocumentReference, _ kind: WriteKind, _ makeWrite: () throws -> DocumentWrite) -> Transaction {
         let write: Result<DocumentWrite, Error> = Result {
             try checkStore(document)
             return try makeWrite()
         }
+        let path = document.resourcePath
         state.withLock { state in
-            switch write {
-            case .success(let write): state.writes.append(write)
-            case .failure(let error): if state.problem == nil { state.problem = error }
+            let refusal = kind == .update ? state.updateRefusal(of: path, named: document.path) : nil
+            switch (write, refusal) {
+            case (.success(let write), nil): state.writes.append(write)
+            case (.failure(let error), _): if state.problem == nil { state.problem = error }
+            case (.success, let refusal?): if state.problem == nil { state.problem = refusal }
             }
+            state.lastWrite[path] = kind
         }
         return self
     }
 
     @discardableResult
     public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
-        add(document) { try .set(data, merge: .none, at: document) }
+        add(document, .set) { try .set(data, merge: .none, at: document) }
     }
 
     @discardableResult
     public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> Transaction {
-        add(document) { try .set(data, merge: merge ? .all : .none, at: document) }
+        add(document, .set) { try .set(data, merge: merge ? .all : .none, at: document) }
     }
 
     @discardableResult
     public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [Any]) -> Transaction {
-        add(document) { try .set(data, merge: .mergeFields(mergeFields, in: document.path), at: document) }
+        add(document, .set) { try .set(data, merge: .mergeFields(mergeFields, in: document.path), at: document) }
     }
 
     @discardableResult
     public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference,
                                       encoder: Firestore.Encoder = Firestore.Encoder()) throws -> Transaction {
         let fields = try encoder.encodeFields(value, in: document.path)
-        return add(document) { try .set(fields, merge: .none, at: document) }
+        return add(document, .set) { try .set(fields, merge: .none, at: document) }
     }
 
     @discardableResult
     public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference, merge: Bool,
                                       encoder: Firestore.Encoder = Firestore.Encoder()) throws -> Transaction {
         let fields = try encoder.encodeFields(value, in: document.path)
-        return add(document) { try .set(fields, merge: merge ? .all : .none, at: document) }
+        return add(document, .set) { try .set(fields, merge: merge ? .all : .none, at: document) }
     }
 
     @discardableResult
     public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference, mergeFields: [Any],
                                       encoder: Firestore.Encoder = Firestore.Encoder()) throws -> Transaction {
         let fields = try encoder.encodeFields(value, in: document.path)
-        return add(document) { try .set(fields, merge: .mergeFields(mergeFields, in: document.path), at: document) }
+        return add(document, .set) { try .set(fields, merge: .mergeFields(mergeFields, in: document.path), at: document) }
     }
 
     @discardableResult
     public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> Transaction {
-        add(document) { try .update(fields, at: document) }
+        add(document, .update) { try .update(fields, at: document) }
     }
 
     @discardableResult
     public func deleteDocument(_ document: DocumentReference) -> Transaction {
-        add(document) { try .delete(at: document) }
+        add(document, .delete) { try .delete(at: document) }
     }
 
-    /// Commits if every document read is unchanged; `.aborted` if one changed.
+    /// Commits if every document read is unchanged; `.failedPrecondition` if one changed.
     func commit() throws {
         let (reads, writes, problem) = state.withLock { ($0.reads, $0.writes, $0.problem) }
         if let problem { throw publicError(problem) }
@@ -128,15 +155,16 @@ public final class Transaction: @unchecked Sendable {
 
 extension Firestore {
     /// Runs `updateBlock` and commits its writes atomically if nothing it read has changed;
-    /// otherwise runs it again, up to `options.maxAttempts` times, then fails with `.aborted`.
-    /// A block that sets the error pointer, or throws from a read, fails the transaction at once
-    /// and writes nothing. The block runs on a background queue; `completion` on the callback queue.
-    public func runTransaction(with options: TransactionOptions? = nil,
-                               _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
+    /// otherwise runs it again, up to `options.maxAttempts` times, then fails with the last
+    /// error (`.failedPrecondition` for a document changed since read). A block that sets the
+    /// error pointer writes nothing; its own error ends the transaction, one of Firestore's runs it
+    /// again as the SDK does. The block runs on a background queue; `completion` on the callback queue.
+    public func runTransaction(with options: TransactionOptions?,
+                               block updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
                                completion: @escaping (Any?, Error?) -> Void) {
         let block = Callback(updateBlock)
         let callback = Callback(completion)
-        let maxAttempts = options?.maxAttempts ?? 5
+        let maxAttempts = options?.maxAttempts ?? TransactionOptions.defaultMaxAttempts
         DispatchQueue.global().async {
             let result = Callback(Result { try self.runTransactionNow(maxAttempts: maxAttempts, block.function) })
             self.callbackQueue.async {
@@ -150,25 +178,34 @@ extension Firestore {
 
     public func runTransaction(_ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?,
                                completion: @escaping (Any?, Error?) -> Void) {
-        runTransaction(with: nil, updateBlock, completion: completion)
+        runTransaction(with: nil, block: updateBlock, completion: completion)
     }
 
-    nonisolated(nonsending) public func runTransaction(with options: TransactionOptions? = nil,
-                               _ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
+    @discardableResult
+    nonisolated(nonsending) public func runTransaction(with options: TransactionOptions?,
+                                                       block updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
         let block = Callback(updateBlock)
-        let maxAttempts = options?.maxAttempts ?? 5
+        let maxAttempts = options?.maxAttempts ?? TransactionOptions.defaultMaxAttempts
         return try await onIOQueue { Callback(try self.runTransactionNow(maxAttempts: maxAttempts, block.function)) }.function
+    }
+
+    @discardableResult
+    nonisolated(nonsending) public func runTransaction(_ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> Any? {
+        try await runTransaction(with: nil, block: updateBlock)
     }
 
     /// Ours: `runTransaction` on the calling thread, throwing what `body` throws or why the
     /// commit failed, for callers that must know the outcome before they go on (Shelf's undo).
-    /// `body` runs again when a document it read changed before the commit.
+    /// `body` runs again when a document it read changed before the commit, as `runTransaction`'s block.
     public func runTransactionNow<T>(_ body: (Transaction) throws -> T) throws -> T {
         var outcome: Result<T, Error>?
         do {
-            _ = try runTransactionNow(maxAttempts: 5) { transaction, errorPointer in
+            _ = try runTransactionNow(maxAttempts: TransactionOptions.defaultMaxAttempts) { transaction, errorPointer in
                 outcome = Result { try body(transaction) }
-                if case .failure = outcome { errorPointer?.pointee = NSError(domain: FirestoreErrorDomain, code: 0) }
+                // The store's own errors may pass on another attempt; the body's own stop the transaction.
+                if case .failure(let error)? = outcome {
+                    errorPointer?.pointee = (error as? FirestoreErrorCode) ?? NSError(domain: "DocumentStore.runTransactionNow", code: 0)
+                }
                 return nil
             }
         } catch {
@@ -180,26 +217,48 @@ extension Firestore {
         return try outcome.get()
     }
 
-    /// The attempts, on the calling thread.
+    /// The attempts, on the calling thread, as Firestore's SDK makes them: an error the block
+    /// sets in another domain than Firestore's ends the transaction at once; one of Firestore's
+    /// (from the block or the commit) runs the block again if it may pass next time, until
+    /// `maxAttempts`; the last error is the transaction's.
     func runTransactionNow(maxAttempts: Int, _ updateBlock: (Transaction, NSErrorPointer) -> Any?) throws -> Any? {
         guard maxAttempts >= 1 else {
             throw DocumentStoreError.invalidCall("TransactionOptions.maxAttempts must be at least 1, got \(maxAttempts)").firestoreError
         }
-        var lastError: Error?
-        for attempt in 1...maxAttempts {
+        for attempt in 1... {
             let transaction = Transaction(firestore: self)
             var blockError: NSError?
             let value = withUnsafeMutablePointer(to: &blockError) { updateBlock(transaction, $0) }
-            if let blockError { throw blockError }
-            do {
-                try transaction.commit()
-                return value
-            } catch let error as FirestoreErrorCode where error.code == .aborted {
-                lastError = error
-                if attempt < maxAttempts { TransactionBackoff.wait(after: attempt) }
+            let failure: Error
+            if let blockError {
+                guard blockError.domain == FirestoreErrorDomain else { throw blockError }
+                failure = blockError
+            } else {
+                do {
+                    try transaction.commit()
+                    return value
+                } catch {
+                    failure = error
+                }
             }
+            guard attempt < maxAttempts, Self.isRetryable(failure) else { throw failure }
+            TransactionBackoff.wait(after: attempt)
         }
-        throw FirestoreErrorCode(.aborted, "the transaction was tried \(maxAttempts) times and each time a document it read had changed before it could commit (last: \(lastError.map { "\($0)" } ?? "none"))")
+        fatalError("unreachable: the attempts above return or throw")
+    }
+
+    /// Firestore's SDK's rule: a stale read (`failedPrecondition`), contention (`aborted`), a
+    /// create that lost (`alreadyExists`) and transient errors may pass when run again.
+    static func isRetryable(_ error: Error) -> Bool {
+        let error = error as NSError
+        guard error.domain == FirestoreErrorDomain, let code = FirestoreErrorCode.Code(rawValue: error.code) else { return false }
+        switch code {
+        case .aborted, .alreadyExists, .failedPrecondition,
+             .cancelled, .unknown, .deadlineExceeded, .resourceExhausted, .internal, .unavailable, .unauthenticated:
+            return true
+        case .OK, .invalidArgument, .notFound, .permissionDenied, .outOfRange, .unimplemented, .dataLoss:
+            return false
+        }
     }
 }
 

@@ -20,7 +20,7 @@ final class AggregationValidationTests: StoreTestCase {
 
     func testAnEmptyListIsRefused() async throws {
         let error = await failure([])
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertTrue(error?.description.contains("Aggregations can not be empty") ?? false, "\(String(describing: error))")
     }
 
@@ -28,7 +28,7 @@ final class AggregationValidationTests: StoreTestCase {
         let done = expectation(description: "aggregation")
         books.aggregate([]).getAggregation(source: .server) { snapshot, error in
             XCTAssertNil(snapshot)
-            XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument)
+            XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue)
             XCTAssertEqual((error as NSError?)?.domain, FirestoreErrorDomain)
             done.fulfill()
         }
@@ -58,9 +58,9 @@ final class AggregationValidationTests: StoreTestCase {
                 "AggregateField.average: invalid field path \"\(text)\": a dotted field path cannot contain '\(character)' (none of '~', '*', '/', '[', ']'); use FieldPath([...]) for such names"))
         }
         let emptyName = await failure([.sum(FieldPath(["a", ""]))])
-        XCTAssertEqual(emptyName?.code, .invalidArgument)
+        XCTAssertEqual(emptyName?.code, FirestoreErrorCode.invalidArgument.rawValue)
         let noNames = await failure([.average(FieldPath([]))])
-        XCTAssertEqual(noNames?.code, .invalidArgument)
+        XCTAssertEqual(noNames?.code, FirestoreErrorCode.invalidArgument.rawValue)
     }
 
     func testAFieldPathMayHoldAnyCharacterInAFieldPath() async throws {
@@ -77,13 +77,13 @@ final class AggregationValidationTests: StoreTestCase {
         let snapshot = try await db.collection("long").aggregate([.sum(String(longest))]).getAggregation(source: .server)
         XCTAssertEqual(snapshot.get(.sum(String(longest))) as? NSNumber, 3)
         let tooLong = await failure([.sum(FieldPath([String(longest), "xy"]))])
-        XCTAssertEqual(tooLong?.code, .invalidArgument, "1499 + 1 + 2 bytes")
+        XCTAssertEqual(tooLong?.code, FirestoreErrorCode.invalidArgument.rawValue, "1499 + 1 + 2 bytes")
         XCTAssertTrue(tooLong?.description.contains("is 1502 bytes; Firestore takes at most 1500") ?? false, "\(String(describing: tooLong))")
     }
 
     func testTheQuerysOwnErrorIsReported() async throws {
         let error = await failure([.count()], on: books.limit(to: 0))
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertEqual(error?.description, "Invalid query. Query limit (0) is invalid. Limit must be positive.")
     }
 

@@ -234,8 +234,8 @@ final class FirebaseQueryCasesTests: QueryTestCase {
         XCTAssertEqual(ids(c.whereFilter(either).order(by: "sort", descending: true).order(by: "key")), ["doc5", "doc4", "doc1", "doc6"])
         XCTAssertEqual(ids(c.whereFilter(.andFilter([
             .orFilter([.andFilter([.whereField("key", isEqualTo: "b"), .whereField("sort", isLessThanOrEqualTo: 4)]),
-                       .andFilter([.whereField("key", isNotEqualTo: "b"), .whereField("v", isGreaterThanOrEqualTo: 4)])]),
-            .orFilter([.andFilter([.whereField("key", isGreaterThan: "b"), .whereField("sort", isGreaterThanOrEqualTo: 1)]),
+                       .andFilter([.whereField("key", isNotEqualTo: "b"), .whereField("v", isGreaterOrEqualTo: 4)])]),
+            .orFilter([.andFilter([.whereField("key", isGreaterThan: "b"), .whereField("sort", isGreaterOrEqualTo: 1)]),
                        .andFilter([.whereField("key", isLessThan: "b"), .whereField("v", isGreaterThan: 0)])]),
         ]))), ["doc1", "doc2"])
 

@@ -100,7 +100,7 @@ final class QueryListenerTests: QueryTestCase {
 
     func testAnErrorEndsTheSequence() async {
         let error = await thrownError { for try await _ in self.scores.limit(toLast: 1).snapshots {} }
-        XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument)
+        XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue)
     }
 
     func testAOneOffReadWhileListeningSeesTheLatestWrite() async throws {

@@ -28,7 +28,7 @@ class QueryTestCase: StoreTestCase {
             XCTFail("expected invalidArgument, the query ran", file: file, line: line)
             return nil
         } catch let error as FirestoreErrorCode {
-            XCTAssertEqual(error.code, .invalidArgument, file: file, line: line)
+            XCTAssertEqual(error.code, FirestoreErrorCode.invalidArgument.rawValue, file: file, line: line)
             return error.description
         } catch {
             XCTFail("expected a FirestoreErrorCode, got \(error)", file: file, line: line)

@@ -50,7 +50,7 @@ final class QueryValidationTests: QueryTestCase {
         try await books.document("a").setData(["a/b": 1, "n": 1])
         XCTAssertEqual(try books.whereField(FieldPath(["a/b"]), isEqualTo: 1).readSnapshot().count, 1)
         let error = await thrownError { try await self.books.document("a").updateData(["a/b": 2]) }
-        XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument, "\(String(describing: error))")
+        XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue, "\(String(describing: error))")
         try await books.document("a").updateData([FieldPath(["a/b"]): 2])
         XCTAssertEqual(try books.document("a").readSnapshot().get(FieldPath(["a/b"])) as? Int, 2)
     }
@@ -60,7 +60,7 @@ final class QueryValidationTests: QueryTestCase {
         try seed("books", ["a": ["x": 1], "b": ["x": 2]])
         for query in [books.limit(to: 0), books.whereField("x", in: []), books.limit(toLast: 1), books.whereField("a/b", isEqualTo: 1)] {
             let error = await thrownError { _ = try await query.count.getAggregation(source: .server) }
-            XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument, "\(query.definition)")
+            XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue, "\(query.definition)")
         }
     }
 
@@ -90,7 +90,7 @@ final class QueryValidationTests: QueryTestCase {
     func testAListenerOnARefusedQueryGetsTheError() throws {
         let recorder = ListenerRecorder<QuerySnapshot>()
         track(books.limit(to: 0).addSnapshotListener(recorder.listener))
-        XCTAssertEqual((recorder.error(1) as? FirestoreErrorCode)?.code, .invalidArgument)
+        XCTAssertEqual((recorder.error(1) as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue)
     }
 
     func testEqualityAsFirebase() {

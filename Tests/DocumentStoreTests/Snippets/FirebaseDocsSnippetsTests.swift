@@ -38,7 +38,7 @@ final class FirebaseDocsSnippetsTests: XCTestCase {
     func testAPlainWriteThatFailsIsReportedToTheHandler() throws {
         let reported = expectation(description: "reported")
         db.writeErrorHandler = { error in
-            XCTAssertEqual((error as? FirestoreErrorCode)?.code, .notFound)
+            XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.notFound.rawValue)
             reported.fulfill()
         }
         db.document("cities/nowhere").updateData(["capital": true])
@@ -110,7 +110,7 @@ final class FirebaseDocsSnippetsTests: XCTestCase {
             XCTAssertEqual(nsError.domain, FirestoreErrorDomain)
             XCTAssertEqual(nsError.code, FirestoreErrorCode.notFound.rawValue)
             XCTAssertEqual(FirestoreErrorCode.Code(rawValue: nsError.code), .notFound)
-            XCTAssertEqual((error as? FirestoreErrorCode)?.code, .notFound)
+            XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.notFound.rawValue)
             XCTAssertTrue(error.localizedDescription.contains("cities/nowhere"), error.localizedDescription)
         }
     }
@@ -213,7 +213,7 @@ final class FirebaseDocsSnippetsTests: XCTestCase {
             try await db.collection("c").document("d").setData(["after": true])
             XCTFail("a write after terminate succeeded")
         } catch {
-            XCTAssertEqual((error as? FirestoreErrorCode)?.code, .failedPrecondition)
+            XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.failedPrecondition.rawValue)
         }
     }
 

@@ -108,7 +108,7 @@ final class DataTypesTests: StoreTestCase {
 
     func testAnUnsignedIntegerBeyond64BitsIsRefusedByName() {
         let error = storeError { try ref.set(["n": UInt64.max]) }
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertEqual(error?.description, "document types/one, field n: 18446744073709551615 is out of range for a 64-bit integer "
             + "(-9223372036854775808...9223372036854775807), the only integer Firestore stores")
     }

@@ -146,7 +146,7 @@ final class DiskFormatTests: StoreTestCase {
 
     func testAReferenceThatIsNotAStringMakesTheDocumentUnreadable() async throws {
         let error = try await readError(of: #"{"author": {"$ref": 5}}"#)
-        XCTAssertEqual(error?.code, .dataLoss)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.dataLoss.rawValue)
         XCTAssertEqual(error?.description, #"document disk/doc cannot be read: field author: {"$ref": …} expects a document path in a string, such as "books/hitchhiker", found the number 5"#)
     }
 
@@ -165,7 +165,7 @@ final class DiskFormatTests: StoreTestCase {
         let map = try await readError(of: #"{"x": {"$map": [1]}}"#)
         XCTAssertEqual(map?.description, #"document disk/doc cannot be read: field x: {"$map": …} expects a map, found an array of 1 item"#)
         let late = try await readError(of: #"{"x": {"$timestamp": "10000-01-01T00:00:00Z"}}"#)
-        XCTAssertEqual(late?.code, .dataLoss)
+        XCTAssertEqual(late?.code, FirestoreErrorCode.dataLoss.rawValue)
         let collection = try await readError(of: #"{"x": {"$ref": "books"}}"#)
         XCTAssertTrue(collection?.description.hasPrefix(#"document disk/doc cannot be read: field x: {"$ref": …} expects a document path in a string, such as "books/hitchhiker", found the string "books" ("#) == true,
                       "\(String(describing: collection))")
@@ -173,7 +173,7 @@ final class DiskFormatTests: StoreTestCase {
 
     func testTwoFieldNamesThatDifferOnlyInNormalizationAreNamedClearly() async throws {
         let error = try await readError(of: "{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2}")
-        XCTAssertEqual(error?.code, .dataLoss)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.dataLoss.rawValue)
         XCTAssertTrue(error?.description.hasSuffix("the fields \"caf\u{E9}\" (U+0063 U+0061 U+0066 U+00E9) and \"cafe\u{301}\" "
             + "(U+0063 U+0061 U+0066 U+0065 U+0301) differ only in Unicode normalization, and the store cannot hold both in one map; "
             + "rename one of them") == true, "\(String(describing: error))")
@@ -183,8 +183,8 @@ final class DiskFormatTests: StoreTestCase {
 
     func testAnUnreadableDocumentIsNeitherMergedIntoNorUpdated() throws {
         try store.writeFile("disk/doc.json", #"{"author": {"$ref": 5}}"#)
-        XCTAssertEqual(storeError { try ref.update(["x": 1]) }?.code, .dataLoss)
-        XCTAssertEqual(storeError { try ref.set(["x": 1], merge: true) }?.code, .dataLoss)
+        XCTAssertEqual(storeError { try ref.update(["x": 1]) }?.code, FirestoreErrorCode.dataLoss.rawValue)
+        XCTAssertEqual(storeError { try ref.set(["x": 1], merge: true) }?.code, FirestoreErrorCode.dataLoss.rawValue)
         XCTAssertEqual(store.readFile("disk/doc.json"), #"{"author": {"$ref": 5}}"#, "the file is left as it was")
     }
 

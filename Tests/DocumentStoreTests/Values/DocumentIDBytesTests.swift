@@ -133,7 +133,7 @@ final class DocumentIDBytesTests: StoreTestCase {
         let climbing = db.document("ids/../\u{301}evil")
         XCTAssertEqual(storeError { try climbing.set(["x": 1]) }?.description, #"invalid path "ids/../́evil": an id cannot be "." or "..""#)
         let hiddenDot = db.collection("ids").document(".\u{301}x")
-        XCTAssertEqual(storeError { try hiddenDot.set(["x": 1]) }?.code, .invalidArgument, "a file starting with \".\" would never be listed")
+        XCTAssertEqual(storeError { try hiddenDot.set(["x": 1]) }?.code, FirestoreErrorCode.invalidArgument.rawValue, "a file starting with \".\" would never be listed")
         XCTAssertEqual(store.fileNames(in: ""), [])
     }
 
@@ -176,7 +176,7 @@ final class DocumentIDBytesTests: StoreTestCase {
         let bad = documents[0]
         XCTAssertTrue(bad.exists)
         XCTAssertEqual(bad.data().count, 0)
-        XCTAssertEqual(bad.readError?.code, .dataLoss)
+        XCTAssertEqual(bad.readError?.code, FirestoreErrorCode.dataLoss.rawValue)
         XCTAssertEqual(bad.readError?.description, #"document ids/caf\xE9 cannot be read: "# + latin1Reason)
         XCTAssertEqual(documents[1].get("n") as? Int, 1)
     }
@@ -196,9 +196,9 @@ final class DocumentIDBytesTests: StoreTestCase {
         try writeLatin1File()
         let bad = try await documents(in: "ids")[0].reference
         let error = storeError { try bad.set(["x": 1]) }
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertEqual(error?.description, #"invalid path "ids/caf\xE9": "# + latin1Reason)
-        XCTAssertEqual(storeError { try bad.deleteDocument() }?.code, .invalidArgument)
+        XCTAssertEqual(storeError { try bad.deleteDocument() }?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertEqual(rawNames(in: "ids").count, 2)
     }
 

@@ -18,7 +18,7 @@ final class LimitsTests: StoreTestCase {
 
     func testADateBeyondAnyCalendarIsRefusedNotATrap() {
         let error = storeError { try ref.set(["d": Date(timeIntervalSince1970: 1e20)]) }
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertEqual(error?.description, "document limits/doc, field d: a time after year 9999 is outside the range Firestore stores, \(range)")
         let before = storeError { try ref.set(["d": Date(timeIntervalSince1970: -1e20)]) }
         XCTAssertEqual(before?.description, "document limits/doc, field d: a time before year 1 is outside the range Firestore stores, \(range)")
@@ -39,7 +39,7 @@ final class LimitsTests: StoreTestCase {
 
     func testAnEncodedDateBeyondTheRangeIsRefusedToo() {
         let error = thrownError { try ref.write(Dated(d: Date(timeIntervalSince1970: 1e20))) }
-        XCTAssertEqual((error as? FirestoreErrorCode)?.code, .invalidArgument, "\(String(describing: error))")
+        XCTAssertEqual((error as? FirestoreErrorCode)?.code, FirestoreErrorCode.invalidArgument.rawValue, "\(String(describing: error))")
         XCTAssertNil(store.readFile("limits/doc.json"))
     }
 
@@ -119,7 +119,7 @@ final class LimitsTests: StoreTestCase {
 
     func testAMapNested100DeepIsRefusedWithItsFieldPath() {
         let error = storeError { try ref.set(["deep": nested(100)]) }
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         let path = "deep" + String(repeating: ".m", count: 20)
         XCTAssertEqual(error?.description, "document limits/doc, field \(path): maps and arrays can be nested at most 20 levels deep")
         XCTAssertNil(store.readFile("limits/doc.json"))
@@ -161,13 +161,13 @@ final class LimitsTests: StoreTestCase {
         var value: Any = 1
         for level in 0..<21 { value = level % 2 == 0 ? [value] : ["m": value] }
         let error = storeError { try ref.set(["deep": value]) }
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertTrue(error?.description.hasSuffix("maps and arrays can be nested at most 20 levels deep") == true, "\(String(describing: error))")
     }
 
     func testAnArrayDirectlyInsideAnArrayIsRefusedWithItsPath() {
         let error = storeError { try ref.set(["cover": ["grid": [1, [2, 3]]]]) }
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertEqual(error?.description,
                        "document limits/doc, field cover.grid[1]: an array cannot directly hold another array; put the inner array in a map")
         XCTAssertNil(store.readFile("limits/doc.json"))
@@ -196,7 +196,7 @@ final class LimitsTests: StoreTestCase {
         let other = try TemporaryStore()
         defer { other.remove() }
         let error = storeError { try ref.set(["r": other.db.document("books/x")]) }
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertTrue(error?.description.contains("the reference books/x belongs to the store at") == true, "\(String(describing: error))")
     }
 }

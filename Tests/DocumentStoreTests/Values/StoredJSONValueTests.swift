@@ -57,7 +57,7 @@ final class StoredJSONValueTests: StoreTestCase {
         ]
         for (text, message) in cases {
             let error = storeError { _ = try db.value(fromStoredJSON: text, field: "v") }
-            XCTAssertEqual(error?.code, .invalidArgument, text)
+            XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue, text)
             XCTAssertEqual(error?.description, message, text)
         }
     }

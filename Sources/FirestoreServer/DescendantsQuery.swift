@@ -58,11 +58,12 @@ struct DescendantsQuery {
             guard mayHold(path) else { continue }
             let collection = store.collection(path.joined(separator: "/"))
             let existing = try await collection.getDocuments().documents
-            let withCollections = Set(try collection.listDocumentsWithCollections().map(\.documentID))
-            let byID = Dictionary(existing.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
-            for id in Set(byID.keys).union(withCollections).sorted(by: { Self.compare($0, $1) < 0 }) {
+            // By exact bytes: two ids Swift's String takes for one ("café" composed and not) are two documents.
+            let withCollections = Set(try collection.listDocumentsWithCollections().map { ExactID($0.documentID) })
+            let byID = Dictionary(existing.map { (ExactID($0.documentID), $0) }, uniquingKeysWith: { first, _ in first })
+            for id in Set(byID.keys).union(withCollections).sorted(by: { Self.compare($0.text, $1.text) < 0 }) {
                 if let needed, found.count >= needed { return }
-                let documentPath = path + [id]
+                let documentPath = path + [id.text]
                 if let snapshot = byID[id], contains(documentPath) { found.append(snapshot) }
                 if withCollections.contains(id), mayHold(documentPath) { try await walk(under: documentPath, into: &found) }
             }
@@ -109,7 +110,9 @@ struct DescendantsQuery {
         case let (x?, y?): return x == y ? 0 : (x < y ? -1 : 1)
         case (_?, nil): return -1
         case (nil, _?): return 1
-        case (nil, nil): return a == b ? 0 : (Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) ? -1 : 1)
+        case (nil, nil):
+            let (x, y) = (ExactID(a), ExactID(b))
+            return x == y ? 0 : (x < y ? -1 : 1)
         }
     }
 

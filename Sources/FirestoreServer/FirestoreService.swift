@@ -228,18 +228,17 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             }
             // All in one commit (one sync to disk); when one fails, or two name one document,
             // each on its own, so the others are still applied, as Firestore applies them.
-            do {
-                guard Set(writes.map(\.write.write.path)).count == writes.count else { throw WireError.invalidArgument("a document written twice") }
-                let committed = try await database.commit(writes.map(\.write), expecting: [:])
+            let distinct = Set(writes.map(\.write.write.path)).count == writes.count
+            if distinct, let committed = try? await database.commit(writes.map(\.write), expecting: [:]) {
                 for (position, write) in writes.enumerated() { message.writeResults[write.index] = committed.writeResults[position] }
-            } catch {
-                for write in writes {
-                    do {
-                        let committed = try await database.commit([write.write], expecting: [:])
-                        message.writeResults[write.index] = committed.writeResults.first ?? Google_Firestore_V1_WriteResult()
-                    } catch {
-                        fail(write.index, error)
-                    }
+                return message
+            }
+            for write in writes {
+                do {
+                    let committed = try await database.commit([write.write], expecting: [:])
+                    message.writeResults[write.index] = committed.writeResults.first ?? Google_Firestore_V1_WriteResult()
+                } catch {
+                    fail(write.index, error)
                 }
             }
             return message

@@ -72,6 +72,14 @@ final class ServedClientRequestsTests: XCTestCase {
             XCTAssertEqual(refused?.0, .unimplemented, "a filter over every collection is not done, and said so: \(served.backend)")
             let notGroup = await status { try await served.run(.collection("")) }
             XCTAssertEqual(notGroup?.0, .invalidArgument, "\(served.backend)")
+
+            // Two ids Swift's String takes for one ("café" composed and decomposed) are two documents.
+            try await served.commit([served.set("menus/caf\u{E9}", ["x": .integer(1)]), served.set("menus/cafe\u{301}", ["x": .integer(2)])])
+            var menus = Google_Firestore_V1_StructuredQuery.collection("", allDescendants: true).ordered("__name__")
+            menus.startAt = Self.cursor([.reference(served.name("menus/\(leastID)"))], before: true)
+            menus.endAt = Self.cursor([.reference(served.name("menus\u{0}/\(leastID)"))], before: false)
+            let ids = try await served.run(menus)
+            XCTAssertEqual(ids.map { Array($0.utf8) }, [Array("cafe\u{301}".utf8), Array("caf\u{E9}".utf8)], "both, by their bytes: \(served.backend)")
         }
     }
 

@@ -59,8 +59,8 @@ extension ServedDatabase {
     func holdsDocuments(_ collection: CollectionReference) throws -> Bool {
         guard store.directory.isFileURL else { return true }
         let withCollections = try collection.listDocumentsWithCollections()
-        let parents = Set(withCollections.map(\.documentID))
-        if try collection.listDocuments().contains(where: { !parents.contains($0.documentID) }) { return true }
+        let parents = Set(withCollections.map { ExactID($0.documentID) })
+        if try collection.listDocuments().contains(where: { !parents.contains(ExactID($0.documentID)) }) { return true }
         for document in withCollections {
             if try document.readDocument().exists || document.listCollections().contains(where: holdsDocuments) { return true }
         }

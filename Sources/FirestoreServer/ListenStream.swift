@@ -12,11 +12,13 @@ import GRPCCore
 final class ListenStreams: Sendable {
     /// Messages a stream may have waiting for a slow client.
     static let queueLimit = 10_000
+    /// Changes converted once for every stream that carries them.
+    let shared = SharedWireDocuments()
 
     func serve(_ requests: RPCAsyncSequence<Google_Firestore_V1_ListenRequest, any Error>,
                response: RPCWriter<Google_Firestore_V1_ListenResponse>, databases: ServedDatabases) async throws {
         let (outgoing, continuation) = AsyncStream<Google_Firestore_V1_ListenResponse>.makeStream(bufferingPolicy: .bufferingOldest(Self.queueLimit))
-        let stream = ListenStream(databases: databases, continuation: continuation)
+        let stream = ListenStream(databases: databases, shared: shared, continuation: continuation)
         defer { stream.close() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -41,6 +43,7 @@ final class ListenStreams: Sendable {
 /// One client's `Listen` stream.
 final class ListenStream: Sendable {
     private let databases: ServedDatabases
+    private let shared: SharedWireDocuments
     private let continuation: AsyncStream<Google_Firestore_V1_ListenResponse>.Continuation
 
     private struct Target {
@@ -62,8 +65,9 @@ final class ListenStream: Sendable {
     /// Listener callbacks of one stream run one at a time, in order.
     private let queue = DispatchQueue(label: "shelf.serve.listen")
 
-    init(databases: ServedDatabases, continuation: AsyncStream<Google_Firestore_V1_ListenResponse>.Continuation) {
+    init(databases: ServedDatabases, shared: SharedWireDocuments, continuation: AsyncStream<Google_Firestore_V1_ListenResponse>.Continuation) {
         self.databases = databases
+        self.shared = shared
         self.continuation = continuation
     }
 
@@ -187,7 +191,9 @@ final class ListenStream: Sendable {
             if !wasCurrent && resumed { send(.reset, [id]) }
             let changed = wasCurrent ? snapshot.documentChanges.filter { $0.type != .removed }.map(\.document) : snapshot.documents
             let removed = wasCurrent ? snapshot.documentChanges.filter { $0.type == .removed }.map(\.document) : []
-            for document in try database.wireDocuments(changed).compactMap({ $0 }) { sendChange(document, target: id) }
+            // A target's first documents are its own; its changes are every listener's.
+            let documents = wasCurrent ? try shared.documents(changed, in: database) : try database.wireDocuments(changed)
+            for document in documents.compactMap({ $0 }) { sendChange(document, target: id) }
             for document in removed {
                 var remove = Google_Firestore_V1_DocumentRemove()
                 remove.document = database.name(of: document.reference.path)
@@ -225,7 +231,7 @@ final class ListenStream: Sendable {
             guard let wasCurrent else { return }
             if sendReset { send(.reset, [id]) }
             if let snapshot {
-                if let document = try database.wireDocuments([snapshot]).first!, snapshot.exists {
+                if let document = try shared.documents([snapshot], in: database).first!, snapshot.exists {
                     sendChange(document, target: id)
                 } else if wasCurrent {
                     var delete = Google_Firestore_V1_DocumentDelete()

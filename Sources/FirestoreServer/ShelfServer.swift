@@ -47,6 +47,9 @@ public final class ShelfServer: Sendable {
         server.beginGracefulShutdown()
     }
 
+    /// How many times `Listen` streams converted changed documents (each read their times).
+    package var listenConversions: Int { service.listens.shared.conversions }
+
     private static func text(_ address: any Sendable) -> String {
         if let ipv4 = address as? GRPCNIOTransportCore.SocketAddress, let v4 = ipv4.ipv4 { return "\(v4.host):\(v4.port)" }
         return "\(address)"

@@ -76,6 +76,33 @@ final class ServedListenTests: XCTestCase {
         }
     }
 
+    func testAChangeFollowedByManyTargetsIsConvertedOnceForThemAll() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("books/dune", ["pages": .integer(412)])])
+            let targets: [Int32] = [1, 2, 3, 4]
+            let (requests, sending) = AsyncStream<Google_Firestore_V1_ListenRequest>.makeStream()
+            for id in targets { sending.yield(Self.addTarget(id, query: .collection("books"))) }
+            try await served.client.listen(requestProducer: { writer in
+                for await request in requests { try await writer.write(request) }
+            }, onResponse: { response in
+                var messages = response.messages.makeAsyncIterator()
+                var seen: [String] = []
+                while seen.filter({ $0.hasPrefix("current") }).count < targets.count, let message = try await messages.next() {
+                    seen.append(Self.summary(message))
+                }
+                let before = served.server.listenConversions
+                try await served.commit([served.set("books/emma", ["pages": .integer(50)])])
+                var changes: [String] = []
+                while changes.count < targets.count, let message = try await messages.next() {
+                    if case .documentChange = message.responseType { changes.append(Self.summary(message)) }
+                }
+                XCTAssertEqual(changes.sorted(), targets.map { "change emma \($0)" }, "\(served.backend)")
+                XCTAssertEqual(served.server.listenConversions - before, 1, "one conversion for \(targets.count) targets: \(served.backend)")
+                sending.finish()
+            })
+        }
+    }
+
     func testADocumentsTargetIsCurrentOnceEachDocumentWasReadAndSaysDeletes() async throws {
         try await ServedStore.eachBackend { served in
             try await served.commit([served.set("books/dune", ["pages": .integer(412)])])

@@ -22,6 +22,7 @@ struct ServedStore: Sendable {
     /// The store's folder, or its PostgreSQL URL with the password.
     let location: URL
     let client: FirestoreClient
+    let server: ShelfServer
     static let database = "projects/test/databases/(default)"
 
     /// `books/dune` as requests name it.
@@ -71,7 +72,7 @@ struct ServedStore: Sendable {
             let transport = try HTTP2ClientTransport.Posix(target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
             do {
                 try await withGRPCClient(transport: transport) { grpc in
-                    try await body(ServedStore(backend: backend, store: store, location: location, client: FirestoreClient(wrapping: grpc)))
+                    try await body(ServedStore(backend: backend, store: store, location: location, client: FirestoreClient(wrapping: grpc), server: server))
                 }
             } catch {
                 server.stop()

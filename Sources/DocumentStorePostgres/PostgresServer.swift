@@ -227,14 +227,21 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         do {
             // shelf.writer: this commit announces its paths itself, at its end (see PostgresSchema).
             try run("SELECT set_config('shelf.writer', 'on', true), pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtextextended(p, 0) AS key FROM unnest(\(paths)::text[]) AS p ORDER BY key) AS keys")
-            let current = try documents("SELECT path, fields::text FROM shelf_documents WHERE path = ANY(\(paths))", on: connection)
+            let current = try queries.rows("""
+                SELECT path, fields::text, (extract(epoch FROM create_time) * 1000000)::int8, (extract(epoch FROM update_time) * 1000000)::int8
+                FROM shelf_documents WHERE path = ANY(\(paths))
+                """).map { row in
+                let (path, json, created, updated) = try row.decode((String, String, Int64, Int64).self)
+                return ServerDocument(path: path, json: PostgresNulEscape.original(json: json),
+                                      times: DocumentTimes(created: Self.timestamp(microseconds: created), updated: Self.timestamp(microseconds: updated)))
+            }
             let changes = try body(current)
             let deleted = changes.filter { $0.json == nil }.map(\.path)
             if !deleted.isEmpty {
                 try run("DELETE FROM shelf_documents WHERE path = ANY(\(deleted))")
             }
             // The trigger of migration 6 stamps the times, except those of writes that keep theirs.
-            let stamped = changes.filter { $0.json != nil && $0.keptTimes == nil }
+            let stamped = changes.filter { $0.json != nil && $0.times == nil }
             if !stamped.isEmpty {
                 let (paths, parents, collectionIDs) = Self.places(stamped)
                 try run("""
@@ -244,10 +251,10 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                     ON CONFLICT (path) DO UPDATE SET fields = excluded.fields
                     """)
             }
-            let kept = changes.filter { $0.json != nil && $0.keptTimes != nil }
+            let kept = changes.filter { $0.json != nil && $0.times != nil }
             if !kept.isEmpty {
                 let (paths, parents, collectionIDs) = Self.places(kept)
-                let created = kept.map { $0.keptTimes!.created.rfc3339 }, updated = kept.map { $0.keptTimes!.updated.rfc3339 }
+                let created = kept.map { $0.times!.created.rfc3339 }, updated = kept.map { $0.times!.updated.rfc3339 }
                 try run("SELECT set_config('shelf.keep_times', 'on', true)")
                 try run("""
                     INSERT INTO shelf_documents AS d (path, parent, collection_id, fields, create_time, update_time)

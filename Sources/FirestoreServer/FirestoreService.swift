@@ -207,7 +207,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                 }
                 expected = entry.reads
             }
-            let writes = try request.writes.enumerated().map { index, write throws(WireError) in try WireWrite(write, index: index, in: database) }
+            let writes = try request.writes.enumerated().map { index, write throws(WireError) in try FirestoreWrite(write, index: index, in: database) }
             return try await database.commit(writes, expecting: expected)
         }
     }
@@ -222,13 +222,13 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                 message.status[index].code = Int32(failure.code.rawValue)
                 message.status[index].message = failure.message
             }
-            var writes: [(index: Int, write: WireWrite)] = []
+            var writes: [(index: Int, write: FirestoreWrite)] = []
             for (index, wire) in request.writes.enumerated() {
-                do { writes.append((index, try WireWrite(wire, index: index, in: database))) } catch { fail(index, error) }
+                do { writes.append((index, try FirestoreWrite(wire, index: index, in: database))) } catch { fail(index, error) }
             }
             // All in one commit (one sync to disk); when one fails, or two name one document,
             // each on its own, so the others are still applied, as Firestore applies them.
-            let distinct = Set(writes.map(\.write.write.path)).count == writes.count
+            let distinct = Set(writes.map(\.write.path)).count == writes.count
             if distinct, let committed = try? await database.commit(writes.map(\.write), expecting: [:]) {
                 for (position, write) in writes.enumerated() { message.writeResults[write.index] = committed.writeResults[position] }
                 return message
@@ -275,7 +275,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             var write = Google_Firestore_V1_Write()
             write.delete = request.name
             if request.hasCurrentDocument { write.currentDocument = request.currentDocument }
-            _ = try await database.commit([try WireWrite(write, index: 0, in: database)], expecting: [:])
+            _ = try await database.commit([try FirestoreWrite(write, index: 0, in: database)], expecting: [:])
             return Google_Protobuf_Empty()
         }
     }
@@ -296,11 +296,11 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     /// A write of one document, then the document as it is after it.
     private func writeAndRead(_ wire: Google_Firestore_V1_Write, mask: Google_Firestore_V1_DocumentMask?, in database: ServedDatabase) async throws -> Google_Firestore_V1_Document {
-        let write = try WireWrite(wire, index: 0, in: database)
+        let write = try FirestoreWrite(wire, index: 0, in: database)
         _ = try await database.commit([write], expecting: [:])
-        let snapshot = try database.store.document(write.write.path).readDocument()
+        let snapshot = try database.store.document(write.path).readDocument()
         guard let document = try database.wireDocuments([snapshot], mask: try self.mask(mask)).first! else {
-            throw WireError.notFound("Document \"\(database.name(of: write.write.path))\" not found after writing it (deleted since)")
+            throw WireError.notFound("Document \"\(database.name(of: write.path))\" not found after writing it (deleted since)")
         }
         return document
     }

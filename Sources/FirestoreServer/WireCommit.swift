@@ -3,28 +3,17 @@ import FirestoreProtocol
 import Foundation
 
 extension ServedDatabase {
-    /// Commits the writes together, after the documents a transaction read (`expected`) and
-    /// those an `update_time` precondition names are checked unchanged; answers with each
-    /// write's update time and transform results.
-    func commit(_ writes: [WireWrite], expecting expected: [String: DocumentSnapshot]) async throws -> Google_Firestore_V1_CommitResponse {
+    /// Commits the writes together, after the documents a transaction read (`expected`) are
+    /// checked unchanged; answers with each write's update time and transform results.
+    func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot]) async throws -> Google_Firestore_V1_CommitResponse {
         try await onIOThread {
-            var expected = expected
-            for write in writes {
-                guard let updateTime = write.updateTime else { continue }
-                let snapshot = try store.document(write.write.path).readDocument()
-                let times = try store.documentTimes([write.write.path]).first!
-                guard let times, times.updated == updateTime else {
-                    throw WireError.failedPrecondition("The document \(name(of: write.write.path)) was updated at \(times.map { "\($0.updated)" } ?? "no time (it does not exist)"), not at \(updateTime) as the precondition requires")
-                }
-                if expected[write.write.path] == nil { expected[write.write.path] = snapshot }
-            }
-            let results = try store.commit(writes.map(\.write), expecting: expected)
-            let times = try store.documentTimes(writes.map(\.write.path))
+            let results = try store.commit(writes, expecting: expected)
+            let times = try store.documentTimes(writes.map(\.path))
             var response = Google_Firestore_V1_CommitResponse()
             let values = self.values
             response.writeResults = zip(results, zip(writes, times)).map { result, written in
                 var wire = Google_Firestore_V1_WriteResult()
-                if case .delete = written.0.write.operation {} else if let times = written.1 {
+                if case .delete = written.0.operation {} else if let times = written.1 {
                     wire.updateTime = WireValues.wire(times.updated)
                 }
                 wire.transformResults = result.transformResults.map(values.wire)

@@ -44,6 +44,8 @@ extension WireError {
             self = .notFound("No document to update: \(database.name(of: path))")
         case FirestoreWrite.PreconditionFailure.alreadyExists(let path):
             self = WireError(code: .alreadyExists, message: "Document already exists: \(database.name(of: path))")
+        case FirestoreWrite.PreconditionFailure.updatedAt(let path, let actual, let required):
+            self = .failedPrecondition("The document \(database.name(of: path)) was updated at \(actual.map { "\($0)" } ?? "no time (it does not exist)"), not at \(required) as the precondition requires")
         case let error as RPCError:
             self = WireError(code: error.code, message: error.message)
         default:

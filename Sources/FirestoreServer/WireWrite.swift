@@ -2,14 +2,8 @@ import DocumentStore
 import FirestoreProtocol
 import Foundation
 
-/// A `google.firestore.v1.Write` as the store's `FirestoreWrite`. An `update_time`
-/// precondition is kept apart: the commit checks it against the document's times
-/// (`CommitRequests`), which the store's write does not see.
-struct WireWrite {
-    let write: FirestoreWrite
-    /// The update time the document must have, when the precondition asks for one.
-    let updateTime: Timestamp?
-
+/// A `google.firestore.v1.Write` as the store's `FirestoreWrite`.
+extension FirestoreWrite {
     init(_ wire: Google_Firestore_V1_Write, index: Int, in database: ServedDatabase) throws(WireError) {
         let field = "writes[\(index)]"
         let values = database.values
@@ -42,16 +36,14 @@ struct WireWrite {
             transforms += try Self.transforms(transform.fieldTransforms, values: values, field: field + ".transform.field_transforms")
         }
         var precondition = FirestoreWrite.Precondition.none
-        var updateTime: Timestamp?
         if wire.hasCurrentDocument {
             switch wire.currentDocument.conditionType {
             case .exists(let exists)?: precondition = .exists(exists)
-            case .updateTime(let time)?: updateTime = try values.timestamp(time, field: field + ".current_document.update_time")
+            case .updateTime(let time)?: precondition = .updateTime(try values.timestamp(time, field: field + ".current_document.update_time"))
             case nil: break
             }
         }
-        self.write = FirestoreWrite(path: path, operation: operation, transforms: transforms, precondition: precondition)
-        self.updateTime = updateTime
+        self.init(path: path, operation: operation, transforms: transforms, precondition: precondition)
     }
 
     private static func transforms(_ wire: [Google_Firestore_V1_DocumentTransform.FieldTransform], values: WireValues,

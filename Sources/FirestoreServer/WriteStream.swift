@@ -19,7 +19,7 @@ struct WriteStream {
             var message = Google_Firestore_V1_WriteResponse()
             if let database {
                 do {
-                    let writes = try request.writes.enumerated().map { index, write throws(WireError) in try WireWrite(write, index: index, in: database) }
+                    let writes = try request.writes.enumerated().map { index, write throws(WireError) in try FirestoreWrite(write, index: index, in: database) }
                     let committed = try await database.commit(writes, expecting: [:])
                     message.writeResults = committed.writeResults
                     message.commitTime = committed.commitTime

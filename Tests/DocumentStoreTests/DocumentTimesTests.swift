@@ -42,6 +42,28 @@ final class DocumentTimesTests: StoreTestCase {
         XCTAssertEqual(try db.documentTimes(["notes/missing"]), [nil], "a missing document has no times")
     }
 
+    func testAnUpdateTimePreconditionIsCheckedByTheCommitWithTheStoredTime() async throws {
+        try await note.setData(["v": 1])
+        let stale = try times(note).updated
+        try await note.setData(["v": 1])  // the same fields again: only the time tells
+        let current = try times(note).updated
+        let write = { (time: Timestamp) in
+            FirestoreWrite(path: self.note.path, operation: .update(Fields(["v": .integer(2)]), mask: nil), precondition: .updateTime(time))
+        }
+        XCTAssertThrowsError(try db.commit([write(stale)])) { error in
+            XCTAssertEqual(error as? FirestoreWrite.PreconditionFailure, .updatedAt(path: "notes/n", actual: current, required: stale))
+        }
+        let unchanged = try await note.getDocument().data()?["v"] as? Int
+        XCTAssertEqual(unchanged, 1, "a stale precondition writes nothing")
+        XCTAssertThrowsError(try db.commit([FirestoreWrite(path: "notes/missing", operation: .delete, precondition: .updateTime(current))])) { error in
+            XCTAssertEqual(error as? FirestoreWrite.PreconditionFailure, .updatedAt(path: "notes/missing", actual: nil, required: current))
+        }
+        _ = try db.commit([write(current)])
+        let written = try await note.getDocument().data()?["v"] as? Int
+        XCTAssertEqual(written, 2)
+        XCTAssertGreaterThan(try times(note).updated, current)
+    }
+
     func testADocumentDeletedAndMadeAgainIsCreatedAgain() async throws {
         try await note.setData(["v": 1])
         let before = try times(note)

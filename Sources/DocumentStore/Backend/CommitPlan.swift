@@ -4,14 +4,22 @@
 /// it holds the documents locked.
 enum CommitPlan {
     /// The documents to store, in the order first written, with the times the last write of
-    /// each asks to keep (`shelf export`).
-    static func apply(_ writes: [DocumentWrite], store: Firestore, current: (ResourcePath) throws -> StoredDocument)
+    /// each asks to keep (`shelf export`). `updated` gives a stored document's update time,
+    /// for the writes whose precondition names one.
+    static func apply(_ writes: [DocumentWrite], store: Firestore, current: (ResourcePath) throws -> StoredDocument,
+                      updated: (ResourcePath) throws -> Timestamp?)
         throws -> [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)] {
         let writeTime = Timestamp()
         var staged: [ResourcePath: StoredDocument] = [:]
         var order: [ResourcePath] = []
         var keptTimes: [ResourcePath: DocumentTimes] = [:]
         for write in writes {
+            if let required = write.lastUpdated {
+                let actual = try updated(write.path)
+                guard actual == required else {
+                    throw FirestoreWrite.PreconditionFailure.updatedAt(path: write.path.description, actual: actual, required: required)
+                }
+            }
             let isStaged = staged[write.path] != nil
             let before = try staged[write.path] ?? (write.readsCurrent ? current(write.path) : .missing)
             var after = StoredDocument.missing

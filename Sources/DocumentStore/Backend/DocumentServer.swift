@@ -30,7 +30,7 @@ package protocol DocumentServer: AnyObject, Sendable {
     /// The ids of the collections holding documents directly below `parent` ("" for the root).
     func collectionIDs(under parent: String) throws -> [String]
     /// Runs `body` in one transaction that holds `paths` locked: it gets those of them that
-    /// exist, as they are, and returns what to write (nil text: delete), committed all
+    /// exist, as they are, with their times, and returns what to write (nil text: delete), committed all
     /// together. Retries on serialization failures; an error thrown by `body` rolls back and
     /// is rethrown as it is.
     func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws
@@ -46,14 +46,15 @@ package protocol DocumentServer: AnyObject, Sendable {
 package struct ServerDocument: Sendable, Equatable {
     package var path: String
     package var json: String?
-    /// On a write: the times to store instead of the server's clock (`shelf export` keeps a
-    /// document's times); nil: the server stamps the write.
-    package var keptTimes: DocumentTimes?
+    /// Read in a commit: the document's create and update times. On a write: the times to
+    /// store instead of the server's clock (`shelf export` keeps a document's times); nil:
+    /// the server stamps the write.
+    package var times: DocumentTimes?
 
-    package init(path: String, json: String?, keptTimes: DocumentTimes? = nil) {
+    package init(path: String, json: String?, times: DocumentTimes? = nil) {
         self.path = path
         self.json = json
-        self.keptTimes = keptTimes
+        self.times = times
     }
 }
 

@@ -35,11 +35,15 @@ final class ServerBackend: StorageBackend {
         var written: [ResourcePath] = []
         try server.transact(locking: paths.map(\.description).sorted()) { found in
             var current: [ResourcePath: StoredDocument] = [:]
-            for document in found { current[Self.path(document.path)] = DocumentText.document(document.json, store: store) }
+            var updated: [ResourcePath: Timestamp] = [:]
+            for document in found {
+                current[Self.path(document.path)] = DocumentText.document(document.json, store: store)
+                updated[Self.path(document.path)] = document.times?.updated
+            }
             for (path, seen) in expected where (current[path] ?? .missing) != seen {
                 throw DocumentStoreError.changedSinceRead(path: path.description)
             }
-            let staged = try CommitPlan.apply(writes, store: store) { current[$0] ?? .missing }
+            let staged = try CommitPlan.apply(writes, store: store, current: { current[$0] ?? .missing }, updated: { updated[$0] })
             written = staged.map(\.path)
             return try staged.map { path, document, keptTimes in
                 guard let fields = document.fields else { return ServerDocument(path: path.description, json: nil) }
@@ -47,7 +51,7 @@ final class ServerBackend: StorageBackend {
                 guard text.utf8.count <= DocumentFiles.maxDocumentBytes else {
                     throw DocumentStoreError.documentTooLarge(path: path.description, bytes: text.utf8.count)
                 }
-                return ServerDocument(path: path.description, json: text, keptTimes: keptTimes)
+                return ServerDocument(path: path.description, json: text, times: keptTimes)
             }
         }
         return written

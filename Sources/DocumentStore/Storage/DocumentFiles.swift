@@ -345,7 +345,8 @@ final class DocumentFiles: Sendable {
             }
         }
         var entries: [CommitJournal.Entry] = []
-        for (path, document, keptTimes) in try CommitPlan.apply(writes, store: store, current: { try self.document(at: $0, store: store) }) {
+        for (path, document, keptTimes) in try CommitPlan.apply(writes, store: store, current: { try self.document(at: $0, store: store) },
+                                                                       updated: { try self.times(at: $0)?.updated }) {
             guard case .fields(let fields) = document else { entries.append(.init(path: path, bytes: nil)); continue }
             let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))
             guard bytes.count <= Self.maxDocumentBytes else {

@@ -7,6 +7,9 @@ struct DocumentWrite {
     /// The create and update times to give the document instead of the commit's (`shelf
     /// export` keeps them); nil for every other write.
     var keptTimes: DocumentTimes? = nil
+    /// A precondition: the stored document was last updated at this time (Firestore's
+    /// `update_time`); the backend checks it with the document's times while it holds it.
+    var lastUpdated: Timestamp? = nil
     /// Gets what is stored (or what an earlier write of the same commit made of it) and the
     /// commit's time (for `serverTimestamp()`); returns the new fields, or nil to delete.
     let transform: (StoredDocument, Timestamp) throws -> [String: FirestoreValue]?

@@ -18,12 +18,17 @@ package struct FirestoreWrite: Sendable {
         case none
         /// The document must exist (true) or must not (false).
         case exists(Bool)
+        /// The document must exist and have been last updated at this time; checked by the
+        /// backend while it holds the document, so no write can come in between.
+        case updateTime(Timestamp)
     }
 
     /// Why a precondition failed, for the server to word as Firestore does.
     package enum PreconditionFailure: Error, Equatable {
         case missing(path: String)
         case alreadyExists(path: String)
+        /// The document was last updated at `actual` (nil: it does not exist), not `required`.
+        case updatedAt(path: String, actual: Timestamp?, required: Timestamp)
     }
 
     package var path: String
@@ -55,7 +60,7 @@ extension Firestore {
         for (index, write) in writes.enumerated() {
             let path: ResourcePath
             do { path = try ResourcePath.parse(write.path, expectDocument: true) } catch { throw publicError(error) }
-            documentWrites.append(DocumentWrite(path: path, readsCurrent: write.readsCurrent) { current, writeTime in
+            documentWrites.append(DocumentWrite(path: path, readsCurrent: write.readsCurrent, lastUpdated: write.requiredUpdateTime) { current, writeTime in
                 let (fields, transformed) = try write.apply(to: current, writeTime: writeTime)
                 results.withLock { $0[index].transformResults = transformed }
                 return fields
@@ -83,6 +88,12 @@ extension FirestoreWrite {
         if case .update(_, mask: nil) = operation, transforms.isEmpty, precondition == .none { return false }
         if case .delete = operation, precondition == .none { return false }
         return true
+    }
+
+    /// The update time an `updateTime` precondition requires.
+    var requiredUpdateTime: Timestamp? {
+        if case .updateTime(let time) = precondition { return time }
+        return nil
     }
 
     /// The document's fields after the write (nil: deleted), and the transforms' values.

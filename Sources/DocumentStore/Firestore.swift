@@ -80,11 +80,14 @@ public final class Firestore: @unchecked Sendable {
     // MARK: Committing
 
     /// The one way documents change: the writes are applied together, after checking that the
-    /// documents in `expected` are still as they were read; then listeners are told.
-    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:]) throws {
+    /// documents in `expected` are still as they were read; then listeners are told. Returns
+    /// the documents written, with their times.
+    @discardableResult
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:]) throws -> [WrittenDocument] {
         if state.withLock({ $0.isTerminated }) { throw terminatedError }
-        let paths = try backend.commit(writes, expecting: expected, store: self)
-        didWrite(paths)
+        let written = try backend.commit(writes, expecting: expected, store: self)
+        didWrite(written.map(\.path))
+        return written
     }
 
     /// True when the folder cannot be written; writes will fail with a clear error.

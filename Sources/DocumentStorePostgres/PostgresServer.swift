@@ -80,16 +80,23 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     func times(_ paths: [String]) throws -> [String: DocumentTimes] {
         try withConnection(doing: "read documents' times from") { connection in
             let rows = try PostgresQueries(connection: connection, logger: logger).rows("""
-                SELECT path, (extract(epoch FROM create_time) * 1000000)::int8, (extract(epoch FROM update_time) * 1000000)::int8
-                FROM shelf_documents WHERE path = ANY(\(paths))
+                SELECT path, \(unescaped: Self.timesColumns) FROM shelf_documents WHERE path = ANY(\(paths))
                 """)
             var times: [String: DocumentTimes] = [:]
             for row in rows {
                 let (path, created, updated) = try row.decode((String, Int64, Int64).self)
-                times[path] = DocumentTimes(created: Self.timestamp(microseconds: created), updated: Self.timestamp(microseconds: updated))
+                times[path] = Self.times(created: created, updated: updated)
             }
             return times
         }
+    }
+
+    /// A document's create and update times as two columns of microseconds since 1970, read
+    /// back by `times(created:updated:)`.
+    static let timesColumns = "(extract(epoch FROM create_time) * 1000000)::int8, (extract(epoch FROM update_time) * 1000000)::int8"
+
+    static func times(created: Int64, updated: Int64) -> DocumentTimes {
+        DocumentTimes(created: timestamp(microseconds: created), updated: timestamp(microseconds: updated))
     }
 
     /// A time as PostgreSQL keeps it: microseconds since 1970.
@@ -204,7 +211,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
 
     // MARK: Writing
 
-    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws {
+    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws -> [String: DocumentTimes] {
         try withConnection(doing: "commit to", retry: false) { connection in
             var attempt = 1
             while true {
@@ -220,20 +227,27 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     /// One attempt: lock the paths (advisory locks, taken in one order so two commits never
     /// wait for each other in a circle), read them, write what `body` makes of them.
     private func transactOnce(_ connection: PostgresConnection, locking paths: [String],
-                              _ body: ([ServerDocument]) throws -> [ServerDocument]) throws {
+                              _ body: ([ServerDocument]) throws -> [ServerDocument]) throws -> [String: DocumentTimes] {
         let queries = PostgresQueries(connection: connection, logger: logger)
         func run(_ query: PostgresQuery) throws { try queries.rows(query) }
+        var written: [String: DocumentTimes] = [:]
+        /// Runs an INSERT that returns `Self.returnedTimes`, keeping the times it gave.
+        func insert(_ query: PostgresQuery) throws {
+            for row in try queries.rows(query) {
+                let (path, created, updated) = try row.decode((String, Int64, Int64).self)
+                written[path] = Self.times(created: created, updated: updated)
+            }
+        }
         try run("BEGIN")
         do {
             // shelf.writer: this commit announces its paths itself, at its end (see PostgresSchema).
             try run("SELECT set_config('shelf.writer', 'on', true), pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtextextended(p, 0) AS key FROM unnest(\(paths)::text[]) AS p ORDER BY key) AS keys")
             let current = try queries.rows("""
-                SELECT path, fields::text, (extract(epoch FROM create_time) * 1000000)::int8, (extract(epoch FROM update_time) * 1000000)::int8
-                FROM shelf_documents WHERE path = ANY(\(paths))
+                SELECT path, fields::text, \(unescaped: Self.timesColumns) FROM shelf_documents WHERE path = ANY(\(paths))
                 """).map { row in
                 let (path, json, created, updated) = try row.decode((String, String, Int64, Int64).self)
                 return ServerDocument(path: path, json: PostgresNulEscape.original(json: json),
-                                      times: DocumentTimes(created: Self.timestamp(microseconds: created), updated: Self.timestamp(microseconds: updated)))
+                                      times: Self.times(created: created, updated: updated))
             }
             let changes = try body(current)
             let deleted = changes.filter { $0.json == nil }.map(\.path)
@@ -244,11 +258,12 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
             let stamped = changes.filter { $0.json != nil && $0.times == nil }
             if !stamped.isEmpty {
                 let (paths, parents, collectionIDs) = Self.places(stamped)
-                try run("""
+                try insert("""
                     INSERT INTO shelf_documents AS d (path, parent, collection_id, fields)
                     SELECT path, parent, collection_id, fields::jsonb
                     FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(stamped.map { PostgresNulEscape.storable(json: $0.json!) })::text[]) AS w(path, parent, collection_id, fields)
                     ON CONFLICT (path) DO UPDATE SET fields = excluded.fields
+                    RETURNING path, \(unescaped: Self.timesColumns)
                     """)
             }
             let kept = changes.filter { $0.json != nil && $0.times != nil }
@@ -256,17 +271,19 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                 let (paths, parents, collectionIDs) = Self.places(kept)
                 let created = kept.map { $0.times!.created.rfc3339 }, updated = kept.map { $0.times!.updated.rfc3339 }
                 try run("SELECT set_config('shelf.keep_times', 'on', true)")
-                try run("""
+                try insert("""
                     INSERT INTO shelf_documents AS d (path, parent, collection_id, fields, create_time, update_time)
                     SELECT path, parent, collection_id, fields::jsonb, created::timestamptz, updated::timestamptz
                     FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(kept.map { PostgresNulEscape.storable(json: $0.json!) })::text[], \(created)::text[], \(updated)::text[])
                         AS w(path, parent, collection_id, fields, created, updated)
                     ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, create_time = excluded.create_time, update_time = excluded.update_time
+                    RETURNING path, \(unescaped: Self.timesColumns)
                     """)
                 try run("SELECT set_config('shelf.keep_times', '', true)")
             }
             if !changes.isEmpty { try run("SELECT pg_notify(\(PostgresSchema.channel), \(PostgresChanges.payload(writer: self.changes.writer, paths: changes.map(\.path))))") }
             try run("COMMIT")
+            return written
         } catch {
             if !connection.isClosed { try? run("ROLLBACK") }
             throw error

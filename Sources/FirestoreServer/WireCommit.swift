@@ -8,18 +8,15 @@ extension ServedDatabase {
     func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot]) async throws -> Google_Firestore_V1_CommitResponse {
         try await onIOThread {
             let results = try store.commit(writes, expecting: expected)
-            let times = try store.documentTimes(writes.map(\.path))
             var response = Google_Firestore_V1_CommitResponse()
             let values = self.values
-            response.writeResults = zip(results, zip(writes, times)).map { result, written in
+            response.writeResults = results.map { result in
                 var wire = Google_Firestore_V1_WriteResult()
-                if case .delete = written.0.operation {} else if let times = written.1 {
-                    wire.updateTime = WireValues.wire(times.updated)
-                }
+                if let time = result.updateTime { wire.updateTime = WireValues.wire(time) }
                 wire.transformResults = result.transformResults.map(values.wire)
                 return wire
             }
-            response.commitTime = WireValues.wire(times.compactMap { $0?.updated }.max() ?? Timestamp())
+            response.commitTime = WireValues.wire(results.compactMap(\.updateTime).max() ?? Timestamp())
             return response
         }
     }

@@ -64,6 +64,16 @@ final class DocumentTimesTests: StoreTestCase {
         XCTAssertGreaterThan(try times(note).updated, current)
     }
 
+    func testACommitAnswersWithTheTimeItGaveEachDocument() async throws {
+        try await note.setData(["v": 1])
+        let set = { (path: String) in FirestoreWrite(path: path, operation: .update(Fields(["v": .integer(2)]), mask: nil)) }
+        let alone = try db.commit([set("notes/a")])
+        XCTAssertEqual(alone.map(\.updateTime), [try times(db.document("notes/a")).updated], "one document")
+        let together = try db.commit([set("notes/b"), set("notes/c"), FirestoreWrite(path: note.path, operation: .delete)])
+        XCTAssertEqual(together.map(\.updateTime), [try times(db.document("notes/b")).updated, try times(db.document("notes/c")).updated, nil],
+                       "a batch: each document's own time, none for a delete")
+    }
+
     func testADocumentDeletedAndMadeAgainIsCreatedAgain() async throws {
         try await note.setData(["v": 1])
         let before = try times(note)

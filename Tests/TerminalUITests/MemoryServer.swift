@@ -109,7 +109,7 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
         }
     }
 
-    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws {
+    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws -> [String: DocumentTimes] {
         let written = try answer("commit to") { documents in
             let changes = try body(found(documents) { paths.contains($0) })
             for change in changes { documents[change.path] = change.json }
@@ -117,6 +117,7 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
         }
         let observers = lock.withLock { Array(self.observers.values) }
         for observer in observers { observer(written) }
+        return try times(written)
     }
 
     func observe(_ changed: @escaping @Sendable ([String]?) -> Void) -> ServerObservation {

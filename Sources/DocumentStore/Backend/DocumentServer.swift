@@ -32,8 +32,8 @@ package protocol DocumentServer: AnyObject, Sendable {
     /// Runs `body` in one transaction that holds `paths` locked: it gets those of them that
     /// exist, as they are, with their times, and returns what to write (nil text: delete), committed all
     /// together. Retries on serialization failures; an error thrown by `body` rolls back and
-    /// is rethrown as it is.
-    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws
+    /// is rethrown as it is. Returns the times of the documents written (not those deleted).
+    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws -> [String: DocumentTimes]
     /// Calls `changed` with the paths each commit wrote, from any client; with nil when
     /// changes may have been missed (a dropped connection, once listening again), until the
     /// observation is cancelled.

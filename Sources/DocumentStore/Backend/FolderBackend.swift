@@ -20,7 +20,7 @@ final class FolderBackend: StorageBackend {
         try files.reading { try paths.map { path throws(DocumentStoreError) in try files.times(at: path) } }
     }
 
-    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath] {
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {
         guard writes.isEmpty, !expected.isEmpty else { return try files.commit(writes, expecting: expected, store: store) }
         // Only reads to check: they need to be unchanged, which needs no write lock.
         try files.reading {

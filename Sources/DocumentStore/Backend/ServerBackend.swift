@@ -29,11 +29,11 @@ final class ServerBackend: StorageBackend {
         return paths.map { found[$0.description] }
     }
 
-    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath] {
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {
         var paths = Set(expected.keys)
         for write in writes { paths.insert(write.path) }
         var written: [ResourcePath] = []
-        try server.transact(locking: paths.map(\.description).sorted()) { found in
+        let times = try server.transact(locking: paths.map(\.description).sorted()) { found in
             var current: [ResourcePath: StoredDocument] = [:]
             var updated: [ResourcePath: Timestamp] = [:]
             for document in found {
@@ -54,7 +54,7 @@ final class ServerBackend: StorageBackend {
                 return ServerDocument(path: path.description, json: text, times: keptTimes)
             }
         }
-        return written
+        return written.map { WrittenDocument(path: $0, times: times[$0.description]) }
     }
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {

@@ -14,8 +14,9 @@ protocol StorageBackend: AnyObject, Sendable {
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?]
     /// Applies `writes` all together, after checking that each document in `expected` is still
     /// what was read (else `DocumentStoreError.changedSinceRead`, which a transaction retries).
-    /// With no writes, only checks. Returns the paths written, in the order first written.
-    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath]
+    /// With no writes, only checks. Returns the documents written, in the order first written,
+    /// with the times the commit gave them.
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument]
     /// The query's results, in its order, cursors and limits applied.
     func results(of query: Query) throws -> [QueryDocumentSnapshot]
     /// How many documents the query finds, when the storage can count them without reading
@@ -35,6 +36,13 @@ protocol StorageBackend: AnyObject, Sendable {
     func consistently<T>(_ body: () throws -> T) throws -> T
     /// Lets go of connections; later calls fail.
     func close()
+}
+
+/// A document a commit wrote: its times as the commit left them (nil: deleted), which are
+/// this write's own even if another commit follows at once.
+struct WrittenDocument: Sendable {
+    let path: ResourcePath
+    let times: DocumentTimes?
 }
 
 extension StorageBackend {

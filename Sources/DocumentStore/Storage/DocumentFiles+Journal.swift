@@ -63,7 +63,8 @@ extension DocumentFiles {
     // MARK: Committing several documents
 
     /// Steps 3 to 9 of the protocol, under the write lock.
-    func commitJournaled(_ entries: [CommitJournal.Entry]) throws(DocumentStoreError) {
+    /// Returns the times each entry's document was given (nil: deleted).
+    func commitJournaled(_ entries: [CommitJournal.Entry]) throws(DocumentStoreError) -> [DocumentTimes?] {
         let barrier = DurabilityBarrier.chosen
         var random = SystemRandomNumberGenerator()
         let journal = CommitJournal(batchID: random.next(), entries: entries)
@@ -80,11 +81,12 @@ extension DocumentFiles {
 
         // 5. The documents' temporary files; 6. the commit point.
         var temporaries: [(Int32, String)] = []
+        var times = [DocumentTimes?](repeating: nil, count: entries.count)
         do throws(DocumentStoreError) {
             for (index, entry) in entries.enumerated() {
                 guard let bytes = entry.bytes, let dirFD = try folders.open(entry.path.parent.segments, create: true, in: self) else { continue }
                 let name = journal.temporaryName(index)
-                try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile, display: display(entry.path.parent.segments),
+                times[index] = try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile, display: display(entry.path.parent.segments),
                               replacing: entry.path.last + Self.fileExtension, keptTimes: entry.keptTimes)
                 temporaries.append((dirFD, name))
             }
@@ -102,6 +104,7 @@ extension DocumentFiles {
         // 7. Apply; 8. one barrier; 9. forget the journal.
         try apply(journal, folders: &folders, writeTemporaries: false, barrier: barrier, failpoint: BatchFailpoint.beforeApplyingEntry)
         try finish(journal: shelf, barrier: barrier, folders: folders)
+        return times
     }
 
     /// Renames each document's temporary file over it (writing it first when

@@ -44,10 +44,11 @@ extension DocumentFiles {
     /// Gives a new file `fd`, written to replace the document file `document` of the folder
     /// `dirFD`, the document's times: `keptTimes` when given; else a modification time later
     /// than the document's (the file's own, unless the clock has not moved since) and the
-    /// document's create time, or that modification time for a new document. Returns 0, or the
-    /// errno of a failure to set the time. A file system without extended attributes keeps no
-    /// create time (see above), which is no failure.
-    func stampTimes(_ fd: Int32, replacing document: String, in dirFD: Int32, keptTimes: DocumentTimes?) -> Int32 {
+    /// document's create time, or that modification time for a new document. Sets `stamped` to
+    /// them and returns 0, or returns the errno of a failure to set the time. A file system
+    /// without extended attributes keeps no create time (see above), which is no failure.
+    func stampTimes(_ fd: Int32, replacing document: String, in dirFD: Int32, keptTimes: DocumentTimes?,
+                    stamped: inout DocumentTimes?) -> Int32 {
         var times: DocumentTimes
         var setsModified = true
         if let keptTimes {
@@ -72,6 +73,7 @@ extension DocumentFiles {
         }
         let text = times.created.rfc3339
         _ = text.withCString { LinuxCalls.setAttribute?(fd, Self.createTimeAttribute, $0, strlen($0), 0) }
+        stamped = times
         return 0
     }
 

@@ -331,10 +331,10 @@ final class DocumentFiles: Sendable {
     /// every document in `expected` must still be what was read (else `changedSinceRead`), then the
     /// writes are applied to what is stored (`CommitPlan`). One document is written by one
     /// atomic rename; several through the journal (see `CommitJournal`), all or none.
-    /// Returns the paths written.
+    /// Returns the documents written, with the times each was given.
     @discardableResult
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
-                store: Firestore) throws -> [ResourcePath] {
+                store: Firestore) throws -> [WrittenDocument] {
         let lock = try WriteLock(files: self)
         defer { lock.release() }
         try recoverUnderLock()
@@ -354,25 +354,23 @@ final class DocumentFiles: Sendable {
             }
             entries.append(.init(path: path, bytes: bytes, keptTimes: keptTimes))
         }
-        if entries.count == 1 {
-            try persist(entries[0].bytes, at: entries[0].path, keptTimes: entries[0].keptTimes)
-        } else if entries.count > 1 {
-            try commitJournaled(entries)
-        }
-        return entries.map(\.path)
+        let times = entries.count == 1 ? [try persist(entries[0].bytes, at: entries[0].path, keptTimes: entries[0].keptTimes)]
+            : entries.isEmpty ? [] : try commitJournaled(entries)
+        return zip(entries, times).map { WrittenDocument(path: $0.path, times: $1) }
     }
 
-    /// Writes or deletes one document file, atomically and durably.
-    private func persist(_ bytes: [UInt8]?, at path: ResourcePath, keptTimes: DocumentTimes?) throws {
+    /// Writes or deletes one document file, atomically and durably; the times it was given.
+    private func persist(_ bytes: [UInt8]?, at path: ResourcePath, keptTimes: DocumentTimes?) throws -> DocumentTimes? {
         let folder = display(path.parent.segments)
-        guard let dirFD = try openFolder(path.parent.segments, create: bytes != nil) else { return }
+        guard let dirFD = try openFolder(path.parent.segments, create: bytes != nil) else { return nil }
         defer { close(dirFD) }
         let fileName = path.last + Self.fileExtension
+        var times: DocumentTimes?
         if let bytes {
             var random = SystemRandomNumberGenerator()
             let tempName = ".shelf-\(String(random.next(), radix: 36)).tmp"
-            try writeFile(tempName, in: dirFD, bytes, exclusive: true, sync: true, display: folder,
-                          replacing: fileName, keptTimes: keptTimes)
+            times = try writeFile(tempName, in: dirFD, bytes, exclusive: true, sync: true, display: folder,
+                                  replacing: fileName, keptTimes: keptTimes)
             guard renameat(dirFD, tempName, dirFD, fileName) == 0 else {
                 let code = errno
                 unlinkat(dirFD, tempName, 0)
@@ -384,14 +382,16 @@ final class DocumentFiles: Sendable {
             }
         }
         sync(dirFD)
+        return times
     }
 
     /// Writes `bytes` to a new file `name` in an open folder (replacing one of that name unless
     /// `exclusive`), fsynced when `sync`. A failure removes the file. When the file is to
     /// replace the document file `document`, it gets that document's times first (see
-    /// `stampTimes`).
+    /// `stampTimes`), which it returns.
+    @discardableResult
     func writeFile(_ name: String, in dirFD: Int32, _ bytes: [UInt8], exclusive: Bool, sync: Bool,
-                   display folder: String, replacing document: String? = nil, keptTimes: DocumentTimes? = nil) throws(DocumentStoreError) {
+                   display folder: String, replacing document: String? = nil, keptTimes: DocumentTimes? = nil) throws(DocumentStoreError) -> DocumentTimes? {
         let fd = openat(dirFD, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
         guard fd >= 0 else { throw .io(folder, "write a file in", errno: errno) }
         var written = 0
@@ -405,12 +405,14 @@ final class DocumentFiles: Sendable {
             }
             written += n
         }
-        if failure == 0, let document { failure = stampTimes(fd, replacing: document, in: dirFD, keptTimes: keptTimes) }
+        var stamped: DocumentTimes?
+        if failure == 0, let document { failure = stampTimes(fd, replacing: document, in: dirFD, keptTimes: keptTimes, stamped: &stamped) }
         if failure == 0 && sync && self.sync(fd) != 0 { failure = errno }
         if close(fd) != 0 && failure == 0 && errno != EINTR { failure = errno }
         if failure != 0 {
             unlinkat(dirFD, name, 0)
             throw .io(folder + "/" + name, "write", errno: failure)
         }
+        return stamped
     }
 }

@@ -45,9 +45,11 @@ package struct FirestoreWrite: Sendable {
     }
 }
 
-/// What one `FirestoreWrite` made: the value each transform left, in the transforms' order.
+/// What one `FirestoreWrite` made: the value each transform left, in the transforms' order,
+/// and the document's update time after the commit (nil: deleted).
 package struct FirestoreWriteResult: Sendable {
     package var transformResults: [FirestoreValue] = []
+    package var updateTime: Timestamp?
 }
 
 extension Firestore {
@@ -69,7 +71,12 @@ extension Firestore {
         do {
             var expectedStored: [ResourcePath: StoredDocument] = [:]
             for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true)] = snapshot.stored }
-            try commit(documentWrites, expecting: expectedStored)
+            let written = try commit(documentWrites, expecting: expectedStored)
+            var times: [ResourcePath: DocumentTimes] = [:]
+            for document in written { times[document.path] = document.times }
+            results.withLock { results in
+                for (index, write) in documentWrites.enumerated() { results[index].updateTime = times[write.path]?.updated }
+            }
         } catch let failure as FirestoreWrite.PreconditionFailure {
             throw failure
         } catch let changed as DocumentStoreError {

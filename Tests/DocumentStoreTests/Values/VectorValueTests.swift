@@ -62,6 +62,14 @@ final class VectorValueTests: StoreTestCase {
         XCTAssertEqual(try storedFields(ref.path)["embedding"]?.vectorElements, [.double(0.25), .double(0.75)])
     }
 
+    func testDecodingAVectorAsAnotherTypeSaysItFoundAVector() async throws {
+        struct Titled: Decodable { var embedding: String }
+        try await ref.setData(["embedding": FieldValue.vector([1.0, 2.0])])
+        let error = await thrownError { _ = try await self.ref.getDocument(as: Titled.self) }
+        let message = contextDescription(error) ?? ""
+        XCTAssertTrue(message.contains("found a vector of 2 numbers"), message)
+    }
+
     func testAVectorIsCodableAsFirebasesKeyedNumbers() throws {
         let json = try JSONEncoder().encode(VectorValue([1, 2.5]))
         XCTAssertEqual(String(decoding: json, as: UTF8.self), #"{"data":[1,2.5]}"#)

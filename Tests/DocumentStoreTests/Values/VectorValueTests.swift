@@ -43,6 +43,35 @@ final class VectorValueTests: StoreTestCase {
         XCTAssertEqual(longer, ["c", "d"], "a range on a vector matches only vectors, the longer ones after")
     }
 
+    /// The order Firebase's own vector tests expect of the backend: arrays, then vectors by
+    /// length (infinities in place), then by numbers, then maps.
+    func testVectorsOfEveryLengthAndInfinitiesOrderAsFirestoresBackend() async throws {
+        let inOrder: [Any] = [
+            [3, 1], [50],
+            FieldValue.vector([-Double.infinity]), FieldValue.vector([-7.5]), FieldValue.vector([7.5]), FieldValue.vector([Double.infinity]),
+            FieldValue.vector([1, 8.0]), FieldValue.vector([3, 0.5]), FieldValue.vector([1, 1, 1.0]),
+            FieldValue.vector([9, 0, 0, 0.5]), FieldValue.vector([9, 0, 0, 1.0]),
+            ["A": "z"], ["a": "z"],
+        ]
+        let things = db.collection("things")
+        for (index, value) in inOrder.enumerated() {
+            try await things.document(String(format: "d%02d", inOrder.count - index)).setData(["v": value])
+        }
+        let expected = inOrder.indices.map { String(format: "d%02d", inOrder.count - $0) }
+        let ordered = try await things.order(by: "v").getDocuments().documents.map(\.documentID)
+        XCTAssertEqual(ordered, expected)
+        let below = try await things.whereField("v", isLessThan: FieldValue.vector([1, 1, 1.0])).order(by: "v").getDocuments()
+        XCTAssertEqual(below.documents.map(\.documentID), Array(expected[2...7]), "only vectors, and only the smaller")
+    }
+
+    func testAddDocumentAndUpdateDataTakeVectors() async throws {
+        let added = try await db.collection("books").addDocument(data: ["v": FieldValue.vector([0.0])])
+        try await added.updateData(["w": FieldValue.vector([-1, -200, -999.5])])
+        let read = try await added.getDocument()
+        XCTAssertEqual(read.get("v") as? VectorValue, FieldValue.vector([0.0]))
+        XCTAssertEqual(read.get("w") as? VectorValue, VectorValue([-1, -200, -999.5]))
+    }
+
     func testAQueryForAVectorFindsTheDocumentHoldingIt() async throws {
         try await ref.setData(["v": FieldValue.vector([1.0, 2.0])])
         try await db.document("books/emma").setData(["v": FieldValue.vector([2.0, 1.0])])

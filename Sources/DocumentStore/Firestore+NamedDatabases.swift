@@ -8,7 +8,7 @@ extension Firestore {
 
     /// The database `database` of the default app (the one `configure` set).
     public static func firestore(database: String) -> Firestore {
-        firestore(app: defaultApp(), database: database)
+        firestore(app: configuredApp(), database: database)
     }
 
     /// The `(default)` database of `app`.
@@ -19,13 +19,6 @@ extension Firestore {
     /// The database `database` of `app`: the same store each time, until it is terminated.
     public static func firestore(app: FirebaseApp, database: String) -> Firestore {
         app.database(database)
-    }
-
-    private static func defaultApp() -> FirebaseApp {
-        guard let app = FirebaseApp.app() else {
-            fatalError("Firestore.firestore(database:) was called before Firestore.configure(directory:). Configure the store's folder first.")
-        }
-        return app
     }
 
     /// Where the database `name` lives beside the store at `location`: a folder's

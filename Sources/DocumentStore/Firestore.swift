@@ -134,8 +134,6 @@ public final class Firestore: @unchecked Sendable {
 
     // MARK: The default store
 
-    private static let defaultStore = Locked<Firestore?>(nil)
-
     /// Sets the store that `Firestore.firestore()` returns, as `FirebaseApp.configure()` does.
     @discardableResult
     public static func configure(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
@@ -149,7 +147,6 @@ public final class Firestore: @unchecked Sendable {
     }
 
     private static func configure(_ store: Firestore) -> Firestore {
-        defaultStore.withLock { $0 = store }
         FirebaseApp.configureDefault(with: store)
         return store
     }
@@ -166,12 +163,18 @@ public final class Firestore: @unchecked Sendable {
         state.withLock { $0.app = app }
     }
 
-    /// The store set by `configure(directory:)`.
+    /// The store set by `configure(directory:)`; once it is terminated, a new one on the same
+    /// folder or server, as Firebase's `firestore()` after `terminate`.
     public static func firestore() -> Firestore {
-        guard let store = defaultStore.withLock({ $0 }) else {
+        firestore(app: configuredApp(), database: defaultDatabaseID)
+    }
+
+    /// The default app; calling for it before `configure` is a programming error, as in Firebase.
+    static func configuredApp() -> FirebaseApp {
+        guard let app = FirebaseApp.app() else {
             fatalError("Firestore.firestore() was called before Firestore.configure(directory:). Configure the store's folder first.")
         }
-        return store
+        return app
     }
 
     // MARK: References

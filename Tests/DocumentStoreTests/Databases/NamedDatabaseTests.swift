@@ -95,7 +95,6 @@ final class NamedDatabaseTests: StoreTestCase {
     func testFirestoreDatabaseIsANamedDatabaseOfTheConfiguredDefaultApp() async throws {
         let location = store.location.hasPrefix("/") ? URL(fileURLWithPath: store.location) : URL(string: store.location)
         let configured = try Firestore.configure(url: try XCTUnwrap(location))
-        defer { Task { try? await configured.terminate() } }
         let app = try XCTUnwrap(FirebaseApp.app())
         XCTAssertEqual(app.name, FirebaseApp.defaultAppName)
         XCTAssertTrue(Firestore.firestore().app === app)
@@ -106,5 +105,20 @@ final class NamedDatabaseTests: StoreTestCase {
         let besides = try await archive().document("books/dune").getDocument()
         XCTAssertTrue(besides.exists, "the default app's archive is not the one beside the same store")
         try await Firestore.firestore(database: "archive").terminate()
+        try await configured.terminate()
+    }
+
+    func testFirestoreAfterTerminateIsANewStoreOnTheSamePlace() async throws {
+        let location = store.location.hasPrefix("/") ? URL(fileURLWithPath: store.location) : URL(string: store.location)
+        let configured = try Firestore.configure(url: try XCTUnwrap(location))
+        XCTAssertTrue(Firestore.firestore() === configured)
+        try await configured.document("books/dune").setData(["title": "Dune"])
+        try await configured.terminate()
+
+        let reopened = Firestore.firestore()
+        XCTAssertFalse(reopened === configured)
+        let read = try await reopened.document("books/dune").getDocument()
+        XCTAssertEqual(read.get("title") as? String, "Dune")
+        try await reopened.terminate()
     }
 }

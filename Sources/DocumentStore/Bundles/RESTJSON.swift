@@ -56,7 +56,8 @@ struct RESTJSON {
         guard segments[3] == store.databaseID else {
             throw failure(field, "\"\(name)\" is in the database \(segments[3]), not this store's \(store.databaseID)")
         }
-        let path = ResourcePath(segments: Array(segments.dropFirst(5)))
+        // Empty segments are skipped, as Firebase reads resource names ("documents/" is the root).
+        let path = ResourcePath(segments: segments.dropFirst(5).filter { !$0.isEmpty })
         if !path.segments.isEmpty {
             do { _ = try ResourcePath.parse(path.description, expectDocument: path.isDocument) } catch {
                 throw failure(field, "\(publicError(error).localizedDescription)")

@@ -130,7 +130,7 @@ final class BundleTests: StoreTestCase {
     }
 
     func testALimitToLastQueryAndCursorsReadBackAsWritten() async throws {
-        let named = #"{"namedQuery":{"name":"last","readTime":"2100-01-01T00:00:00Z","bundledQuery":{"parent":"\#(name("").dropLast())","structuredQuery":{"from":[{"collectionId":"books"}],"orderBy":[{"field":{"fieldPath":"`a.b`"}}],"startAt":{"values":[{"integerValue":"1"}],"before":true},"endAt":{"values":[{"integerValue":"9"}]},"limit":2},"limitType":"LAST"}}}"#
+        let named = #"{"namedQuery":{"name":"last","readTime":"2100-01-01T00:00:00Z","bundledQuery":{"parent":"\#(name(""))","structuredQuery":{"from":[{"collectionId":"books"}],"orderBy":[{"field":{"fieldPath":"`a.b`"}}],"startAt":{"values":[{"integerValue":"1"}],"before":true},"endAt":{"values":[{"integerValue":"9"}]},"limit":2},"limitType":"LAST"}}}"#
         _ = try await db.loadBundle(bundle([named], documents: 0))
         let kept = await db.getQuery(named: "last")
         let query = try XCTUnwrap(kept)

@@ -10,42 +10,67 @@ public final class Firestore: @unchecked Sendable {
     /// The folder holding the store's collections; for a store on a server, its URL without
     /// the password.
     public let directory: URL
+    /// Where the store was opened: `directory`, or the server's URL with its password, from
+    /// which its app finds the named databases beside it.
+    let location: URL
+    /// Which of its app's databases this store is: "(default)", or a named database's id.
+    let databaseID: String
     /// Where the documents live (see `StorageBackend`).
     let backend: StorageBackend
     private let state: Locked<State>
     /// Called after each round of delivered snapshots (`addSnapshotsInSyncListener`).
     let snapshotsInSync = SnapshotsInSyncListeners()
+    /// The named queries of the bundles loaded into this store (`getQuery(named:)`).
+    let namedQueries = Locked<[String: Query]>([:])
 
     private struct State {
         var settings: FirestoreSettings
         var watchers: [WatchKey: Watcher] = [:]
         var writeErrorHandler: (@Sendable (Error) -> Void)?
         var isTerminated = false
+        /// The store's own app, the one it was opened for, or the default app (`configure`).
+        var app: FirebaseApp
     }
 
     /// Opens a store on `directory`, creating the folder if it is missing (its parent must exist).
     public convenience init(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
-        let backend: FolderBackend
-        do { backend = try FolderBackend(root: directory) } catch { throw error.firestoreError }
-        self.init(backend: backend, directory: directory, settings: settings)
+        try self.init(folder: directory, settings: settings, app: nil)
     }
 
     /// Opens a store at `url`: a file URL is a folder (as `init(directory:)`);
     /// `postgresql://user:password@host:port/database` is a PostgreSQL server, once
     /// DocumentStorePostgres is imported and `Firestore.enablePostgreSQL()` was called.
     public convenience init(url: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
+        try self.init(opening: url, settings: settings, app: nil)
+    }
+
+    /// As `init(url:)`, for the database `databaseID` of the app `app` (nil: an app of the
+    /// store's own).
+    convenience init(opening url: URL, settings: FirestoreSettings, app: FirebaseApp?, databaseID: String = Firestore.defaultDatabaseID) throws {
         if url.isFileURL {
-            try self.init(directory: url, settings: settings)
+            try self.init(folder: url, settings: settings, app: app, databaseID: databaseID)
             return
         }
         let backend = ServerBackend(server: try ServerSchemes.open(url))
-        self.init(backend: backend, directory: URL(string: backend.description) ?? url, settings: settings)
+        self.init(backend: backend, directory: URL(string: backend.description) ?? url, location: url, settings: settings, app: app,
+                  databaseID: databaseID)
     }
 
-    init(backend: StorageBackend, directory: URL, settings: FirestoreSettings) {
+    private convenience init(folder: URL, settings: FirestoreSettings, app: FirebaseApp?, databaseID: String = Firestore.defaultDatabaseID) throws {
+        let backend: FolderBackend
+        do { backend = try FolderBackend(root: folder) } catch { throw error.firestoreError }
+        self.init(backend: backend, directory: folder, location: folder, settings: settings, app: app, databaseID: databaseID)
+    }
+
+    init(backend: StorageBackend, directory: URL, location: URL, settings: FirestoreSettings, app: FirebaseApp?,
+         databaseID: String = Firestore.defaultDatabaseID) {
         self.backend = backend
         self.directory = directory
-        state = Locked(State(settings: settings.copy() as! FirestoreSettings))
+        self.location = location
+        self.databaseID = databaseID
+        let owner = app ?? FirebaseApp(name: backend.description, location: location, directory: directory, settings: settings)
+        state = Locked(State(settings: settings.copy() as! FirestoreSettings, app: owner))
+        if app == nil { owner.holdAsDefault(self) }
     }
 
     deinit { backend.close() }
@@ -112,8 +137,6 @@ public final class Firestore: @unchecked Sendable {
 
     // MARK: The default store
 
-    private static let defaultStore = Locked<Firestore?>(nil)
-
     /// Sets the store that `Firestore.firestore()` returns, as `FirebaseApp.configure()` does.
     @discardableResult
     public static func configure(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
@@ -127,16 +150,34 @@ public final class Firestore: @unchecked Sendable {
     }
 
     private static func configure(_ store: Firestore) -> Firestore {
-        defaultStore.withLock { $0 = store }
+        FirebaseApp.configureDefault(with: store)
         return store
     }
 
-    /// The store set by `configure(directory:)`.
+    /// The app this store belongs to: the default app for the store set by `configure`, the
+    /// app named databases were opened from, or else an app of the store's own, so
+    /// `Firestore.firestore(app: db.app, database: "other")` opens a database beside any store.
+    public var app: FirebaseApp {
+        state.withLock { $0.app }
+    }
+
+    /// Makes `app` the store's app (`configure`): its named databases are then the default app's.
+    func join(_ app: FirebaseApp) {
+        state.withLock { $0.app = app }
+    }
+
+    /// The store set by `configure(directory:)`; once it is terminated, a new one on the same
+    /// folder or server, as Firebase's `firestore()` after `terminate`.
     public static func firestore() -> Firestore {
-        guard let store = defaultStore.withLock({ $0 }) else {
+        firestore(app: configuredApp(), database: defaultDatabaseID)
+    }
+
+    /// The default app; calling for it before `configure` is a programming error, as in Firebase.
+    static func configuredApp() -> FirebaseApp {
+        guard let app = FirebaseApp.app() else {
             fatalError("Firestore.firestore() was called before Firestore.configure(directory:). Configure the store's folder first.")
         }
-        return store
+        return app
     }
 
     // MARK: References
@@ -207,6 +248,7 @@ public final class Firestore: @unchecked Sendable {
             watcher.stop()
         }
         backend.close()  // a server's connections; later calls fail, as Firebase's do
+        app.forget(self)  // as Firebase's: the next `firestore(app:database:)` opens it anew
     }
 
     /// Adds a subscription to the shared watcher for `key`, creating and starting it if needed.

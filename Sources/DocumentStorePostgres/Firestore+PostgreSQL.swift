@@ -6,5 +6,8 @@ extension Firestore {
     /// before opening such a store; the core library knows no server by itself.
     public static func enablePostgreSQL() {
         ServerSchemes.register(["postgresql", "postgres"]) { url in try PostgresServer(url: url) }
+        ServerSchemes.register(namedDatabasesOf: ["postgresql", "postgres"]) { name, url in
+            try Firestore.postgreSQLURL(ofDatabase: name, besides: url)
+        }
     }
 }

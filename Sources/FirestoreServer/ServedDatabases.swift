@@ -58,13 +58,8 @@ final class ServedDatabases: Sendable {
         }
     }
 
-    /// Firestore's rule for database ids.
+    /// Firestore's rule for database ids, as the Swift API checks it.
     static func isValidName(_ name: String) -> Bool {
-        let characters = Array(name.utf8)
-        guard (4...63).contains(characters.count), let first = characters.first, let last = characters.last else { return false }
-        let isLower = { (c: UInt8) in c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z") }
-        let isDigit = { (c: UInt8) in c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
-        return isLower(first) && last != UInt8(ascii: "-")
-            && characters.allSatisfy { isLower($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
+        Firestore.isValidDatabaseID(name)
     }
 }

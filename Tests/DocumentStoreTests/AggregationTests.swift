@@ -135,6 +135,21 @@ final class AggregationTests: StoreTestCase {
         XCTAssertEqual(try snapshot.result(for: .sum("pages")), .integer(150))
     }
 
+    func testSnapshotsAreEqualWhenTheirQueriesAndResultsAreAsFirebasesIsEqual() async throws {
+        try writeTwoBooks()
+        let first = try await books.aggregate([.count(), .sum("pages")]).getAggregation(source: .server)
+        let again = try await books.aggregate([.sum("pages"), .count(), .count()]).getAggregation(source: .server)
+        XCTAssertEqual(first, again, "the same aggregations in another order, a duplicate merged")
+        XCTAssertEqual(first.hashValue, again.hashValue)
+        XCTAssertEqual(Set([first, again]).count, 1)
+
+        try books.document("c").write(["pages": 1])
+        let changed = try await books.aggregate([.count(), .sum("pages")]).getAggregation(source: .server)
+        XCTAssertNotEqual(first, changed, "other results")
+        let otherQuery = try await books.whereField("pages", isGreaterThan: 0).aggregate([.count(), .sum("pages")]).getAggregation(source: .server)
+        XCTAssertNotEqual(changed, otherQuery, "the same results of another query")
+    }
+
     func testAggregatesOnlyTheQuerysDocuments() async throws {
         try write("ratings", "rating", [5, 4, 3, 0])
         let query = db.collection("ratings").whereField("rating", isEqualTo: 4)

@@ -218,6 +218,49 @@ extension FirebaseSwiftSurfaceTests {
         XCTAssertEqual(inSync.value, count, "a removed listener is not called")
     }
 
+    func testNamedDatabasesTakeFirebasesNames() async throws {
+        let app: FirebaseApp = db.app
+        let archive: Firestore = Firestore.firestore(app: app, database: "archive")
+        XCTAssertTrue(Firestore.firestore(app: app) === db)
+        XCTAssertTrue(archive.app === app)
+        try await archive.document("books/dune").setData(["title": "Dune"])
+        let inDefault = try await db.document("books/dune").getDocument()
+        XCTAssertFalse(inDefault.exists)
+        try await archive.terminate()
+    }
+
+    func testVectorValueHasFirebasesSwiftNames() {
+        let vector: VectorValue = FieldValue.vector([1.0, 2.0])
+        XCTAssertEqual(vector.data, [1, 2])
+        XCTAssertEqual(FieldValue.vector([Float(0.5)]).data, [0.5])
+        XCTAssertEqual(VectorValue(__nsNumbers: [3]).__toNSArray(), [3])
+        XCTAssertEqual(FieldValue.__vector(with: [4]), VectorValue([4]))
+    }
+
+    func testBundleCallsTakeFirebasesNames() async throws {
+        let none = await db.getQuery(named: "foo")
+        XCTAssertNil(none)
+        do {
+            _ = try await db.loadBundle(Data())
+            XCTFail("an empty bundle has no metadata; Firebase refuses it too")
+        } catch let error as NSError {
+            XCTAssertEqual(error.domain, FirestoreErrorDomain)
+        }
+        let finished = expectation(description: "completion")
+        let task: LoadBundleTask = db.loadBundle(InputStream(data: Data())) { (progress: LoadBundleTaskProgress?, error: Error?) in
+            XCTAssertEqual(progress?.state, LoadBundleTaskState.error)
+            XCTAssertNotNil(error)
+            finished.fulfill()
+        }
+        let handle: LoadBundleObserverHandle = task.addObserver { (progress: LoadBundleTaskProgress) in
+            _ = (progress.documentsLoaded, progress.totalDocuments, progress.bytesLoaded, progress.totalBytes)
+        }
+        task.removeObserverWith(handle: handle)
+        task.removeAllObservers()
+        await fulfillment(of: [finished], timeout: 10)
+        XCTAssertEqual([LoadBundleTaskState.error, .inProgress, .success].map(\.rawValue), [0, 1, 2])
+    }
+
     /// Returns once the store's callback queue has run what was queued before: a document
     /// listener's snapshot of the last write, then one more turn.
     private func waitForCallbacks() async {

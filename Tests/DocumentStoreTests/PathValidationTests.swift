@@ -50,8 +50,12 @@ final class PathValidationTests: StoreTestCase {
     }
 
     func testReservedUnderscoreIds() async {
-        await assertRefused(documentID: "__x__", reason: "ids matching __.*__ are reserved")
-        await assertRefused(documentID: "____", reason: "ids matching __.*__ are reserved")
+        let reserved = "ids matching __.*__ are reserved, but for numeric ids (__id<64-bit integer>__)"
+        await assertRefused(documentID: "__x__", reason: reserved)
+        await assertRefused(documentID: "____", reason: reserved)
+        await assertRefused(documentID: "__id__", reason: reserved)
+        await assertRefused(documentID: "__id1x__", reason: reserved)
+        await assertRefused(documentID: "__id99999999999999999999__", reason: reserved)
         // Not matching __.*__: allowed.
         for id in ["__x", "x__", "___", "_x_"] {
             XCTAssertNoThrow(try db.collection("books").document(id).write(["ok": true]), id)
@@ -87,7 +91,7 @@ final class PathValidationTests: StoreTestCase {
             (db.collection("books/hitchhiker"), .invalidPath("books/hitchhiker", reason: "a collection path has an odd number of segments (collection or collection/document/collection), this one has 2")),
             (db.collection("../outside"), .invalidPath("../outside", reason: "an id cannot be \".\" or \"..\"")),
             (db.collection("books//reviews"), .invalidPath("books//reviews", reason: "an id cannot be empty")),
-            (db.collection("__books__"), .invalidPath("__books__", reason: "ids matching __.*__ are reserved")),
+            (db.collection("__books__"), .invalidPath("__books__", reason: "ids matching __.*__ are reserved, but for numeric ids (__id<64-bit integer>__)")),
             (db.document("books/hitchhiker").collection(".."), .invalidPath("books/hitchhiker/..", reason: "an id cannot be \".\" or \"..\"")),
             (db.document("books/hitchhiker").collection("a/b"), .invalidPath("books/hitchhiker/a/b", reason: "an id cannot contain \"/\"")),
         ]

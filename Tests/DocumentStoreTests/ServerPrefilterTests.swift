@@ -86,6 +86,20 @@ final class ServerPrefilterTests: StoreTestCase {
         XCTAssertTrue(isExact(books.whereField(FieldPath.documentID(), notIn: ["a", "b"])))
     }
 
+    /// Numeric ids sort first by number, and the server compares paths by bytes: only a lower
+    /// bound without numeric ids narrows exactly.
+    func testAnUpperBoundOrANumericIdOnTheIDIsLeftToTheEvaluator() {
+        let books = db.collection("books")
+        for query in [books.whereField(FieldPath.documentID(), isLessThan: "m"),
+                      books.whereField(FieldPath.documentID(), isLessThanOrEqualTo: "m"),
+                      books.whereField(FieldPath.documentID(), isGreaterThan: "__id5__"),
+                      db.collection("shelves/__id1__/books").whereField(FieldPath.documentID(), isGreaterThanOrEqualTo: "a")] {
+            XCTAssertEqual(conditions(query), [], "\(query.definition)")
+            XCTAssertFalse(isExact(query), "\(query.definition)")
+        }
+        XCTAssertEqual(conditions(books.whereField(FieldPath.documentID(), isGreaterThanOrEqualTo: "m")), [.path(op: ">=", path: "books/m")])
+    }
+
     func testAnAndInsideTheQueryNarrowsToo() {
         let query = db.collection("books").whereFilter(Filter.andFilter([Filter.whereField("a", isEqualTo: "x"), Filter.whereField("b", isEqualTo: 2.5)]))
         XCTAssertEqual(conditions(query), [.containsAny([#"{"a":"x"}"#]), .containsAny([#"{"b":2.5}"#])])

@@ -14,6 +14,28 @@ package enum ServerSchemes {
         }
     }
 
+    /// Where a server keeps the named database beside the one at a URL (see
+    /// `Firestore.location(ofDatabase:besides:)`).
+    package typealias DatabaseLocator = @Sendable (_ name: String, _ besides: URL) throws -> URL
+
+    private static let locators = Locked<[String: DatabaseLocator]>([:])
+
+    package static func register(namedDatabasesOf schemes: [String], _ locator: @escaping DatabaseLocator) {
+        locators.withLock { locators in
+            for scheme in schemes { locators[scheme.lowercased()] = locator }
+        }
+    }
+
+    /// The URL of the named database `name` beside the store at `url`.
+    static func location(ofDatabase name: String, besides url: URL) throws -> URL {
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard let locator = locators.withLock({ $0[scheme] }) else {
+            if openers.withLock({ $0[scheme] }) == nil { throw unknownScheme(url) }
+            throw FirestoreErrorCode(.unimplemented, "database \"\(name)\": stores at \(scheme):// URLs have no named databases")
+        }
+        return try locator(name, url)
+    }
+
     /// The server for `url`; throws, naming what to import, when no module took its scheme.
     static func open(_ url: URL) throws -> DocumentServer {
         let scheme = url.scheme?.lowercased() ?? ""

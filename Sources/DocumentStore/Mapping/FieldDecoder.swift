@@ -58,6 +58,7 @@ final class FieldDecoder: Decoder {
         if T.self == Data.self { return try data() as! T }
         if T.self == Timestamp.self { return try timestamp() as! T }
         if T.self == GeoPoint.self { return try geoPoint() as! T }
+        if T.self == VectorValue.self, let vector = value.vectorValue { return vector as! T }
         if T.self == DocumentReference.self { return try documentReference() as! T }
         if T.self == URL.self {
             guard case .string(let s) = value else { throw mismatch("a URL", T.self) }

@@ -198,6 +198,7 @@ struct ValueEncoder: Swift.Encoder {
         switch value {
         case let timestamp as Timestamp: slot.content = .value(.timestamp(timestamp))
         case let point as GeoPoint: slot.content = .value(.geoPoint(point))
+        case let vector as VectorValue: slot.content = .value(.vector(vector.data))
         case let reference as DocumentReference: slot.content = .value(.reference(reference))
         case let sentinel as FieldValue: slot.content = .sentinel(sentinel)
         case let date as Date: try encodeDate(date)

@@ -38,9 +38,10 @@ package struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible 
         UTF8Bytes.hash(bytes, into: &hasher)
     }
 
-    /// Firestore's order of ids: by UTF-8 bytes (an undecodable name after its look-alike).
+    /// Firestore's order of ids (`IDOrder`): numeric ids first, the rest by UTF-8 bytes (an
+    /// undecodable name after its look-alike).
     package static func < (a: ExactID, b: ExactID) -> Bool {
-        UTF8Bytes.compare(a.bytes, b.bytes) < 0
+        IDOrder.compare(a.bytes, b.bytes) < 0
     }
 }
 

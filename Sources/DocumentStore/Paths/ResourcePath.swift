@@ -57,8 +57,8 @@ struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
         if utf8.elementsEqual(".".utf8) || utf8.elementsEqual("..".utf8) {
             throw .invalidPath(shown, reason: "an id cannot be \".\" or \"..\"")
         }
-        if utf8.starts(with: "__".utf8) && utf8.reversed().starts(with: "__".utf8) && utf8.count >= 4 {
-            throw .invalidPath(shown, reason: "ids matching __.*__ are reserved")
+        if utf8.starts(with: "__".utf8) && utf8.reversed().starts(with: "__".utf8) && utf8.count >= 4 && IDOrder.number(of: id) == nil {
+            throw .invalidPath(shown, reason: "ids matching __.*__ are reserved, but for numeric ids (__id<64-bit integer>__)")
         }
         if utf8.first == UInt8(ascii: ".") {
             throw .invalidPath(shown, reason: "an id cannot start with \".\" (names starting with a dot are the store's temporary files)")

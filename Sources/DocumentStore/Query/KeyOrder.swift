@@ -1,7 +1,7 @@
 import Foundation
 
-/// Sorts by `ExactID` (Firestore's order of ids: their UTF-8 bytes) without retaining or
-/// releasing anything per comparison: the ids' bytes are copied end to end once, and most
+/// Sorts by `ExactID` (Firestore's order of ids: numeric ids first, then by their UTF-8 bytes)
+/// without retaining or releasing anything per comparison: the ids' bytes are copied end to end once, and most
 /// comparisons are of one number, the eight bytes that follow the prefix every id shares
 /// ("generated-00…" or none), with `memcmp` on the whole ids only when those are equal.
 /// 100,000 ids sort in a few milliseconds.
@@ -17,9 +17,20 @@ enum KeyOrder {
         permutation(count: keys.count) { keys[$0] }
     }
 
-    /// The indices `0..<count` in the order of their keys: each key is asked for once, and
-    /// again only to break a tie of bytes.
+    /// The indices `0..<count` in the order of their keys: numeric ids (`IDOrder`) first, by
+    /// their number, then the rest by their bytes.
     private static func permutation(count: Int, key: (Int) -> ExactID) -> [Int] {
+        let numeric = (0..<count).compactMap { index in IDOrder.number(of: key(index).text).map { (number: $0, index: index) } }
+        guard !numeric.isEmpty else { return bytePermutation(count: count, key: key) }
+        let numericIndices = Set(numeric.map(\.index))
+        let others = (0..<count).filter { !numericIndices.contains($0) }
+        let first = numeric.sorted { $0.number != $1.number ? $0.number < $1.number : key($0.index) < key($1.index) }
+        return first.map(\.index) + bytePermutation(count: others.count) { key(others[$0]) }.map { others[$0] }
+    }
+
+    /// The indices `0..<count` in the order of their keys' bytes: each key is asked for once,
+    /// and again only to break a tie of bytes.
+    private static func bytePermutation(count: Int, key: (Int) -> ExactID) -> [Int] {
         var bytes: [UInt8] = []
         var spans: [(start: Int, count: Int)] = []
         spans.reserveCapacity(count)

@@ -148,7 +148,7 @@ struct QueryEvaluator: Sendable {
     }
 
     private func isSortedByKey(_ documents: [QueryDocumentSnapshot]) -> Bool {
-        documents.indices.dropFirst().allSatisfy { UTF8Bytes.compare(documents[$0 - 1].key.text, documents[$0].key.text) < 0 }
+        documents.indices.dropFirst().allSatisfy { documents[$0 - 1].key < documents[$0].key }
     }
 
     /// `documents` in the query's order (no filter, no limit).

@@ -40,17 +40,17 @@ public class DocumentSnapshot: @unchecked Sendable {
     /// From the key, not the reference's path: queries compare it on every step of a sort.
     public var documentID: String { key.text }
 
-    /// -1, 0 or 1, as the documents' paths compare segment by segment by their bytes
-    /// (Firestore's order of documents across collections), without making a reference.
+    /// -1, 0 or 1, as the documents' paths compare segment by segment (`IDOrder`: Firestore's
+    /// order of documents across collections), without making a reference.
     func comparePath(to other: DocumentSnapshot) -> Int {
         let (x, xID) = parentAndID, (y, yID) = other.parentAndID
         for (u, v) in zip(x, y) {
-            let order = UTF8Bytes.compare(u, v)
+            let order = IDOrder.compare(u, v)
             if order != 0 { return order }
         }
-        if x.count == y.count { return UTF8Bytes.compare(xID, yID) }
+        if x.count == y.count { return IDOrder.compare(xID, yID) }
         // One's id meets a segment of the other's collection path; on a tie the shorter is first.
-        let order = x.count < y.count ? UTF8Bytes.compare(xID, y[y.startIndex + x.count]) : UTF8Bytes.compare(x[x.startIndex + y.count], yID)
+        let order = x.count < y.count ? IDOrder.compare(xID, y[y.startIndex + x.count]) : IDOrder.compare(x[x.startIndex + y.count], yID)
         return order != 0 ? order : (x.count < y.count ? -1 : 1)
     }
 

@@ -32,6 +32,7 @@ extension FirestoreValue {
         case let timestamp as Timestamp: self = .timestamp(timestamp)
         case let date as Date: self = .timestamp(Timestamp(date: date))
         case let point as GeoPoint: self = .geoPoint(point)
+        case let vector as VectorValue: self = .vector(vector.data)
         case let data as Data: self = .bytes(data)
         case let reference as DocumentReference: self = .reference(reference)
         case let url as URL: self = .string(url.absoluteString)
@@ -65,7 +66,7 @@ extension FirestoreValue {
         case is FieldValue:
             throw fail("FieldValue.\(value) cannot be used here")
         default:
-            throw fail("values of type \(type) cannot be stored; use String, Bool, a number, NSNull, Date, Timestamp, GeoPoint, Data, DocumentReference, arrays or maps")
+            throw fail("values of type \(type) cannot be stored; use String, Bool, a number, NSNull, Date, Timestamp, GeoPoint, VectorValue, Data, DocumentReference, arrays or maps")
         }
     }
 
@@ -101,13 +102,9 @@ extension FirestoreValue {
         case .reference(let reference): return reference
         case .geoPoint(let point): return point
         case .array(let items): return items.map(\.anyValue)
-        case .map(let fields): return fields.dictionary(\.anyValue)
+        case .map(let fields): return vectorValue ?? fields.dictionary(\.anyValue)
         }
     }
-}
-
-extension FirestoreValue {
-    /// The class of `NSNumber(value: true)`: booleans come back from `data()` as this.
 }
 
 private protocol OptionalProtocol { var isNone: Bool { get } }

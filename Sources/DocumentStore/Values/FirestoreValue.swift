@@ -47,7 +47,7 @@ package enum FirestoreValue: Sendable {
         case .reference: return "a document reference"
         case .geoPoint: return "a GeoPoint"
         case .array: return "an array"
-        case .map: return "a map"
+        case .map: return vectorElements == nil ? "a map" : "a vector"
         }
     }
 
@@ -66,7 +66,7 @@ package enum FirestoreValue: Sendable {
         case .reference(let reference): return "the reference \(reference.path)"
         case .geoPoint(let point): return "the GeoPoint \(point)"
         case .array(let items): return "an array of \(items.count) item\(items.count == 1 ? "" : "s")"
-        case .map: return "a map"
+        case .map: return vectorElements.map { "a vector of \($0.count) number\($0.count == 1 ? "" : "s")" } ?? "a map"
         }
     }
 

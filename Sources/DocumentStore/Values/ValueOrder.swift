@@ -1,9 +1,10 @@
 import Foundation
 
 /// Firestore's total order of values: null < booleans < numbers < timestamps < strings < bytes <
-/// references < GeoPoints < arrays < maps. Numbers compare by value across integers and
+/// references < GeoPoints < arrays < vectors < maps. Numbers compare by value across integers and
 /// doubles, exactly (NaN before every other number); strings by their UTF-8 bytes; references
-/// segment by segment; maps by their sorted keys, then values.
+/// segment by segment as paths (`IDOrder`); vectors by their length, then their numbers; maps by their sorted keys,
+/// then values.
 enum ValueOrder {
     static func compare(_ a: FirestoreValue?, _ b: FirestoreValue?) -> Int {
         switch (a, b) {
@@ -29,7 +30,7 @@ enum ValueOrder {
             return x == y ? 0 : (x.lexicographicallyPrecedes(y) ? -1 : 1)
         case let (.reference(x), .reference(y)):
             for (u, v) in zip(x.resourcePath.segments, y.resourcePath.segments) {
-                let c = compareStrings(u, v)
+                let c = IDOrder.compare(u, v)
                 if c != 0 { return c }
             }
             return sign(x.resourcePath.segments.count, y.resourcePath.segments.count)
@@ -42,6 +43,9 @@ enum ValueOrder {
                 if c != 0 { return c }
             }
             return sign(x.count, y.count)
+        case (.map, .map) where a.typeOrder == vectorOrder:
+            let (x, y) = (a.vectorElements ?? [], b.vectorElements ?? [])
+            return x.count != y.count ? sign(x.count, y.count) : compare(.array(x), .array(y))
         case let (.map(x), .map(y)):
             for (u, v) in zip(x, y) {  // names in their sorted order
                 let c = compareStrings(u.name, v.name)
@@ -53,6 +57,9 @@ enum ValueOrder {
         default: return 0
         }
     }
+
+    /// The type order of vectors, between arrays and maps.
+    static let vectorOrder = 9
 
     static func compareStrings(_ a: String, _ b: String) -> Int {
         UTF8Bytes.compare(a, b)
@@ -93,7 +100,7 @@ extension FirestoreValue {
         case .reference: return 6
         case .geoPoint: return 7
         case .array: return 8
-        case .map: return 9
+        case .map: return vectorElements == nil ? 10 : ValueOrder.vectorOrder
         }
     }
 }

@@ -64,6 +64,8 @@ enum WriteLimits {
                 result.append(try checked(item, stored: storedItem, field: "\(field)[\(index)]", depth: depth + 1, document: document, store: store))
             }
             return .array(result)
+        case .map where value.vectorElements != nil:
+            return value  // Firestore's vector type: its reserved "__type__" name is its tag
         case .map(let fields):
             guard depth <= maxDepth || value == stored else { throw tooDeep(field: field, document: document) }
             return .map(try checked(fields, stored: stored?.mapValue, under: field, depth: depth + 1, document: document, store: store))

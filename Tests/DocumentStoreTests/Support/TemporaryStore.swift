@@ -53,7 +53,12 @@ final class TemporaryStore {
         try? FileManager.default.removeItem(at: scratch)
         #if SHELF_POSTGRES_TESTS
         db.backend.close()
-        if let database, let cluster = try? PostgresCluster.shared() { cluster.dropDatabase(database) }
+        if let database, let cluster = try? PostgresCluster.shared() {
+            cluster.dropDatabase(database)
+            // The named databases beside it (`Firestore.firestore(app:database:)`).
+            let named = (try? cluster.psql("SELECT datname FROM pg_database WHERE starts_with(datname, '\(database)__')")) ?? ""
+            for name in named.split(separator: "\n") { cluster.dropDatabase(String(name)) }
+        }
         #endif
     }
 

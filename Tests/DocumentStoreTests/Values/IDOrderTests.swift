@@ -2,7 +2,8 @@
 import XCTest
 
 /// `KeyOrder` sorts ids as `ExactID`'s `<` does, whatever prefix they share and wherever they
-/// first differ: within the eight bytes after the shared prefix or past them.
+/// first differ: within the eight bytes after the shared prefix or past them; numeric ids
+/// (`__id<n>__`) first, by their number, as Firestore's `BasePath::CompareSegments`.
 final class IDOrderTests: XCTestCase {
     private func assertSortsAsExactID(_ keys: [ExactID], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(KeyOrder.permutation(keys).map { keys[$0] }, keys.sorted(), file: file, line: line)
@@ -31,6 +32,21 @@ final class IDOrderTests: XCTestCase {
         for _ in 0..<200 {
             let ids = (0..<Int.random(in: 0...60)).map { _ in ExactID((0..<Int.random(in: 0...14)).map { _ in alphabet.randomElement()! }.joined()) }
             assertSortsAsExactID(ids + [ExactID(undecodableFileName: "caf"), ExactID("caf"), ExactID("generated-0000010"), ExactID("generated-0000009")])
+        }
+    }
+
+    func testNumericIdsSortFirstByTheirNumber() {
+        let ids = ["__id10__", "__id-3__", "__id2__", "A", "__idx__", "__id9223372036854775807__", "0", "__id010__", "zebra"].map { ExactID($0) }
+        let expected = ["__id-3__", "__id2__", "__id010__", "__id10__", "__id9223372036854775807__", "0", "A", "__idx__", "zebra"]
+        XCTAssertEqual(ids.sorted().map(\.text), expected)
+        assertSortsAsExactID(ids.shuffled())
+    }
+
+    func testOnlyAnIntegerBetweenTheMarkersMakesANumericId() {
+        XCTAssertEqual(IDOrder.number(of: "__id42__"), 42)
+        XCTAssertEqual(IDOrder.number(of: "__id-42__"), -42)
+        for id in ["__id__", "__id-__", "__id4_2__", "__id42_", "_id42__", "__id+42__", "__id99999999999999999999__", "__ID42__"] {
+            XCTAssertNil(IDOrder.number(of: id), id)
         }
     }
 }

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The backend of a database that could not be opened (a name Firestore refuses, a server that
+/// cannot be reached): every call fails with the reason, as Firebase's calls fail against a
+/// server that refuses the database, so a non-throwing `Firestore.firestore(database:)` never
+/// stops the program and never writes anywhere else.
+final class UnopenableBackend: StorageBackend {
+    let description: String
+    private let reason: Error
+
+    init(description: String, reason: Error) {
+        self.description = description
+        self.reason = reason
+    }
+
+    var isReadOnly: Bool { true }
+
+    func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument { throw reason }
+    func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] { throw reason }
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath] { throw reason }
+    func results(of query: Query) throws -> [QueryDocumentSnapshot] { throw reason }
+    func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> { throw reason }
+    func collectionIDs(under parent: ResourcePath) throws -> [String] { throw reason }
+    /// A watcher whose every look fails (`consistently` throws), which tells its listeners why.
+    func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher { Watcher(firestore: store, key: key) }
+    func consistently<T>(_ body: () throws -> T) throws -> T { throw reason }
+    func close() {}
+}

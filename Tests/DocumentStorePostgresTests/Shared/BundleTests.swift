@@ -1,0 +1,1 @@
+../../DocumentStoreTests/Bundles/BundleTests.swift

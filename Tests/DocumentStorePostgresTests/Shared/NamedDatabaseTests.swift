@@ -1,0 +1,1 @@
+../../DocumentStoreTests/Databases/NamedDatabaseTests.swift

@@ -17,7 +17,7 @@ final class UnopenableBackend: StorageBackend {
 
     func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument { throw reason }
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] { throw reason }
-    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [ResourcePath] { throw reason }
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] { throw reason }
     func results(of query: Query) throws -> [QueryDocumentSnapshot] { throw reason }
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> { throw reason }
     func collectionIDs(under parent: ResourcePath) throws -> [String] { throw reason }

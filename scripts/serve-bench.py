@@ -20,7 +20,8 @@ What it measures, each against a fresh server on an empty store:
   whole         every document of the collection streamed by one query
   count         a count aggregation over the collection
   listeners     a write through the server seen by 100 on_snapshot listeners of the document
-                (latency from the write's call to each callback: median and slowest)
+                (latency from the write's call to each callback: median and slowest), with the
+                CPU time the server and the client spent per write
 --million adds, on PostgreSQL, a page of 20 from 1,000,000 books.
 """
 import argparse
@@ -118,8 +119,9 @@ def timed(action, times):
     return samples
 
 
-def listeners_latency(db, count=100, writes=10):
-    """Seconds from a write's call to each of `count` listeners' callbacks, over `writes` writes."""
+def listeners_latency(db, server, count=100, writes=10):
+    """Seconds from a write's call to each of `count` listeners' callbacks, over `writes` writes,
+    and the CPU seconds the server and this client spent per write meanwhile."""
     reference = db.collection("watched").document("one")
     reference.set({"n": 0})
     lock = threading.Lock()
@@ -141,6 +143,7 @@ def listeners_latency(db, count=100, writes=10):
 
     watches = [reference.on_snapshot(on_snapshot) for _ in range(count)]
     wait_for(0)
+    server_before, client_before = cpu_seconds(server.pid), time.process_time()
     latencies = []
     for n in range(1, writes + 1):
         began = time.perf_counter()
@@ -151,9 +154,10 @@ def listeners_latency(db, count=100, writes=10):
             missing = count - len(seen.get(n, []))
         if missing:
             print(f"  write {n}: {missing} listeners saw nothing within 10 s", file=sys.stderr)
+    server_cpu, client_cpu = (cpu_seconds(server.pid) - server_before) / writes, (time.process_time() - client_before) / writes
     for watch in watches:
         watch.unsubscribe()
-    return latencies
+    return latencies, server_cpu, client_cpu
 
 
 def measure(name, shelf, data, documents, million):
@@ -180,9 +184,10 @@ def measure(name, shelf, data, documents, million):
         rows.append((f"whole collection", f"{median_ms(timed(lambda: whole.append(len(list(books.stream()))), 3)):.0f} ms median of 3, {whole[-1]:,} documents"))
         counted = []
         rows.append(("count", f"{median_ms(timed(lambda: counted.append(books.count().get()[0][0].value), 5)):.0f} ms median of 5 ({counted[-1]:,})"))
-        latencies = listeners_latency(db)
+        latencies, server_cpu, client_cpu = listeners_latency(db, process)
         if latencies:
-            rows.append(("write seen by 100 listeners", f"median {median_ms(latencies):.1f} ms, slowest {max(latencies) * 1000:.1f} ms ({len(latencies)} deliveries)"))
+            rows.append(("write seen by 100 listeners", f"median {median_ms(latencies):.1f} ms, slowest {max(latencies) * 1000:.1f} ms ({len(latencies)} deliveries; "
+                                                        f"CPU a write: server {server_cpu * 1000:.1f} ms, client {client_cpu * 1000:.1f} ms)"))
         if million:
             more = 1_000_000 - documents
             rows.append(("bulk writer, more", measured_bulk_write(db, process, "books", documents, more)))

@@ -38,7 +38,7 @@ public final class Firestore: @unchecked Sendable {
             try self.init(directory: url, settings: settings)
             return
         }
-        let backend = ServerBackend(server: try ServerSchemes.open(url))
+        let backend = try ServerSchemes.openBackend(url)
         self.init(backend: backend, directory: URL(string: backend.description) ?? url, settings: settings)
     }
 
@@ -177,7 +177,7 @@ public final class Firestore: @unchecked Sendable {
 
     // MARK: Listening
 
-    enum WatchKey: Hashable {
+    package enum WatchKey: Hashable {
         case collection(ResourcePath)
         case document(ResourcePath)
         case collectionGroup(String)

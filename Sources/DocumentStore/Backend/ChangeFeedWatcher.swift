@@ -93,11 +93,6 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
         }
     }
 
-    private func key(of path: ResourcePath) -> ExactID {
-        if case .collection = key { return ExactID(path.last) }
-        return ExactID(path.description)  // a group's documents, by whole path (as `CollectionGroupWatcher`)
-    }
-
     /// Reads everything this watcher follows and diffs it with what it holds. A collection or
     /// group is read in slices by path, so other calls on the connection come between them and
     /// listeners awaiting their first snapshot are told of each slice (`LoadProgress`); commits
@@ -121,7 +116,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
             read.reserveCapacity(slice.count)
             for document in slice {
                 let path = ServerBackend.path(document.path)
-                let id = key(of: path)
+                let id = key.tableKey(of: path)
                 var snapshot = snapshot(path, DocumentText.document(document.json, store: firestore, scratch: &scratch), firestore)
                 if let old = documents[id], old.stored == snapshot.stored {
                     snapshot = old  // unchanged: the same snapshot, so listeners see no change
@@ -190,7 +185,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
                 changed.insert(ExactID(resourcePath.last))
                 continue
             }
-            let id = key(of: resourcePath)
+            let id = key.tableKey(of: resourcePath)
             guard documents[id]?.stored != (stored == .missing ? nil : stored) else { continue }
             documents[id] = stored == .missing ? nil : snapshot(resourcePath, stored, firestore)
             changed.insert(id)

@@ -2,10 +2,10 @@
 /// earlier write of the same commit made of it) and gives the new fields, checked against
 /// Firestore's limits, or nil to delete. For a backend that applies transforms itself while
 /// it holds the documents locked.
-enum CommitPlan {
+package enum CommitPlan {
     /// The documents to store, in the order first written, with the times the last write of
     /// each asks to keep (`shelf export`).
-    static func apply(_ writes: [DocumentWrite], store: Firestore, current: (ResourcePath) throws -> StoredDocument)
+    package static func apply(_ writes: [DocumentWrite], store: Firestore, current: (ResourcePath) throws -> StoredDocument)
         throws -> [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)] {
         let writeTime = Timestamp()
         var staged: [ResourcePath: StoredDocument] = [:]

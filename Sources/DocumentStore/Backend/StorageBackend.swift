@@ -3,7 +3,7 @@ import Foundation
 /// What a store needs of the place its documents live: the one seam between the Firestore API
 /// (references, batches, transactions, queries, listeners) and storage. `FolderBackend` keeps
 /// documents as JSON files; `ServerBackend` keeps them on a database server (`DocumentServer`).
-protocol StorageBackend: AnyObject, Sendable {
+package protocol StorageBackend: AnyObject, Sendable {
     /// Names the storage in messages: the folder's path, or the server's URL without its password.
     var description: String { get }
     /// True when writes will fail because the storage cannot be written.
@@ -38,6 +38,6 @@ protocol StorageBackend: AnyObject, Sendable {
 }
 
 extension StorageBackend {
-    func count(of query: Query) throws -> Int? { nil }
-    func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
+    package func count(of query: Query) throws -> Int? { nil }
+    package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// listener. The matching and ordering live in `QueryEvaluator`.
 public class Query: @unchecked Sendable, Hashable {
     public let firestore: Firestore
-    let definition: QueryDefinition
+    package let definition: QueryDefinition
     /// The first argument refused while building this query (references made from it, as
     /// `collection.document(id)`, carry it on).
     let invalid: Error?

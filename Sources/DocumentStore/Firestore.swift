@@ -181,6 +181,17 @@ public final class Firestore: @unchecked Sendable {
         case collection(ResourcePath)
         case document(ResourcePath)
         case collectionGroup(String)
+        /// One query, for a backend that follows each query on its own (`watchesQueries`).
+        case query(QueryDefinition)
+
+        /// What a backend that follows whole collections watches for this key.
+        var broadened: WatchKey {
+            guard case .query(let definition) = self else { return self }
+            switch definition.source {
+            case .collection(let path): return .collection(path)
+            case .group(let id): return .collectionGroup(id)
+            }
+        }
     }
 
     /// The watcher polling `key`, if a listener keeps one running.

@@ -5,8 +5,8 @@ import Foundation
 import GRPCCore
 
 /// One `Listen` stream per store, multiplexing the watched keys as targets: a key followed is
-/// a target added (a query of its collection or group, or its document), a key let go a
-/// target removed. The documents the server sends for a target are gathered and handed on at
+/// a target added (a listened query, a whole collection or group, or a document), a key let go
+/// a target removed. The documents the server sends for a target are gathered and handed on at
 /// its consistent points only (`TargetChange` CURRENT for a target, then NO_CHANGE with a read
 /// time for all), as Firebase's SDK raises snapshots; RESET starts a target's documents over.
 /// A dropped stream is opened again after a short, growing wait, each target resuming from
@@ -98,6 +98,10 @@ final class RemoteListen: Sendable {
             target.query.structuredQuery = remote.structured
         case .collectionGroup(let id):
             let remote = RemoteQuery(QueryDefinition(source: .group(id)), values: documents.values)
+            target.query.parent = remote.parent
+            target.query.structuredQuery = remote.structured
+        case .query(let definition):
+            let remote = RemoteQuery(definition, values: documents.values)
             target.query.parent = remote.parent
             target.query.structuredQuery = remote.structured
         }

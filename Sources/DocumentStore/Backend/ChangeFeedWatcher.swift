@@ -86,10 +86,11 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
     /// Is the document at `path` one this watcher follows?
     private func follows(_ path: String) -> Bool {
         let segments = ServerBackend.path(path).segments
-        switch key {
+        switch key.broadened {
         case .document(let document): return ResourcePath(segments: segments) == document
         case .collection(let collection): return ResourcePath(segments: segments.dropLast()) == collection
         case .collectionGroup(let id): return segments.count >= 2 && UTF8Bytes.equal(segments[segments.count - 2], id)
+        case .query: return false  // a broadened key is never a query
         }
     }
 
@@ -103,6 +104,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
         case .document(let path): return try read([ExactID(path.description)], firestore)
         case .collection(let path): selection = ServerSelection(collection: path.description, isGroup: false, conditions: [])
         case .collectionGroup(let id): selection = ServerSelection(collection: id, isGroup: true, conditions: [])
+        case .query(let definition): selection = ServerSelection(definition.source, conditions: [])
         }
         var next: [ExactID: QueryDocumentSnapshot] = [:]
         var changed: Set<ExactID> = []

@@ -29,6 +29,9 @@ package protocol StorageBackend: AnyObject, Sendable {
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID>
     /// The ids of the collections directly below `parent` (the root: no segments), sorted.
     func collectionIDs(under parent: ResourcePath) throws -> [String]
+    /// True when the storage follows each listened query on its own (a Firestore server's
+    /// listen target: only the query's documents come), rather than its whole collection.
+    var watchesQueries: Bool { get }
     /// A watcher that follows `key` for listeners and tells them what changed.
     func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher
     /// Runs `body` where it sees no commit half applied.
@@ -38,6 +41,7 @@ package protocol StorageBackend: AnyObject, Sendable {
 }
 
 extension StorageBackend {
+    package var watchesQueries: Bool { false }
     package func count(of query: Query) throws -> Int? { nil }
     package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
 }

@@ -127,7 +127,7 @@ extension Firestore.WatchKey {
     /// How a watcher of this key tells its documents apart: by id in a collection, by whole
     /// path in a group (as `CollectionGroupWatcher`).
     func tableKey(of path: ResourcePath) -> ExactID {
-        if case .collection = self { return ExactID(path.last) }
+        if case .collection = broadened { return ExactID(path.last) }
         return ExactID(path.description)
     }
 }

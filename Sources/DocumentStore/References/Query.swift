@@ -168,10 +168,7 @@ public class Query: @unchecked Sendable, Hashable {
             subscription.deliver(error: error)
             return subscription
         }
-        switch definition.source {
-        case .collection(let path): firestore.subscribe(subscription, to: .collection(path))
-        case .group(let id): firestore.subscribe(subscription, to: .collectionGroup(id))
-        }
+        firestore.subscribe(subscription, to: firestore.backend.watchesQueries ? .query(definition) : Firestore.WatchKey.query(definition).broadened)
         return subscription
     }
 

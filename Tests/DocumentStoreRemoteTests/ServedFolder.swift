@@ -13,17 +13,19 @@ final class ServedFolder: @unchecked Sendable {
     let url: URL
     /// `127.0.0.1:<port>`.
     let address: String
+    private var running: Task<Void, Never>?
 
-    init(root: URL, pollingInterval: TimeInterval = 0.05) throws {
+    /// `port` 0: a free one; another: that one (a server started again where it was).
+    init(root: URL, pollingInterval: TimeInterval = 0.05, port: Int = 0) throws {
         let settings = FirestoreSettings()
         settings.dispatchQueue = DispatchQueue(label: "ServedFolder.callbacks")
         settings.pollingInterval = pollingInterval
         store = try Firestore(directory: root, settings: settings)
-        let server = ShelfServer(store: store, at: root, settings: settings, host: "127.0.0.1", port: 0)
+        let server = ShelfServer(store: store, at: root, settings: settings, host: "127.0.0.1", port: port)
         self.server = server
         let address = Locked<String?>(nil)
         let started = DispatchSemaphore(value: 0)
-        Task.detached {
+        running = Task.detached {
             try? await server.run { listening in
                 address.withLock { $0 = listening }
                 started.signal()
@@ -37,5 +39,9 @@ final class ServedFolder: @unchecked Sendable {
         url = URL(string: "firestore://\(listening)/test")!
     }
 
+    /// Stops taking calls; those running (a Listen stream) go on until their clients end them.
     func stop() { server.stop() }
+
+    /// Stops at once, dropping every connection and stream, as a server that goes away does.
+    func kill() { running?.cancel() }
 }

@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "shelf",
             dependencies: [
-                "DocumentStore", "DocumentStorePostgres", "FirestoreServer", "ShelfModels", "TerminalUI", "CNcursesw",
+                "DocumentStore", "DocumentStorePostgres", "DocumentStoreRemote", "FirestoreServer", "ShelfModels", "TerminalUI", "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

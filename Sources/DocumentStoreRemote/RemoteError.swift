@@ -16,7 +16,11 @@ enum RemoteError {
             let code = FirestoreErrorCode.Code(rawValue: error.code.rawValue) ?? .unknown
             switch error.code {
             case .unavailable:
-                return make(.unavailable, "the Firestore server at \(server) cannot be reached (\(call)): \(error.message)")
+                // The reason alone too, for a status line that names the server itself.
+                return FirestoreErrorCode(.unavailable, userInfo: [
+                    NSLocalizedDescriptionKey: "the Firestore server at \(server) cannot be reached (\(call)): \(error.message)",
+                    NSLocalizedFailureReasonErrorKey: error.message,
+                ])
             case .deadlineExceeded:
                 return make(.deadlineExceeded, "the Firestore server at \(server) did not answer \(call) within \(RemoteConnection.deadlineSeconds) seconds")
             default:

@@ -31,7 +31,7 @@ final class RemoteBackend: ChangePushingBackend {
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
         let names = paths.map { address.documentsName + "/" + $0.description }
         var times: [String: DocumentTimes] = [:]
-        for document in try batchGet(names, transaction: nil).documents { times[document.name] = RemoteDocuments.times(document) }
+        for document in try batchGet(names, transaction: nil, fieldsOnly: []).documents { times[document.name] = RemoteDocuments.times(document) }
         return names.map { times[$0] }
     }
 
@@ -56,10 +56,13 @@ final class RemoteBackend: ChangePushingBackend {
         case existing(Data)
     }
 
-    private func batchGet(_ names: [String], transaction: ReadTransaction?) throws -> (documents: [Google_Firestore_V1_Document], transaction: Data?) {
+    /// `fieldsOnly`: only these fields of each document (none: its name and times alone).
+    private func batchGet(_ names: [String], transaction: ReadTransaction?, fieldsOnly: [String]? = nil) throws
+        -> (documents: [Google_Firestore_V1_Document], transaction: Data?) {
         var request = Google_Firestore_V1_BatchGetDocumentsRequest()
         request.database = address.databaseName
         request.documents = names
+        if let fieldsOnly { request.mask.fieldPaths = fieldsOnly }
         switch transaction {
         case nil: break
         case .new?: request.newTransaction = Google_Firestore_V1_TransactionOptions()

@@ -211,7 +211,7 @@ final class RemoteListen: Sendable {
                 self.remove(remove.document, from: remove.removedTargetIds, in: &state)
             case .filter(let filter):
                 // The server holds another number of documents than we do: start the target over.
-                if let target = state.targets[filter.targetID], target.paths.count + target.changes.values.filter({ $0 != .missing }).count != Int(filter.count) {
+                if let target = state.targets[filter.targetID], target.paths.count != Int(filter.count) {
                     refused.append(filter.targetID)
                 }
             case .targetChange(let change):

@@ -57,11 +57,7 @@ final class FirestoreServerEndToEndTests: TmuxTestCase {
             tmux.send(keys: "2")
             tmux.waitFor(text: "61 documents")
         }
-        first.send(keys: "a")
-        first.waitFor(text: "New colour")
-        first.type("Served Coral")
-        first.send(keys: "Tab")
-        first.type("#ff7f50")
+        first.fillNewColour("Served Coral", hex: "#ff7f50")
         first.send(keys: "Enter")
         first.waitFor(text: "Added colors/")
         second.waitFor(text: "62 documents")

@@ -90,7 +90,7 @@ final class RemoteBackend: ChangePushingBackend {
         var request = Google_Firestore_V1_RunQueryRequest()
         request.parent = remote.parent
         request.structuredQuery = remote.structured
-        let found = try connection.wait("running a query on \(remote.structured.from.first?.collectionID ?? "")") { [request] client, options in
+        let found = try connection.wait("running a query on \(remote.structured.from.first?.collectionID ?? "")", deadline: .query) { [request] client, options in
             try await client.runQuery(request, options: options) { response in
                 var found: [Google_Firestore_V1_Document] = []
                 for try await message in response.messages where message.hasDocument { found.append(message.document) }
@@ -143,7 +143,7 @@ final class RemoteBackend: ChangePushingBackend {
         request.parent = remote.parent
         request.structuredAggregationQuery.structuredQuery = remote.structured
         request.structuredAggregationQuery.aggregations = aggregations
-        return try connection.wait("aggregating a query on \(remote.structured.from.first?.collectionID ?? "")") { [request] client, options in
+        return try connection.wait("aggregating a query on \(remote.structured.from.first?.collectionID ?? "")", deadline: .query) { [request] client, options in
             try await client.runAggregationQuery(request, options: options) { response in
                 var fields: [String: Google_Firestore_V1_Value] = [:]
                 for try await message in response.messages where message.hasResult {

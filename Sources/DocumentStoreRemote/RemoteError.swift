@@ -10,7 +10,8 @@ enum RemoteError {
         FirestoreErrorCode(code, userInfo: [NSLocalizedDescriptionKey: message])
     }
 
-    static func publicError(_ error: Error, server: String, call: String) -> Error {
+    /// `deadline`: how long the call was given, for the message when it ran out.
+    static func publicError(_ error: Error, server: String, call: String, deadline: RemoteConnection.Deadline? = nil) -> Error {
         switch error {
         case let error as RPCError:
             let code = FirestoreErrorCode.Code(rawValue: error.code.rawValue) ?? .unknown
@@ -22,7 +23,7 @@ enum RemoteError {
                     NSLocalizedFailureReasonErrorKey: error.message,
                 ])
             case .deadlineExceeded:
-                return make(.deadlineExceeded, "the Firestore server at \(server) did not answer \(call) within \(RemoteConnection.deadlineSeconds) seconds")
+                return make(.deadlineExceeded, "the Firestore server at \(server) did not answer \(call) within \((deadline ?? .call).seconds) seconds")
             default:
                 return make(code, error.message)
             }

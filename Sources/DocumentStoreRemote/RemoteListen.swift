@@ -150,8 +150,7 @@ final class RemoteListen: Sendable {
                 return true
             }
             guard keepGoing else { return }
-            var options = connection.options
-            options.timeout = nil  // a stream stays open as long as keys are followed
+            let options = RemoteConnection.options(nil)  // a stream stays open as long as keys are followed
             let heard = Locked(false)
             var failure: Error?
             do {

@@ -33,6 +33,29 @@ final class RemoteErrorsTests: StoreTestCase {
         XCTAssertLessThan(ContinuousClock.now - failed, .seconds(2), "a refused connection is not waited for until the deadline")
     }
 
+    func testAServerThatTakesTheConnectionButNeverAnswersFailsTheCallWithinItsDeadline() throws {
+        // A socket that listens and never speaks: the kernel takes the connection, no one answers.
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(silent, 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) == 0 && getsockname(silent, $0, &length) == 0 }
+        }
+        XCTAssertTrue(bound && listen(silent, 8) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        Firestore.enableFirestoreServers()
+        let db = try Firestore(url: URL(string: "firestore://127.0.0.1:\(port)/silent")!)
+        let started = ContinuousClock.now
+        let error = thrownError { _ = try db.document("books/dune").readDocument() } as? FirestoreErrorCode
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(12), "no longer than the deadline of a read (10 s)")
+        XCTAssertEqual(error?.code, FirestoreErrorCode.deadlineExceeded.rawValue)
+        XCTAssertEqual(error?.description, "the Firestore server at 127.0.0.1:\(port) did not answer reading books/dune within 10 seconds")
+    }
+
     func testAURLWithoutAProjectIsRefusedSayingWhatIsExpected() {
         Firestore.enableFirestoreServers()
         let error = thrownError { _ = try Firestore(url: URL(string: "firestore://127.0.0.1:8080")!) } as? FirestoreErrorCode

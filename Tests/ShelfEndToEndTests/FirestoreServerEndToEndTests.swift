@@ -76,7 +76,8 @@ final class FirestoreServerEndToEndTests: TmuxTestCase {
         let tmux = try app(url)
         tmux.send(keys: "2")
         tmux.waitFor(text: "61 documents")
-        servers.removeLast().terminate()
+        // Killed, as a server that goes away: a stopping `shelf serve` lets open Listen streams run on.
+        kill(servers.removeLast().processIdentifier, SIGKILL)
         tmux.waitFor(text: "Offline: \(url) — ")
         tmux.waitFor(text: "61 documents · offline")
         tmux.send(keys: "j")  // keys go on working on the rows there are

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "DocumentStorePostgres", targets: ["DocumentStorePostgres"]),
         .library(name: "FirestoreServer", targets: ["FirestoreServer"]),
+        .library(name: "DocumentStoreRemote", targets: ["DocumentStoreRemote"]),
         .library(name: "ShelfModels", targets: ["ShelfModels"]),
         .executable(name: "shelf", targets: ["shelf"]),
         .executable(name: "shelf-bench", targets: ["shelf-bench"]),
@@ -36,11 +37,26 @@ let package = Package(
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
             ]),
+        // What the server and the client both say on the wire: values, field paths, statuses.
+        .target(
+            name: "FirestoreWire",
+            dependencies: [
+                "DocumentStore", "FirestoreProtocol",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+            ]),
         // `shelf serve`: the Firestore service on a store, over gRPC's HTTP/2 transport.
         .target(
             name: "FirestoreServer",
             dependencies: [
-                "DocumentStore", "DocumentStorePostgres", "FirestoreProtocol",
+                "DocumentStore", "DocumentStorePostgres", "FirestoreProtocol", "FirestoreWire",
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+            ]),
+        // The store as a client of any Firestore server (`shelf serve`, Google's emulator), over
+        // gRPC: firestore://host:port/project[/database], after `Firestore.enableFirestoreServers()`.
+        .target(
+            name: "DocumentStoreRemote",
+            dependencies: [
+                "DocumentStore", "FirestoreProtocol", "FirestoreWire",
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]),
         // The guide's sample app: models, Color, view models.
@@ -52,12 +68,12 @@ let package = Package(
         .executableTarget(
             name: "shelf",
             dependencies: [
-                "DocumentStore", "DocumentStorePostgres", "FirestoreServer", "ShelfModels", "TerminalUI", "CNcursesw",
+                "DocumentStore", "DocumentStorePostgres", "DocumentStoreRemote", "FirestoreServer", "ShelfModels", "TerminalUI", "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "shelf-bench",
-            dependencies: ["DocumentStore", "DocumentStorePostgres", "ShelfModels"]),
+            dependencies: ["DocumentStore", "DocumentStorePostgres", "DocumentStoreRemote", "ShelfModels"]),
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"]),
         // The PostgreSQL backend's own tests, and (through Shared/, links to DocumentStoreTests'
         // files) the store's tests run again on PostgreSQL: one suite, two backends.
@@ -65,6 +81,13 @@ let package = Package(
             name: "DocumentStorePostgresTests",
             dependencies: ["DocumentStore", "DocumentStorePostgres"],
             swiftSettings: [.define("SHELF_POSTGRES_TESTS")]),
+        // The store's tests run again as a client of a `shelf serve` on a folder, started in
+        // the test process (through Shared/, links to DocumentStoreTests' files): one suite,
+        // three backends. Besides, the client's own tests: errors, the wire, the Listen stream.
+        .testTarget(
+            name: "DocumentStoreRemoteTests",
+            dependencies: ["DocumentStore", "DocumentStoreRemote", "FirestoreServer"],
+            swiftSettings: [.define("SHELF_REMOTE_TESTS")]),
         .testTarget(name: "ShelfModelsTests", dependencies: ["ShelfModels"]),
         .testTarget(name: "FirestoreProtocolTests", dependencies: ["FirestoreProtocol"]),
         // The server driven through the generated gRPC client, on a folder and on PostgreSQL.

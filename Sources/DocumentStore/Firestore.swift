@@ -51,7 +51,7 @@ public final class Firestore: @unchecked Sendable {
             try self.init(folder: url, settings: settings, app: app, databaseID: databaseID)
             return
         }
-        let backend = ServerBackend(server: try ServerSchemes.open(url))
+        let backend = try ServerSchemes.openBackend(url)
         self.init(backend: backend, directory: URL(string: backend.description) ?? url, location: url, settings: settings, app: app,
                   databaseID: databaseID)
     }
@@ -221,10 +221,21 @@ public final class Firestore: @unchecked Sendable {
 
     // MARK: Listening
 
-    enum WatchKey: Hashable {
+    package enum WatchKey: Hashable {
         case collection(ResourcePath)
         case document(ResourcePath)
         case collectionGroup(String)
+        /// One query, for a backend that follows each query on its own (`watchesQueries`).
+        case query(QueryDefinition)
+
+        /// What a backend that follows whole collections watches for this key.
+        var broadened: WatchKey {
+            guard case .query(let definition) = self else { return self }
+            switch definition.source {
+            case .collection(let path): return .collection(path)
+            case .group(let id): return .collectionGroup(id)
+            }
+        }
     }
 
     /// The watcher polling `key`, if a listener keeps one running.

@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreProtocol
+import FirestoreWire
 import Foundation
 
 /// A query over every collection under a parent (an empty `collection_id` with

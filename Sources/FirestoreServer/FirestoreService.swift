@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreProtocol
+import FirestoreWire
 import Foundation
 import GRPCCore
 import SwiftProtobuf

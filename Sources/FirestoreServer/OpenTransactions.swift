@@ -1,4 +1,5 @@
 import DocumentStore
+import FirestoreWire
 import Foundation
 
 /// The transactions clients have begun and not yet committed or rolled back: what each read,

@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreProtocol
+import FirestoreWire
 import Foundation
 
 /// One database a request names (`projects/p/databases/d`) and the store that holds it. Names
@@ -36,19 +37,6 @@ struct ServedDatabase: Sendable {
             throw .invalidArgument("\(field): \"\(resourceName)\" is not a document name (a document's path has an even number of segments)")
         }
         return segments.joined(separator: "/")
-    }
-
-    /// A reference value's document, in this store. A reference to another project or
-    /// database is kept as the same path here.
-    func reference(_ resourceName: String, field: String) throws(WireError) -> DocumentReference {
-        let parsed: ResourceName
-        do { parsed = try ResourceName(parsing: resourceName) } catch {
-            throw .invalidArgument("\(field): \(error.description)")
-        }
-        guard !parsed.path.isEmpty, parsed.path.count % 2 == 0 else {
-            throw .invalidArgument("\(field): the reference \"\(resourceName)\" does not name a document")
-        }
-        return store.document(parsed.path.joined(separator: "/"))
     }
 }
 

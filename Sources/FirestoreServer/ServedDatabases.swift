@@ -1,6 +1,7 @@
 import DocumentStore
 import DocumentStorePostgres
 import FirestoreProtocol
+import FirestoreWire
 import Foundation
 
 /// The databases a server serves, by the name requests give (`projects/p/databases/d`): any

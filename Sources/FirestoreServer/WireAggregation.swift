@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreProtocol
+import FirestoreWire
 import Foundation
 
 /// A `StructuredAggregationQuery`'s aggregations (count with its `up_to`, sum, avg, each under
@@ -20,27 +21,36 @@ struct WireAggregation {
         guard query.offset == 0, query.under == nil else {
             throw WireError.unimplemented("an aggregation over a query with an offset or a collection group under a document is not supported by Shelf yet")
         }
-        var results: [String: Google_Firestore_V1_Value] = [:]
+        var fields: [(alias: String, field: AggregateField, upTo: Int64?)] = []
         for (index, aggregation) in aggregations.enumerated() {
             let alias = aggregation.alias.isEmpty ? "field_\(index + 1)" : aggregation.alias
-            guard results[alias] == nil else { throw WireError.invalidArgument("aggregations[\(index)].alias: \"\(alias)\" is used twice") }
-            var target = try query.query(for: "aggregating")
-            let field: AggregateField
+            guard !fields.contains(where: { $0.alias == alias }) else { throw WireError.invalidArgument("aggregations[\(index)].alias: \"\(alias)\" is used twice") }
             switch aggregation.operator {
             case nil:
                 throw WireError.invalidArgument("aggregations[\(index)]: an aggregation must be count, sum or avg")
             case .count(let count):
                 if count.hasUpTo {
                     guard count.upTo.value > 0 else { throw WireError.invalidArgument("aggregations[\(index)].count.up_to: must be positive, got \(count.upTo.value)") }
-                    target = target.limit(to: Int(min(count.upTo.value, Int64(query.limit ?? Int.max))))
                 }
-                field = .count()
+                fields.append((alias, .count(), count.hasUpTo ? count.upTo.value : nil))
             case .sum(let sum):
-                field = .sum(try FieldPathText.parse(sum.field.fieldPath, field: "aggregations[\(index)].sum.field"))
+                fields.append((alias, .sum(try FieldPathText.parse(sum.field.fieldPath, field: "aggregations[\(index)].sum.field")), nil))
             case .avg(let avg):
-                field = .average(try FieldPathText.parse(avg.field.fieldPath, field: "aggregations[\(index)].avg.field"))
+                fields.append((alias, .average(try FieldPathText.parse(avg.field.fieldPath, field: "aggregations[\(index)].avg.field")), nil))
             }
-            let snapshot = try await target.aggregate([field]).getAggregation(source: .server)
+        }
+        let target = try query.query(for: "aggregating")
+        var results: [String: Google_Firestore_V1_Value] = [:]
+        // Together, as Firestore computes them: a document missing one of the fields is left
+        // out of every result. A count with `up_to` counts on its own, cut at its bound.
+        let together = fields.filter { $0.upTo == nil }
+        if !together.isEmpty {
+            let snapshot = try await target.aggregate(together.map(\.field)).getAggregation(source: .server)
+            for (alias, field, _) in together { results[alias] = values.wire(snapshot.value(of: field) ?? .null) }
+        }
+        for (alias, field, upTo) in fields {
+            guard let upTo else { continue }
+            let snapshot = try await target.limit(to: Int(min(upTo, Int64(query.limit ?? Int.max)))).aggregate([field]).getAggregation(source: .server)
             results[alias] = values.wire(snapshot.value(of: field) ?? .null)
         }
         return results

@@ -1,10 +1,11 @@
 import DocumentStore
 import FirestoreProtocol
+import FirestoreWire
 import Foundation
 
 /// Documents as responses carry them: name, fields and Firestore's create and update times.
 extension ServedDatabase {
-    var values: WireValues { WireValues(database: self) }
+    var values: WireValues { WireValues(databaseName: name, store: store) }
 
     /// The documents that exist among `snapshots`, with their times, fields limited to `mask`
     /// (nil: every field), in the same order; nil for a missing document.

@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreProtocol
+import FirestoreWire
 import Foundation
 
 /// A `StructuredQuery` as the store's `Query`, and what the store's queries do not do
@@ -163,7 +164,15 @@ struct WireQuery {
             case .notIn: op = .notIn
             case .unspecified, .UNRECOGNIZED: throw .invalidArgument("where.field_filter.op: not an operator Firestore knows")
             }
-            var value: Any = try values.value(fieldFilter.value, field: "where.field_filter.value")
+            var value: Any
+            if [.in, .notIn, .arrayContainsAny].contains(op), case .arrayValue(let array)? = fieldFilter.value.valueType {
+                // The operand's items are values of their own: an array among them is compared whole.
+                value = FirestoreValue.array(try array.values.enumerated().map { index, item throws(WireError) in
+                    try values.value(item, field: "where.field_filter.value[\(index)]")
+                })
+            } else {
+                value = try values.value(fieldFilter.value, field: "where.field_filter.value")
+            }
             if case .array(let items)? = value as? FirestoreValue, [.in, .notIn, .arrayContainsAny].contains(op) {
                 value = items.map { item -> Any in if case .reference(let reference) = item { return reference } else { return item } }
             } else if case .reference(let reference)? = value as? FirestoreValue, path == FieldPath.documentID() {

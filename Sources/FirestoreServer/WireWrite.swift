@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreProtocol
+import FirestoreWire
 import Foundation
 
 /// A `google.firestore.v1.Write` as the store's `FirestoreWrite`.

@@ -1,9 +1,10 @@
 import DocumentStore
 import DocumentStorePostgres
+import DocumentStoreRemote
 import Foundation
 
 /// `shelf-bench pg DIR-or-URL COUNT [RUNS]`: issue 12's figures on a store of COUNT documents in
-/// `items` (a folder, or `postgresql://…`), seeded in batches of 500 up to COUNT when fewer are
+/// `items` (a folder, `postgresql://…`, or `firestore://…`: a client of `shelf serve`), seeded in batches of 500 up to COUNT when fewer are
 /// there. Prints medians of RUNS: the page queries (an equality filter, `limit(to: 20)`, by id,
 /// by a number field descending, and with a range on it; an `in` filter; a collection group;
 /// two orders in two directions),
@@ -26,6 +27,7 @@ enum ServerBench {
         }
         do {
             Firestore.enablePostgreSQL()
+            Firestore.enableFirestoreServers()
             try measure(url, count: count, runs: runs)
         } catch {
             FileHandle.standardError.write(Data("shelf-bench pg: \(error)\n".utf8))
@@ -73,8 +75,10 @@ enum ServerBench {
             try db.document("bench/write").write(["genre": "bench", "rating": written])
         }
         print("one write: \(Format.duration(Measure.median(writes)))")
+        let reads = try times(runs) { _ = try db.document("bench/write").readDocument() }
+        print("one document read: \(Format.duration(Measure.median(reads)))")
         print("a change seen by another client's listener: \(Format.duration(Measure.median(try deliveries(url, runs: runs))))")
-        print("(medians of \(runs) runs, \(Format.count(count)) documents, \(url.scheme == "file" ? "a folder" : "PostgreSQL"))")
+        print("(medians of \(runs) runs, \(Format.count(count)) documents, \(url.scheme == "file" ? "a folder" : url.scheme == "firestore" ? "a Firestore server" : "PostgreSQL"))")
     }
 
     /// Adds documents `items/i0000000…` until there are `count`.

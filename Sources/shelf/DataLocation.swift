@@ -1,9 +1,11 @@
 import DocumentStore
 import DocumentStorePostgres
+import DocumentStoreRemote
 import Foundation
 
 /// Where Shelf's documents are: a folder, checked before anything touches the terminal so that
-/// a bad path gets a plain message, or a PostgreSQL server (`postgresql://user:password@host:port/db`).
+/// a bad path gets a plain message, a PostgreSQL server (`postgresql://user:password@host:port/db`)
+/// or a Firestore server (`firestore://host:port/project[/database]`: `shelf serve`, Google's emulator).
 struct DataLocation {
     let url: URL
     /// Said once in the status line, e.g. that the demo data was copied.
@@ -24,16 +26,17 @@ struct DataLocation {
     }
 
     /// The URL schemes of the servers Shelf opens.
-    static let serverSchemes = ["postgresql", "postgres"]
+    static let serverSchemes = ["postgresql", "postgres", "firestore"]
 
     /// A folder named on the command line by `option`, or a server's URL. A missing folder is
     /// an error, unless `creatingMissing` (the app, export's destination, generate) and its
     /// parent exists: then it is made, empty.
     static func given(_ path: String, option: String = "--data", creatingMissing: Bool = false) throws -> DataLocation {
-        guard !path.isEmpty else { throw Problem(description: "\(option) is empty: give a folder or a postgresql:// URL") }
+        guard !path.isEmpty else { throw Problem(description: "\(option) is empty: give a folder, a postgresql:// or a firestore:// URL") }
         if let scheme = path.range(of: "://").map({ path[..<$0.lowerBound].lowercased() }), serverSchemes.contains(scheme) {
             guard let url = URL(string: path), url.host != nil else {
-                throw Problem(description: "\(scheme):// address not understood: expected postgresql://user:password@host:port/database")
+                let expected = scheme == "firestore" ? "firestore://host:port/project[/database]" : "postgresql://user:password@host:port/database"
+                throw Problem(description: "\(scheme):// address not understood: expected \(expected)")
             }
             return DataLocation(url: url)
         }
@@ -150,7 +153,10 @@ struct DataLocation {
     }
 
     private func opening(_ open: () throws -> Firestore) throws -> Firestore {
-        if isServer { Firestore.enablePostgreSQL() }
+        if isServer {
+            Firestore.enablePostgreSQL()
+            Firestore.enableFirestoreServers()
+        }
         do { return try open() } catch { throw Problem(description: "\(error)") }
     }
 }

@@ -19,7 +19,7 @@ struct ShelfCommand: ParsableCommand {
 
 /// Where the documents are: the options every subcommand shares.
 struct DataOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The data folder (one folder per collection, one <id>.json per document), or a PostgreSQL server: postgresql://user:password@host:port/database.", valueName: "dir-or-url"))
+    @Option(name: .long, help: ArgumentHelp("The data folder (one folder per collection, one <id>.json per document), a PostgreSQL server: postgresql://user:password@host:port/database, or a Firestore server (shelf serve, the emulator): firestore://host:port/project[/database].", valueName: "dir-or-url"))
     var data: String?
 
     /// What to open: `--data` (a folder or a server), or the per-user copy of the demo data.

@@ -19,9 +19,17 @@ final class OpeningByURLTests: XCTestCase {
         XCTAssertEqual(error.description, "postgresql:// URLs need the DocumentStorePostgres module: add its product to your target, `import DocumentStorePostgres` and call `Firestore.enablePostgreSQL()` before opening the store")
     }
 
+    func testAFirestoreURLWithoutItsModuleSaysWhatToImport() {
+        // What opening says when no module took the scheme (the tests of one process may have
+        // registered it already, so the message is asked of the registry itself).
+        let error = ServerSchemes.unknownScheme(URL(string: "firestore://127.0.0.1:8080/demo")!)
+        XCTAssertEqual(error.code, FirestoreErrorCode.invalidArgument.rawValue)
+        XCTAssertEqual(error.description, "firestore:// URLs need the DocumentStoreRemote module: add its product to your target, `import DocumentStoreRemote` and call `Firestore.enableFirestoreServers()` before opening the store")
+    }
+
     func testAnUnknownSchemeIsRefusedWithoutShowingThePassword() {
         let error = thrownError { _ = try Firestore(url: URL(string: "mysql://shelf:secret@db.example/shelf")!) } as? FirestoreErrorCode
         XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
-        XCTAssertEqual(error?.description, "cannot open a store at mysql://db.example…: expected a file URL (a folder) or a postgresql://user:password@host:port/database URL")
+        XCTAssertEqual(error?.description, "cannot open a store at mysql://db.example…: expected a file URL (a folder), a postgresql://user:password@host:port/database URL or a firestore://host:port/project URL")
     }
 }

@@ -63,28 +63,31 @@ final class ServedReadsTests: XCTestCase {
     func testAggregationsAnswerUnderTheirAliasesAndCountStopsAtUpTo() async throws {
         try await ServedStore.eachBackend { served in
             try await Self.addBooks(served)
-            var request = Google_Firestore_V1_RunAggregationQueryRequest()
-            request.parent = ServedStore.database + "/documents"
-            request.structuredAggregationQuery.structuredQuery = .collection("books")
-            var count = Google_Firestore_V1_StructuredAggregationQuery.Aggregation()
-            count.alias = "all"
-            count.count = .init()
-            var upTo = Google_Firestore_V1_StructuredAggregationQuery.Aggregation()
-            upTo.alias = "some"
+            var upTo = Aggregation.count("some")
             upTo.count.upTo.value = 3
-            var sum = Google_Firestore_V1_StructuredAggregationQuery.Aggregation()
-            sum.alias = "pages"
-            sum.sum.field.fieldPath = "pages"
-            var average = Google_Firestore_V1_StructuredAggregationQuery.Aggregation()
-            average.alias = "rating"
-            average.avg.field.fieldPath = "rating"
-            request.structuredAggregationQuery.aggregations = [count, upTo, sum, average]
-            let result = try await served.client.runAggregationQuery(request) { response in
-                var fields: [String: Google_Firestore_V1_Value] = [:]
-                for try await message in response.messages { fields.merge(message.result.aggregateFields) { $1 } }
-                return fields
-            }
+            let result = try await served.aggregate(.collection("books"), [.count("all"), upTo, .sum("pages", of: "pages"), .average("rating", of: "rating")])
             XCTAssertEqual(result, ["all": .integer(5), "some": .integer(3), "pages": .integer(1500), "rating": .double(2.5)], "\(served.backend)")
+        }
+    }
+
+    func testAnInFilterComparesAnArrayAmongItsValuesWhole() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("tags/pair", ["v": .array([.integer(1), .integer(2)])]),
+                                     served.set("tags/one", ["v": .integer(1)]),
+                                     served.set("tags/other", ["v": .array([.integer(2), .integer(1)])])])
+            let wanted = Google_Firestore_V1_Value.array([.array([.integer(1), .integer(2)]), .integer(1)])
+            assertSame(try await served.run(.collection("tags").filtered("v", .in, wanted)), ["one", "pair"], "\(served.backend)")
+            assertSame(try await served.run(.collection("tags").filtered("v", .notIn, wanted)), ["other"], "\(served.backend)")
+        }
+    }
+
+    func testAggregationsTogetherLeaveOutADocumentMissingAnyOfTheirFields() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("books/a", ["pages": .integer(100), "rating": .integer(4)]),
+                                     served.set("books/b", ["pages": .integer(50)]),
+                                     served.set("books/c", ["rating": .integer(2)])])
+            let result = try await served.aggregate(.collection("books"), [.count("count"), .sum("pages", of: "pages"), .average("rating", of: "rating")])
+            XCTAssertEqual(result, ["count": .integer(1), "pages": .integer(100), "rating": .double(4)], "only books/a has both fields; \(served.backend)")
         }
     }
 
@@ -138,6 +141,47 @@ final class ServedReadsTests: XCTestCase {
             assertSame(try await served.client.listCollectionIds(collections).collectionIds, ["books", "shelves"], "\(served.backend)")
             collections.parent = served.name("books/c")
             assertSame(try await served.client.listCollectionIds(collections).collectionIds, ["reviews"], "\(served.backend)")
+        }
+    }
+}
+
+private typealias Aggregation = Google_Firestore_V1_StructuredAggregationQuery.Aggregation
+
+extension Google_Firestore_V1_StructuredAggregationQuery.Aggregation {
+    static func count(_ alias: String) -> Self {
+        var aggregation = Self()
+        aggregation.alias = alias
+        aggregation.count = .init()
+        return aggregation
+    }
+
+    static func sum(_ alias: String, of field: String) -> Self {
+        var aggregation = Self()
+        aggregation.alias = alias
+        aggregation.sum.field.fieldPath = field
+        return aggregation
+    }
+
+    static func average(_ alias: String, of field: String) -> Self {
+        var aggregation = Self()
+        aggregation.alias = alias
+        aggregation.avg.field.fieldPath = field
+        return aggregation
+    }
+}
+
+extension ServedStore {
+    /// The aggregations' results of a query on the root, by alias.
+    func aggregate(_ query: Google_Firestore_V1_StructuredQuery, _ aggregations: [Google_Firestore_V1_StructuredAggregationQuery.Aggregation])
+        async throws -> [String: Google_Firestore_V1_Value] {
+        var request = Google_Firestore_V1_RunAggregationQueryRequest()
+        request.parent = Self.database + "/documents"
+        request.structuredAggregationQuery.structuredQuery = query
+        request.structuredAggregationQuery.aggregations = aggregations
+        return try await client.runAggregationQuery(request) { response in
+            var fields: [String: Google_Firestore_V1_Value] = [:]
+            for try await message in response.messages { fields.merge(message.result.aggregateFields) { $1 } }
+            return fields
         }
     }
 }

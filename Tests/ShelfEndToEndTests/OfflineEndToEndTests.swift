@@ -54,12 +54,7 @@ final class OfflineEndToEndTests: TmuxTestCase {
         tmux.send(keys: "j")  // keys go on working on the rows there are
         tmux.waitFor(text: "2/61")
 
-        tmux.send(keys: "a")
-        tmux.waitFor(text: "New colour")
-        tmux.type("Kept Coral")
-        tmux.send(keys: "Tab")
-        tmux.type("#ff7f50")
-        tmux.waitFor(text: "#ff7f50")
+        tmux.fillNewColour("Kept Coral", hex: "#ff7f50")
         tmux.send(keys: "Enter")
         tmux.waitFor(text: "Not saved: cannot commit to \(server): Connection refused")
         var screen = tmux.screen()

@@ -8,7 +8,7 @@ final class OpenCommandTests: TmuxTestCase {
         for command in [[], ["check"], ["list"]] {
             let result = try run(command + ["--data", ""])
             XCTAssertEqual(result.status, 1, result.output)
-            XCTAssertTrue(result.output.contains("--data is empty: give a folder or a postgresql:// URL"), result.output)
+            XCTAssertTrue(result.output.contains("--data is empty: give a folder, a postgresql:// or a firestore:// URL"), result.output)
         }
     }
 

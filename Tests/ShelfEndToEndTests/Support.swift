@@ -194,3 +194,16 @@ func assertExitedAndRestored(_ tmux: TmuxSession, statuses: Set<Int32>, file: St
         tmux.paneFormat("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}#{mouse_all_flag}"), "0000",
         "Mouse reporting should be off", file: file, line: line)
 }
+
+extension TmuxSession {
+    /// On the Colors tab: opens the form for a new colour and types its name and hex code,
+    /// leaving the form open (Enter saves it).
+    func fillNewColour(_ name: String, hex: String) {
+        send(keys: "a")
+        waitFor(text: "New colour")
+        type(name)
+        send(keys: "Tab")
+        type(hex)
+        waitFor(text: hex)
+    }
+}

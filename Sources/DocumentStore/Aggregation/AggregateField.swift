@@ -7,12 +7,12 @@ import Foundation
 /// an exception; `getAggregation` reports it as `invalidArgument` instead.
 public final class AggregateField: Hashable, CustomStringConvertible, @unchecked Sendable {
     /// What is computed, and over which field.
-    enum Operation: Hashable {
+    package enum Operation: Hashable {
         case count
         case sum(FieldPath)
         case average(FieldPath)
 
-        var field: FieldPath? {
+        package var field: FieldPath? {
             switch self {
             case .count: return nil
             case .sum(let field), .average(let field): return field

@@ -86,16 +86,12 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
     /// Is the document at `path` one this watcher follows?
     private func follows(_ path: String) -> Bool {
         let segments = ServerBackend.path(path).segments
-        switch key {
+        switch key.broadened {
         case .document(let document): return ResourcePath(segments: segments) == document
         case .collection(let collection): return ResourcePath(segments: segments.dropLast()) == collection
         case .collectionGroup(let id): return segments.count >= 2 && UTF8Bytes.equal(segments[segments.count - 2], id)
+        case .query: return false  // a broadened key is never a query
         }
-    }
-
-    private func key(of path: ResourcePath) -> ExactID {
-        if case .collection = key { return ExactID(path.last) }
-        return ExactID(path.description)  // a group's documents, by whole path (as `CollectionGroupWatcher`)
     }
 
     /// Reads everything this watcher follows and diffs it with what it holds. A collection or
@@ -108,6 +104,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
         case .document(let path): return try read([ExactID(path.description)], firestore)
         case .collection(let path): selection = ServerSelection(collection: path.description, isGroup: false, conditions: [])
         case .collectionGroup(let id): selection = ServerSelection(collection: id, isGroup: true, conditions: [])
+        case .query(let definition): selection = ServerSelection(definition.source, conditions: [])
         }
         var next: [ExactID: QueryDocumentSnapshot] = [:]
         var changed: Set<ExactID> = []
@@ -121,7 +118,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
             read.reserveCapacity(slice.count)
             for document in slice {
                 let path = ServerBackend.path(document.path)
-                let id = key(of: path)
+                let id = key.tableKey(of: path)
                 var snapshot = snapshot(path, DocumentText.document(document.json, store: firestore, scratch: &scratch), firestore)
                 if let old = documents[id], old.stored == snapshot.stored {
                     snapshot = old  // unchanged: the same snapshot, so listeners see no change
@@ -190,7 +187,7 @@ final class ChangeFeedWatcher: Watcher, @unchecked Sendable {
                 changed.insert(ExactID(resourcePath.last))
                 continue
             }
-            let id = key(of: resourcePath)
+            let id = key.tableKey(of: resourcePath)
             guard documents[id]?.stored != (stored == .missing ? nil : stored) else { continue }
             documents[id] = stored == .missing ? nil : snapshot(resourcePath, stored, firestore)
             changed.insert(id)

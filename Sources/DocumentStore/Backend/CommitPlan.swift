@@ -2,12 +2,12 @@
 /// earlier write of the same commit made of it) and gives the new fields, checked against
 /// Firestore's limits, or nil to delete. For a backend that applies transforms itself while
 /// it holds the documents locked.
-enum CommitPlan {
+package enum CommitPlan {
     /// The documents to store, in the order first written, with the times the last write of
     /// each asks to keep (`shelf export`). `updated` gives a stored document's update time,
     /// for the writes whose precondition names one.
-    static func apply(_ writes: [DocumentWrite], store: Firestore, current: (ResourcePath) throws -> StoredDocument,
-                      updated: (ResourcePath) throws -> Timestamp?)
+    package static func apply(_ writes: [DocumentWrite], store: Firestore, current: (ResourcePath) throws -> StoredDocument,
+                              updated: (ResourcePath) throws -> Timestamp?)
         throws -> [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)] {
         let writeTime = Timestamp()
         var staged: [ResourcePath: StoredDocument] = [:]

@@ -55,6 +55,7 @@ final class FolderBackend: StorageBackend {
         case .collection(let path): CollectionWatcher(firestore: store, path: path)
         case .collectionGroup(let id): CollectionGroupWatcher(firestore: store, collectionID: id)
         case .document(let path): DocumentWatcher(firestore: store, reference: DocumentReference(firestore: store, path: path))
+        case .query: makeWatcher(for: key.broadened, store: store)  // the query's whole collection
         }
     }
 

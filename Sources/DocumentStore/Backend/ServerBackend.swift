@@ -54,7 +54,7 @@ final class ServerBackend: StorageBackend {
                 return ServerDocument(path: path.description, json: text, times: keptTimes)
             }
         }
-        return written.map { WrittenDocument(path: $0, times: times[$0.description]) }
+        return written.map { WrittenDocument(path: $0, updateTime: times[$0.description]?.updated) }
     }
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {

@@ -1,12 +1,16 @@
 import Foundation
 
 /// Who opens a store URL that is not a file URL, by its scheme: filled by the modules that
-/// bring a server backend (DocumentStorePostgres's `Firestore.enablePostgreSQL()`), so the core
-/// links none of them and a program opts in by importing one and saying so.
+/// bring a server backend (DocumentStorePostgres's `Firestore.enablePostgreSQL()`,
+/// DocumentStoreRemote's `Firestore.enableFirestoreServers()`), so the core links none of them
+/// and a program opts in by importing one and saying so.
 package enum ServerSchemes {
     package typealias Opener = @Sendable (URL) throws -> DocumentServer
+    /// Opens a backend of its own (a client of a Firestore server), not a `DocumentServer`.
+    package typealias BackendOpener = @Sendable (URL) throws -> StorageBackend
 
     private static let openers = Locked<[String: Opener]>([:])
+    private static let backendOpeners = Locked<[String: BackendOpener]>([:])
 
     package static func register(_ schemes: [String], _ opener: @escaping Opener) {
         openers.withLock { openers in
@@ -30,10 +34,24 @@ package enum ServerSchemes {
     static func location(ofDatabase name: String, besides url: URL) throws -> URL {
         let scheme = url.scheme?.lowercased() ?? ""
         guard let locator = locators.withLock({ $0[scheme] }) else {
-            if openers.withLock({ $0[scheme] }) == nil { throw unknownScheme(url) }
+            if openers.withLock({ $0[scheme] }) == nil && backendOpeners.withLock({ $0[scheme] }) == nil { throw unknownScheme(url) }
             throw FirestoreErrorCode(.unimplemented, "database \"\(name)\": stores at \(scheme):// URLs have no named databases")
         }
         return try locator(name, url)
+    }
+
+    package static func register(_ schemes: [String], backend opener: @escaping BackendOpener) {
+        backendOpeners.withLock { openers in
+            for scheme in schemes { openers[scheme.lowercased()] = opener }
+        }
+    }
+
+    /// The backend for a URL that is not a file URL: one a module opens itself, or a
+    /// `DocumentServer`'s under `ServerBackend`.
+    static func openBackend(_ url: URL) throws -> StorageBackend {
+        let scheme = url.scheme?.lowercased() ?? ""
+        if let opener = backendOpeners.withLock({ $0[scheme] }) { return try opener(url) }
+        return ServerBackend(server: try open(url))
     }
 
     /// The server for `url`; throws, naming what to import, when no module took its scheme.
@@ -49,6 +67,9 @@ package enum ServerSchemes {
         if scheme == "postgresql" || scheme == "postgres" {
             return FirestoreErrorCode(.invalidArgument, "\(scheme):// URLs need the DocumentStorePostgres module: add its product to your target, `import DocumentStorePostgres` and call `Firestore.enablePostgreSQL()` before opening the store")
         }
-        return FirestoreErrorCode(.invalidArgument, "cannot open a store at \(url.scheme ?? "")://\(url.host ?? "")…: expected a file URL (a folder) or a postgresql://user:password@host:port/database URL")
+        if scheme == "firestore" {
+            return FirestoreErrorCode(.invalidArgument, "firestore:// URLs need the DocumentStoreRemote module: add its product to your target, `import DocumentStoreRemote` and call `Firestore.enableFirestoreServers()` before opening the store")
+        }
+        return FirestoreErrorCode(.invalidArgument, "cannot open a store at \(url.scheme ?? "")://\(url.host ?? "")…: expected a file URL (a folder), a postgresql://user:password@host:port/database URL or a firestore://host:port/project URL")
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// What a store needs of the place its documents live: the one seam between the Firestore API
 /// (references, batches, transactions, queries, listeners) and storage. `FolderBackend` keeps
 /// documents as JSON files; `ServerBackend` keeps them on a database server (`DocumentServer`).
-protocol StorageBackend: AnyObject, Sendable {
+package protocol StorageBackend: AnyObject, Sendable {
     /// Names the storage in messages: the folder's path, or the server's URL without its password.
     var description: String { get }
     /// True when writes will fail because the storage cannot be written.
@@ -15,7 +15,7 @@ protocol StorageBackend: AnyObject, Sendable {
     /// Applies `writes` all together, after checking that each document in `expected` is still
     /// what was read (else `DocumentStoreError.changedSinceRead`, which a transaction retries).
     /// With no writes, only checks. Returns the documents written, in the order first written,
-    /// with the times the commit gave them.
+    /// with the update time the commit gave each.
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument]
     /// The query's results, in its order, cursors and limits applied.
     func results(of query: Query) throws -> [QueryDocumentSnapshot]
@@ -30,6 +30,9 @@ protocol StorageBackend: AnyObject, Sendable {
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID>
     /// The ids of the collections directly below `parent` (the root: no segments), sorted.
     func collectionIDs(under parent: ResourcePath) throws -> [String]
+    /// True when the storage follows each listened query on its own (a Firestore server's
+    /// listen target: only the query's documents come), rather than its whole collection.
+    var watchesQueries: Bool { get }
     /// A watcher that follows `key` for listeners and tells them what changed.
     func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher
     /// Runs `body` where it sees no commit half applied.
@@ -38,14 +41,20 @@ protocol StorageBackend: AnyObject, Sendable {
     func close()
 }
 
-/// A document a commit wrote: its times as the commit left them (nil: deleted), which are
-/// this write's own even if another commit follows at once.
-struct WrittenDocument: Sendable {
-    let path: ResourcePath
-    let times: DocumentTimes?
+/// A document a commit wrote, with the update time the commit gave it (nil: deleted), which
+/// is this write's own even if another commit follows at once.
+package struct WrittenDocument: Sendable {
+    package let path: ResourcePath
+    package let updateTime: Timestamp?
+
+    package init(path: ResourcePath, updateTime: Timestamp?) {
+        self.path = path
+        self.updateTime = updateTime
+    }
 }
 
 extension StorageBackend {
-    func count(of query: Query) throws -> Int? { nil }
-    func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
+    package var watchesQueries: Bool { false }
+    package func count(of query: Query) throws -> Int? { nil }
+    package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// What went wrong outside of mapping: a bad path, a file that cannot be read or written.
 /// Each description names the document or folder and says what was expected. Callers see it as
 /// a `FirestoreErrorCode` (`firestoreError`) with this description.
-enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedError {
+package enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// An id or path that Firestore or the file system does not allow.
     case invalidPath(String, reason: String)
     /// A value that cannot be stored (NaN, an unsupported type, a FieldValue in the wrong place).
@@ -24,7 +24,7 @@ enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedErr
     /// A call that Firestore refuses (a batch used after commit, too many writes...).
     case invalidCall(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .invalidPath(let path, let reason): return "invalid path \"\(path)\": \(reason)"
         case .invalidValue(let path, let field, let reason):
@@ -52,9 +52,9 @@ enum DocumentStoreError: Error, Equatable, CustomStringConvertible, LocalizedErr
         }
     }
 
-    var firestoreError: FirestoreErrorCode { FirestoreErrorCode(code, description) }
+    package var firestoreError: FirestoreErrorCode { FirestoreErrorCode(code, description) }
 
-    var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 
     static func io(_ path: String, _ operation: String, errno code: Int32) -> DocumentStoreError {
         .io(path: path, operation: operation, reason: String(cString: strerror(code)))

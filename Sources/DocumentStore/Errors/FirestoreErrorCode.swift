@@ -101,7 +101,7 @@ extension FirestoreErrorCode.Code {
 /// What callers see of an error: the store's own errors as `FirestoreErrorCode`, the encoder's
 /// and decoder's errors as they are (as with Firebase), anything else as `.unknown` with the
 /// error under `NSUnderlyingErrorKey`, so that every error is an `NSError` a caller can catch.
-func publicError(_ error: Error) -> Error {
+package func publicError(_ error: Error) -> Error {
     switch error {
     case let error as FirestoreErrorCode: return error
     case let error as DocumentStoreError: return error.firestoreError

@@ -2,7 +2,7 @@ import Foundation
 
 /// Polls one collection or document on a timer and feeds every subscription to it. Shared:
 /// several listeners on the same path cost one poll.
-class Watcher: @unchecked Sendable {
+package class Watcher: @unchecked Sendable {
     let key: Firestore.WatchKey
     weak var firestore: Firestore?
     let backend: StorageBackend

@@ -2,21 +2,25 @@
 /// checked once against Firestore's rules and the file system's. Two paths are equal when their
 /// segments have the same UTF-8 bytes, as in Firestore: "café" precomposed and decomposed are
 /// two documents, as they are two files.
-struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
-    let segments: [String]
+package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
+    package let segments: [String]
 
-    static func == (a: ResourcePath, b: ResourcePath) -> Bool {
+    package init(segments: [String]) {
+        self.segments = segments
+    }
+
+    package static func == (a: ResourcePath, b: ResourcePath) -> Bool {
         a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { UTF8Bytes.equal($0, $1) }
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for segment in segments { UTF8Bytes.hash(segment, into: &hasher) }
     }
 
-    var description: String { segments.joined(separator: "/") }
-    var isDocument: Bool { segments.count % 2 == 0 }
-    var last: String { segments.last ?? "" }
-    var parent: ResourcePath { ResourcePath(segments: Array(segments.dropLast())) }
+    package var description: String { segments.joined(separator: "/") }
+    package var isDocument: Bool { segments.count % 2 == 0 }
+    package var last: String { segments.last ?? "" }
+    package var parent: ResourcePath { ResourcePath(segments: Array(segments.dropLast())) }
     func appending(_ segment: String) -> ResourcePath {
         var segments = segments  // one allocation, not two (`segments + [segment]` makes an array of one first)
         segments.append(segment)
@@ -25,7 +29,7 @@ struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a path given by the caller; a leading or trailing slash is tolerated. Split on
     /// the byte "/", not on characters: a "/" followed by a combining mark is still a slash.
-    static func parse(_ text: String, expectDocument: Bool) throws(DocumentStoreError) -> ResourcePath {
+    package static func parse(_ text: String, expectDocument: Bool) throws(DocumentStoreError) -> ResourcePath {
         let slash = UInt8(ascii: "/")
         var trimmed = Substring(text).utf8[...]
         if trimmed.first == slash { trimmed = trimmed.dropFirst() }

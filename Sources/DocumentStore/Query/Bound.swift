@@ -1,8 +1,8 @@
 /// A cursor: a position given by one value per order (`start(at:)`, `start(afterDocument:)`...)
 /// and whether a document exactly at it is included.
-struct Bound: Sendable {
-    let position: [FirestoreValue]
-    let inclusive: Bool
+package struct Bound: Sendable {
+    package let position: [FirestoreValue]
+    package let inclusive: Bool
 
     /// How the position compares with `document` in the query's order: negative when the
     /// position comes first.

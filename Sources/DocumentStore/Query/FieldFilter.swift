@@ -3,11 +3,11 @@
 /// null and NaN match only `isEqualTo` (and their own exclusion by `isNotEqualTo`/`notIn`),
 /// never `in`, `arrayContains` or `arrayContainsAny`; a non-array never satisfies an array
 /// operator.
-struct FieldFilter: Sendable {
-    let field: FieldPath
-    let op: FilterOperator
+package struct FieldFilter: Sendable {
+    package let field: FieldPath
+    package let op: FilterOperator
     /// For `in`, `notIn` and `arrayContainsAny`: an array of the values.
-    let value: FirestoreValue
+    package let value: FirestoreValue
 
     func matches(_ document: QueryDocumentSnapshot) -> Bool {
         guard let actual = DocumentValues.value(of: field, in: document) else { return false }

@@ -1,5 +1,5 @@
 /// One `order(by:descending:)`, explicit or implied by Firestore.
-struct OrderBy: Sendable, Equatable {
-    let field: FieldPath
-    let descending: Bool
+package struct OrderBy: Sendable, Equatable {
+    package let field: FieldPath
+    package let descending: Bool
 }

@@ -2,8 +2,8 @@
 /// filters, orders (implicit ones included), cursors and limit. Compared through one canonical
 /// text, so equality and hashing agree.
 extension QueryDefinition: Hashable {
-    static func == (a: QueryDefinition, b: QueryDefinition) -> Bool { a.canonicalID == b.canonicalID }
-    func hash(into hasher: inout Hasher) { hasher.combine(canonicalID) }
+    package static func == (a: QueryDefinition, b: QueryDefinition) -> Bool { a.canonicalID == b.canonicalID }
+    package func hash(into hasher: inout Hasher) { hasher.combine(canonicalID) }
 
     var canonicalID: String {
         var text: String

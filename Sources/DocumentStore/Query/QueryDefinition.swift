@@ -1,29 +1,29 @@
 /// What a query asks for, as plain values: where its documents live, its filters, orders,
 /// cursors and limit. The public `Query` is a thin wrapper around one; listeners and one-off
 /// reads evaluate it with `matches` and `compare`, so both always agree.
-struct QueryDefinition: Sendable {
-    enum Source: Sendable, Equatable {
+package struct QueryDefinition: Sendable {
+    package enum Source: Sendable, Equatable {
         /// One collection's documents.
         case collection(ResourcePath)
         /// Every collection with this id, at any depth.
         case group(String)
     }
 
-    enum LimitKind: Sendable { case first, last }
+    package enum LimitKind: Sendable { case first, last }
 
-    var source: Source
+    package var source: Source
     /// Joined by AND.
-    var filters: [QueryFilter] = []
-    var explicitOrders: [OrderBy] = []
-    var limit: Int?
-    var limitKind: LimitKind = .first
-    var start: Bound?
-    var end: Bound?
+    package var filters: [QueryFilter] = []
+    package var explicitOrders: [OrderBy] = []
+    package var limit: Int?
+    package var limitKind: LimitKind = .first
+    package var start: Bound?
+    package var end: Bound?
 
     /// The orders the results follow: the explicit ones, then every inequality field not
     /// already ordered (in field order), then the document id, each in the direction of the
     /// last explicit order, as Firestore does.
-    var orders: [OrderBy] {
+    package var orders: [OrderBy] {
         var orders = explicitOrders
         let direction = explicitOrders.last?.descending ?? false
         let ordered = Set(explicitOrders.map(\.field))
@@ -53,5 +53,12 @@ extension FieldPath {
             if order != 0 { return order < 0 }
         }
         return a.segments.count < b.segments.count
+    }
+}
+
+extension QueryDefinition {
+    /// Every document of the source, in the order of their ids.
+    package init(source: Source) {
+        self.init(source: source, filters: [])
     }
 }

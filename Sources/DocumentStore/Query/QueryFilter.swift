@@ -1,6 +1,6 @@
 /// A query's condition: a field filter, or filters joined by AND or OR, nested at will
 /// (`Filter.andFilter`, `Filter.orFilter`).
-indirect enum QueryFilter: Sendable {
+package indirect enum QueryFilter: Sendable {
     case field(FieldFilter)
     case and([QueryFilter])
     case or([QueryFilter])

@@ -3,11 +3,11 @@ import Foundation
 /// A document's place in the store; the document itself may or may not exist.
 public final class DocumentReference: @unchecked Sendable, Hashable, CustomStringConvertible {
     public let firestore: Firestore
-    let resourcePath: ResourcePath
+    package let resourcePath: ResourcePath
     /// Why the path given for this reference was refused; every operation reports it.
     let invalid: Error?
 
-    init(firestore: Firestore, path: ResourcePath, invalid: Error? = nil) {
+    package init(firestore: Firestore, path: ResourcePath, invalid: Error? = nil) {
         self.firestore = firestore
         self.resourcePath = path
         self.invalid = invalid

@@ -6,7 +6,7 @@ import Foundation
 /// listener. The matching and ordering live in `QueryEvaluator`.
 public class Query: @unchecked Sendable, Hashable {
     public let firestore: Firestore
-    let definition: QueryDefinition
+    package let definition: QueryDefinition
     /// The first argument refused while building this query (references made from it, as
     /// `collection.document(id)`, carry it on).
     let invalid: Error?
@@ -168,10 +168,7 @@ public class Query: @unchecked Sendable, Hashable {
             subscription.deliver(error: error)
             return subscription
         }
-        switch definition.source {
-        case .collection(let path): firestore.subscribe(subscription, to: .collection(path))
-        case .group(let id): firestore.subscribe(subscription, to: .collectionGroup(id))
-        }
+        firestore.subscribe(subscription, to: firestore.backend.watchesQueries ? .query(definition) : Firestore.WatchKey.query(definition).broadened)
         return subscription
     }
 

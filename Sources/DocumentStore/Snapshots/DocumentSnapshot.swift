@@ -17,7 +17,7 @@ public class DocumentSnapshot: @unchecked Sendable {
         case collection(CollectionPlace)
     }
 
-    init(reference: DocumentReference, stored: StoredDocument, key: ExactID? = nil) {
+    package init(reference: DocumentReference, stored: StoredDocument, key: ExactID? = nil) {
         place = .reference(reference)
         self.stored = stored
         self.key = key ?? ExactID(reference.documentID)

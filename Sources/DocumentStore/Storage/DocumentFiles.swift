@@ -331,7 +331,7 @@ final class DocumentFiles: Sendable {
     /// every document in `expected` must still be what was read (else `changedSinceRead`), then the
     /// writes are applied to what is stored (`CommitPlan`). One document is written by one
     /// atomic rename; several through the journal (see `CommitJournal`), all or none.
-    /// Returns the documents written, with the times each was given.
+    /// Returns the documents written, with the update time each was given.
     @discardableResult
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
                 store: Firestore) throws -> [WrittenDocument] {
@@ -356,7 +356,7 @@ final class DocumentFiles: Sendable {
         }
         let times = entries.count == 1 ? [try persist(entries[0].bytes, at: entries[0].path, keptTimes: entries[0].keptTimes)]
             : entries.isEmpty ? [] : try commitJournaled(entries)
-        return zip(entries, times).map { WrittenDocument(path: $0.path, times: $1) }
+        return zip(entries, times).map { WrittenDocument(path: $0.path, updateTime: $1?.updated) }
     }
 
     /// Writes or deletes one document file, atomically and durably; the times it was given.

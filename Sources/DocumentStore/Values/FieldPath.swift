@@ -6,7 +6,7 @@ import Foundation
 public final class FieldPath: Hashable, CustomStringConvertible, @unchecked Sendable {
     package let segments: [String]
     /// Kept, not derived: queries ask on every step of a sort.
-    let isDocumentID: Bool
+    package let isDocumentID: Bool
 
     public init(_ fieldNames: [String]) {
         segments = fieldNames

@@ -72,10 +72,10 @@ extension Firestore {
             var expectedStored: [ResourcePath: StoredDocument] = [:]
             for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true)] = snapshot.stored }
             let written = try commit(documentWrites, expecting: expectedStored)
-            var times: [ResourcePath: DocumentTimes] = [:]
-            for document in written { times[document.path] = document.times }
+            var times: [ResourcePath: Timestamp] = [:]
+            for document in written { times[document.path] = document.updateTime }
             results.withLock { results in
-                for (index, write) in documentWrites.enumerated() { results[index].updateTime = times[write.path]?.updated }
+                for (index, write) in documentWrites.enumerated() { results[index].updateTime = times[write.path] }
             }
         } catch let failure as FirestoreWrite.PreconditionFailure {
             throw failure

@@ -20,7 +20,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var options: DataOptions
 
-    @Option(name: .long, help: ArgumentHelp("The destination: a new or empty folder, or a postgresql:// URL of an empty database.", valueName: "dir-or-url"))
+    @Option(name: .long, help: ArgumentHelp("The destination: a new or empty folder, a postgresql:// URL of an empty database, or a firestore:// URL of an empty database on a Firestore server.", valueName: "dir-or-url"))
     var to: String
 
     func run() throws {

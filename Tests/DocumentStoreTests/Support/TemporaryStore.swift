@@ -2,6 +2,9 @@
 #if SHELF_POSTGRES_TESTS
 import DocumentStorePostgres
 #endif
+#if SHELF_REMOTE_TESTS
+import DocumentStoreRemote
+#endif
 import Foundation
 import XCTest
 
@@ -18,6 +21,10 @@ final class TemporaryStore {
     let db: Firestore
     /// The store's own database when the tests run on PostgreSQL (DocumentStorePostgresTests).
     private(set) var database: String?
+    #if SHELF_REMOTE_TESTS
+    /// The `shelf serve` on the folder that the store is a client of (DocumentStoreRemoteTests).
+    private(set) var served: ServedFolder?
+    #endif
 
     init(pollingInterval: TimeInterval = 0.05) throws {
         scratch = FileManager.default.temporaryDirectory
@@ -34,6 +41,11 @@ final class TemporaryStore {
         let database = try cluster.makeDatabase()
         self.database = database
         db = try Firestore(url: cluster.url(database: database), settings: settings)
+        #elseif SHELF_REMOTE_TESTS
+        Firestore.enableFirestoreServers()
+        let served = try ServedFolder(root: root, pollingInterval: pollingInterval)
+        self.served = served
+        db = try Firestore(url: served.url, settings: settings)
         #else
         db = try Firestore(directory: root, settings: settings)
         #endif
@@ -44,6 +56,8 @@ final class TemporaryStore {
     func openAnother() throws -> Firestore {
         #if SHELF_POSTGRES_TESTS
         return try Firestore(url: PostgresCluster.shared().url(database: database!))
+        #elseif SHELF_REMOTE_TESTS
+        return try Firestore(url: served!.url)
         #else
         return try Firestore(directory: root)
         #endif
@@ -60,12 +74,19 @@ final class TemporaryStore {
             for name in named.split(separator: "\n") { cluster.dropDatabase(String(name)) }
         }
         #endif
+        #if SHELF_REMOTE_TESTS
+        db.backend.close()
+        served?.stop()
+        #endif
     }
 
     /// Where another program opens the store: the folder's path, or the database's URL.
     var location: String {
         #if SHELF_POSTGRES_TESTS
         if let database, let cluster = try? PostgresCluster.shared() { return cluster.url(database: database).absoluteString }
+        #endif
+        #if SHELF_REMOTE_TESTS
+        if let served { return served.url.absoluteString }
         #endif
         return root.path
     }

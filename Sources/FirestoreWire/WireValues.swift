@@ -4,12 +4,34 @@ import Foundation
 import SwiftProtobuf
 
 /// Firestore's values on the wire (`google.firestore.v1.Value`) and in the store
-/// (`FirestoreValue`), both ways. References name a document of the database the request is
-/// for; a value the store cannot hold is refused with the field's name.
-struct WireValues {
-    let database: ServedDatabase
+/// (`FirestoreValue`), both ways: the server reads requests and writes responses with them,
+/// the client (DocumentStoreRemote) the other way round. References name a document of one
+/// database (`projects/p/databases/d`), made a reference of `store`; a value the store cannot
+/// hold is refused with the field's name.
+package struct WireValues: Sendable {
+    /// `projects/p/databases/d/documents`: references are named under it.
+    package let documentsName: String
+    package let store: Firestore
 
-    func value(_ wire: Google_Firestore_V1_Value, field: String) throws(WireError) -> FirestoreValue {
+    package init(databaseName: String, store: Firestore) {
+        documentsName = databaseName + "/documents"
+        self.store = store
+    }
+
+    /// A reference value's document, in `store`. A reference to another project or database
+    /// is kept as the same path here.
+    package func reference(_ resourceName: String, field: String) throws(WireError) -> DocumentReference {
+        let parsed: ResourceName
+        do { parsed = try ResourceName(parsing: resourceName) } catch {
+            throw .invalidArgument("\(field): \(error.description)")
+        }
+        guard !parsed.path.isEmpty, parsed.path.count % 2 == 0 else {
+            throw .invalidArgument("\(field): the reference \"\(resourceName)\" does not name a document")
+        }
+        return store.document(parsed.path.joined(separator: "/"))
+    }
+
+    package func value(_ wire: Google_Firestore_V1_Value, field: String) throws(WireError) -> FirestoreValue {
         switch wire.valueType {
         case nil, .nullValue: return .null
         case .booleanValue(let b): return .boolean(b)
@@ -18,7 +40,7 @@ struct WireValues {
         case .timestampValue(let t): return .timestamp(try timestamp(t, field: field))
         case .stringValue(let s): return .string(s)
         case .bytesValue(let data): return .bytes(data)
-        case .referenceValue(let name): return .reference(try database.reference(name, field: field))
+        case .referenceValue(let name): return .reference(try reference(name, field: field))
         case .geoPointValue(let point):
             guard (-90...90).contains(point.latitude), (-180...180).contains(point.longitude) else {
                 throw .invalidArgument("\(field): a geo point's latitude must be within -90...90 and its longitude within -180...180, got (\(point.latitude), \(point.longitude))")
@@ -38,7 +60,7 @@ struct WireValues {
         }
     }
 
-    func fields(_ wire: [String: Google_Firestore_V1_Value], under parent: String = "") throws(WireError) -> Fields {
+    package func fields(_ wire: [String: Google_Firestore_V1_Value], under parent: String = "") throws(WireError) -> Fields {
         var fields: [String: FirestoreValue] = [:]
         fields.reserveCapacity(wire.count)
         for (name, item) in wire {
@@ -47,14 +69,14 @@ struct WireValues {
         return Fields(fields)
     }
 
-    func timestamp(_ wire: Google_Protobuf_Timestamp, field: String) throws(WireError) -> Timestamp {
+    package func timestamp(_ wire: Google_Protobuf_Timestamp, field: String) throws(WireError) -> Timestamp {
         guard (0..<1_000_000_000).contains(wire.nanos) else {
             throw .invalidArgument("\(field): a timestamp's nanos must be within 0...999999999, got \(wire.nanos)")
         }
         return Timestamp(seconds: wire.seconds, nanoseconds: wire.nanos)
     }
 
-    func wire(_ value: FirestoreValue) -> Google_Firestore_V1_Value {
+    package func wire(_ value: FirestoreValue) -> Google_Firestore_V1_Value {
         var message = Google_Firestore_V1_Value()
         switch value {
         case .null: message.nullValue = .nullValue
@@ -64,7 +86,7 @@ struct WireValues {
         case .timestamp(let t): message.timestampValue = Self.wire(t)
         case .string(let s): message.stringValue = s
         case .bytes(let data): message.bytesValue = data
-        case .reference(let reference): message.referenceValue = database.name(of: reference.path)
+        case .reference(let reference): message.referenceValue = documentsName + "/" + reference.path
         case .geoPoint(let point):
             var latLng = Google_Type_LatLng()
             latLng.latitude = point.latitude
@@ -82,14 +104,14 @@ struct WireValues {
         return message
     }
 
-    func wire(_ fields: Fields) -> [String: Google_Firestore_V1_Value] {
+    package func wire(_ fields: Fields) -> [String: Google_Firestore_V1_Value] {
         var wire: [String: Google_Firestore_V1_Value] = [:]
         wire.reserveCapacity(fields.count)
         for (name, value) in fields { wire[name] = self.wire(value) }
         return wire
     }
 
-    static func wire(_ timestamp: Timestamp) -> Google_Protobuf_Timestamp {
+    package static func wire(_ timestamp: Timestamp) -> Google_Protobuf_Timestamp {
         Google_Protobuf_Timestamp(seconds: timestamp.seconds, nanos: timestamp.nanoseconds)
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 /// Field paths as requests write them: names joined by ".", a name that is not a plain
 /// identifier quoted in backticks, with "\" escaping a backtick or a backslash inside
 /// (`` address.`zip-code` ``, `` `a.b` ``).
-enum FieldPathText {
-    static func parse(_ text: String, field: String) throws(WireError) -> FieldPath {
+package enum FieldPathText {
+    package static func parse(_ text: String, field: String) throws(WireError) -> FieldPath {
         var segments: [String] = []
         var current = ""
         var quoted = false, escaped = false, wasQuoted = false
@@ -44,7 +44,7 @@ enum FieldPathText {
     }
 
     /// The path as Firestore writes it, for responses and messages.
-    static func text(_ path: FieldPath) -> String {
+    package static func text(_ path: FieldPath) -> String {
         path.segments.map { segment in
             let plain = segment.first.map { $0 == "_" || $0.isLetter && $0.isASCII } ?? false
                 && segment.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }

@@ -1,0 +1,39 @@
+import DocumentStore
+import Foundation
+
+/// Where a Firestore server is and which database of it a store opens, from
+/// `firestore://host:port/project[/database]` (port 8080, the emulator's, when left out;
+/// database `(default)`).
+struct RemoteAddress: Sendable, CustomStringConvertible {
+    let host: String
+    let port: Int
+    let project: String
+    let database: String
+
+    static let defaultPort = 8080
+
+    init(_ url: URL) throws {
+        guard let host = url.host, !host.isEmpty else {
+            throw FirestoreErrorCode(.invalidArgument, userInfo: [NSLocalizedDescriptionKey: "\(url.absoluteString) names no host: expected firestore://host:port/project[/database]"])
+        }
+        let segments = url.path.split(separator: "/").map(String.init)
+        guard (1...2).contains(segments.count) else {
+            throw FirestoreErrorCode(.invalidArgument, userInfo: [NSLocalizedDescriptionKey: "\(url.absoluteString) has \(segments.count) path segments: expected firestore://host:port/project[/database]"])
+        }
+        self.host = host
+        port = url.port ?? Self.defaultPort
+        project = segments[0]
+        database = segments.count == 2 ? segments[1] : "(default)"
+    }
+
+    /// `projects/p/databases/d`, as requests name the database.
+    var databaseName: String { "projects/\(project)/databases/\(database)" }
+    var documentsName: String { databaseName + "/documents" }
+
+    /// `host:port`, as messages name the server.
+    var server: String { "\(host):\(port)" }
+
+    var description: String {
+        "firestore://\(server)/\(project)" + (database == "(default)" ? "" : "/\(database)")
+    }
+}

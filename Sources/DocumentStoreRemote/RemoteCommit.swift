@@ -1,0 +1,102 @@
+import DocumentStore
+import FirestoreProtocol
+import Foundation
+import GRPCCore
+
+/// Commits through `Commit`. The store's writes are transforms of what is stored (a merge, an
+/// update, an increment), so a commit whose writes read the documents, or that must check a
+/// transaction's reads (`expected`), reads them in a server transaction (`BatchGetDocuments`
+/// with `new_transaction`), checks the reads against what the store's transaction saw, applies
+/// the writes to what was read (`CommitPlan`, with the store's own checks and limits) and
+/// commits the resulting documents in that transaction: the server refuses the commit
+/// (`ABORTED`) if one of them changed meanwhile. A read that no longer holds is
+/// `changedSinceRead`, which the store's transaction runs again; a commit aborted only for the
+/// documents its own writes read is tried again here. Writes that read nothing (a set, a
+/// delete) commit without a transaction.
+extension RemoteBackend {
+    /// Times a commit that read only for its own writes is tried when the server aborts it.
+    static let commitAttempts = 5
+
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {
+        var toRead = Set(expected.keys)
+        for write in writes where write.readsCurrent { toRead.insert(write.path) }
+        if toRead.isEmpty { return try commitWithoutReading(writes, store: store) }
+        var attempt = 1
+        while true {
+            do {
+                return try commitReading(Array(toRead), writes, expecting: expected, store: store)
+            } catch let error as NSError where error.domain == FirestoreErrorDomain && error.code == FirestoreErrorCode.Code.aborted.rawValue {
+                if !expected.isEmpty, let path = expected.keys.first { throw DocumentStoreError.changedSinceRead(path: path.description) }
+                guard attempt < Self.commitAttempts else { throw error }
+                attempt += 1
+            }
+        }
+    }
+
+    /// Writes that read nothing have no precondition either (`readsCurrent`), so `updated` is
+    /// never asked here.
+    private func commitWithoutReading(_ writes: [DocumentWrite], store: Firestore) throws -> [WrittenDocument] {
+        let staged = try CommitPlan.apply(writes, store: store, current: { path in try self.document(at: path, store: store) },
+                                          updated: { path in try self.documentTimes([path]).first??.updated })
+        return try send(staged, transaction: nil, store: store)
+    }
+
+    private func commitReading(_ paths: [ResourcePath], _ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument],
+                               store: Firestore) throws -> [WrittenDocument] {
+        let read = try self.read(paths, store: store, transaction: .new)
+        guard let transaction = read.transaction else {
+            throw RemoteError.badResponse("no transaction for a read that began one", server: address.server)
+        }
+        do {
+            for (path, seen) in expected where (read.documents[path] ?? .missing) != seen {
+                throw DocumentStoreError.changedSinceRead(path: path.description)
+            }
+            let staged = try CommitPlan.apply(writes, store: store, current: { read.documents[$0] ?? .missing },
+                                              updated: { read.times[$0]?.updated })
+            return try send(staged, transaction: transaction, store: store)
+        } catch let error as NSError where error.domain == FirestoreErrorDomain {
+            throw error  // the server's answer to the commit: the transaction is over
+        } catch {
+            rollback(transaction)
+            throw error
+        }
+    }
+
+    /// Each document as a whole (`update` without a mask) or a delete; each with the update
+    /// time the server gave it.
+    private func send(_ staged: [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)], transaction: Data?,
+                      store: Firestore) throws -> [WrittenDocument] {
+        let documents = RemoteDocuments(address: address, store: store)
+        var request = Google_Firestore_V1_CommitRequest()
+        request.database = address.databaseName
+        if let transaction { request.transaction = transaction }
+        request.writes = staged.map { path, document, _ in
+            var write = Google_Firestore_V1_Write()
+            if let fields = document.fields {
+                write.update.name = documents.name(of: path)
+                write.update.fields = documents.values.wire(fields)
+            } else {
+                write.delete = documents.name(of: path)
+            }
+            return write
+        }
+        let what = staged.count == 1 ? "writing \(staged[0].path)" : "committing \(staged.count) writes"
+        let response = try connection.wait(what) { [request] client, options in try await client.commit(request, options: options) }
+        return staged.enumerated().map { index, written in
+            guard written.document.fields != nil, index < response.writeResults.count, response.writeResults[index].hasUpdateTime else {
+                return WrittenDocument(path: written.path, updateTime: nil)
+            }
+            let time = response.writeResults[index].updateTime
+            return WrittenDocument(path: written.path, updateTime: Timestamp(seconds: time.seconds, nanoseconds: time.nanos))
+        }
+    }
+
+    /// Ends a transaction the commit will not use; a failure here changes nothing (the server
+    /// lets an abandoned transaction expire).
+    private func rollback(_ transaction: Data) {
+        var request = Google_Firestore_V1_RollbackRequest()
+        request.database = address.databaseName
+        request.transaction = transaction
+        _ = try? connection.wait("rolling back a transaction") { [request] client, options in try await client.rollback(request, options: options) }
+    }
+}

@@ -1,0 +1,41 @@
+import DocumentStore
+import Foundation
+import GRPCCore
+
+/// Errors of a call to the server as the store's callers see them: the server's status
+/// becomes the `FirestoreErrorCode` of the same number with the server's message, and a server
+/// that cannot be reached or does not answer in time is named with its address.
+enum RemoteError {
+    static func make(_ code: FirestoreErrorCode.Code, _ message: String) -> FirestoreErrorCode {
+        FirestoreErrorCode(code, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+
+    /// `deadline`: how long the call was given, for the message when it ran out.
+    static func publicError(_ error: Error, server: String, call: String, deadline: RemoteConnection.Deadline? = nil) -> Error {
+        switch error {
+        case let error as RPCError:
+            let code = FirestoreErrorCode.Code(rawValue: error.code.rawValue) ?? .unknown
+            switch error.code {
+            case .unavailable:
+                // The reason alone too, for a status line that names the server itself.
+                return FirestoreErrorCode(.unavailable, userInfo: [
+                    NSLocalizedDescriptionKey: "the Firestore server at \(server) cannot be reached (\(call)): \(error.message)",
+                    NSLocalizedFailureReasonErrorKey: error.message,
+                ])
+            case .deadlineExceeded:
+                return make(.deadlineExceeded, "the Firestore server at \(server) did not answer \(call) within \((deadline ?? .call).seconds) seconds")
+            default:
+                return make(code, error.message)
+            }
+        case is CancellationError:
+            return make(.cancelled, "\(call) to the Firestore server at \(server) was cancelled")
+        default:
+            return DocumentStore.publicError(error)
+        }
+    }
+
+    /// A response the client cannot read (a value or name the server should not have sent).
+    static func badResponse(_ message: String, server: String) -> FirestoreErrorCode {
+        make(.dataLoss, "the Firestore server at \(server) sent \(message)")
+    }
+}

@@ -1,0 +1,1 @@
+../../DocumentStoreTests/Codable/ConditionalConformanceTests.swift

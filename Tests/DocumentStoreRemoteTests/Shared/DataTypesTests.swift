@@ -1,0 +1,1 @@
+../../DocumentStoreTests/Values/DataTypesTests.swift

@@ -1,0 +1,1 @@
+../../DocumentStoreTests/Values/DocumentIDBytesTests.swift

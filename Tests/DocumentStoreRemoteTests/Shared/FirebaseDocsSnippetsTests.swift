@@ -1,0 +1,1 @@
+../../DocumentStoreTests/Snippets/FirebaseDocsSnippetsTests.swift

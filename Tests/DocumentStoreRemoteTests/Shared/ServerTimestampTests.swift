@@ -1,0 +1,1 @@
+../../DocumentStoreTests/Codable/ServerTimestampTests.swift

@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+
+/// The real `shelf` as a client of a real `shelf serve` (`--data firestore://…`): two apps on
+/// one server see each other's edits live; when the server goes away the status line says
+/// offline, naming it, and once it is back the line goes and what changed meanwhile shows.
+final class FirestoreServerEndToEndTests: TmuxTestCase {
+    private var servers: [Process] = []
+    private var others: [TmuxSession] = []
+
+    override func tearDown() {
+        for other in others { other.kill() }
+        others = []
+        super.tearDown()  // shelf first, then its server
+        for server in servers where server.isRunning { server.terminate() }
+        servers = []
+    }
+
+    /// `shelf serve` on `folder` (port 0: a free one); the port it listens on.
+    private func serve(_ folder: URL, port: Int = 0) throws -> Int {
+        let process = Process()
+        process.executableURL = try shelfBinary()
+        process.arguments = ["serve", "--data", folder.path, "--port", String(port)]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        servers.append(process)
+        // "Serving Firestore (google.firestore.v1) on 127.0.0.1:PORT for …"
+        var output = Data()
+        while let line = String(data: output, encoding: .utf8), !line.contains(" for ") {
+            let chunk = pipe.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw EndToEndFailure("shelf serve ended before listening: \(line)") }
+            output.append(chunk)
+        }
+        let line = String(decoding: output, as: UTF8.self)
+        guard let address = line.split(separator: " ").first(where: { $0.hasPrefix("127.0.0.1:") }),
+              let listening = Int(address.dropFirst("127.0.0.1:".count)) else {
+            throw EndToEndFailure("shelf serve printed no address: \(line)")
+        }
+        return listening
+    }
+
+    private func app(_ url: String) throws -> TmuxSession {
+        let tmux = try TmuxSession(binary: shelfBinary(), data: url, width: 120)
+        if session == nil { session = tmux } else { others.append(tmux) }
+        return tmux
+    }
+
+    func testTwoAppsOnOneServerSeeEachOthersEditsLive() throws {
+        let folder = try temporaryDataCopy()
+        dataFolder = folder
+        let url = "firestore://127.0.0.1:\(try serve(folder))/demo"
+        let first = try app(url), second = try app(url)
+        for tmux in [first, second] {
+            tmux.waitFor(text: "47 documents")
+            tmux.send(keys: "2")
+            tmux.waitFor(text: "61 documents")
+        }
+        first.fillNewColour("Served Coral", hex: "#ff7f50")
+        first.send(keys: "Enter")
+        first.waitFor(text: "Added colors/")
+        second.waitFor(text: "62 documents")
+        second.send(keys: "/")
+        second.type("Served")
+        second.waitFor(text: "1 of 62 documents")
+        second.waitFor(text: "Served Coral")
+        XCTAssertEqual(try documentCount(in: folder, collections: ["colors"]), 62, "the colour is a file of the served folder")
+    }
+
+    func testTheAppSaysOfflineWhileTheServerIsAwayAndShowsWhatChangedOnceItIsBack() throws {
+        let folder = try temporaryDataCopy()
+        dataFolder = folder
+        let port = try serve(folder)
+        let url = "firestore://127.0.0.1:\(port)/demo"
+        let tmux = try app(url)
+        tmux.send(keys: "2")
+        tmux.waitFor(text: "61 documents")
+        // Killed, as a server that goes away: a stopping `shelf serve` lets open Listen streams run on.
+        kill(servers.removeLast().processIdentifier, SIGKILL)
+        tmux.waitFor(text: "Offline: \(url) — ")
+        tmux.waitFor(text: "61 documents · offline")
+        tmux.send(keys: "j")  // keys go on working on the rows there are
+        tmux.waitFor(text: "2/61")
+        // Meanwhile another program adds a colour to the folder.
+        try Data(##"{"name": "While Away", "color": "#123456"}"##.utf8).write(to: folder.appendingPathComponent("colors/while-away.json"))
+        _ = try serve(folder, port: port)
+        tmux.waitFor(text: "Back online: \(url)")
+        tmux.waitFor(text: "62 documents")
+        XCTAssertFalse(tmux.screen().contains("offline"), TmuxSession.framed(tmux.screen()))
+    }
+}

@@ -12,5 +12,11 @@ extension Firestore {
     /// before opening such a store.
     public static func enableFirestoreServers() {
         ServerSchemes.register(["firestore"], backend: { url in try RemoteBackend(RemoteAddress(url)) })
+        ServerSchemes.register(namedDatabasesOf: ["firestore"]) { name, url in
+            guard let named = try RemoteAddress(url).database(name) else {
+                throw FirestoreErrorCode(.invalidArgument, userInfo: [NSLocalizedDescriptionKey: "database \"\(name)\" cannot be named in a firestore:// URL"])
+            }
+            return named
+        }
     }
 }

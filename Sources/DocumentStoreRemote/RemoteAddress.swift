@@ -30,6 +30,11 @@ struct RemoteAddress: Sendable, CustomStringConvertible {
     var databaseName: String { "projects/\(project)/databases/\(database)" }
     var documentsName: String { databaseName + "/documents" }
 
+    /// The database `name` of the same server and project (Firestore's named databases).
+    func database(_ name: String) -> URL? {
+        URL(string: "firestore://\(server)/\(project)/\(name)")
+    }
+
     /// `host:port`, as messages name the server.
     var server: String { "\(host):\(port)" }
 

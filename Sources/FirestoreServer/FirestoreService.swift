@@ -13,6 +13,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     let databases: ServedDatabases
     let transactions = OpenTransactions()
     let listens = ListenStreams()
+    let shutdown = StreamShutdown()
 
     /// Runs a method's body; whatever it throws leaves as Firestore's status.
     private func answering<T>(_ name: String, field: String, _ body: (ServedDatabase) async throws -> T) async throws -> T {
@@ -285,12 +286,12 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func listen(request: RPCAsyncSequence<Google_Firestore_V1_ListenRequest, any Error>, response: RPCWriter<Google_Firestore_V1_ListenResponse>,
                 context: ServerContext) async throws {
-        try await listens.serve(request, response: response, databases: databases)
+        try await shutdown.serve { [listens, databases] in try await listens.serve(request, response: response, databases: databases) }
     }
 
     func write(request: RPCAsyncSequence<Google_Firestore_V1_WriteRequest, any Error>, response: RPCWriter<Google_Firestore_V1_WriteResponse>,
                context: ServerContext) async throws {
-        try await WriteStream(databases: databases).serve(request, response: response)
+        try await shutdown.serve { [databases] in try await WriteStream(databases: databases).serve(request, response: response) }
     }
 
     // MARK: Helpers

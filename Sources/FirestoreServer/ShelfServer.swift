@@ -43,8 +43,10 @@ public final class ShelfServer: Sendable {
         }
     }
 
-    /// Stops taking connections and lets the running calls finish; Listen streams are closed.
+    /// Stops taking connections and lets the running calls finish; Listen and Write streams,
+    /// which would run as long as their clients stay, are ended with `UNAVAILABLE`.
     public func stop() {
+        service.shutdown.begin()
         server.beginGracefulShutdown()
     }
 

@@ -141,6 +141,27 @@ final class ServedListenTests: XCTestCase {
         }
     }
 
+    func testStoppingTheServerEndsAnOpenListenStreamWithUnavailable() async throws {
+        try await ServedStore.with(.folder) { served in
+            let (requests, sending) = AsyncStream<Google_Firestore_V1_ListenRequest>.makeStream()
+            sending.yield(Self.addTarget(1, query: .collection("books")))
+            do {
+                try await served.client.listen(requestProducer: { writer in
+                    for await request in requests { try await writer.write(request) }
+                }, onResponse: { response in
+                    var messages = response.messages.makeAsyncIterator()
+                    _ = try await Self.untilConsistent(&messages)
+                    served.server.stop()
+                    while try await messages.next() != nil {}
+                })
+                XCTFail("the stream ended without a status")
+            } catch let error as RPCError {
+                XCTAssertEqual(error.code, .unavailable, "\(error)")
+            }
+            sending.finish()
+        }
+    }
+
     func testAClientThatGoesAwayLeavesNoListenerBehind() async throws {
         try await ServedStore.eachBackend { served in
             let before = served.store.activeWatcherCount

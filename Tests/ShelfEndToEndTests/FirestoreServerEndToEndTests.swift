@@ -76,8 +76,13 @@ final class FirestoreServerEndToEndTests: TmuxTestCase {
         let tmux = try app(url)
         tmux.send(keys: "2")
         tmux.waitFor(text: "61 documents")
-        // Killed, as a server that goes away: a stopping `shelf serve` lets open Listen streams run on.
-        kill(servers.removeLast().processIdentifier, SIGKILL)
+        // Stopped as a person stops it: open Listen streams end with UNAVAILABLE and it exits.
+        let server = servers.removeLast()
+        kill(server.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(10)
+        while server.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertFalse(server.isRunning, "shelf serve exits on SIGTERM while the app listens")
+        if server.isRunning { server.terminate() }
         tmux.waitFor(text: "Offline: \(url) — ")
         tmux.waitFor(text: "61 documents · offline")
         tmux.send(keys: "j")  // keys go on working on the rows there are

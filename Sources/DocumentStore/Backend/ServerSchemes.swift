@@ -18,6 +18,12 @@ package enum ServerSchemes {
         }
     }
 
+    package static func register(_ schemes: [String], backend opener: @escaping BackendOpener) {
+        backendOpeners.withLock { openers in
+            for scheme in schemes { openers[scheme.lowercased()] = opener }
+        }
+    }
+
     /// Where a server keeps the named database beside the one at a URL (see
     /// `Firestore.location(ofDatabase:besides:)`).
     package typealias DatabaseLocator = @Sendable (_ name: String, _ besides: URL) throws -> URL
@@ -38,12 +44,6 @@ package enum ServerSchemes {
             throw FirestoreErrorCode(.unimplemented, "database \"\(name)\": stores at \(scheme):// URLs have no named databases")
         }
         return try locator(name, url)
-    }
-
-    package static func register(_ schemes: [String], backend opener: @escaping BackendOpener) {
-        backendOpeners.withLock { openers in
-            for scheme in schemes { openers[scheme.lowercased()] = opener }
-        }
     }
 
     /// The backend for a URL that is not a file URL: one a module opens itself, or a

@@ -4,19 +4,7 @@ import XCTest
 /// The first start copies the demo data from inside the binary: a `shelf` copied away from
 /// the checkout (as an installed one is) makes a copy equal, byte for byte, to the repository's
 /// `Data/`, and says so; the next start opens that copy as it is.
-final class DemoCopyTests: XCTestCase {
-    private var scratch: URL!
-
-    override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ShelfDemoCopyTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: scratch)
-        super.tearDown()
-    }
-
+final class DemoCopyTests: ScratchFolderTestCase {
     private func files(in folder: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
         let walker = FileManager.default.enumerator(atPath: folder.path)!

@@ -4,19 +4,16 @@ import XCTest
 /// `shelf export --data A --to B`, as a user runs it: every document at every depth arrives
 /// with the same typed fields, an unreadable one is named and left out (exit 1), and a
 /// destination that holds data, or is the source, is refused untouched.
-final class ExportCommandTests: XCTestCase {
+final class ExportCommandTests: ScratchFolderTestCase {
     private var source: URL!
-    private var scratch: URL!
 
     override func setUpWithError() throws {
+        try super.setUpWithError()
         source = try temporaryDataCopy()
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ShelfExportTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     }
 
     override func tearDown() {
         removeTemporaryCopy(source)
-        try? FileManager.default.removeItem(at: scratch)
         super.tearDown()
     }
 

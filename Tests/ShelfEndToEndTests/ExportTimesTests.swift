@@ -4,19 +4,7 @@ import XCTest
 /// `shelf export` keeps each document's create and update times, from a folder into
 /// PostgreSQL and back: the file's modification time and its `user.firestore.create_time`
 /// attribute come back as they were (to the microsecond, PostgreSQL's precision).
-final class ExportTimesTests: XCTestCase {
-    private var scratch: URL!
-
-    override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ShelfExportTimesTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: scratch)
-        super.tearDown()
-    }
-
+final class ExportTimesTests: ScratchFolderTestCase {
     private static let attribute = "user.firestore.create_time"
     private typealias SetAttribute = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
     private typealias GetAttribute = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int

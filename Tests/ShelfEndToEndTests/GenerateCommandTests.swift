@@ -3,19 +3,7 @@ import XCTest
 
 /// `shelf generate --data DIR --count N`, run as a user runs it: it writes in batches of 500
 /// (Firestore's largest), prints as before, and what it writes decodes.
-final class GenerateCommandTests: XCTestCase {
-    private var scratch: URL!
-
-    override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ShelfGenerateTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: scratch)
-        super.tearDown()
-    }
-
+final class GenerateCommandTests: ScratchFolderTestCase {
     private func bookFiles(in data: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("books").path)
             .filter { $0.hasSuffix(".json") }.sorted()

@@ -153,6 +153,23 @@ extension XCTestCase {
     }
 }
 
+/// A test with an empty folder of its own (`scratch`), made before each test and removed after.
+class ScratchFolderTestCase: XCTestCase {
+    var scratch: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(Self.self)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+        scratch = nil
+        super.tearDown()
+    }
+}
+
 /// A test that drives the real binary in tmux: after each test its session is killed and its
 /// temporary copy of the data removed.
 class TmuxTestCase: XCTestCase {

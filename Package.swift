@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "FirestoreServer",
             dependencies: [
-                "DocumentStore", "DocumentStorePostgres", "FirestoreProtocol", "FirestoreWire",
+                "DocumentStore", "FirestoreProtocol", "FirestoreWire",
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]),
         // The store as a client of any Firestore server (`shelf serve`, Google's emulator), over

@@ -1,5 +1,4 @@
 import DocumentStore
-import DocumentStorePostgres
 import FirestoreProtocol
 import FirestoreWire
 import Foundation
@@ -18,17 +17,12 @@ final class ServedDatabases: Sendable {
         self.namedStore = namedStore
     }
 
-    /// Each named database beside the store at `location`: on a folder, in its `__databases__`
-    /// folder, which no collection can be (Firestore reserves ids of the form `__…__`); on
-    /// PostgreSQL, in a database of its own on the same server (see `postgreSQLURL(ofDatabase:besides:)`).
+    /// Each named database beside the store at `location`, where the API's
+    /// `Firestore.firestore(database:)` keeps it too (`Firestore.location(ofDatabase:besides:)`):
+    /// on a folder in its `__databases__` folder, on PostgreSQL in a database of its own.
     convenience init(_ store: Firestore, at location: URL, settings: FirestoreSettings) {
         self.init(defaultStore: store) { name in
-            guard location.isFileURL else {
-                return try Firestore(url: Firestore.postgreSQLURL(ofDatabase: name, besides: location), settings: settings)
-            }
-            let folder = location.appendingPathComponent("__databases__").appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            return try Firestore(directory: folder, settings: settings)
+            try Firestore(url: Firestore.location(ofDatabase: name, besides: location), settings: settings)
         }
     }
 

@@ -54,7 +54,7 @@ struct DescendantsQuery {
     /// Adds the documents of every collection under `document`, depth first in name order.
     private func walk(under document: [String], into found: inout [DocumentSnapshot]) async throws {
         let collections = document.isEmpty ? try store.listCollections() : try store.document(document.joined(separator: "/")).listCollections()
-        for id in collections.map(\.collectionID).sorted(by: { Self.compare($0, $1) < 0 }) {
+        for id in collections.map(\.collectionID).sorted(by: { IDOrder.compare($0, $1) < 0 }) {
             let path = document + [id]
             guard mayHold(path) else { continue }
             let collection = store.collection(path.joined(separator: "/"))
@@ -62,7 +62,7 @@ struct DescendantsQuery {
             // By exact bytes: two ids Swift's String takes for one ("café" composed and not) are two documents.
             let withCollections = Set(try collection.listDocumentsWithCollections().map { ExactID($0.documentID) })
             let byID = Dictionary(existing.map { (ExactID($0.documentID), $0) }, uniquingKeysWith: { first, _ in first })
-            for id in Set(byID.keys).union(withCollections).sorted(by: { Self.compare($0.text, $1.text) < 0 }) {
+            for id in Set(byID.keys).union(withCollections).sorted(by: { IDOrder.compare($0.text, $1.text) < 0 }) {
                 if let needed, found.count >= needed { return }
                 let documentPath = path + [id.text]
                 if let snapshot = byID[id], contains(documentPath) { found.append(snapshot) }
@@ -73,11 +73,11 @@ struct DescendantsQuery {
 
     private func contains(_ path: [String]) -> Bool {
         if let start {
-            let order = Self.compare(path, start.path)
+            let order = IDOrder.compare(path, start.path)
             if order < 0 || (order == 0 && !start.inclusive) { return false }
         }
         if let end {
-            let order = Self.compare(path, end.path)
+            let order = IDOrder.compare(path, end.path)
             if order > 0 || (order == 0 && !end.inclusive) { return false }
         }
         return true
@@ -86,39 +86,11 @@ struct DescendantsQuery {
     /// Whether `prefix` or a name under it can be within the bounds: names under it follow it,
     /// and share its order against any name it differs from in its own segments.
     private func mayHold(_ prefix: [String]) -> Bool {
-        if let start, zip(prefix, start.path).lazy.map({ Self.compare($0, $1) }).first(where: { $0 != 0 }) ?? 0 < 0 { return false }
+        if let start, zip(prefix, start.path).lazy.map({ IDOrder.compare($0, $1) }).first(where: { $0 != 0 }) ?? 0 < 0 { return false }
         if let end {
-            let order = Self.compare(prefix, end.path)
+            let order = IDOrder.compare(prefix, end.path)
             if order > 0 || (order == 0 && !end.inclusive) { return false }
         }
         return true
-    }
-
-    /// Names in Firestore's order: segment by segment, a shorter name before the longer ones
-    /// it begins.
-    static func compare(_ a: [String], _ b: [String]) -> Int {
-        for (x, y) in zip(a, b) {
-            let order = compare(x, y)
-            if order != 0 { return order }
-        }
-        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
-    }
-
-    /// Ids in Firestore's order: a numeric id (`__id42__`, as clients write the least id,
-    /// `__id-9223372036854775808__`) before every other, by number; the others by UTF-8 bytes.
-    static func compare(_ a: String, _ b: String) -> Int {
-        switch (numericID(a), numericID(b)) {
-        case let (x?, y?): return x == y ? 0 : (x < y ? -1 : 1)
-        case (_?, nil): return -1
-        case (nil, _?): return 1
-        case (nil, nil):
-            let (x, y) = (ExactID(a), ExactID(b))
-            return x == y ? 0 : (x < y ? -1 : 1)
-        }
-    }
-
-    private static func numericID(_ id: String) -> Int64? {
-        guard id.hasPrefix("__id"), id.hasSuffix("__"), id.count > 6 else { return nil }
-        return Int64(id.dropFirst(4).dropLast(2))
     }
 }

@@ -29,11 +29,7 @@ enum ValueOrder {
         case let (.bytes(x), .bytes(y)):
             return x == y ? 0 : (x.lexicographicallyPrecedes(y) ? -1 : 1)
         case let (.reference(x), .reference(y)):
-            for (u, v) in zip(x.resourcePath.segments, y.resourcePath.segments) {
-                let c = IDOrder.compare(u, v)
-                if c != 0 { return c }
-            }
-            return sign(x.resourcePath.segments.count, y.resourcePath.segments.count)
+            return IDOrder.compare(x.resourcePath.segments, y.resourcePath.segments)
         case let (.geoPoint(x), .geoPoint(y)):
             let c = compareDoubles(x.latitude, y.latitude)
             return c != 0 ? c : compareDoubles(x.longitude, y.longitude)

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ShelfModels", targets: ["ShelfModels"]),
         .executable(name: "shelf", targets: ["shelf"]),
         .executable(name: "shelf-bench", targets: ["shelf-bench"]),
+        .executable(name: "guide-sample", targets: ["guide-sample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -71,6 +72,9 @@ let package = Package(
                 "DocumentStore", "DocumentStorePostgres", "DocumentStoreRemote", "FirestoreServer", "ShelfModels", "TerminalUI", "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The guide's sample app on a Firestore server, its start-up code with only the import
+        // changed: DocumentStoreRemote is linked, never imported (`useEmulator` finds it).
+        .executableTarget(name: "guide-sample", dependencies: ["DocumentStore", "DocumentStoreRemote", "ShelfModels"]),
         .executableTarget(
             name: "shelf-bench",
             dependencies: ["DocumentStore", "DocumentStorePostgres", "DocumentStoreRemote", "ShelfModels"]),

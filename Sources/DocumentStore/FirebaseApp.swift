@@ -1,21 +1,26 @@
 import Foundation
 
-/// Firebase's `FirebaseApp`, as far as a store needs one: a name and the place its databases
-/// live. Firebase's code reaches databases through an app (`Firestore.firestore(app:database:)`,
-/// `db.app`); here the default app is the one `Firestore.configure(directory:)` or
-/// `configure(url:)` set, and every other store has an app of its own, so named databases can be
-/// opened beside any store. An app keeps each database it opened, as Firebase caches them, until
-/// that database is terminated.
+/// Firebase's `FirebaseApp`, as far as a store needs one: a name, a project and the place its
+/// databases live. Firebase's code reaches databases through an app
+/// (`Firestore.firestore(app:database:)`, `db.app`); here the default app is the one
+/// `Firestore.configure(directory:)` or `configure(url:)` set, or, as Firebase's apps begin,
+/// `FirebaseApp.configure()`: an app without a place, whose databases are clients of the
+/// server their settings name at first use (`useEmulator(withHost:port:)`). Every other store
+/// has an app of its own, so named databases can be opened beside any store. An app keeps each
+/// database it opened, as Firebase caches them, until that database is terminated.
 public final class FirebaseApp: @unchecked Sendable {
     /// Firebase's name of the default app.
     public static let defaultAppName = "__FIRAPP_DEFAULT"
 
     /// The default app's name, or, for a store's own app, where the store is.
     public let name: String
-    /// Where the `(default)` database is: a folder, or a server's URL with its password.
-    let location: URL
+    /// Firebase's options: here only `projectID` is used, as the project a server is asked for.
+    public let options: FirebaseOptions
+    /// Where the `(default)` database is: a folder, or a server's URL with its password; nil
+    /// for an app configured without a place, whose databases wait for their settings.
+    let location: URL?
     /// The same without a password, for messages and `Firestore.directory`.
-    let directory: URL
+    let directory: URL?
     /// The settings each database this app opens starts with.
     let settingsForDatabases: FirestoreSettings
     private let databases = Locked(Databases())
@@ -27,8 +32,10 @@ public final class FirebaseApp: @unchecked Sendable {
         var opened: [String: Firestore] = [:]
     }
 
-    init(name: String, location: URL, directory: URL, settings: FirestoreSettings) {
+    init(name: String, options: FirebaseOptions = FirebaseOptions.fromEnvironment(), location: URL?, directory: URL?,
+         settings: FirestoreSettings) {
         self.name = name
+        self.options = options
         self.location = location
         self.directory = directory
         settingsForDatabases = settings.copy() as! FirestoreSettings
@@ -41,12 +48,40 @@ public final class FirebaseApp: @unchecked Sendable {
         defaultApp.withLock { $0 }
     }
 
-    /// Makes `store` the `(default)` database of a new default app. The old default app lets
-    /// go of the databases it opened (they keep working for whoever holds them).
+    /// Makes the default app one whose databases are clients of the server their settings
+    /// name, set before their first use (`useEmulator(withHost:port:)`, `settings.host`), or
+    /// of `FIRESTORE_EMULATOR_HOST`, as Google's SDKs read it; with neither, every call on
+    /// them fails saying so. The project is `GCLOUD_PROJECT`'s, or `demo-shelf`.
+    public static func configure() {
+        configure(options: FirebaseOptions.fromEnvironment())
+    }
+
+    /// As `configure()`, with the project `options.projectID`.
+    public static func configure(options: FirebaseOptions) {
+        replaceDefault(with: FirebaseApp(name: defaultAppName, options: options, location: nil, directory: nil, settings: FirestoreSettings()))
+    }
+
+    /// The default app, configured as `configure()` does if none was.
+    static func configureIfNeeded() -> FirebaseApp {
+        defaultApp.withLock { app in
+            if let app { return app }
+            let made = FirebaseApp(name: defaultAppName, location: nil, directory: nil, settings: FirestoreSettings())
+            app = made
+            return made
+        }
+    }
+
+    /// Makes `store` the `(default)` database of a new default app.
     static func configureDefault(with store: Firestore) {
         let app = FirebaseApp(name: defaultAppName, location: store.location, directory: store.directory, settings: store.settings)
         app.databases.withLock { $0.opened[Firestore.defaultDatabaseID] = store }
         store.join(app)
+        replaceDefault(with: app)
+    }
+
+    /// The old default app lets go of the databases it opened (they keep working for whoever
+    /// holds them).
+    private static func replaceDefault(with app: FirebaseApp) {
         let old = defaultApp.withLock { apps in
             defer { apps = app }
             return apps
@@ -68,10 +103,14 @@ public final class FirebaseApp: @unchecked Sendable {
             return store
         }
         let store: Firestore
-        do {
-            store = try Firestore(opening: try Firestore.location(ofDatabase: name, besides: location), settings: settingsForDatabases, app: self, databaseID: name)
-        } catch {
-            store = Firestore(unopenable: name, reason: error, app: self)
+        if let location {
+            do {
+                store = try Firestore(opening: try Firestore.location(ofDatabase: name, besides: location), settings: settingsForDatabases, app: self, databaseID: name)
+            } catch {
+                store = Firestore(unopenable: name, reason: error, location: location, directory: directory ?? location, app: self)
+            }
+        } else {
+            store = Firestore(waitingForSettingsIn: self, databaseID: name)
         }
         return databases.withLock { databases in
             if let existing = databases.opened[name] { return existing }

@@ -7,16 +7,19 @@ import Foundation
 /// timer, so changes made by other programs (an editor, a script, another Shelf) are delivered
 /// too. On a server, listeners are told of every client's commits by the server.
 public final class Firestore: @unchecked Sendable {
-    /// The folder holding the store's collections; for a store on a server, its URL without
-    /// the password.
-    public let directory: URL
-    /// Where the store was opened: `directory`, or the server's URL with its password, from
-    /// which its app finds the named databases beside it.
-    let location: URL
+    /// Where the documents live: opened with the store, or, for a database of an app configured
+    /// without a place (`FirebaseApp.configure()`), at first use (see `StorePlace`).
+    private let place: StorePlace
     /// Which of its app's databases this store is: "(default)", or a named database's id.
     let databaseID: String
+    /// The folder holding the store's collections; for a store on a server, its URL without
+    /// the password.
+    public var directory: URL { place.opened.directory }
+    /// Where the store was opened: `directory`, or the server's URL with its password, from
+    /// which its app finds the named databases beside it.
+    var location: URL { place.opened.location }
     /// Where the documents live (see `StorageBackend`).
-    let backend: StorageBackend
+    var backend: StorageBackend { place.opened.backend }
     private let state: Locked<State>
     /// Called after each round of delivered snapshots (`addSnapshotsInSyncListener`).
     let snapshotsInSync = SnapshotsInSyncListeners()
@@ -62,24 +65,41 @@ public final class Firestore: @unchecked Sendable {
         self.init(backend: backend, directory: folder, location: folder, settings: settings, app: app, databaseID: databaseID)
     }
 
-    init(backend: StorageBackend, directory: URL, location: URL, settings: FirestoreSettings, app: FirebaseApp?,
-         databaseID: String = Firestore.defaultDatabaseID) {
-        self.backend = backend
-        self.directory = directory
-        self.location = location
-        self.databaseID = databaseID
+    convenience init(backend: StorageBackend, directory: URL, location: URL, settings: FirestoreSettings, app: FirebaseApp?,
+                     databaseID: String = Firestore.defaultDatabaseID) {
         let owner = app ?? FirebaseApp(name: backend.description, location: location, directory: directory, settings: settings)
-        state = Locked(State(settings: settings.copy() as! FirestoreSettings, app: owner))
+        self.init(place: StorePlace(StorePlace.Opened(backend: backend, directory: directory, location: location), settings: settings),
+                  settings: settings, app: owner, databaseID: databaseID)
         if app == nil { owner.holdAsDefault(self) }
     }
 
-    deinit { backend.close() }
+    init(place: StorePlace, settings: FirestoreSettings, app: FirebaseApp, databaseID: String) {
+        self.place = place
+        self.databaseID = databaseID
+        state = Locked(State(settings: settings.copy() as! FirestoreSettings, app: app))
+    }
+
+    deinit { place.openedBackend?.close() }
 
     /// Callback queue and polling interval; set before adding listeners to affect them. A copy,
     /// as Firebase's: change it and assign it back.
+    /// The host and `isSSLEnabled` may change only before the store is first used, as
+    /// Firebase's (`useEmulator(withHost:port:)`); later, such an assignment is refused with a
+    /// message on standard error, and the settings stay as they were.
     public var settings: FirestoreSettings {
         get { state.withLock { $0.settings.copy() as! FirestoreSettings } }
-        set { state.withLock { $0.settings = newValue.copy() as! FirestoreSettings } }
+        set {
+            let settings = newValue.copy() as! FirestoreSettings
+            guard place.follow(settings) else {
+                return complain("the settings' host (\(settings.host), SSL \(settings.isSSLEnabled ? "on" : "off")) cannot change once the store is in use: it is at \(directory.absoluteString); the new settings were refused. Set them before any other call on the store.")
+            }
+            state.withLock { $0.settings = settings }
+        }
+    }
+
+    /// Reports a call the store refuses without a way to throw, as Firebase's log does.
+    func complain(_ message: String) {
+        FileHandle.standardError.write(Data("DocumentStore: \(message)\n".utf8))
     }
 
     /// Where callbacks run (the settings' `dispatchQueue`), without copying the settings.
@@ -95,8 +115,7 @@ public final class Firestore: @unchecked Sendable {
 
     func reportWriteError(_ error: Error, path: String) {
         guard let handler = writeErrorHandler else {
-            FileHandle.standardError.write(Data("DocumentStore: a write to \(path) failed: \(error.localizedDescription)\n".utf8))
-            return
+            return complain("a write to \(path) failed: \(error.localizedDescription)")
         }
         let box = Callback(error)
         callbackQueue.async { handler(box.function) }
@@ -166,18 +185,18 @@ public final class Firestore: @unchecked Sendable {
         state.withLock { $0.app = app }
     }
 
-    /// The store set by `configure(directory:)`; once it is terminated, a new one on the same
-    /// folder or server, as Firebase's `firestore()` after `terminate`.
+    /// The `(default)` database of the default app: the store set by `configure(directory:)`
+    /// or `configure(url:)`, or, after `FirebaseApp.configure()`, a client of the server its
+    /// settings name (`useEmulator(withHost:port:)`). Once it is terminated, a new one on the
+    /// same place, as Firebase's `firestore()` after `terminate`.
     public static func firestore() -> Firestore {
         firestore(app: configuredApp(), database: defaultDatabaseID)
     }
 
-    /// The default app; calling for it before `configure` is a programming error, as in Firebase.
+    /// The default app. Before any `configure`, one configured as `FirebaseApp.configure()`
+    /// does, where Firebase would stop the program: its stores then say what is missing.
     static func configuredApp() -> FirebaseApp {
-        guard let app = FirebaseApp.app() else {
-            fatalError("Firestore.firestore() was called before Firestore.configure(directory:). Configure the store's folder first.")
-        }
-        return app
+        FirebaseApp.app() ?? FirebaseApp.configureIfNeeded()
     }
 
     // MARK: References
@@ -258,7 +277,7 @@ public final class Firestore: @unchecked Sendable {
             for subscription in subscribers(of: watcher) { subscription.remove() }
             watcher.stop()
         }
-        backend.close()  // a server's connections; later calls fail, as Firebase's do
+        place.openedBackend?.close()  // a server's connections; later calls fail, as Firebase's do
         app.forget(self)  // as Firebase's: the next `firestore(app:database:)` opens it anew
     }
 

@@ -18,9 +18,13 @@ public final class FirestoreSettings: NSObject, NSCopying, @unchecked Sendable {
     public var isInotifyEnabled: Bool = true
     /// Accepted for Firebase's sake: the files are the database and there is no other cache.
     public var cacheSettings: any LocalCacheSettings = PersistentCacheSettings()
-    /// Accepted for Firebase's sake (the emulator's `host` and `isSSLEnabled`): there is no server.
-    public var host: String = "localhost"
-    public var isSSLEnabled: Bool = false
+    /// The Firestore server, as `host:port`, for a store of an app configured without a place
+    /// (`FirebaseApp.configure()`); set before the store's first use (`useEmulator` sets it).
+    /// Firebase's default names Google's cloud, which DocumentStore does not reach.
+    public var host: String = Firestore.cloudHost
+    /// As Firebase's, on by default; DocumentStore speaks plaintext gRPC only, so a server set
+    /// through `host` needs it off (`useEmulator` turns it off).
+    public var isSSLEnabled: Bool = true
     /// Accepted for Firebase's sake; deprecated there in favour of `cacheSettings`.
     public var isPersistenceEnabled: Bool = true
     public var cacheSizeBytes: Int64 = FirestoreCacheSizeUnlimited

@@ -1,6 +1,4 @@
 import DocumentStore
-import DocumentStorePostgres
-import DocumentStoreRemote
 import Foundation
 
 /// The rating transaction of Firebase's quickstart (FriendlyEats), run from several threads:
@@ -38,8 +36,6 @@ enum RatingLoop {
         settings.dispatchQueue = DispatchQueue(label: "rate.callbacks")
         // A folder, a postgresql:// or a firestore:// URL: the same transactions on each backend.
         let url = directory.contains("://") ? URL(string: directory) : URL(fileURLWithPath: directory)
-        Firestore.enablePostgreSQL()
-        Firestore.enableFirestoreServers()
         do { db = try Firestore(url: url ?? URL(fileURLWithPath: directory), settings: settings) } catch { fail("cannot open \(directory): \(error)") }
         let started = ContinuousClock.now
         let result = rate(db: db, restaurant: db.document(restaurant), ratings: Array(first..<first + count), threads: threads)

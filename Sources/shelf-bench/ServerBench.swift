@@ -1,6 +1,4 @@
 import DocumentStore
-import DocumentStorePostgres
-import DocumentStoreRemote
 import Foundation
 
 /// `shelf-bench pg DIR-or-URL COUNT [RUNS]`: issue 12's figures on a store of COUNT documents in
@@ -26,8 +24,6 @@ enum ServerBench {
             exit(2)
         }
         do {
-            Firestore.enablePostgreSQL()
-            Firestore.enableFirestoreServers()
             try measure(url, count: count, runs: runs)
         } catch {
             FileHandle.standardError.write(Data("shelf-bench pg: \(error)\n".utf8))

@@ -1,6 +1,4 @@
 import DocumentStore
-import DocumentStorePostgres
-import DocumentStoreRemote
 import Foundation
 
 /// Where Shelf's documents are: a folder, checked before anything touches the terminal so that
@@ -152,11 +150,8 @@ struct DataLocation {
         try opening { try Firestore(url: url) }
     }
 
+    /// postgresql:// and firestore:// open through the modules this program links.
     private func opening(_ open: () throws -> Firestore) throws -> Firestore {
-        if isServer {
-            Firestore.enablePostgreSQL()
-            Firestore.enableFirestoreServers()
-        }
         do { return try open() } catch { throw Problem(description: "\(error)") }
     }
 }

@@ -18,27 +18,9 @@ final class FirestoreServerEndToEndTests: TmuxTestCase {
 
     /// `shelf serve` on `folder` (port 0: a free one); the port it listens on.
     private func serve(_ folder: URL, port: Int = 0) throws -> Int {
-        let process = Process()
-        process.executableURL = try shelfBinary()
-        process.arguments = ["serve", "--data", folder.path, "--port", String(port)]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        servers.append(process)
-        // "Serving Firestore (google.firestore.v1) on 127.0.0.1:PORT for …"
-        var output = Data()
-        while let line = String(data: output, encoding: .utf8), !line.contains(" for ") {
-            let chunk = pipe.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw EndToEndFailure("shelf serve ended before listening: \(line)") }
-            output.append(chunk)
-        }
-        let line = String(decoding: output, as: UTF8.self)
-        guard let address = line.split(separator: " ").first(where: { $0.hasPrefix("127.0.0.1:") }),
-              let listening = Int(address.dropFirst("127.0.0.1:".count)) else {
-            throw EndToEndFailure("shelf serve printed no address: \(line)")
-        }
-        return listening
+        let served = try ServeProcess(folder, port: port)
+        servers.append(served.process)
+        return served.port
     }
 
     private func app(_ url: String) throws -> TmuxSession {

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Where a store's documents are: its backend, with the folder or URL it was opened on.
+///
+/// A store opened on a folder or a URL has its place from the start. A database of an app
+/// configured without one (`FirebaseApp.configure()`, as Firebase's apps begin) waits for its
+/// first use, so its settings can name a server first (`useEmulator(withHost:port:)`,
+/// `settings.host`), as a Firebase instance starts its client only when first used.
+final class StorePlace: Sendable {
+    struct Opened: Sendable {
+        let backend: StorageBackend
+        /// The folder, or the server's URL without its password (`Firestore.directory`).
+        let directory: URL
+        /// The folder, or the server's URL with its password, beside which named databases are.
+        let location: URL
+    }
+
+    /// The server a waiting place will open: the settings' `host` and `isSSLEnabled`.
+    struct Server: Sendable, Equatable {
+        var host: String
+        var isSSLEnabled: Bool
+
+        init(_ settings: FirestoreSettings) {
+            host = settings.host
+            isSSLEnabled = settings.isSSLEnabled
+        }
+    }
+
+    private enum Phase {
+        case waiting(Server)
+        /// Opened, with the server the settings named then (for a place given from the
+        /// start, the settings it was given with).
+        case opened(Opened, Server)
+    }
+
+    private let phase: Locked<Phase>
+    private let open: @Sendable (Server) -> Opened
+
+    init(_ opened: Opened, settings: FirestoreSettings) {
+        phase = Locked(.opened(opened, Server(settings)))
+        open = { _ in opened }
+    }
+
+    /// A place opened at first use by `open`, on the server the settings name by then.
+    init(waitingFor settings: FirestoreSettings, open: @escaping @Sendable (Server) -> Opened) {
+        phase = Locked(.waiting(Server(settings)))
+        self.open = open
+    }
+
+    /// The place, opened now if it was waiting.
+    var opened: Opened {
+        phase.withLock { phase in
+            switch phase {
+            case .opened(let opened, _):
+                return opened
+            case .waiting(let server):
+                let opened = open(server)
+                phase = .opened(opened, server)
+                return opened
+            }
+        }
+    }
+
+    /// The backend if the place was opened, without opening it.
+    var openedBackend: StorageBackend? {
+        phase.withLock { phase in
+            guard case .opened(let opened, _) = phase else { return nil }
+            return opened.backend
+        }
+    }
+
+    /// Takes the server new settings name while the place waits. Once it is open, returns
+    /// false if they name another server than it opened on (which the caller refuses, as
+    /// Firebase refuses settings once its instance started).
+    func follow(_ settings: FirestoreSettings) -> Bool {
+        phase.withLock { phase in
+            switch phase {
+            case .waiting:
+                phase = .waiting(Server(settings))
+                return true
+            case .opened(_, let server):
+                return Server(settings) == server
+            }
+        }
+    }
+}

@@ -92,6 +92,10 @@ let package = Package(
             name: "DocumentStoreRemoteTests",
             dependencies: ["DocumentStore", "DocumentStoreRemote", "FirestoreServer"],
             swiftSettings: [.define("SHELF_REMOTE_TESTS")]),
+        // Firebase's API behind a plain `import DocumentStore`, in Swift 5 and (a link to the same
+        // file) Swift 6 language mode: a missing `public` or a mode-specific break fails to build.
+        .testTarget(name: "FirebaseAPISwift5Tests", dependencies: ["DocumentStore"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "FirebaseAPISwift6Tests", dependencies: ["DocumentStore"]),
         .testTarget(name: "ShelfModelsTests", dependencies: ["ShelfModels"]),
         .testTarget(name: "FirestoreProtocolTests", dependencies: ["FirestoreProtocol"]),
         // The server driven through the generated gRPC client, on a folder and on PostgreSQL.

@@ -25,10 +25,12 @@ extension Firestore {
     }
 
     /// The final progress: `.success`, with every document loaded; throws why loading failed.
+    @discardableResult
     nonisolated(nonsending) public func loadBundle(_ bundleData: Data) async throws -> LoadBundleTaskProgress {
         try await finalProgress { self.loadBundle(bundleData, completion: $0) }
     }
 
+    @discardableResult
     nonisolated(nonsending) public func loadBundle(_ bundleStream: InputStream) async throws -> LoadBundleTaskProgress {
         let stream = Callback(bundleStream)
         return try await finalProgress { self.loadBundle(stream.function, completion: $0) }
@@ -41,6 +43,7 @@ extension Firestore {
         callbackQueue.async { callback.function(query) }
     }
 
+    @discardableResult
     nonisolated(nonsending) public func getQuery(named name: String) async -> Query? {
         namedQueries.withLock { $0[name] }
     }

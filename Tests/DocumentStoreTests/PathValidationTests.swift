@@ -40,8 +40,9 @@ final class PathValidationTests: StoreTestCase {
         await assertRefused(documentID: "", reason: "an id cannot be empty")
     }
 
-    func testIdWithASlash() async {
-        await assertRefused(documentID: "a/b", reason: "an id cannot contain \"/\"")
+    /// A slash makes a path below the collection, as in Firebase: "a/b" names a collection.
+    func testAnIdWithASlashIsAPathAndTwoSegmentsAreNoDocument() async {
+        await assertRefused(documentID: "a/b", reason: "a document path has an even number of segments (collection/document), this one has 3")
     }
 
     func testDotAndDotDot() async {
@@ -85,6 +86,17 @@ final class PathValidationTests: StoreTestCase {
         XCTAssertEqual(snapshot.ids, [longest])
     }
 
+    func testReferencesTakeSlashSeparatedPathsBelowThemAsFirebasesDo() throws {
+        let reviews = db.document("books/dune").collection("reviews/r1/replies")
+        XCTAssertEqual(reviews.path, "books/dune/reviews/r1/replies")
+        XCTAssertEqual(reviews.parent?.path, "books/dune/reviews/r1")
+        let reply = db.collection("books").document("dune/reviews/r1")
+        XCTAssertEqual(reply.path, "books/dune/reviews/r1")
+        XCTAssertEqual(reply.documentID, "r1")
+        try reply.write(["stars": 5])
+        XCTAssertEqual(try db.document("books/dune/reviews/r1").readDocument().data()?["stars"] as? Int, 5)
+    }
+
     func testCollectionPathsAreCheckedToo() async {
         let cases: [(CollectionReference, DocumentStoreError)] = [
             (db.collection(""), .invalidPath("", reason: "the path is empty")),
@@ -93,7 +105,8 @@ final class PathValidationTests: StoreTestCase {
             (db.collection("books//reviews"), .invalidPath("books//reviews", reason: "an id cannot be empty")),
             (db.collection("__books__"), .invalidPath("__books__", reason: "ids matching __.*__ are reserved, but for numeric ids (__id<64-bit integer>__)")),
             (db.document("books/hitchhiker").collection(".."), .invalidPath("books/hitchhiker/..", reason: "an id cannot be \".\" or \"..\"")),
-            (db.document("books/hitchhiker").collection("a/b"), .invalidPath("books/hitchhiker/a/b", reason: "an id cannot contain \"/\"")),
+            (db.document("books/hitchhiker").collection("a/b"), .invalidPath("books/hitchhiker/a/b", reason: "a collection path has an odd number of segments (collection or collection/document/collection), this one has 4")),
+            (db.document("books/hitchhiker").collection("a/../c"), .invalidPath("books/hitchhiker/a/../c", reason: "an id cannot be \".\" or \"..\"")),
         ]
         for (collection, expected) in cases {
             let error = await thrownError { _ = try await collection.getDocuments() }
@@ -112,6 +125,8 @@ final class PathValidationTests: StoreTestCase {
             (db.document("books/../../etc/passwd"), .invalidPath("books/../../etc/passwd", reason: "an id cannot be \".\" or \"..\"")),
             (db.document("../x"), .invalidPath("../x", reason: "an id cannot be \".\" or \"..\"")),
             (db.document("books/a/.."), .invalidPath("books/a/..", reason: "an id cannot be \".\" or \"..\"")),
+            (db.collection("books").document("a/reviews"), .invalidPath("books/a/reviews", reason: "a document path has an even number of segments (collection/document), this one has 3")),
+            (db.collection("books").document("a//r1"), .invalidPath("books/a//r1", reason: "an id cannot be empty")),
             // The parent of an invalid reference stays invalid.
             (db.document("../x").parent.document("y"), .invalidPath("../x", reason: "an id cannot be \".\" or \"..\"")),
         ]

@@ -74,7 +74,7 @@ final class WriteFailureTests: DemoDataTestCase {
         colors.updateColorEntry(ColorEntry(id: "dZI8vLbiPai2nph7UAxv", name: "x", color: try Color(hex: "#000000")))
         assertRefusal(colors.writeError, path: "colors/dZI8vLbiPai2nph7UAxv")
         colors.updateColorEntry(ColorEntry(id: "a/b", name: "x", color: try Color(hex: "#000000")))
-        XCTAssertEqual(colors.writeError, #"invalid path "colors/a/b": an id cannot contain "/""#)
+        XCTAssertEqual(colors.writeError, #"invalid path "colors/a/b": a document path has an even number of segments (collection/document), this one has 3"#)
     }
 
     @MainActor

@@ -24,6 +24,7 @@ public final class AggregateQuery: @unchecked Sendable {
         }
     }
 
+    @discardableResult
     nonisolated(nonsending) public func getAggregation(source: AggregateSource) async throws -> AggregateQuerySnapshot {
         try await onIOQueue { try self.readSnapshot() }
     }

@@ -14,13 +14,21 @@ public final class CollectionReference: Query, @unchecked Sendable {
         collectionPath.segments.count > 1 ? DocumentReference(firestore: firestore, path: collectionPath.parent, invalid: invalid) : nil
     }
 
-    /// A document of this collection by id.
-    public func document(_ documentID: String) -> DocumentReference {
+    /// A document of this collection by id, or by a slash-separated path below it
+    /// ("dune/reviews/r1"), as Firebase's `document(_ documentPath:)`.
+    public func document(_ documentPath: String) -> DocumentReference {
         var problem = invalid
+        var target = collectionPath.appending(documentPath)
         if problem == nil {
-            do { try ResourcePath.validate(id: documentID, in: path + "/" + documentID) } catch { problem = error }
+            do {
+                if documentPath.utf8.contains(UInt8(ascii: "/")) {
+                    target = try ResourcePath.parse(path + "/" + documentPath, expectDocument: true)
+                } else {
+                    try ResourcePath.validate(id: documentPath, in: path + "/" + documentPath)
+                }
+            } catch { problem = error }
         }
-        return DocumentReference(firestore: firestore, path: collectionPath.appending(documentID), invalid: problem)
+        return DocumentReference(firestore: firestore, path: target, invalid: problem)
     }
 
     /// A new document with a 20-character id from A-Z, a-z and 0-9, drawn from the system's

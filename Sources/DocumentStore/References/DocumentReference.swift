@@ -19,12 +19,15 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     public var description: String { path }
 
     /// A subcollection of this document.
-    public func collection(_ collectionID: String) -> CollectionReference {
+    public func collection(_ collectionPath: String) -> CollectionReference {
         do {
-            try ResourcePath.validate(id: collectionID, in: path + "/" + collectionID)
-            return CollectionReference(firestore: firestore, path: resourcePath.appending(collectionID), invalid: invalid)
+            if collectionPath.utf8.contains(UInt8(ascii: "/")) {
+                return CollectionReference(firestore: firestore, path: try ResourcePath.parse(path + "/" + collectionPath, expectDocument: false), invalid: invalid)
+            }
+            try ResourcePath.validate(id: collectionPath, in: path + "/" + collectionPath)
+            return CollectionReference(firestore: firestore, path: resourcePath.appending(collectionPath), invalid: invalid)
         } catch {
-            return CollectionReference(firestore: firestore, path: resourcePath.appending(collectionID), invalid: error)
+            return CollectionReference(firestore: firestore, path: resourcePath.appending(collectionPath), invalid: invalid ?? error)
         }
     }
 
@@ -86,6 +89,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
         try readSnapshot()
     }
 
+    @discardableResult
     nonisolated(nonsending) public func getDocument(source: FirestoreSource = .default) async throws -> DocumentSnapshot {
         try await onIOQueue { try self.readSnapshot() }
     }

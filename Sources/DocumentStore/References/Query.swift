@@ -145,6 +145,7 @@ public class Query: @unchecked Sendable, Hashable {
         }
     }
 
+    @discardableResult
     nonisolated(nonsending) public func getDocuments(source: FirestoreSource = .default) async throws -> QuerySnapshot {
         try await onIOQueue { try self.readSnapshot() }
     }

@@ -1,0 +1,1 @@
+../FirebaseAPISwift5Tests/FirebaseAPILanguageModeTests.swift

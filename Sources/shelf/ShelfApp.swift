@@ -51,7 +51,7 @@ final class ShelfApp {
             MainActor.assumeIsolated { () -> Void in quit(signal: signal) }
         }
         sources.append(makeCollectionsTimer())
-        model.afterWrite = { [self] outcome in
+        model.afterEffect = { [self] outcome in
             perform(outcome)
             scheduleDraw()
         }
@@ -175,7 +175,7 @@ final class ShelfApp {
         screen.stop()
         if let kept { FileHandle.standardError.write(Data(kept.utf8)) }
         for write in unfinished {
-            FileHandle.standardError.write(Data("shelf: quit while \(write) was under way; it may not have been made\n".utf8))
+            FileHandle.standardError.write(Data("shelf: quit while \(write) was under way: it may not have been made\n".utf8))
         }
         if let signal { TerminalRestorer.terminate(with: signal) }
         exit(0)

@@ -22,6 +22,7 @@ final class ManualEffects: EffectRunner {
         pending.map { entry in
             switch entry.effect {
             case .write(let write): write.reference.path
+            case .readTimes(let reference): "times of \(reference.path)"
             }
         }
     }

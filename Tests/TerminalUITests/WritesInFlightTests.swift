@@ -143,7 +143,7 @@ final class WritesInFlightTests: XCTestCase {
     func testQuittingWaitsForTheWritesInFlight() async throws {
         let app = try await makeApp()
         var outcomes: [AppModel.Outcome] = []
-        app.afterWrite = { outcomes.append($0) }
+        app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
         XCTAssertEqual(app.handle(.character("q")), .keepRunning)
         XCTAssertTrue(statusLine(app).contains("Saving books/a…; then quitting"), statusLine(app))
@@ -155,7 +155,7 @@ final class WritesInFlightTests: XCTestCase {
     func testAFailedWriteCancelsTheQuitThatWaitedForIt() async throws {
         let app = try await makeApp()
         var outcomes: [AppModel.Outcome] = []
-        app.afterWrite = { outcomes.append($0) }
+        app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
         XCTAssertEqual(app.handle(.ctrl("c")), .keepRunning)
         runner.fail(with: noAnswer("no answer"))

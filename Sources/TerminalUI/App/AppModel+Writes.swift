@@ -61,8 +61,7 @@ extension AppModel {
 
     /// A write's result, back on the main thread, in the order the writes were started.
     func finished(_ result: EffectResult) {
-        guard let pending = writes.removeFirst() else { return }
-        guard case .written(let outcome) = result else { return }
+        guard case .written(let outcome) = result, let pending = writes.removeFirst() else { return }
         let reference = pending.write.reference
         switch (pending.purpose, outcome) {
         case (.save(let session), .success(let change)):
@@ -97,7 +96,7 @@ extension AppModel {
             notice = "Not \(redo ? "redone" : "undone"): \(error)"
         }
         let next = continueAfterWrites()
-        afterWrite?(next)
+        afterEffect?(next)
     }
 
     /// What waited for the list or for the writes: a form handed back, a question, the undos
@@ -105,6 +104,9 @@ extension AppModel {
     /// after each key and each finished write.
     @discardableResult
     func continueAfterWrites() -> Outcome {
+        let done = writes.isEmpty && writes.interruptions.isEmpty && writes.waitingReverts.isEmpty
+        // Ctrl-C quits from any mode.
+        if done && writes.quitWhenDone { return .quit }
         guard case .browse = mode else { return .keepRunning }
         if !writes.interruptions.isEmpty {
             // A failure the user must see cancels quitting.
@@ -122,8 +124,7 @@ extension AppModel {
         while writes.isEmpty, !writes.waitingReverts.isEmpty {
             undoOrRedo(redo: writes.waitingReverts.removeFirst())
         }
-        if writes.isEmpty, writes.waitingReverts.isEmpty, writes.quitWhenDone { return .quit }
-        return .keepRunning
+        return writes.isEmpty && writes.waitingReverts.isEmpty && writes.quitWhenDone ? .quit : .keepRunning
     }
 
     /// `q`, or Ctrl-C with no typed text at stake: quits at once when no write is in flight;
@@ -138,14 +139,14 @@ extension AppModel {
 
     /// For quitting: waits up to `timeout` for the writes in flight and takes in their results
     /// (a failed save's form then counts for `formDraft`); returns what each write still in
-    /// flight was doing ("Saving books/dune…"), for the app to say as it leaves.
+    /// flight was doing ("saving books/dune"), for the app to say as it leaves.
     public func finishWrites(within timeout: DispatchTimeInterval) -> [String] {
         writes.quitWhenDone = false
-        let saved = afterWrite
-        afterWrite = nil  // the app is already quitting
-        defer { afterWrite = saved }
+        let saved = afterEffect
+        afterEffect = nil  // the app is already quitting
+        defer { afterEffect = saved }
         _ = effects.finish(within: timeout)
-        return writes.inFlight.map(\.progress)
+        return writes.inFlight.map(\.activity)
     }
 
     /// A write's outcome for the server's state and the tab's message: one that worked shows

@@ -99,6 +99,8 @@ public final class AppModel {
     public var showsDocumentTimes = false
     /// The times of the document last shown, read once per snapshot of it.
     private var shownTimes: (snapshot: DocumentSnapshot, times: DocumentTimes?)?
+    /// The snapshot whose times are being read.
+    private var timesBeingRead: DocumentSnapshot?
     /// What `u` puts back and `Ctrl-R` does again.
     var history = UndoHistory()
     /// Documents just written by Shelf, per tab, to select once the listener reports them:
@@ -108,9 +110,9 @@ public final class AppModel {
     let effects: any EffectRunner
     /// The writes in flight, and what waits for them.
     let writes = PendingWrites()
-    /// Called after a finished write's result is taken in, between keys: the app draws again,
-    /// and quits when a quit waited for the writes.
-    public var afterWrite: ((Outcome) -> Void)?
+    /// Called after an effect's result is taken in, between keys: the app draws again, and
+    /// quits when a quit waited for the writes.
+    public var afterEffect: ((Outcome) -> Void)?
 
     /// Where a half-typed form is kept on SIGTERM or SIGHUP, and found at the next start.
     public let draftFile: DraftFile?
@@ -632,15 +634,20 @@ public final class AppModel {
 
     private struct Missing: LocalizedError { let errorDescription: String? }
 
-    /// The document's create and update times, read when a new snapshot of it is shown (a
-    /// file's stat and attribute, or one query); nil when it has none, or while the server is
-    /// offline (its calls would hold up the keys).
+    /// The document's create and update times, read as an effect when a new snapshot of it is
+    /// shown (a file's stat and attribute, or one query): nil until they are read (the frame
+    /// after shows them), when it has none, or while the server is offline.
     func times(of snapshot: DocumentSnapshot) -> DocumentTimes? {
         if let shown = shownTimes, shown.snapshot === snapshot { return shown.times }
-        guard connection?.isOffline != true else { return nil }
-        let times = (try? store.documentTimes([snapshot.reference.path]))?.first ?? nil
-        shownTimes = (snapshot, times)
-        return times
+        guard connection?.isOffline != true, timesBeingRead !== snapshot else { return nil }
+        timesBeingRead = snapshot
+        effects.run(.readTimes(snapshot.reference)) { [weak self] result in
+            guard let self, case .timesRead(let times) = result else { return }
+            shownTimes = (snapshot, times)
+            if timesBeingRead === snapshot { timesBeingRead = nil }
+            afterEffect?(.keepRunning)
+        }
+        return shownTimes.flatMap { $0.snapshot === snapshot ? $0.times : nil }
     }
 
     /// Says why the editor cannot be used here, or nil when it can.

@@ -10,12 +10,15 @@ enum Effect: Sendable {
     /// Changes one document; runs after every write asked for before it, so writes land in the
     /// order they were asked for.
     case write(StoreWrite)
+    /// Reads a document's create and update times, for its detail (on a server, a query).
+    case readTimes(DocumentReference)
 
     /// Does what the effect says, where the runner runs it (never the main thread in the app),
     /// and returns what the model needs to know of it.
     func perform() -> EffectResult {
         switch self {
         case .write(let write): .written(Result { try write.perform() })
+        case .readTimes(let reference): .timesRead((try? reference.firestore.documentTimes([reference.path]))?.first ?? nil)
         }
     }
 }
@@ -24,6 +27,8 @@ enum Effect: Sendable {
 enum EffectResult: Sendable {
     /// A write's change, to record for `u` (nil when it cannot be undone), or why it failed.
     case written(Result<UndoHistory.Change?, any Error>)
+    /// The times read; nil when the document has none or they could not be read.
+    case timesRead(DocumentTimes?)
 }
 
 /// One change to one document, with the reads undo needs around it.

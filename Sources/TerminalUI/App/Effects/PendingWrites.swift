@@ -55,13 +55,16 @@ final class PendingWrites {
 }
 
 extension PendingWrites.Write {
-    /// "Saving books/dune…", "Deleting books/dune…", "Undoing books/dune…".
-    var progress: String {
+    /// "saving books/dune", "deleting books/dune", "undoing books/dune".
+    var activity: String {
         let verb = switch purpose {
-        case .save: "Saving"
-        case .delete: "Deleting"
-        case .revert(_, let redo): redo ? "Redoing" : "Undoing"
+        case .save: "saving"
+        case .delete: "deleting"
+        case .revert(_, let redo): redo ? "redoing" : "undoing"
         }
-        return "\(verb) \(write.reference.path)…"
+        return "\(verb) \(write.reference.path)"
     }
+
+    /// The status line's "Saving books/dune…".
+    var progress: String { activity.prefix(1).uppercased() + activity.dropFirst() + "…" }
 }

@@ -51,6 +51,10 @@ final class ShelfApp {
             MainActor.assumeIsolated { () -> Void in quit(signal: signal) }
         }
         sources.append(makeCollectionsTimer())
+        model.afterEffect = { [self] outcome in
+            perform(outcome)
+            scheduleDraw()
+        }
         draw()
     }
 
@@ -154,10 +158,13 @@ final class ShelfApp {
     }
 
     /// A signal (SIGTERM, SIGHUP, SIGINT, or the terminal gone) keeps a half-typed form as a
-    /// draft, offered at the next start; quitting by a key has already asked.
+    /// draft, offered at the next start; quitting by a key has already asked. Writes in flight
+    /// are waited for a few seconds; a save that failed or did not finish keeps its form as a
+    /// draft however Shelf quits, and a write still under way is named as Shelf leaves.
     private func quit(signal: Int32?) -> Never {
+        let unfinished = model.finishWrites(within: .seconds(5))
         var kept: String?
-        if signal != nil, let draft = model.formDraft, let file = model.draftFile {
+        if let draft = signal != nil ? model.formDraft : model.unsavedDraft, let file = model.draftFile {
             do {
                 try file.save(draft)
                 kept = "shelf: kept the form you were typing in (\(draft.title)) in \(file.url.path); the next start offers it\n"
@@ -167,6 +174,9 @@ final class ShelfApp {
         }
         screen.stop()
         if let kept { FileHandle.standardError.write(Data(kept.utf8)) }
+        for write in unfinished {
+            FileHandle.standardError.write(Data("shelf: quit while \(write) was under way: it may not have been made\n".utf8))
+        }
         if let signal { TerminalRestorer.terminate(with: signal) }
         exit(0)
     }

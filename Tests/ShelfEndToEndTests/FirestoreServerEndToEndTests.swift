@@ -76,4 +76,26 @@ final class FirestoreServerEndToEndTests: TmuxTestCase {
         tmux.waitFor(text: "62 documents")
         XCTAssertFalse(tmux.screen().contains("offline"), TmuxSession.framed(tmux.screen()))
     }
+
+    /// Issue 22: a write's latency never holds a key. The server is stopped (SIGSTOP) so the
+    /// save waits for it; meanwhile keys are answered and the line says what is being saved.
+    func testKeysAreAnsweredWhileASaveWaitsForAServerThatDoesNotAnswer() throws {
+        let folder = try temporaryDataCopy()
+        dataFolder = folder
+        let tmux = try app("firestore://127.0.0.1:\(try serve(folder))/demo")
+        tmux.send(keys: "2")
+        tmux.waitFor(text: "61 documents")
+        tmux.fillNewColour("Patient Coral", hex: "#ff7f50")
+        let server = servers[servers.count - 1].processIdentifier
+        kill(server, SIGSTOP)
+        defer { kill(server, SIGCONT) }
+        tmux.send(keys: "Enter")
+        tmux.waitFor(text: "Saving colors/")
+        tmux.send(keys: "j")
+        tmux.waitFor(text: "2/61")
+        XCTAssertTrue(tmux.screen().contains("Saving colors/"), "still waiting for the server:\n\(TmuxSession.framed(tmux.screen()))")
+        kill(server, SIGCONT)
+        tmux.waitFor(text: "Added colors/")
+        tmux.waitFor(text: "62 documents")
+    }
 }

@@ -32,7 +32,7 @@ final class AppViewTests: XCTestCase {
     private func makeApp(_ mode: ColorMode = .palette256) async throws -> AppModel {
         let settings = FirestoreSettings()
         settings.pollingInterval = 0.05
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: mode)
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: mode, effects: SynchronousEffects())
         try await waitUntilLoaded(app)
         return app
     }
@@ -211,7 +211,7 @@ final class FormDraftTests: XCTestCase {
     private func makeApp() async throws -> AppModel {
         let data = folder.appendingPathComponent("data")
         let app = AppModel(store: try Firestore(directory: data), colorMode: .none,
-                           draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": state.path]))
+                           draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": state.path]), effects: SynchronousEffects())
         for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
         app.replayKeysWaitingForLoad()
         return app

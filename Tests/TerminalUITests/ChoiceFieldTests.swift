@@ -62,7 +62,7 @@ final class ChoiceFieldTests: XCTestCase {
         try FileManager.default.createDirectory(at: articles, withIntermediateDirectories: true)
         let file = articles.appendingPathComponent("a.json")
         try Data(#"{"status": "archived", "title": "Old"}"#.utf8).write(to: file)
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         _ = app.handle(.character("5"))
         for _ in 0..<500 where !(app.tab.isLoaded && app.tab.rowCount == 1) { try await Task.sleep(for: .milliseconds(10)) }
         _ = app.handle(.character("e"))

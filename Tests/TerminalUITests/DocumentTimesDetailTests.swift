@@ -34,7 +34,7 @@ final class DocumentTimesDetailTests: XCTestCase {
         let times = DocumentTimes(created: Timestamp(seconds: 1_000_000_000, nanoseconds: 900_000_000),
                                   updated: Timestamp(seconds: 1_700_000_000, nanoseconds: 0))
         try store.batch().setData(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412], forDocument: book, keepingTimes: times).commitNow()
-        let app = AppModel(store: store, colorMode: .palette256)
+        let app = AppModel(store: store, colorMode: .palette256, effects: SynchronousEffects())
         for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
         app.showsDocumentTimes = true
 
@@ -55,5 +55,28 @@ final class DocumentTimesDetailTests: XCTestCase {
         let updated = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines
         XCTAssertEqual(String(updated[5].suffix(40)), "│ Created  \(localTime(1_000_000_000))         │", "kept")
         XCTAssertEqual(String(updated[6].suffix(40)), "│ Updated  \(localTime(now.updated.seconds))         │", "read again for the new snapshot")
+    }
+
+    /// On a server the times are a query: the frame is drawn without them, and the next one,
+    /// once they are read, shows them.
+    func testTheTimesAreReadAsAnEffectAndShowOnceRead() async throws {
+        let store = try Firestore(directory: folder)
+        try store.document("books/dune").write(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412])
+        let runner = ManualEffects()
+        let app = AppModel(store: store, colorMode: .palette256, effects: runner)
+        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        app.showsDocumentTimes = true
+        var redrawn = 0
+        app.afterEffect = { _ in redrawn += 1 }
+
+        let before = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
+        XCTAssertFalse(before.contains("Created"), before)
+        _ = AppView.render(app, size: Size(width: 80, height: 16))
+        XCTAssertEqual(runner.pendingPaths, ["times of books/dune"], "read once, however many frames are drawn meanwhile")
+        runner.complete()
+        XCTAssertEqual(redrawn, 1, "the app draws again")
+        let after = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
+        XCTAssertTrue(after.contains("Created") && after.contains("Updated"), after)
+        XCTAssertTrue(runner.pending.isEmpty)
     }
 }

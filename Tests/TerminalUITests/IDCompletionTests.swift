@@ -46,7 +46,7 @@ final class IDCompletionTests: XCTestCase {
         for id in ["alpha-1", "alpha-2", "beta"] {
             try Data(#"{"author": "X", "numberOfPages": 1, "title": "Book \#(id)"}"#.utf8).write(to: books.appendingPathComponent("\(id).json"))
         }
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
         _ = app.handle(.character("o"))
         _ = app.handle(.character("a"))

@@ -21,7 +21,7 @@ final class KeysWhileLoadingTests: XCTestCase {
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     func testAFilterTypedWhileLoadingIsReplayedWhole() async throws {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         XCTAssertFalse(app.tab.isLoaded, "typed before the first snapshot")
         for c in "jj/river 7" { _ = app.handle(.character(c)) }
         _ = app.handle(.character("2"))
@@ -36,7 +36,7 @@ final class KeysWhileLoadingTests: XCTestCase {
     }
 
     func testUnboundKeysWaitTooAndQuitDoesNot() async throws {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         _ = app.handle(.character("/"))
         _ = app.handle(.character("r"))
         XCTAssertNil(app.notice, "r waits with the filter it belongs to, instead of \"does nothing here\"")

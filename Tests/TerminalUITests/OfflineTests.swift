@@ -16,7 +16,7 @@ final class OfflineTests: XCTestCase {
 
     private func makeApp() async throws -> (AppModel, MemoryServer) {
         let (server, store) = try MemoryServer.open(colors)
-        let app = AppModel(store: store, colorMode: .none)
+        let app = AppModel(store: store, colorMode: .none, effects: SynchronousEffects())
         _ = app.handle(.character("2"))
         try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
         return (app, server)
@@ -109,7 +109,7 @@ final class OfflineTests: XCTestCase {
     func testAFolderNeverSaysOffline() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-offline-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         XCTAssertNil(app.connection, "a folder has no server to lose")
         try FileManager.default.removeItem(at: folder)
         app.refreshCollections()

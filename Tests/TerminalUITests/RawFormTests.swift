@@ -65,7 +65,7 @@ final class RawFormTests: XCTestCase {
         let settings = FirestoreSettings()
         settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: data, settings: settings), colorMode: .none,
-                           draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]))
+                           draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]), effects: SynchronousEffects())
         if case .browse = app.mode {} else { return app }
         _ = app.handle(.character("6"))
         try await until { app.tab.isLoaded && app.tab.rowCount > 0 }

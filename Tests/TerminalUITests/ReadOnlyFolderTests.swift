@@ -21,7 +21,7 @@ final class ReadOnlyFolderTests: XCTestCase {
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
         return app
     }

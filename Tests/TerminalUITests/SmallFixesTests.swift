@@ -24,7 +24,7 @@ final class SmallFixesTests: XCTestCase {
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
         settings.pollingInterval = 0.05
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
         for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
         return app
     }

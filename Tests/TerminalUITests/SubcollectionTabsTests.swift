@@ -29,7 +29,7 @@ final class SubcollectionTabsTests: XCTestCase {
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
         settings.pollingInterval = 0.05
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
         try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
         return app
     }

@@ -63,7 +63,7 @@ final class TypedValuesTests: XCTestCase {
     }
 
     private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: store, colorMode: .none)
+        let app = AppModel(store: store, colorMode: .none, effects: SynchronousEffects())
         try await waitUntil("the books tab loads") { app.tab.isLoaded }
         return app
     }

@@ -21,7 +21,7 @@ final class UndoRedoTests: XCTestCase {
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         try await until { app.tab.isLoaded }
         return app
     }
@@ -131,7 +131,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         try await until { app.tab.isLoaded }
         return app
     }

@@ -2,8 +2,9 @@ import DocumentStore
 import Foundation
 import ShelfModels
 
-/// The whole app's state and what each key does to it. Drawing is `AppView`'s job; the only
-/// side effects here are the view models' reads and writes.
+/// The whole app's state and what each key does to it. Drawing is `AppView`'s job; writes are
+/// effects run off the main thread (`AppModel+Writes.swift`); the other side effects here are
+/// the view models' reads.
 @MainActor
 public final class AppModel {
     enum Mode {
@@ -98,11 +99,20 @@ public final class AppModel {
     public var showsDocumentTimes = false
     /// The times of the document last shown, read once per snapshot of it.
     private var shownTimes: (snapshot: DocumentSnapshot, times: DocumentTimes?)?
+    /// The snapshot whose times are being read.
+    private var timesBeingRead: DocumentSnapshot?
     /// What `u` puts back and `Ctrl-R` does again.
     var history = UndoHistory()
     /// Documents just written by Shelf, per tab, to select once the listener reports them:
     /// until then the selection must not fall back to a neighbour and forget them.
     var awaitedSelection: [String: String] = [:]
+    /// Runs the writes off the main thread (`BackgroundEffects`; a test's runner in tests).
+    let effects: any EffectRunner
+    /// The writes in flight, and what waits for them.
+    let writes = PendingWrites()
+    /// Called after an effect's result is taken in, between keys: the app draws again, and
+    /// quits when a quit waited for the writes.
+    public var afterEffect: ((Outcome) -> Void)?
 
     /// Where a half-typed form is kept on SIGTERM or SIGHUP, and found at the next start.
     public let draftFile: DraftFile?
@@ -111,7 +121,12 @@ public final class AppModel {
     /// A draft to reopen once its tab has loaded.
     private var draftWaitingForLoad: FormDraft?
 
-    public init(store: Firestore, colorMode: ColorMode, notice: String? = nil, draftFile: DraftFile? = nil) {
+    public convenience init(store: Firestore, colorMode: ColorMode, notice: String? = nil, draftFile: DraftFile? = nil) {
+        self.init(store: store, colorMode: colorMode, notice: notice, draftFile: draftFile, effects: BackgroundEffects())
+    }
+
+    init(store: Firestore, colorMode: ColorMode, notice: String? = nil, draftFile: DraftFile? = nil, effects: any EffectRunner) {
+        self.effects = effects
         self.draftFile = draftFile
         self.store = store
         self.colorMode = colorMode
@@ -126,11 +141,9 @@ public final class AppModel {
         // listening once shown, so coming back to a large collection costs nothing.
         tabs = [
             ModelTab(live: books.live, presentation: KnownPresentations.books(books),
-                     subscribe: books.subscribe, unsubscribe: {},
-                     delete: { [books] id in books.delete(id: id); return books.writeError }),
+                     subscribe: books.subscribe, unsubscribe: {}),
             ModelTab(live: colors.live, presentation: KnownPresentations.colors(colors),
-                     subscribe: colors.subscribe, unsubscribe: colors.unsubscribe,
-                     delete: { [colors] id in colors.deleteColorEntry(id: id); return colors.writeError }),
+                     subscribe: colors.subscribe, unsubscribe: colors.unsubscribe),
             ModelTab(live: languages.live, presentation: KnownPresentations.languages(languages),
                      subscribe: languages.subscribe, unsubscribe: {}),
             ModelTab(live: offices.live, presentation: KnownPresentations.offices(offices),
@@ -216,18 +229,11 @@ public final class AppModel {
     /// are forgotten (they said it could not be reached; the form kept says the rest). Returns
     /// whether it was offline.
     @discardableResult
-    private func serverAnswered() -> Bool {
+    func serverAnswered() -> Bool {
         guard let connection, connection.isOffline else { return false }
         connection.note(nil)
         for tab in tabs { tab.forgetWriteError() }
         return true
-    }
-
-    /// After a write: one that worked shows the server answers; one that failed asks it at once
-    /// (the look the timer makes each second), so the status line says offline now.
-    private func noteWrite(succeeded: Bool) {
-        guard connection != nil else { return }
-        if succeeded { serverAnswered() } else { refreshCollections() }
     }
 
     /// Byte order of names, as Firestore orders ids.
@@ -353,13 +359,20 @@ public final class AppModel {
 
     // MARK: Keys
 
-    /// Handles one key; `pageSize` is the list's height, for PgUp/PgDn.
+    /// Handles one key; `pageSize` is the list's height, for PgUp/PgDn. Then shows what a
+    /// finished write left waiting for the list (`continueAfterWrites`).
     public func handle(_ key: Key, pageSize: Int = 10) -> Outcome {
+        let outcome = handleKey(key, pageSize: pageSize)
+        let afterWrites = continueAfterWrites()
+        return outcome == .keepRunning ? afterWrites : outcome
+    }
+
+    private func handleKey(_ key: Key, pageSize: Int) -> Outcome {
         if Keymap.global.action(for: key) == Keymap.Action.quit.rawValue {
             // Nothing typed is lost unasked: Ctrl-C in a changed form asks as Esc does;
-            // a second Ctrl-C answers yes.
+            // a second Ctrl-C answers yes. No write is lost unsaid: quitting waits for them.
             if case .confirm(.quit) = mode { return .quit }
-            guard form?.isDirty == true else { return .quit }
+            guard form?.isDirty == true else { return quitAfterWrites() }
             modeBeforeQuitQuestion = mode
             mode = .confirm(.quit)
             return .keepRunning
@@ -470,6 +483,9 @@ public final class AppModel {
             // A file that cannot be read has no fields for a form: it is edited in the editor,
             // whole, so nothing is lost.
             if tab.snapshot(at: index).readError != nil { return openInEditor(index) }
+            // The form would show the document as it was before that write.
+            let reference = tab.snapshot(at: index).reference
+            if writes.isWriting(reference) { notice = "\(reference.path) is being written: e edits it once that is done"; break }
             openForm(editing: index)
         case .openInEditor:
             guard let index = selectedIndex else { notice = "Nothing to open: the list is empty"; break }
@@ -501,7 +517,7 @@ public final class AppModel {
             mode = .messages
         case .scrollDetailDown: scrollDetail(by: 1)
         case .scrollDetailUp: scrollDetail(by: -1)
-        case .quit: return .quit
+        case .quit: return quitAfterWrites()
         default: break
         }
         return .keepRunning
@@ -618,15 +634,20 @@ public final class AppModel {
 
     private struct Missing: LocalizedError { let errorDescription: String? }
 
-    /// The document's create and update times, read when a new snapshot of it is shown (a
-    /// file's stat and attribute, or one query); nil when it has none, or while the server is
-    /// offline (its calls would hold up the keys).
+    /// The document's create and update times, read as an effect when a new snapshot of it is
+    /// shown (a file's stat and attribute, or one query): nil until they are read (the frame
+    /// after shows them), when it has none, or while the server is offline.
     func times(of snapshot: DocumentSnapshot) -> DocumentTimes? {
         if let shown = shownTimes, shown.snapshot === snapshot { return shown.times }
-        guard connection?.isOffline != true else { return nil }
-        let times = (try? store.documentTimes([snapshot.reference.path]))?.first ?? nil
-        shownTimes = (snapshot, times)
-        return times
+        guard connection?.isOffline != true, timesBeingRead !== snapshot else { return nil }
+        timesBeingRead = snapshot
+        effects.run(.readTimes(snapshot.reference)) { [weak self] result in
+            guard let self, case .timesRead(let times) = result else { return }
+            shownTimes = (snapshot, times)
+            if timesBeingRead === snapshot { timesBeingRead = nil }
+            afterEffect?(.keepRunning)
+        }
+        return shownTimes.flatMap { $0.snapshot === snapshot ? $0.times : nil }
     }
 
     /// Says why the editor cannot be used here, or nil when it can.
@@ -824,7 +845,7 @@ public final class AppModel {
 
     /// Shows each rule's message next to its field; `all` also marks empty untouched fields.
     @discardableResult
-    private func validateForm(all: Bool, only: Int? = nil) -> Bool {
+    func validateForm(all: Bool, only: Int? = nil) -> Bool {
         guard var session = form else { return false }
         var valid = true
         for (index, field) in session.spec.fields.enumerated() where only == nil || only == index {
@@ -838,94 +859,32 @@ public final class AppModel {
         return valid
     }
 
-    func saveForm(overwrite: Bool = false) {
-        guard let session = form else { return }
-        guard validateForm(all: true) else {
-            notice = "Not saved: fix the marked fields first"
-            return
-        }
-        if !overwrite, let id = session.documentID, let conflict = conflict(for: session, id: id) {
-            mode = .confirm(.conflict(deleted: conflict))
-            return
-        }
-        let collection = store.collection(session.tabID)
-        // What the save replaces, as it is now (after an overwrite, another program's version).
-        let before = session.documentID.map { try? collection.document($0).readDocument() }
-        do {
-            let id = try session.spec.save(session.widget.values)
-            noteWrite(succeeded: true)
-            switch before {
-            case .none: history.record(collection.document(id), before: nil)
-            case .some(.some(let before)): history.record(collection.document(id), before: before)
-            case .some(.none): history.forgetRedos()
-            }
-            notice = session.documentID == nil ? "Added \(session.tabID)/\(id)" : "Saved \(session.tabID)/\(id)"
-            selectAsSoonAsListed(id, in: session.tabID)
-            closeForm()
-        } catch {
-            noteWrite(succeeded: false)
-            notice = "Not saved: \(error)"
-            mode = .form
-        }
-    }
-
     /// nil when the document is as it was when the form opened; otherwise whether it is gone.
-    private func conflict(for session: FormSession, id: String) -> Bool? {
+    func conflict(for session: FormSession, id: String) -> Bool? {
         if session.changedSinceDraft { return false }
         guard let tab = tabs.first(where: { $0.collectionID == session.tabID }) else { return nil }
         guard let index = tab.index(of: id) else { return true }
         return tab.snapshot(at: index) === session.original ? nil : false
     }
 
-    private func closeForm() {
+    func closeForm() {
         form = nil
         mode = .browse
         showsLookup = false
     }
 
-    /// `u`: reverts the last change not yet undone (an edit's fields go back, a deleted
-    /// document comes back, an added one goes); `Ctrl-R` (`redo`) reverts that in turn. A
-    /// document changed on disk since is not touched before the same question saving asks.
-    private func undoOrRedo(redo: Bool) {
-        guard let change = redo ? history.popRedo() : history.popUndo() else {
-            notice = redo ? "Nothing to redo" : "Nothing to undo"
-            return
-        }
-        revert(change, redo: redo, evenIfChangedSince: false)
-    }
-
-    private func revert(_ change: UndoHistory.Change, redo: Bool, evenIfChangedSince: Bool) {
-        do {
-            let reverted = try change.revert(evenIfChangedSince: evenIfChangedSince)
-            noteWrite(succeeded: true)
-            if reverted.after != nil {
-                notice = redo ? "Redone: \(change.path) written again" : "Restored \(change.path)"
-                selectAsSoonAsListed(change.reference.documentID, in: change.reference.parent.collectionID)
-            } else {
-                notice = redo ? "Redone: \(change.path) deleted again" : "Removed \(change.path): the add is undone"
-            }
-            if redo { history.pushUndo(reverted) } else { history.pushRedo(reverted) }
-        } catch let changed as UndoHistory.ChangedSince {
-            mode = .confirm(.undoConflict(change, redo: redo, isGone: changed.isGone))
-        } catch {
-            if redo { history.pushRedo(change) } else { history.pushUndo(change) }
-            noteWrite(succeeded: false)
-            notice = "Not \(redo ? "redone" : "undone"): \(error)"
-        }
-    }
-
-    /// Selects `id` now if it is listed, else as soon as the listener lists it.
-    private func selectAsSoonAsListed(_ id: String, in tabID: String) {
-        selectedIDs[tabID] = id
-        awaitedSelection[tabID] = id
-    }
-
     // MARK: Drafts
 
-    /// The open form as a draft, when it holds typed text; what SIGTERM and SIGHUP keep.
-    public var formDraft: FormDraft? {
-        guard let session = form, session.isDirty else { return nil }
-        return FormDraft(title: session.spec.title, collectionID: session.tabID, documentID: session.documentID,
+    /// The form as a draft, when one holds typed text (`sessionToKeep`); what SIGTERM and
+    /// SIGHUP keep.
+    public var formDraft: FormDraft? { sessionToKeep.map(draft(of:)) }
+
+    /// The form of a save that failed or has not finished, as a draft: kept however Shelf
+    /// quits, since no question was asked about it.
+    public var unsavedDraft: FormDraft? { unsavedSession.map(draft(of:)) }
+
+    private func draft(of session: FormSession) -> FormDraft {
+        FormDraft(title: session.spec.title, collectionID: session.tabID, documentID: session.documentID,
                          labels: session.widget.fields.map(\.label), values: session.widget.values,
                          initialValues: session.initialValues, focus: session.widget.focus)
     }
@@ -970,20 +929,7 @@ public final class AppModel {
         switch (confirmation, action) {
         case (.delete(let id), .yes):
             mode = .browse
-            let reference = store.collection(tab.collectionID).document(id)
-            let before = try? reference.readDocument()
-            let error = tab.delete(id: id)
-            noteWrite(succeeded: error == nil)
-            if let error {
-                notice = "Not deleted: \(error)"
-            } else if let before, before.readError == nil {
-                notice = "Deleted \(tab.collectionID)/\(id) (u undoes)"
-                history.record(reference, before: before)
-            } else {
-                // A file that could not be read has no fields to bring back: u must not write {}.
-                notice = "Deleted \(tab.collectionID)/\(id)"
-                history.forgetRedos()
-            }
+            delete(id: id)
         case (.delete, _):
             mode = .browse
         case (.discardForm, .yes):

@@ -70,7 +70,7 @@ public enum AppView {
             field.render(into: &canvas, area: fieldArea)
             cursor = field.cursorPosition(in: fieldArea)
         default:
-            let message = model.notice ?? offline ?? tab.statusMessage ?? (ready ? "" : waitingText(model, tab))
+            let message = model.notice ?? model.writes.progress ?? offline ?? tab.statusMessage ?? (ready ? "" : waitingText(model, tab))
             StatusBar(left: message, right: counts, style: statusStyle).render(into: &canvas, area: statusRow)
         }
         var bindings = model.bindings

@@ -21,6 +21,19 @@ struct UndoHistory {
         }
     }
 
+    /// The document as read just before a write, for undo.
+    enum Before: Sendable {
+        /// The write makes a new document: there was none.
+        case none
+        case read(DocumentSnapshot)
+        /// It could not be read (nor, then, put back).
+        case unknown
+
+        init(reading reference: DocumentReference) {
+            self = (try? reference.readDocument()).map(Before.read) ?? .unknown
+        }
+    }
+
     /// The document is no longer as the change left it: another program changed it since,
     /// or deleted it.
     struct ChangedSince: Error {
@@ -33,19 +46,12 @@ struct UndoHistory {
     private var undoEntries: [Change] = []
     private var redoEntries: [Change] = []
 
-    /// A change Shelf just made to `reference`: `before` is the document as read just before
-    /// (nil for a new one), and the document is read again to know what the change left. A
-    /// change whose earlier state is unknown (a file that could not be read) cannot be undone:
-    /// only the redos are forgotten.
-    mutating func record(_ reference: DocumentReference, before: DocumentSnapshot?) {
+    /// A change Shelf just made (nil: one that cannot be undone, which forgets what could be
+    /// redone all the same).
+    mutating func record(_ change: Change?) {
         redoEntries = []
-        guard before?.readError == nil, let after = try? reference.readDocument(), after.readError == nil else { return }
-        Self.push(Change(reference: reference, before: before.flatMap { $0.exists ? $0 : nil }, after: after.exists ? after : nil),
-                  onto: &undoEntries)
+        if let change { Self.push(change, onto: &undoEntries) }
     }
-
-    /// A change that cannot be undone forgets what could be redone all the same.
-    mutating func forgetRedos() { redoEntries = [] }
 
     mutating func popUndo() -> Change? { undoEntries.popLast() }
     mutating func popRedo() -> Change? { redoEntries.popLast() }
@@ -59,6 +65,20 @@ struct UndoHistory {
 }
 
 extension UndoHistory.Change {
+    /// The change a write just made to `reference`, which is read again to know what it left;
+    /// nil when its earlier state is unknown (a file that could not be read): it cannot be
+    /// undone. Reads the store: the effect runner calls it, off the main thread.
+    static func made(to reference: DocumentReference, before: UndoHistory.Before) -> UndoHistory.Change? {
+        let earlier: DocumentSnapshot?
+        switch before {
+        case .none: earlier = nil
+        case .read(let snapshot): earlier = snapshot
+        case .unknown: return nil
+        }
+        guard earlier?.readError == nil, let after = try? reference.readDocument(), after.readError == nil else { return nil }
+        return UndoHistory.Change(reference: reference, before: earlier.flatMap { $0.exists ? $0 : nil }, after: after.exists ? after : nil)
+    }
+
     /// Puts the document back as it was before the change, in one transaction, and returns
     /// the change that made (what redoing, or undoing the redo, reverts). When the document is
     /// no longer as the change left it, throws `ChangedSince` unless `evenIfChangedSince`;

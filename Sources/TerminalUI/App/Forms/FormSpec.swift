@@ -12,8 +12,9 @@ struct FormSpec {
 
     var title: String
     var fields: [Field]
-    /// Writes the document and returns its id; throws what the user must see.
-    var save: ([String]) throws -> String
+    /// What saving the values writes (the effect runner writes it, off the main thread);
+    /// throws what the user must see when the values cannot make a document.
+    var save: ([String]) throws -> DocumentWrite
 }
 
 /// What a field accepts: `check` returns why a text is not accepted, or nil.

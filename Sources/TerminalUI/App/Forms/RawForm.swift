@@ -35,9 +35,7 @@ enum RawForm {
                 if snapshot == nil && fields.isEmpty {
                     throw FormError("nothing to add: write a field in the \(newFieldLabel) row, as name: JSON value")
                 }
-                let reference = snapshot?.reference ?? collection.document()
-                try reference.write(fields)
-                return reference.documentID
+                return .fields(fields, over: snapshot, in: collection)
             })
     }
 

@@ -78,15 +78,8 @@ enum KnownPresentations {
                             tags: tags.isEmpty && !hadOptional.contains("tags") ? nil : tags,
                             cover: givenURLs == 3 ? CoverImages(small: urls[0]!, medium: urls[1]!, large: urls[2]!) : nil,
                             color: values[8].trimmed.isEmpty ? nil : try? Color(hex: values[8]))
-                        var id = snapshot?.documentID
-                        if let snapshot {
-                            let cleared = (givenURLs == 0 ? ["cover"] : []) + (values[8].trimmed.isEmpty ? ["color"] : [])
-                            model.update(book, id: snapshot.documentID, removing: cleared.filter(hadOptional.contains))
-                        } else {
-                            id = model.add(book)?.documentID
-                        }
-                        if let error = model.writeError { throw FormError(error) }
-                        return id ?? ""
+                        let cleared = (givenURLs == 0 ? ["cover"] : []) + (values[8].trimmed.isEmpty ? ["color"] : [])
+                        return try .model(book, over: snapshot, in: model.live.collection, removing: cleared.filter(hadOptional.contains))
                     })
             })
     }
@@ -124,15 +117,7 @@ enum KnownPresentations {
                     ],
                     save: { values in
                         let entry = ColorEntry(id: snapshot?.documentID, name: values[0].trimmed, color: try Color(hex: values[1]))
-                        var id = entry.id
-                        if id != nil {
-                            model.updateColorEntry(entry)
-                        } else {
-                            model.newColor = entry
-                            id = model.addColorEntry()?.documentID
-                        }
-                        if let error = model.writeError { throw FormError(error) }
-                        return id ?? ""
+                        return try .model(entry, over: snapshot, in: model.live.collection)
                     })
             })
     }
@@ -200,14 +185,7 @@ enum KnownPresentations {
                     fields: [.init(label: "Name", text: name, rule: .text), .init(label: "Year", text: year, rule: .date)],
                     save: { values in
                         let language = ProgrammingLanguage(name: values[0].trimmed, year: FieldParsing.date(values[1])!)
-                        if let snapshot {
-                            try model.live.update(language, id: snapshot.documentID)
-                            return snapshot.documentID
-                        }
-                        guard let added = model.addLanguage(name: language.name, year: language.year) else {
-                            throw FormError(model.errorMessage ?? "could not add the language")
-                        }
-                        return added.documentID
+                        return try .model(language, over: snapshot, in: model.live.collection)
                     })
             })
     }
@@ -249,11 +227,7 @@ enum KnownPresentations {
                     save: { values in
                         let office = Office(name: values[0].trimmed,
                                             location: GeoPoint(latitude: Double(values[1].trimmed)!, longitude: Double(values[2].trimmed)!))
-                        if let snapshot {
-                            try model.live.update(office, id: snapshot.documentID)
-                            return snapshot.documentID
-                        }
-                        return try model.live.add(office).documentID
+                        return try .model(office, over: snapshot, in: model.live.collection)
                     })
             })
     }
@@ -284,17 +258,9 @@ enum KnownPresentations {
                         guard let status = Article.Status(rawValue: values[1]) else {
                             // The status on disk, none Shelf knows, was kept: only the title is written.
                             guard let snapshot else { throw FormError("choose a status") }
-                            try model.live.collection.document(snapshot.documentID).write(["title": values[0].trimmed], merge: true)
-                            return snapshot.documentID
+                            return .fields(["title": values[0].trimmed], over: snapshot, in: model.live.collection, merge: true)
                         }
-                        if let snapshot {
-                            try model.live.update(Article(title: values[0].trimmed, status: status), id: snapshot.documentID)
-                            return snapshot.documentID
-                        }
-                        guard let added = model.addArticle(title: values[0].trimmed, status: status) else {
-                            throw FormError(model.errorMessage ?? "could not add the article")
-                        }
-                        return added.documentID
+                        return try .model(Article(title: values[0].trimmed, status: status), over: snapshot, in: model.live.collection)
                     })
             })
     }

@@ -44,8 +44,9 @@ protocol CollectionTab: AnyObject {
     func hide()
     /// The form for a new document (nil index) or the one at `index`.
     func form(editing index: Int?) -> FormSpec
-    /// Deletes the document; returns why it failed, or nil.
-    func delete(id: String) -> String?
+    /// Keeps a write's failure for `statusMessage` (one that worked clears it); returns how
+    /// the failure reads ("" for none).
+    func noteWrite(_ error: (any Error)?) -> String
     /// Drops the last failed write's message from `statusMessage` (the server it could not
     /// reach is back).
     func forgetWriteError()

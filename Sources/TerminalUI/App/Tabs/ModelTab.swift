@@ -9,19 +9,13 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     let presentation: Presentation<Model>
     private let subscribe: () -> Void
     private let unsubscribe: () -> Void
-    private let remove: (String) -> String?
 
     init(live: LiveCollection<Model>, presentation: Presentation<Model>,
-         subscribe: @escaping () -> Void, unsubscribe: @escaping () -> Void,
-         delete: ((String) -> String?)? = nil) {
+         subscribe: @escaping () -> Void, unsubscribe: @escaping () -> Void) {
         self.live = live
         self.presentation = presentation
         self.subscribe = subscribe
         self.unsubscribe = unsubscribe
-        self.remove = delete ?? { id in
-            live.attempt { try live.delete(id: id) }
-            return live.writeError
-        }
     }
 
     var collectionID: String { live.collection.path }
@@ -153,7 +147,10 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         presentation.form(index.map { live.rows[$0].snapshot })
     }
 
-    func delete(id: String) -> String? { remove(id) }
+    func noteWrite(_ error: (any Error)?) -> String {
+        live.attempt { if let error { throw error } }
+        return live.writeError ?? ""
+    }
 }
 
 /// How one model's documents are shown and edited.

@@ -1,0 +1,106 @@
+import DocumentStore
+import Foundation
+
+/// Something the app asks of the world beyond its own state, as a value: the model makes it in
+/// answer to a key, an `EffectRunner` runs it off the main thread, and its result comes back to
+/// the model as a value (`AppModel.finished(_:_:)`). So a key is answered in the next frame
+/// whatever the disk or the server is doing; the later `apply(action) -> [Effect]` of issue 21
+/// returns these.
+enum Effect: Sendable {
+    /// Changes one document; runs after every write asked for before it, so writes land in the
+    /// order they were asked for.
+    case write(StoreWrite)
+    /// Reads a document's create and update times, for its detail (on a server, a query).
+    case readTimes(DocumentReference)
+
+    /// Does what the effect says, where the runner runs it (never the main thread in the app),
+    /// and returns what the model needs to know of it.
+    func perform() -> EffectResult {
+        switch self {
+        case .write(let write): .written(Result { try write.perform() })
+        case .readTimes(let reference): .timesRead((try? reference.firestore.documentTimes([reference.path]))?.first ?? nil)
+        }
+    }
+}
+
+/// What an effect came to, handed back to the model.
+enum EffectResult: Sendable {
+    /// A write's change, to record for `u` (nil when it cannot be undone), or why it failed.
+    case written(Result<UndoHistory.Change?, any Error>)
+    /// The times read; nil when the document has none or they could not be read.
+    case timesRead(DocumentTimes?)
+}
+
+/// One change to one document, with the reads undo needs around it.
+struct StoreWrite: Sendable {
+    enum Operation: Sendable {
+        /// A form's save.
+        case save(DocumentWrite)
+        case delete
+        /// `u` or `Ctrl-R`: puts the document back as it was before the change.
+        case revert(UndoHistory.Change, evenIfChangedSince: Bool)
+    }
+
+    let reference: DocumentReference
+    let operation: Operation
+
+    static func save(_ write: DocumentWrite) -> StoreWrite { StoreWrite(reference: write.reference, operation: .save(write)) }
+
+    /// Writes, and returns the change made as undo keeps it: the document is read just before
+    /// (what the write replaces, as it is now: after an overwrite, another program's version)
+    /// and just after.
+    func perform() throws -> UndoHistory.Change? {
+        switch operation {
+        case .save(let write):
+            let before = write.isNew ? UndoHistory.Before.none : UndoHistory.Before(reading: reference)
+            try write.perform()
+            return UndoHistory.Change.made(to: reference, before: before)
+        case .delete:
+            let before = UndoHistory.Before(reading: reference)
+            try reference.deleteDocument()
+            return UndoHistory.Change.made(to: reference, before: before)
+        case .revert(let change, let evenIfChangedSince):
+            return try change.revert(evenIfChangedSince: evenIfChangedSince)
+        }
+    }
+}
+
+/// What a form's save writes to its document: made on the main thread from the form's values,
+/// written by the effect runner through the store's own calls.
+struct DocumentWrite: Sendable {
+    let reference: DocumentReference
+    /// A document the save creates (an automatic id): it has nothing before to read for undo.
+    let isNew: Bool
+    private let write: @Sendable () throws -> Void
+
+    func perform() throws { try write() }
+
+    /// `model` written over `snapshot`'s document with a merge, so fields the model does not
+    /// know stay, and `removing` (optional fields the user cleared) deleted; with no snapshot,
+    /// as a new document of `collection` with an automatic id.
+    static func model<T: Encodable & Sendable>(_ model: T, over snapshot: DocumentSnapshot?, in collection: CollectionReference,
+                                               removing fields: [String] = []) throws -> DocumentWrite {
+        guard let snapshot else {
+            let reference = collection.document()
+            return DocumentWrite(reference: reference, isNew: true) { try reference.write(model) }
+        }
+        let reference = snapshot.reference
+        guard !fields.isEmpty else { return DocumentWrite(reference: reference, isNew: false) { try reference.write(model, merge: true) } }
+        var data = try Firestore.Encoder().encode(model)
+        for field in fields where data[field] == nil { data[field] = FieldValue.delete() }
+        return .fields(data, over: snapshot, in: collection, merge: true)
+    }
+
+    /// These fields written to `snapshot`'s document (the whole document unless `merge`), or
+    /// as a new document of `collection` with an automatic id.
+    static func fields(_ fields: [String: Any], over snapshot: DocumentSnapshot?, in collection: CollectionReference,
+                       merge: Bool = false) -> DocumentWrite {
+        let fields = Fields(values: fields)
+        let reference = snapshot?.reference ?? collection.document()
+        return DocumentWrite(reference: reference, isNew: snapshot == nil) { try reference.write(fields.values, merge: merge) }
+    }
+
+    /// A document's fields as the encoder or the JSON reader made them: values never changed
+    /// after, so they cross to the runner's thread as they are.
+    private struct Fields: @unchecked Sendable { let values: [String: Any] }
+}

@@ -1,0 +1,47 @@
+import Dispatch
+@testable import TerminalUI
+
+/// Runs each effect at once, on the caller's thread, and delivers its result before `run`
+/// returns: a key's write is done when `handle` returns, for the tests of what a write does
+/// (not of when).
+@MainActor
+final class SynchronousEffects: EffectRunner {
+    func run(_ effect: Effect, then deliver: @escaping @MainActor (EffectResult) -> Void) { deliver(effect.perform()) }
+    func finish(within timeout: DispatchTimeInterval) -> Bool { true }
+}
+
+/// Keeps each effect until the test says: `complete()` performs the oldest and delivers its
+/// result, `fail(with:)` delivers a failure without performing it. So a test holds a write in
+/// flight for as long as it likes, with no timing involved.
+@MainActor
+final class ManualEffects: EffectRunner {
+    private(set) var pending: [(effect: Effect, deliver: @MainActor (EffectResult) -> Void)] = []
+
+    /// The documents of the writes waiting, oldest first.
+    var pendingPaths: [String] {
+        pending.map { entry in
+            switch entry.effect {
+            case .write(let write): write.reference.path
+            case .readTimes(let reference): "times of \(reference.path)"
+            }
+        }
+    }
+
+    func run(_ effect: Effect, then deliver: @escaping @MainActor (EffectResult) -> Void) { pending.append((effect, deliver)) }
+
+    /// Performs every effect when quitting: the app waits for them.
+    func finish(within timeout: DispatchTimeInterval) -> Bool {
+        while !pending.isEmpty { complete() }
+        return true
+    }
+
+    func complete() {
+        let (effect, deliver) = pending.removeFirst()
+        deliver(effect.perform())
+    }
+
+    func fail(with error: any Error) {
+        let (_, deliver) = pending.removeFirst()
+        deliver(.written(.failure(error)))
+    }
+}

@@ -16,7 +16,7 @@ extension AppModel {
             mode = .confirm(.conflict(deleted: conflict))
             return
         }
-        let write: DocumentWrite
+        let write: FormWrite
         do {
             write = try session.spec.save(session.widget.values)
         } catch {

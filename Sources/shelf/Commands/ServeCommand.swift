@@ -38,12 +38,23 @@ struct ServeCommand: ParsableCommand {
         let store = try location.openStore(settings: settings)
         let server = ShelfServer(store: store, at: location.url, settings: settings, host: host, port: port)
         let data = location.displayName
+        let stopping = Locked(false)
         let stops = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                FileHandle.standardError.write(Data("shelf serve: stopping\n".utf8))
+                // The calls under way may finish; one that does not (a client that vanished
+                // mid-call, a query over a huge collection) must not keep the server for ever.
+                let first = stopping.withLock { stopping in
+                    defer { stopping = true }
+                    return !stopping
+                }
+                guard first else { Self.stopNow("stopped again") }
+                FileHandle.standardError.write(Data("shelf serve: stopping (again to stop at once)\n".utf8))
                 server.stop()
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) {
+                    Self.stopNow("calls were still running \(Int(Self.gracePeriod)) s after the stop")
+                }
             }
             source.resume()
             return source
@@ -59,6 +70,18 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw ServeProblem(description: "cannot serve on \(host):\(port): \(error)")
         }
+    }
+}
+
+extension ServeCommand {
+    /// How long a stop waits for the calls under way.
+    static let gracePeriod: TimeInterval = 10
+
+    /// Ends the process without the calls still running; each commit is atomic on every
+    /// backend, so one cut short is simply not made, and its client hears the connection drop.
+    static func stopNow(_ why: String) -> Never {
+        FileHandle.standardError.write(Data("shelf serve: \(why): stopping without them\n".utf8))
+        Foundation.exit(1)
     }
 }
 

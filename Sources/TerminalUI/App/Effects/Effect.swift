@@ -35,7 +35,7 @@ enum EffectResult: Sendable {
 struct StoreWrite: Sendable {
     enum Operation: Sendable {
         /// A form's save.
-        case save(DocumentWrite)
+        case save(FormWrite)
         case delete
         /// `u` or `Ctrl-R`: puts the document back as it was before the change.
         case revert(UndoHistory.Change, evenIfChangedSince: Bool)
@@ -44,7 +44,7 @@ struct StoreWrite: Sendable {
     let reference: DocumentReference
     let operation: Operation
 
-    static func save(_ write: DocumentWrite) -> StoreWrite { StoreWrite(reference: write.reference, operation: .save(write)) }
+    static func save(_ write: FormWrite) -> StoreWrite { StoreWrite(reference: write.reference, operation: .save(write)) }
 
     /// Writes, and returns the change made as undo keeps it: the document is read just before
     /// (what the write replaces, as it is now: after an overwrite, another program's version)
@@ -67,7 +67,7 @@ struct StoreWrite: Sendable {
 
 /// What a form's save writes to its document: made on the main thread from the form's values,
 /// written by the effect runner through the store's own calls.
-struct DocumentWrite: Sendable {
+struct FormWrite: Sendable {
     let reference: DocumentReference
     /// A document the save creates (an automatic id): it has nothing before to read for undo.
     let isNew: Bool
@@ -79,13 +79,13 @@ struct DocumentWrite: Sendable {
     /// know stay, and `removing` (optional fields the user cleared) deleted; with no snapshot,
     /// as a new document of `collection` with an automatic id.
     static func model<T: Encodable & Sendable>(_ model: T, over snapshot: DocumentSnapshot?, in collection: CollectionReference,
-                                               removing fields: [String] = []) throws -> DocumentWrite {
+                                               removing fields: [String] = []) throws -> FormWrite {
         guard let snapshot else {
             let reference = collection.document()
-            return DocumentWrite(reference: reference, isNew: true) { try reference.write(model) }
+            return FormWrite(reference: reference, isNew: true) { try reference.write(model) }
         }
         let reference = snapshot.reference
-        guard !fields.isEmpty else { return DocumentWrite(reference: reference, isNew: false) { try reference.write(model, merge: true) } }
+        guard !fields.isEmpty else { return FormWrite(reference: reference, isNew: false) { try reference.write(model, merge: true) } }
         var data = try Firestore.Encoder().encode(model)
         for field in fields where data[field] == nil { data[field] = FieldValue.delete() }
         return .fields(data, over: snapshot, in: collection, merge: true)
@@ -94,10 +94,10 @@ struct DocumentWrite: Sendable {
     /// These fields written to `snapshot`'s document (the whole document unless `merge`), or
     /// as a new document of `collection` with an automatic id.
     static func fields(_ fields: [String: Any], over snapshot: DocumentSnapshot?, in collection: CollectionReference,
-                       merge: Bool = false) -> DocumentWrite {
+                       merge: Bool = false) -> FormWrite {
         let fields = Fields(values: fields)
         let reference = snapshot?.reference ?? collection.document()
-        return DocumentWrite(reference: reference, isNew: snapshot == nil) { try reference.write(fields.values, merge: merge) }
+        return FormWrite(reference: reference, isNew: snapshot == nil) { try reference.write(fields.values, merge: merge) }
     }
 
     /// A document's fields as the encoder or the JSON reader made them: values never changed

@@ -14,7 +14,7 @@ struct FormSpec {
     var fields: [Field]
     /// What saving the values writes (the effect runner writes it, off the main thread);
     /// throws what the user must see when the values cannot make a document.
-    var save: ([String]) throws -> DocumentWrite
+    var save: ([String]) throws -> FormWrite
 }
 
 /// What a field accepts: `check` returns why a text is not accepted, or nil.

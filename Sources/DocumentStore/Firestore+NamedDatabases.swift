@@ -7,16 +7,19 @@ extension Firestore {
     static let defaultDatabaseID = "(default)"
 
     /// The database `database` of the default app (the one `configure` set).
+    @discardableResult
     public static func firestore(database: String) -> Firestore {
         firestore(app: configuredApp(), database: database)
     }
 
     /// The `(default)` database of `app`.
+    @discardableResult
     public static func firestore(app: FirebaseApp) -> Firestore {
         firestore(app: app, database: defaultDatabaseID)
     }
 
     /// The database `database` of `app`: the same store each time, until it is terminated.
+    @discardableResult
     public static func firestore(app: FirebaseApp, database: String) -> Firestore {
         app.database(database)
     }

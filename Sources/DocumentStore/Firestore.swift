@@ -189,6 +189,7 @@ public final class Firestore: @unchecked Sendable {
     /// or `configure(url:)`, or, after `FirebaseApp.configure()`, a client of the server its
     /// settings name (`useEmulator(withHost:port:)`). Once it is terminated, a new one on the
     /// same place, as Firebase's `firestore()` after `terminate`.
+    @discardableResult
     public static func firestore() -> Firestore {
         firestore(app: configuredApp(), database: defaultDatabaseID)
     }
@@ -203,6 +204,7 @@ public final class Firestore: @unchecked Sendable {
 
     /// A collection by path ("books", or "books/hitchhiker/reviews"). An invalid path gives a
     /// reference whose every operation fails with an error that says why.
+    @discardableResult
     public func collection(_ collectionPath: String) -> CollectionReference {
         do {
             return CollectionReference(firestore: self, path: try ResourcePath.parse(collectionPath, expectDocument: false))
@@ -214,6 +216,7 @@ public final class Firestore: @unchecked Sendable {
     /// Every collection with this id, at any depth ("reviews" matches `reviews`,
     /// `books/dune/reviews` and deeper ones), as one query. An id with a "/" gives a query
     /// whose every read reports why.
+    @discardableResult
     public func collectionGroup(_ collectionID: String) -> Query {
         var problem: Error?
         if collectionID.utf8.contains(UInt8(ascii: "/")) {
@@ -225,6 +228,7 @@ public final class Firestore: @unchecked Sendable {
     }
 
     /// A document by path ("books/hitchhiker").
+    @discardableResult
     public func document(_ documentPath: String) -> DocumentReference {
         do {
             return DocumentReference(firestore: self, path: try ResourcePath.parse(documentPath, expectDocument: true))

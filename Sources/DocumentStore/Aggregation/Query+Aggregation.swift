@@ -6,6 +6,7 @@ extension Query {
     /// `count()`, `sum(_:)` and `average(_:)` of the query's matching documents, up to five at
     /// once. Checked when run: `getAggregation` reports an empty list, more than five, or a field
     /// path Firestore refuses as `invalidArgument`.
+    @discardableResult
     public func aggregate(_ aggregateFields: [AggregateField]) -> AggregateQuery {
         AggregateQuery(query: self, aggregations: aggregateFields)
     }

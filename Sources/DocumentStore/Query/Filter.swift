@@ -28,34 +28,56 @@ public final class Filter: @unchecked Sendable {
         }
     }
 
+    @discardableResult
     public static func whereField(_ field: String, isEqualTo value: Any) -> Filter { make(field, .equal, value) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, isEqualTo value: Any) -> Filter { make(path, .equal, value) }
+    @discardableResult
     public static func whereField(_ field: String, isNotEqualTo value: Any) -> Filter { make(field, .notEqual, value) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, isNotEqualTo value: Any) -> Filter { make(path, .notEqual, value) }
+    @discardableResult
     public static func whereField(_ field: String, isLessThan value: Any) -> Filter { make(field, .lessThan, value) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, isLessThan value: Any) -> Filter { make(path, .lessThan, value) }
+    @discardableResult
     public static func whereField(_ field: String, isLessThanOrEqualTo value: Any) -> Filter { make(field, .lessThanOrEqual, value) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, isLessThanOrEqualTo value: Any) -> Filter { make(path, .lessThanOrEqual, value) }
+    @discardableResult
     public static func whereField(_ field: String, isGreaterThan value: Any) -> Filter { make(field, .greaterThan, value) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, isGreaterThan value: Any) -> Filter { make(path, .greaterThan, value) }
     /// `isGreaterOrEqualTo`, not `isGreaterThanOrEqualTo`: `FIRFilter.h` names it so (unlike `Query`'s).
+    @discardableResult
     public static func whereField(_ field: String, isGreaterOrEqualTo value: Any) -> Filter { make(field, .greaterThanOrEqual, value) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, isGreaterOrEqualTo value: Any) -> Filter { make(path, .greaterThanOrEqual, value) }
+    @discardableResult
     public static func whereField(_ field: String, arrayContains value: Any) -> Filter { make(field, .arrayContains, value) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, arrayContains value: Any) -> Filter { make(path, .arrayContains, value) }
+    @discardableResult
     public static func whereField(_ field: String, arrayContainsAny values: [Any]) -> Filter { make(field, .arrayContainsAny, values) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, arrayContainsAny values: [Any]) -> Filter { make(path, .arrayContainsAny, values) }
+    @discardableResult
     public static func whereField(_ field: String, in values: [Any]) -> Filter { make(field, .in, values) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, in values: [Any]) -> Filter { make(path, .in, values) }
+    @discardableResult
     public static func whereField(_ field: String, notIn values: [Any]) -> Filter { make(field, .notIn, values) }
+    @discardableResult
     public static func whereField(_ path: FieldPath, notIn values: [Any]) -> Filter { make(path, .notIn, values) }
 
     /// Documents matching every one of `filters`.
+    @discardableResult
     public static func andFilter(_ filters: [Filter]) -> Filter {
         Filter(node: .and(filters.map(\.node)), invalid: filters.lazy.compactMap(\.invalid).first)
     }
 
     /// Documents matching at least one of `filters`.
+    @discardableResult
     public static func orFilter(_ filters: [Filter]) -> Filter {
         Filter(node: .or(filters.map(\.node)), invalid: filters.lazy.compactMap(\.invalid).first)
     }

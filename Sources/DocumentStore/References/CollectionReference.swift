@@ -16,6 +16,7 @@ public final class CollectionReference: Query, @unchecked Sendable {
 
     /// A document of this collection by id, or by a slash-separated path below it
     /// ("dune/reviews/r1"), as Firebase's `document(_ documentPath:)`.
+    @discardableResult
     public func document(_ documentPath: String) -> DocumentReference {
         var problem = invalid
         var target = collectionPath.appending(documentPath)
@@ -33,6 +34,7 @@ public final class CollectionReference: Query, @unchecked Sendable {
 
     /// A new document with a 20-character id from A-Z, a-z and 0-9, drawn from the system's
     /// secure random source.
+    @discardableResult
     public func document() -> DocumentReference {
         document(Self.autoID())
     }

@@ -19,6 +19,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     public var description: String { path }
 
     /// A subcollection of this document.
+    @discardableResult
     public func collection(_ collectionPath: String) -> CollectionReference {
         do {
             if collectionPath.utf8.contains(UInt8(ascii: "/")) {

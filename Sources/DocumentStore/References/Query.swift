@@ -50,6 +50,7 @@ public class Query: @unchecked Sendable, Hashable {
 
     // MARK: Filters
 
+    @discardableResult
     public func whereFilter(_ filter: Filter) -> Query {
         refined { definition in try definition.adding(filter.resolved(for: definition, firestore: firestore)) }
     }
@@ -59,26 +60,37 @@ public class Query: @unchecked Sendable, Hashable {
     }
 
     /// Documents whose `field` (a dotted path or a `FieldPath`) equals `value`.
+    @discardableResult
     public func whereField(_ field: Any, isEqualTo value: Any) -> Query { whereField(field, .equal, value) }
     /// Documents that have `field`, not null, with another value.
+    @discardableResult
     public func whereField(_ field: Any, isNotEqualTo value: Any) -> Query { whereField(field, .notEqual, value) }
     /// Range filters match only values of `value`'s type (numbers: integers and doubles alike).
+    @discardableResult
     public func whereField(_ field: Any, isLessThan value: Any) -> Query { whereField(field, .lessThan, value) }
+    @discardableResult
     public func whereField(_ field: Any, isLessThanOrEqualTo value: Any) -> Query { whereField(field, .lessThanOrEqual, value) }
+    @discardableResult
     public func whereField(_ field: Any, isGreaterThan value: Any) -> Query { whereField(field, .greaterThan, value) }
+    @discardableResult
     public func whereField(_ field: Any, isGreaterThanOrEqualTo value: Any) -> Query { whereField(field, .greaterThanOrEqual, value) }
     /// Documents whose array `field` holds `value`.
+    @discardableResult
     public func whereField(_ field: Any, arrayContains value: Any) -> Query { whereField(field, .arrayContains, value) }
     /// Documents whose array `field` holds at least one of `values` (at most 30).
+    @discardableResult
     public func whereField(_ field: Any, arrayContainsAny values: [Any]) -> Query { whereField(field, .arrayContainsAny, values) }
     /// Documents whose `field` equals one of `values` (at most 30).
+    @discardableResult
     public func whereField(_ field: Any, in values: [Any]) -> Query { whereField(field, .in, values) }
     /// Documents that have `field`, not null, equal to none of `values` (at most 10).
+    @discardableResult
     public func whereField(_ field: Any, notIn values: [Any]) -> Query { whereField(field, .notIn, values) }
 
     // MARK: Orders and limits
 
     /// Orders by `field`; as in Firestore, documents without the field are left out.
+    @discardableResult
     public func order(by field: Any, descending: Bool = false) -> Query {
         refined { definition in
             try definition.ordered(by: OrderBy(field: FieldPath.from(field, document: "a query's order(by:)"), descending: descending))
@@ -86,9 +98,11 @@ public class Query: @unchecked Sendable, Hashable {
     }
 
     /// The first `count` results.
+    @discardableResult
     public func limit(to count: Int) -> Query { refined { try $0.limited(to: count, .first) } }
 
     /// The last `count` results, still in the query's order; needs an explicit order.
+    @discardableResult
     public func limit(toLast count: Int) -> Query { refined { try $0.limited(to: count, .last) } }
 
     // MARK: Cursors
@@ -111,14 +125,22 @@ public class Query: @unchecked Sendable, Hashable {
     }
 
     /// Starts at the documents whose ordered fields equal `values`, one per `order(by:)`.
+    @discardableResult
     public func start(at values: [Any]) -> Query { cursor(values: values, inclusive: true, isStart: true) }
+    @discardableResult
     public func start(after values: [Any]) -> Query { cursor(values: values, inclusive: false, isStart: true) }
+    @discardableResult
     public func end(at values: [Any]) -> Query { cursor(values: values, inclusive: true, isStart: false) }
+    @discardableResult
     public func end(before values: [Any]) -> Query { cursor(values: values, inclusive: false, isStart: false) }
     /// Starts at `document`'s place in the query's order (every order, the id included).
+    @discardableResult
     public func start(atDocument document: DocumentSnapshot) -> Query { cursor(document: document, inclusive: true, isStart: true) }
+    @discardableResult
     public func start(afterDocument document: DocumentSnapshot) -> Query { cursor(document: document, inclusive: false, isStart: true) }
+    @discardableResult
     public func end(atDocument document: DocumentSnapshot) -> Query { cursor(document: document, inclusive: true, isStart: false) }
+    @discardableResult
     public func end(beforeDocument document: DocumentSnapshot) -> Query { cursor(document: document, inclusive: false, isStart: false) }
 
     // MARK: Reading

@@ -50,6 +50,7 @@ public final class Transaction: @unchecked Sendable {
     init(firestore: Firestore) { self.firestore = firestore }
 
     /// Reads a document, recording what was seen. Reading after a write is an error, as in Firestore.
+    @discardableResult
     public func getDocument(_ document: DocumentReference) throws -> DocumentSnapshot {
         do {
             try document.checkValid()

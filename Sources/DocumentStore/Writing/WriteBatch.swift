@@ -131,5 +131,6 @@ public final class WriteBatch: @unchecked Sendable {
 
 extension Firestore {
     /// A new batch of writes on this store.
+    @discardableResult
     public func batch() -> WriteBatch { WriteBatch(firestore: self) }
 }

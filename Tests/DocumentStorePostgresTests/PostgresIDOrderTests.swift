@@ -5,7 +5,8 @@ import XCTest
 
 /// PostgreSQL orders ids as Firestore does, numeric ids (`__id<n>__`) first by their number,
 /// exactly as `IDOrder` says: its keys sort ids and paths alike; the pages it cuts (by id both
-/// ways, limits from either end, cursors, collection groups, ties on a field broken by id) and the doubles it adds up are the folder backend's; indexes serve those pages;
+/// ways, limits from either end, cursors, ranges on the id, collection groups, ties on a field
+/// broken by id) and the doubles it adds up are the folder backend's; indexes serve those pages;
 /// and a database made before the keys gets them when a client opens it.
 final class PostgresIDOrderTests: PushdownTestCase {
     /// Ids the store takes: numeric ones at both ends of 64 bits and one number spelled two ways,
@@ -69,12 +70,24 @@ final class PostgresIDOrderTests: PushdownTestCase {
             bases.append { $0.collection("mix").order(by: FieldPath.documentID(), descending: true).start(at: [id]) }
             bases.append { $0.collection("mix").order(by: FieldPath.documentID()).end(before: [id]) }
             bases.append { $0.collection("mix").order(by: FieldPath.documentID(), descending: true).end(at: [id]) }
+            for op in ["<", "<=", ">", ">="] {
+                bases.append { store in
+                    let field = FieldPath.documentID(), mix = store.collection("mix")
+                    switch op {
+                    case "<": return mix.whereField(field, isLessThan: id).order(by: field)
+                    case "<=": return mix.whereField(field, isLessThanOrEqualTo: id).order(by: field)
+                    case ">": return mix.whereField(field, isGreaterThan: id).order(by: field, descending: true)
+                    default: return mix.whereField(field, isGreaterThanOrEqualTo: id).order(by: "n")
+                    }
+                }
+            }
         }
         for document in documents {
             let path = document.reference.path
             bases.append { $0.collectionGroup("mix").order(by: FieldPath.documentID()).start(after: [path]) }
             bases.append { $0.collectionGroup("mix").order(by: FieldPath.documentID(), descending: true).end(before: [path]) }
             bases.append { $0.collectionGroup("mix").order(by: "n").order(by: FieldPath.documentID()).start(at: [document.get("n")!, path]) }
+            bases.append { $0.collectionGroup("mix").whereField(FieldPath.documentID(), isLessThan: path).order(by: FieldPath.documentID()) }
         }
         var paged = 0, queries = 0
         for base in bases {
@@ -127,6 +140,8 @@ final class PostgresIDOrderTests: PushdownTestCase {
             (db.collection("big").limit(to: 20), "Index Scan using shelf_documents_parent_ids"),
             (db.collection("big").order(by: FieldPath.documentID(), descending: true).start(after: ["d2001"]).limit(to: 20),
              "Index Scan Backward using shelf_documents_parent_ids"),
+            (db.collection("big").whereField(FieldPath.documentID(), isGreaterThan: "__id2000__").limit(to: 20),
+             "Index Scan using shelf_documents_parent_ids"),
             (db.collectionGroup("big").order(by: FieldPath.documentID()).limit(toLast: 20), "Index Scan Backward using shelf_documents_group_ids"),
             (db.collectionGroup("big").order(by: FieldPath.documentID()).start(at: ["shelves/s/big/d5"]).limit(to: 20),
              "Index Scan using shelf_documents_group_ids"),

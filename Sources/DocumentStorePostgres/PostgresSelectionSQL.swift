@@ -20,10 +20,10 @@ struct PostgresSelectionSQL {
     }
 
     /// The WHERE clause's conditions, ANDed. A collection's rows are also bounded by their
-    /// paths ("books/" up to "books0", "/" and the next byte): a page ordered by path may be
-    /// read along the primary key, which without the bounds would start at the first row of
-    /// the table and pass every other collection's rows first (440 ms instead of 0.2 ms at a
-    /// million rows).
+    /// paths ("books/" up to "books0", "/" and the next byte): a slice ordered by path
+    /// (`readSlice`) may be read along the primary key, which without the bounds would start at
+    /// the first row of the table and pass every other collection's rows first (440 ms instead
+    /// of 0.2 ms at a million rows).
     mutating func conditions(_ selection: ServerSelection) -> String {
         var conditions = ["\(selection.isGroup ? "collection_id" : "parent") = \(bind(selection.collection))"]
         if !selection.isGroup {

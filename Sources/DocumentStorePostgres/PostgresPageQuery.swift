@@ -4,11 +4,12 @@ import PostgresNIO
 /// The SQL of a `ServerPage`: the selection's rows, the cursors as row comparisons, ordered
 /// and cut by the server.
 ///
-/// A collection by id: `ORDER BY path` (bytes, `COLLATE "C"`), served by the index on
-/// (parent, path). A group by id: `ORDER BY string_to_array(path, '/')`, segment by segment as
-/// Firestore compares paths (the bytes of the joined text do not: "a/b" < "a-c" by segments),
-/// served by migration 4's index. By fields: each field's `shelf_order_rank`, `shelf_order_key`
-/// and `shelf_order_text` first, served by the index `orderIndex` makes on the same expressions.
+/// By id in Firestore's order (numeric ids first, `IDOrder`): a collection's rows by
+/// `shelf_name_key(path)`, served by the index on (parent, that key); a group's by
+/// `shelf_path_key(path)`, segment by segment as Firestore compares paths, served by the index on
+/// (collection_id, that key); see `PostgresSelectionSQL.key(isGroup:)` and migration 7. By
+/// fields: each field's `shelf_order_rank`, `shelf_order_key` and `shelf_order_text` first,
+/// then the id's key, served by the index `orderIndex` makes on the same expressions.
 struct PostgresPageQuery {
     let query: PostgresQuery
 
@@ -25,7 +26,7 @@ struct PostgresPageQuery {
             }
             if let path = cursor.path {
                 left.append(keys.last!)
-                right.append(page.selection.isGroup ? "string_to_array(\(sql.bind(path)) COLLATE \"C\", '/')" : sql.bind(path))
+                right.append(sql.key(ofPath: path, isGroup: page.selection.isGroup))
             }
             let greater = after != page.descending
             let op = (greater ? ">" : "<") + (cursor.inclusive ? "=" : "")
@@ -41,10 +42,10 @@ struct PostgresPageQuery {
             """, binds: sql.binds)
     }
 
-    /// The page's order: each field's rank, key and text, then the path.
+    /// The page's order: each field's rank, key and text, then the path's key.
     private static func keys(_ page: ServerPage) -> [String] {
         page.fields.flatMap { [PostgresSelectionSQL.rank($0), PostgresSelectionSQL.key($0), PostgresSelectionSQL.text($0)] }
-            + [page.selection.isGroup ? PostgresSelectionSQL.segments : "path"]
+            + [PostgresSelectionSQL.key(isGroup: page.selection.isGroup)]
     }
 
     /// For each key, true when it goes the other way than the path.
@@ -52,15 +53,16 @@ struct PostgresPageQuery {
         page.reversed.flatMap { [$0, $0, $0] } + [false]
     }
 
-    /// The index that orders a collection's or group's rows by the page's fields then path,
+    /// The index that orders a collection's or group's rows by the page's fields then id,
     /// as Firestore's automatic indexes do: its name, a hash of the fields, the same in every
-    /// client, and the SQL that makes it. Nil when ordered by path alone (migrations made those
+    /// client, and the SQL that makes it. Nil when ordered by id alone (migrations made those
     /// indexes).
     static func orderIndex(_ page: ServerPage) -> (name: String, creation: String)? {
         guard !page.fields.isEmpty else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        // "\u{5}2": the second kind of key (with text), so that no index of the first is taken for it.
-        var name = "\u{5}2" + (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
+        // "\u{5}3": the third kind of key (with text, then the id's key rather than the path), so
+        // that no index of an earlier kind is taken for it.
+        var name = "\u{5}3" + (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
         if page.reversed.contains(true) { name += "\u{4}" + page.reversed.map { $0 ? "d" : "a" }.joined() }
         for byte in name.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3

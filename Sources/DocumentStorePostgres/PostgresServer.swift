@@ -126,6 +126,16 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
+    /// PostgreSQL's plan for a page's query (`EXPLAIN`, a line a step): whether an index serves
+    /// its order, which no answer tells.
+    func plan(of page: ServerPage) throws -> String {
+        var query = PostgresPageQuery(page).query
+        query.sql = "EXPLAIN " + query.sql
+        return try withConnection(doing: "plan a page of \(page.selection.collection) in") { connection in
+            try strings(query, on: connection).joined(separator: "\n")
+        }
+    }
+
     /// Makes an order index unless it is there, then has the planner learn its expressions
     /// (ANALYZE): until then it guesses that a collection holds one row and sorts the whole
     /// collection instead of reading the index (576 ms instead of 2 ms at a million rows), and

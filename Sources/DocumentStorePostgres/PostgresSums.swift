@@ -3,10 +3,11 @@ import PostgresNIO
 
 /// The SQL of `DocumentServer.sums`: for each field, its integers' exact sum split as
 /// `NumericSum` keeps it (`wraps * 2^64 + low`), and its doubles added up as float8 one by one
-/// in the order of the paths (an ordered aggregate: `sum(f ORDER BY path)`), as the client adds
-/// them in that order. Numbers are told apart as `DocumentJSON` reads `jsonb`'s text of them:
-/// an integer has no "." (no display scale) and fits 64 bits; any other number is a double,
-/// and so are the tagged NaN, ±Infinity and -0.0.
+/// in Firestore's order of the paths (an ordered aggregate: `sum(f ORDER BY
+/// shelf_name_key(path))`, see `PostgresSelectionSQL.key(isGroup:)`), as the client adds them in
+/// that order. Numbers are told apart as `DocumentJSON` reads `jsonb`'s text of them: an integer
+/// has no "." (no display scale) and fits 64 bits; any other number is a double, and so are the
+/// tagged NaN, ±Infinity and -0.0.
 enum PostgresSums {
     private static let wrap = "18446744073709551616"  // 2^64
     private static let half = "9223372036854775808"  // 2^63
@@ -16,7 +17,7 @@ enum PostgresSums {
     /// does); OFFSET 0 keeps PostgreSQL from writing the expressions out again in every
     /// aggregate, which made it three times slower.
     static func query(_ selection: ServerSelection, fields: [[String]], sql: inout PostgresSelectionSQL) -> PostgresQuery {
-        let order = selection.isGroup ? PostgresSelectionSQL.segments : "path"
+        let order = PostgresSelectionSQL.key(isGroup: selection.isGroup)
         // Each level's columns, from the rows up.
         var levels: [[String]] = [["\(order) AS o"], ["o"], ["o"], ["o"]]
         var sums = ["count(*) AS n"], texts = ["n::text"]

@@ -3,7 +3,8 @@ import Foundation
 
 /// `shelf-bench pg DIR-or-URL COUNT [RUNS]`: issue 12's figures on a store of COUNT documents in
 /// `items` (a folder, `postgresql://…`, or `firestore://…`: a client of `shelf serve`), seeded in batches of 500 up to COUNT when fewer are
-/// there. Prints medians of RUNS: the page queries (an equality filter, `limit(to: 20)`, by id,
+/// there. Prints medians of RUNS: the page queries (by id: the first page, one from the middle
+/// backwards, a collection group's; an equality filter, `limit(to: 20)`, by id,
 /// by a number field descending, and with a range on it; an `in` filter; a collection group;
 /// two orders in two directions),
 /// a range without a limit, a count, a sum and an average, one write, and how long a
@@ -43,6 +44,10 @@ enum ServerBench {
         try seed(items, db: db, count: count)
         let fantasy = items.whereField("genre", isEqualTo: "fantasy")
         let queries: [(String, Query)] = [
+            ("by id, limit 20", items.limit(to: 20)),
+            ("by id descending, after the middle, limit 20",
+             items.order(by: FieldPath.documentID(), descending: true).start(after: [String(format: "i%07d", count / 2)]).limit(to: 20)),
+            ("collection group items, by path, limit 20", db.collectionGroup("items").limit(to: 20)),
             ("genre == fantasy, by id, limit 20", fantasy.limit(to: 20)),
             ("genre == fantasy, by rating descending, limit 20", fantasy.order(by: "rating", descending: true).limit(to: 20)),
             ("genre == fantasy, rating < 2.5, by rating descending, limit 20",

@@ -86,18 +86,21 @@ final class ServerPrefilterTests: StoreTestCase {
         XCTAssertTrue(isExact(books.whereField(FieldPath.documentID(), notIn: ["a", "b"])))
     }
 
-    /// Numeric ids sort first by number, and the server compares paths by bytes: only a lower
-    /// bound without numeric ids narrows exactly.
-    func testAnUpperBoundOrANumericIdOnTheIDIsLeftToTheEvaluator() {
+    /// The server compares paths in Firestore's order of ids (numeric ids first, `IDOrder`), so
+    /// every bound on the id narrows exactly, numeric ids or not.
+    func testEveryRangeOnTheIDNarrowsExactlyNumericIdsToo() {
         let books = db.collection("books")
-        for query in [books.whereField(FieldPath.documentID(), isLessThan: "m"),
-                      books.whereField(FieldPath.documentID(), isLessThanOrEqualTo: "m"),
-                      books.whereField(FieldPath.documentID(), isGreaterThan: "__id5__"),
-                      db.collection("shelves/__id1__/books").whereField(FieldPath.documentID(), isGreaterThanOrEqualTo: "a")] {
-            XCTAssertEqual(conditions(query), [], "\(query.definition)")
-            XCTAssertFalse(isExact(query), "\(query.definition)")
+        let ranges: [(Query, ServerCondition)] = [
+            (books.whereField(FieldPath.documentID(), isLessThan: "m"), .path(op: "<", path: "books/m")),
+            (books.whereField(FieldPath.documentID(), isLessThanOrEqualTo: "m"), .path(op: "<=", path: "books/m")),
+            (books.whereField(FieldPath.documentID(), isGreaterThan: "__id5__"), .path(op: ">", path: "books/__id5__")),
+            (db.collection("shelves/__id1__/books").whereField(FieldPath.documentID(), isGreaterThanOrEqualTo: "a"),
+             .path(op: ">=", path: "shelves/__id1__/books/a")),
+        ]
+        for (query, condition) in ranges {
+            XCTAssertEqual(conditions(query), [condition], "\(query.definition)")
+            XCTAssertTrue(isExact(query), "\(query.definition)")
         }
-        XCTAssertEqual(conditions(books.whereField(FieldPath.documentID(), isGreaterThanOrEqualTo: "m")), [.path(op: ">=", path: "books/m")])
     }
 
     func testAnAndInsideTheQueryNarrowsToo() {

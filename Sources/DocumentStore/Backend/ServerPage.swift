@@ -2,7 +2,8 @@
 /// itself: made only for the queries whose whole filter the server applies exactly
 /// (`ServerPrefilter`), ordered by fields and then the id, with cursors inside the exactly
 /// ordered values when every order has one direction. A collection's documents are ordered
-/// by id, a group's by their whole paths compared segment by segment.
+/// by id, a group's by their whole paths compared segment by segment, ids in Firestore's order
+/// (`IDOrder`: numeric ids first).
 ///
 /// The server orders a field's values by (`ServerOrderRank`, key, text). That order is
 /// Firestore's for every value except the "loose" ones (numbers of 2^53 or more in size, and

@@ -129,18 +129,8 @@ enum ServerPrefilter {
         default:
             guard let op = ServerRange.sql(filter.op), let text = path(filter.value) else { return ([], false) }
             if op == "=" { return ([.pathIn([text])], true) }
-            guard op.hasPrefix(">"), !hasNumericSegment(filter.value) else { return ([], false) }
             return ([.path(op: op, path: text)], true)
         }
-    }
-
-    /// The server compares paths by their bytes, Firestore numeric ids (`__id<n>__`) first by
-    /// number (`IDOrder`). Every path after one without numeric segments by Firestore's order
-    /// is after it by bytes too, so only such a lower bound narrows; an upper bound would leave
-    /// out numeric ids whose bytes sort after it.
-    private static func hasNumericSegment(_ value: FirestoreValue) -> Bool {
-        guard case .reference(let reference) = value else { return true }
-        return reference.resourcePath.segments.contains { IDOrder.number(of: $0) != nil }
     }
 
     /// `{field: value}` as JSON text (`{field: [value]}` `asMember` of an array), when its

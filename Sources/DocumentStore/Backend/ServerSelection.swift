@@ -41,8 +41,8 @@ package enum ServerCondition: Sendable, Equatable {
     /// The document's path is one of these, or none of them.
     case pathIn([String])
     case pathNotIn([String])
-    /// The document's path compares so with `path`, segment by segment (as Firestore compares
-    /// references).
+    /// The document's path compares so with `path`, segment by segment in Firestore's order of
+    /// ids (`IDOrder`: numeric ids first), as Firestore compares references.
     case path(op: String, path: String)
     /// All the conditions of one of these branches hold (an `or`).
     case anyOf([[ServerCondition]])

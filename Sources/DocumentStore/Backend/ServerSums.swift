@@ -21,7 +21,7 @@ package struct ServerSums: Sendable, Equatable {
         package var low: Int64
         package var wraps: Int
         /// Doubles: how many, and their sum as doubles added one by one in the order of the
-        /// documents' paths (-0.0 for none).
+        /// documents' paths, Firestore's (`IDOrder`) (-0.0 for none).
         package var doubles: Int
         package var pathOrderSum: Double
         /// True when that sum is the same in every order: the doubles are whole and their

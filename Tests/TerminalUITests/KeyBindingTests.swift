@@ -24,4 +24,14 @@ final class KeyBindingTests: XCTestCase {
         XCTAssertEqual(Key.pageDown.label, "PgDn")
         XCTAssertEqual(Key.escape.label, "Esc")
     }
+
+    func testADisabledKeyLeavesTheHintLineButKeepsItsBindingAndItsReason() {
+        enum Action { case delete, quit }
+        let table = [KeyBinding(.character("d"), action: Action.delete, description: "Delete", hint: "delete"),
+                     KeyBinding(.character("q"), action: Action.quit, description: "Quit", hint: "quit")]
+            .disabling { $0 == .delete ? "read-only" : nil }
+        XCTAssertEqual(table.binding(for: .character("d"))?.disabledReason, "read-only", "still found, so pressing it can say why")
+        XCTAssertNil(table.binding(for: .character("q"))?.disabledReason)
+        assertLines(rendered(HintBar(bindings: table), width: 30, height: 1), "q quit")
+    }
 }

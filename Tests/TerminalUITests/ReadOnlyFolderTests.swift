@@ -42,6 +42,9 @@ final class ReadOnlyFolderTests: XCTestCase {
             XCTAssertTrue(app.notice?.contains("read-only") == true, "\(key): \(app.notice ?? "no message")")
             guard case .browse = app.mode else { return XCTFail("\(key) left the list: \(app.mode)") }
         }
+        _ = app.handle(.character("?"))
+        let help = AppView.render(app, size: Size(width: 160, height: 60)).canvas.lines.joined(separator: "\n")
+        XCTAssertTrue(help.contains("(not now: The folder is read-only)"), "the help says why:\n\(help)")
         XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("books/one.json"), encoding: .utf8),
                        #"{"author": "A", "numberOfPages": 1, "title": "One"}"#)
     }

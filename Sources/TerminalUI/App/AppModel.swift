@@ -368,7 +368,7 @@ public final class AppModel {
     }
 
     private func handleKey(_ key: Key, pageSize: Int) -> Outcome {
-        if Keymap.global.action(for: key) == Keymap.Action.quit.rawValue {
+        if Keymap.global.action(for: key) == .quit {
             // Nothing typed is lost unasked: Ctrl-C in a changed form asks as Esc does;
             // a second Ctrl-C answers yes. No write is lost unsaid: quitting waits for them.
             if case .confirm(.quit) = mode { return .quit }
@@ -393,7 +393,7 @@ public final class AppModel {
         case .help: handleOverlay(Keymap.help, key, pageSize: pageSize)
         case .messages: handleOverlay(Keymap.messages, key, pageSize: pageSize)
         case .raw: return handleRaw(key, pageSize: pageSize)
-        case .confirm(.quit) where Keymap.confirm.action(for: key) == Keymap.Action.yes.rawValue:
+        case .confirm(.quit) where Keymap.confirm.action(for: key) == .yes:
             return .quit
         case .confirm(let confirmation): handleConfirm(confirmation, key)
         }
@@ -441,19 +441,19 @@ public final class AppModel {
     }
 
     private func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
-        if let name = Keymap.browse.action(for: key), let action = Keymap.Action(rawValue: name),
-           !isReady(tab) && Self.actsOnDocuments.contains(action) {
+        if let action = Keymap.browse.action(for: key), !isReady(tab) && Self.actsOnDocuments.contains(action) {
             keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
-        guard let name = Keymap.browse.action(for: key), let action = Keymap.Action(rawValue: name) else {
+        guard let binding = bindings.binding(for: key) else {
             if case .character(let c) = key { notice = "\"\(c)\" does nothing here: press ? for the keys" }
             return .keepRunning
         }
-        if isReadOnly && Self.writes.contains(action) {
-            notice = "The folder is read-only: \(key.label) does nothing"
+        if let reason = binding.disabledReason {
+            notice = "\(reason): \(key.label) does nothing"
             return .keepRunning
         }
+        let action = binding.action
         let visible = visibleRows(of: tab)
         switch action {
         case .up: move(-1)
@@ -668,13 +668,13 @@ public final class AppModel {
     }
 
     /// The help or the messages: scrolling keys scroll, the others in `bindings` close it.
-    private func handleOverlay(_ bindings: [KeyBinding], _ key: Key, pageSize: Int) {
-        guard let action = bindings.action(for: key).flatMap(Keymap.Action.init) else { return }
+    private func handleOverlay(_ bindings: [KeyBinding<Keymap.Action>], _ key: Key, pageSize: Int) {
+        guard let action = bindings.action(for: key) else { return }
         if let offset = Self.scrolled(overlayOffset, by: action, pageSize: pageSize) { overlayOffset = offset } else { mode = .browse }
     }
 
     private func handleRaw(_ key: Key, pageSize: Int) -> Outcome {
-        guard let action = Keymap.raw.action(for: key).flatMap(Keymap.Action.init), var view = rawView else { return .keepRunning }
+        guard let action = Keymap.raw.action(for: key), var view = rawView else { return .keepRunning }
         if action == .copyJSON { return copySelectedJSON() }
         if let offset = Self.scrolled(view.offset, by: action, pageSize: pageSize) {
             view.offset = offset
@@ -831,7 +831,7 @@ public final class AppModel {
 
     private func handleForm(_ key: Key) {
         guard var session = form else { mode = .browse; return }
-        switch Keymap.form.action(for: key).flatMap(Keymap.Action.init) {
+        switch Keymap.form.action(for: key) {
         case .save?: saveForm()
         case .cancel?: if session.isDirty { mode = .confirm(.discardForm) } else { closeForm() }
         case .nextField?: session.widget.focusNext(); form = session
@@ -925,7 +925,7 @@ public final class AppModel {
     // MARK: Confirmations
 
     private func handleConfirm(_ confirmation: Confirmation, _ key: Key) {
-        guard let name = Keymap.confirm.action(for: key), let action = Keymap.Action(rawValue: name) else { return }
+        guard let action = Keymap.confirm.action(for: key) else { return }
         switch (confirmation, action) {
         case (.delete(let id), .yes):
             mode = .browse
@@ -976,17 +976,16 @@ public final class AppModel {
 
     // MARK: For the view
 
-    var bindings: [KeyBinding] {
+    /// The list's keys as they are now: the hint line offers only what can be done; the help
+    /// lists every key with why it does nothing now, and pressed, such a key says why.
+    var browseBindings: [KeyBinding<Keymap.Action>] {
+        guard isReadOnly else { return Keymap.browse }
+        return Keymap.browse.disabling { Self.writes.contains($0) ? "The folder is read-only" : nil }
+    }
+
+    var bindings: [KeyBinding<Keymap.Action>] {
         switch mode {
-        case .browse:
-            guard isReadOnly else { return Keymap.browse }
-            // The hint line offers only what can be done; the help still lists every key, and
-            // pressed, these say why they do nothing.
-            return Keymap.browse.map { binding in
-                var binding = binding
-                if let action = Keymap.Action(rawValue: binding.action), Self.writes.contains(action) { binding.hint = nil }
-                return binding
-            }
+        case .browse: return browseBindings
         case .filter: return Keymap.textInput
         case .openPrompt: return Keymap.openPrompt
         case .form: return Keymap.form

@@ -83,7 +83,7 @@ public enum AppView {
 
         switch model.mode {
         case .help:
-            var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: Keymap.browse),
+            var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: model.browseBindings),
                                               HelpSection(title: "In a form", bindings: Keymap.form),
                                               HelpSection(title: "Opening by id (o)", bindings: Keymap.openPrompt),
                                               HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),

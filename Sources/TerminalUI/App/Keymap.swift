@@ -1,7 +1,7 @@
 /// Every key Shelf answers, per mode. The same tables drive key handling, the hint line and
 /// the help overlay, so the three never disagree.
 enum Keymap {
-    enum Action: String {
+    enum Action {
         case up, down, pageUp, pageDown, top, bottom
         case nextTab, previousTab, tabNumber
         case scrollDetailDown, scrollDetailUp
@@ -10,108 +10,110 @@ enum Keymap {
         case rawView, copyJSON, redo, collections, messages
         case save, cancel, nextField, previousField, choose
         case yes, no
+        /// The mouse: what a click or the wheel does depends on where it points.
+        case pointer
     }
 
-    static let browse: [KeyBinding] = [
-        KeyBinding(keys: [.up, .character("k")], action: Action.up.rawValue, description: "Move up"),
-        KeyBinding(keys: [.down, .character("j")], action: Action.down.rawValue, description: "Move down"),
-        KeyBinding(keys: [.pageUp], action: Action.pageUp.rawValue, description: "Page up"),
-        KeyBinding(keys: [.pageDown], action: Action.pageDown.rawValue, description: "Page down"),
-        KeyBinding(keys: [.home, .character("g")], action: Action.top.rawValue, description: "First document"),
-        KeyBinding(keys: [.end, .character("G")], action: Action.bottom.rawValue, description: "Last document"),
-        KeyBinding(keys: [.character("J")], action: Action.scrollDetailDown.rawValue, description: "Scroll the detail down"),
-        KeyBinding(keys: [.character("K")], action: Action.scrollDetailUp.rawValue, description: "Scroll the detail up"),
-        KeyBinding(keys: [.tab], action: Action.nextTab.rawValue, description: "Next tab", hint: "tabs"),
-        KeyBinding(keys: [.backTab], action: Action.previousTab.rawValue, description: "Previous tab"),
-        KeyBinding(keys: (1...9).map { .character(Character("\($0)")) }, action: Action.tabNumber.rawValue,
+    static let browse: [KeyBinding<Action>] = [
+        KeyBinding(keys: [.up, .character("k")], action: Action.up, description: "Move up"),
+        KeyBinding(keys: [.down, .character("j")], action: Action.down, description: "Move down"),
+        KeyBinding(keys: [.pageUp], action: Action.pageUp, description: "Page up"),
+        KeyBinding(keys: [.pageDown], action: Action.pageDown, description: "Page down"),
+        KeyBinding(keys: [.home, .character("g")], action: Action.top, description: "First document"),
+        KeyBinding(keys: [.end, .character("G")], action: Action.bottom, description: "Last document"),
+        KeyBinding(keys: [.character("J")], action: Action.scrollDetailDown, description: "Scroll the detail down"),
+        KeyBinding(keys: [.character("K")], action: Action.scrollDetailUp, description: "Scroll the detail up"),
+        KeyBinding(keys: [.tab], action: Action.nextTab, description: "Next tab", hint: "tabs"),
+        KeyBinding(keys: [.backTab], action: Action.previousTab, description: "Previous tab"),
+        KeyBinding(keys: (1...9).map { .character(Character("\($0)")) }, action: Action.tabNumber,
                    description: "Tab 1-9 (1 books, 2 colors, 3 languages, 4 offices, 5 articles)"),
-        KeyBinding(keys: [.character("/")], action: Action.filter.rawValue,
+        KeyBinding(keys: [.character("/")], action: Action.filter,
                    description: "Filter by every shown field as you type (case and accents ignored)", hint: "filter"),
-        KeyBinding(keys: [.character("s")], action: Action.sortNext.rawValue, description: "Sort by the next column (ascending first)", hint: "sort"),
-        KeyBinding(keys: [.character("S")], action: Action.sortReverse.rawValue, description: "Reverse the sort direction"),
-        KeyBinding(keys: [.escape], action: Action.clearFilter.rawValue, description: "Clear the filter"),
-        KeyBinding(keys: [.character("o")], action: Action.open.rawValue, description: "Open a document by id", hint: "open"),
+        KeyBinding(keys: [.character("s")], action: Action.sortNext, description: "Sort by the next column (ascending first)", hint: "sort"),
+        KeyBinding(keys: [.character("S")], action: Action.sortReverse, description: "Reverse the sort direction"),
+        KeyBinding(keys: [.escape], action: Action.clearFilter, description: "Clear the filter"),
+        KeyBinding(keys: [.character("o")], action: Action.open, description: "Open a document by id", hint: "open"),
         // Before the other minor hints (E, u), which give way first.
-        KeyBinding(keys: [.character("m")], action: Action.messages.rawValue,
+        KeyBinding(keys: [.character("m")], action: Action.messages,
                    description: "Show the last 50 messages whole, newest first (the status line may cut them)",
                    hint: "messages", isMinorHint: true),
-        KeyBinding(keys: [.character("a")], action: Action.add.rawValue, description: "Add a document in a form (without a model: a field as name: JSON value)", hint: "add"),
-        KeyBinding(keys: [.character("e"), .enter], action: Action.edit.rawValue, description: "Edit the selected document (without a model: each field as JSON; broken: in the editor)", hint: "edit"),
-        KeyBinding(keys: [.character("E")], action: Action.openInEditor.rawValue,
+        KeyBinding(keys: [.character("a")], action: Action.add, description: "Add a document in a form (without a model: a field as name: JSON value)", hint: "add"),
+        KeyBinding(keys: [.character("e"), .enter], action: Action.edit, description: "Edit the selected document (without a model: each field as JSON; broken: in the editor)", hint: "edit"),
+        KeyBinding(keys: [.character("E")], action: Action.openInEditor,
                    description: "Open its file in $VISUAL/$EDITOR/vi (fixes a broken one)", hint: "editor", isMinorHint: true),
-        KeyBinding(keys: [.character("c")], action: Action.collections.rawValue,
+        KeyBinding(keys: [.character("c")], action: Action.collections,
                    description: "Open the selected document's collections (books/dune/reviews) as tabs"),
-        KeyBinding(keys: [.character("v")], action: Action.rawView.rawValue, description: "Show its stored JSON (scrolls; v or Esc closes)"),
-        KeyBinding(keys: [.character("Y")], action: Action.copyJSON.rawValue, description: "Copy its JSON to the clipboard (OSC 52)"),
-        KeyBinding(keys: [.character("d")], action: Action.delete.rawValue, description: "Delete the selected document (asks y/n)", hint: "delete"),
-        KeyBinding(keys: [.character("u")], action: Action.undo.rawValue, description: "Undo the last add, delete or edit (again: the one before)", hint: "undo", isMinorHint: true),
-        KeyBinding(keys: [.ctrl("r")], action: Action.redo.rawValue, description: "Redo what u undid"),
-        KeyBinding(keys: [.character("?")], action: Action.help.rawValue, description: "Show or hide this help", hint: "help"),
-        KeyBinding(keys: [.character("q")], action: Action.quit.rawValue, description: "Quit", hint: "quit"),
+        KeyBinding(keys: [.character("v")], action: Action.rawView, description: "Show its stored JSON (scrolls; v or Esc closes)"),
+        KeyBinding(keys: [.character("Y")], action: Action.copyJSON, description: "Copy its JSON to the clipboard (OSC 52)"),
+        KeyBinding(keys: [.character("d")], action: Action.delete, description: "Delete the selected document (asks y/n)", hint: "delete"),
+        KeyBinding(keys: [.character("u")], action: Action.undo, description: "Undo the last add, delete or edit (again: the one before)", hint: "undo", isMinorHint: true),
+        KeyBinding(keys: [.ctrl("r")], action: Action.redo, description: "Redo what u undid"),
+        KeyBinding(keys: [.character("?")], action: Action.help, description: "Show or hide this help", hint: "help"),
+        KeyBinding(keys: [.character("q")], action: Action.quit, description: "Quit", hint: "quit"),
     ]
 
-    static let form: [KeyBinding] = [
-        KeyBinding(keys: [.tab, .down], action: Action.nextField.rawValue, description: "Next field", hint: "next"),
-        KeyBinding(keys: [.backTab, .up], action: Action.previousField.rawValue, description: "Previous field"),
-        KeyBinding(keys: [.left, .right, .character(" ")], action: Action.choose.rawValue,
+    static let form: [KeyBinding<Action>] = [
+        KeyBinding(keys: [.tab, .down], action: Action.nextField, description: "Next field", hint: "next"),
+        KeyBinding(keys: [.backTab, .up], action: Action.previousField, description: "Previous field"),
+        KeyBinding(keys: [.left, .right, .character(" ")], action: Action.choose,
                    description: "In a field with choices (a status): the previous or next value; a letter jumps"),
-        KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Save (when every field is valid)", hint: "save"),
-        KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel (asks first if you typed)", hint: "cancel"),
+        KeyBinding(keys: [.enter], action: Action.save, description: "Save (when every field is valid)", hint: "save"),
+        KeyBinding(keys: [.escape], action: Action.cancel, description: "Cancel (asks first if you typed)", hint: "cancel"),
     ]
 
-    static let textInput: [KeyBinding] = [
-        KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Keep the filter, back to the list", hint: "done"),
-        KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Clear and close", hint: "cancel"),
+    static let textInput: [KeyBinding<Action>] = [
+        KeyBinding(keys: [.enter], action: Action.save, description: "Keep the filter, back to the list", hint: "done"),
+        KeyBinding(keys: [.escape], action: Action.cancel, description: "Clear and close", hint: "cancel"),
     ]
 
-    static let openPrompt: [KeyBinding] = [
-        KeyBinding(keys: [.enter], action: Action.save.rawValue, description: "Open the document", hint: "open"),
-        KeyBinding(keys: [.tab], action: Action.nextField.rawValue, description: "Complete the id; again: list the ids and cycle (Shift-Tab back)", hint: "complete"),
-        KeyBinding(keys: [.escape], action: Action.cancel.rawValue, description: "Cancel", hint: "cancel"),
+    static let openPrompt: [KeyBinding<Action>] = [
+        KeyBinding(keys: [.enter], action: Action.save, description: "Open the document", hint: "open"),
+        KeyBinding(keys: [.tab], action: Action.nextField, description: "Complete the id; again: list the ids and cycle (Shift-Tab back)", hint: "complete"),
+        KeyBinding(keys: [.escape], action: Action.cancel, description: "Cancel", hint: "cancel"),
     ]
 
     /// The confirm keys with the answers named as a dialog names them.
-    static func confirm(yes: String, no: String) -> [KeyBinding] {
-        [KeyBinding(keys: [.character("y")], action: Action.yes.rawValue, description: yes, hint: yes),
-         KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: no, hint: no)]
+    static func confirm(yes: String, no: String) -> [KeyBinding<Action>] {
+        [KeyBinding(keys: [.character("y")], action: Action.yes, description: yes, hint: yes),
+         KeyBinding(keys: [.character("n"), .escape], action: Action.no, description: no, hint: no)]
     }
 
-    static let confirm: [KeyBinding] = [
-        KeyBinding(keys: [.character("y")], action: Action.yes.rawValue, description: "Yes", hint: "yes"),
-        KeyBinding(keys: [.character("n"), .escape], action: Action.no.rawValue, description: "No", hint: "no"),
+    static let confirm: [KeyBinding<Action>] = [
+        KeyBinding(keys: [.character("y")], action: Action.yes, description: "Yes", hint: "yes"),
+        KeyBinding(keys: [.character("n"), .escape], action: Action.no, description: "No", hint: "no"),
     ]
 
     /// The keys of a view that scrolls (the help, the JSON view).
-    private static let scrolling: [KeyBinding] = [
-        KeyBinding(keys: [.down, .character("j")], action: Action.down.rawValue, description: "Scroll down", hint: "scroll"),
-        KeyBinding(keys: [.up, .character("k")], action: Action.up.rawValue, description: "Scroll up"),
-        KeyBinding(keys: [.pageDown, .character(" ")], action: Action.pageDown.rawValue, description: "Page down"),
-        KeyBinding(keys: [.pageUp], action: Action.pageUp.rawValue, description: "Page up"),
-        KeyBinding(keys: [.home, .character("g")], action: Action.top.rawValue, description: "Top"),
-        KeyBinding(keys: [.end, .character("G")], action: Action.bottom.rawValue, description: "Bottom"),
+    private static let scrolling: [KeyBinding<Action>] = [
+        KeyBinding(keys: [.down, .character("j")], action: Action.down, description: "Scroll down", hint: "scroll"),
+        KeyBinding(keys: [.up, .character("k")], action: Action.up, description: "Scroll up"),
+        KeyBinding(keys: [.pageDown, .character(" ")], action: Action.pageDown, description: "Page down"),
+        KeyBinding(keys: [.pageUp], action: Action.pageUp, description: "Page up"),
+        KeyBinding(keys: [.home, .character("g")], action: Action.top, description: "Top"),
+        KeyBinding(keys: [.end, .character("G")], action: Action.bottom, description: "Bottom"),
     ]
 
-    static let help: [KeyBinding] = scrolling + [
-        KeyBinding(keys: [.escape, .character("?"), .character("q")], action: Action.cancel.rawValue, description: "Close the help", hint: "close"),
+    static let help: [KeyBinding<Action>] = scrolling + [
+        KeyBinding(keys: [.escape, .character("?"), .character("q")], action: Action.cancel, description: "Close the help", hint: "close"),
     ]
 
-    static let messages: [KeyBinding] = scrolling + [
-        KeyBinding(keys: [.escape, .character("m"), .character("q")], action: Action.cancel.rawValue, description: "Close the messages", hint: "close"),
+    static let messages: [KeyBinding<Action>] = scrolling + [
+        KeyBinding(keys: [.escape, .character("m"), .character("q")], action: Action.cancel, description: "Close the messages", hint: "close"),
     ]
 
-    static let raw: [KeyBinding] = scrolling + [
-        KeyBinding(keys: [.character("Y")], action: Action.copyJSON.rawValue, description: "Copy it to the clipboard (OSC 52)", hint: "copy"),
-        KeyBinding(keys: [.escape, .character("v"), .character("q")], action: Action.cancel.rawValue, description: "Back to the detail", hint: "close"),
+    static let raw: [KeyBinding<Action>] = scrolling + [
+        KeyBinding(keys: [.character("Y")], action: Action.copyJSON, description: "Copy it to the clipboard (OSC 52)", hint: "copy"),
+        KeyBinding(keys: [.escape, .character("v"), .character("q")], action: Action.cancel, description: "Back to the detail", hint: "close"),
     ]
 
     /// The mouse, for the help only (events carry a point, so they are not looked up here).
-    static let mouse: [KeyBinding] = [
-        KeyBinding(keys: [.mouse(MouseEvent(.press, at: .zero))], action: "", description: "Select a row or a tab; a column's title sorts by it"),
-        KeyBinding(keys: [.mouse(MouseEvent(.wheelDown, at: .zero))], action: "",
+    static let mouse: [KeyBinding<Action>] = [
+        KeyBinding(keys: [.mouse(MouseEvent(.press, at: .zero))], action: Action.pointer, description: "Select a row or a tab; a column's title sorts by it"),
+        KeyBinding(keys: [.mouse(MouseEvent(.wheelDown, at: .zero))], action: Action.pointer,
                    description: "Scroll what is under the pointer: list, detail, help"),
     ]
 
-    static let global: [KeyBinding] = [
-        KeyBinding(keys: [.ctrl("c")], action: Action.quit.rawValue, description: "Quit from anywhere"),
+    static let global: [KeyBinding<Action>] = [
+        KeyBinding(keys: [.ctrl("c")], action: Action.quit, description: "Quit from anywhere"),
     ]
 }

@@ -11,7 +11,7 @@ public struct HelpOverlay: Widget, Hashable, Sendable {
     /// Lines scrolled off the top (clamped when drawn).
     public var offset = 0
 
-    public init(title: String = "Keys", sections: [HelpSection], footer: String = "Esc close",
+    public init<Action>(title: String = "Keys", sections: [HelpSection<Action>], footer: String = "Esc close",
                 style: Style = .plain) {
         self.init(title: title, lines: Self.lines(of: sections, style: style), footer: footer, style: style)
     }
@@ -24,7 +24,7 @@ public struct HelpOverlay: Widget, Hashable, Sendable {
     }
 
     /// The sections' lines, before fitting them into a box.
-    static func lines(of sections: [HelpSection], style: Style) -> [[Span]] {
+    static func lines<Action>(of sections: [HelpSection<Action>], style: Style) -> [[Span]] {
         let keyWidth = sections.flatMap(\.bindings).reduce(0) { max($0, $1.keyLabel.displayWidth) }
         var lines: [[Span]] = []
         for (index, section) in sections.enumerated() {
@@ -33,7 +33,7 @@ public struct HelpOverlay: Widget, Hashable, Sendable {
             for binding in section.bindings {
                 lines.append([
                     Span("  " + binding.keyLabel.padded(toWidth: keyWidth), style: style.bolded()),
-                    Span("  " + binding.description, style: style),
+                    Span("  " + binding.description + (binding.disabledReason.map { " (not now: \($0))" } ?? ""), style: style),
                 ])
             }
         }

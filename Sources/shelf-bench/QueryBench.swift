@@ -1,7 +1,7 @@
 import DocumentStore
 import Foundation
 
-/// `shelf-bench queries DIR [RUNS]`: the query figures of issue 9, on a books collection already
+/// `shelf-bench queries DIR [RUNS]`: the query figures, on a books collection already
 /// on disk (make one with `shelf generate --data DIR --count 100000`):
 ///
 /// - a filtered, ordered, limited query answered while the collection is listened to (in memory),

@@ -1,7 +1,7 @@
 import DocumentStore
 import Foundation
 
-/// `shelf-bench pg DIR-or-URL COUNT [RUNS]`: issue 12's figures on a store of COUNT documents in
+/// `shelf-bench pg DIR-or-URL COUNT [RUNS]`: the server figures on a store of COUNT documents in
 /// `items` (a folder, `postgresql://…`, or `firestore://…`: a client of `shelf serve`), seeded in batches of 500 up to COUNT when fewer are
 /// there. Prints medians of RUNS: the page queries (by id: the first page, one from the middle
 /// backwards, a collection group's; an equality filter, `limit(to: 20)`, by id,

@@ -7,7 +7,7 @@
 //   shelf-bench read-loop DIR --batch N --until PATH                check batches while they are written
 //   shelf-bench queries DIR [RUNS]                                   query figures on a books collection
 //   shelf-bench read-all DIR [COLLECTION] [RUNS]                     time getDocuments() of a collection
-//   shelf-bench pg DIR-or-URL COUNT [RUNS]                        issue 12's figures (PostgreSQL or a folder)
+//   shelf-bench pg DIR-or-URL COUNT [RUNS]                        server figures (a folder, PostgreSQL, a Firestore server)
 //   shelf-bench rate DIR --restaurant PATH --count N --threads T   the quickstart's rating transaction
 let arguments = Array(CommandLine.arguments.dropFirst())
 let rest = Array(arguments.dropFirst())

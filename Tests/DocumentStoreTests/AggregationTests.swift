@@ -2,7 +2,7 @@
 import Foundation
 import XCTest
 
-/// Issue 9, aggregation: `query.count`, `query.aggregate([...])` and `getAggregation(source:)`,
+/// Aggregation: `query.count`, `query.aggregate([...])` and `getAggregation(source:)`,
 /// with Firestore's results for sums and averages, written from the Firebase SDK's
 /// FIRAggregateTests.mm, FIRCountTests.mm and AggregationIntegrationTests.swift.
 final class AggregationTests: StoreTestCase {

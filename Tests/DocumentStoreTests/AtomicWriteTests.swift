@@ -4,7 +4,7 @@ import XCTest
 
 /// Point 4, in one process: a write leaves exactly the document's file behind, temporary files
 /// (names starting with ".") are never read as documents, and an I/O failure is reported.
-/// Issue 8 point 5: the journal that makes batches atomic, and its recovery (see `CommitJournal`).
+/// The journal that makes batches atomic, and its recovery (see `CommitJournal`).
 final class AtomicWriteTests: StoreTestCase {
     func testAWriteLeavesNoTemporaryFile() throws {
         let ref = db.document("books/hitchhiker")

@@ -2,7 +2,7 @@
 import Foundation
 import XCTest
 
-/// Issue 8 point 5: `WriteBatch` as Firebase's: every kind of write, at most 500, once, in the
+/// `WriteBatch` as Firebase's: every kind of write, at most 500, once, in the
 /// three commit forms, all or nothing, and one snapshot for a listener.
 final class BatchTests: StoreTestCase {
     struct Book: Codable, Equatable {

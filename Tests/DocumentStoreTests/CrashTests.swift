@@ -5,7 +5,7 @@ import XCTest
 /// Point 4 across processes: `shelf-bench write-loop` writes large documents in a loop; killed
 /// with SIGKILL at random moments it leaves every document old or new, never partial, and no
 /// file that is read as a document. Two processes writing one collection lose nothing.
-/// Issue 8 point 5: killed while committing batches of 50, it never leaves a partial batch for
+/// Killed while committing batches of 50, it never leaves a partial batch for
 /// the store's readers, in this process or another. Two in three of those writers stop
 /// themselves at a failpoint inside the apply, so the window is hit however the machine
 /// schedules them; the rest are stopped at random moments.

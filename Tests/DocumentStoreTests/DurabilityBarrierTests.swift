@@ -2,7 +2,7 @@
 import Foundation
 import XCTest
 
-/// Issue 10: a batch of 500 documents is made durable by one barrier, not one sync per
+/// A batch of 500 documents is made durable by one barrier, not one sync per
 /// document; counted by the storage layer's own count of what it asked the kernel to sync.
 final class DurabilityBarrierTests: StoreTestCase {
     private var syncs: DocumentFiles.SyncCount { db.files.syncs.withLock { $0 } }

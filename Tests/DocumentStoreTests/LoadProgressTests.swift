@@ -2,7 +2,7 @@
 import Foundation
 import XCTest
 
-/// Issue 10: a listener's first read of a large collection reports each slice as it is read,
+/// A listener's first read of a large collection reports each slice as it is read,
 /// with the documents of that slice, before the first snapshot (which still holds them all).
 final class LoadProgressTests: StoreTestCase {
     private let count = 3_000

@@ -2,7 +2,7 @@
 import Foundation
 import XCTest
 
-/// Issue 8 point 6: `runTransaction` as Firebase's: optimistic, reads before writes, all or
+/// `runTransaction` as Firebase's: optimistic, reads before writes, all or
 /// nothing, run again on a conflict up to `maxAttempts`, then the last error; and the acceptance's
 /// rating transaction of the quickstart from two processes at once.
 final class TransactionTests: StoreTestCase {

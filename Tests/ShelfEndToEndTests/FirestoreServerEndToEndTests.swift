@@ -77,7 +77,7 @@ final class FirestoreServerEndToEndTests: TmuxTestCase {
         XCTAssertFalse(tmux.screen().contains("offline"), TmuxSession.framed(tmux.screen()))
     }
 
-    /// Issue 22: a write's latency never holds a key. The server is stopped (SIGSTOP) so the
+    /// A write's latency never holds a key. The server is stopped (SIGSTOP) so the
     /// save waits for it; meanwhile keys are answered and the line says what is being saved.
     func testKeysAreAnsweredWhileASaveWaitsForAServerThatDoesNotAnswer() throws {
         let folder = try temporaryDataCopy()

@@ -4,7 +4,7 @@ import Foundation
 @testable import TerminalUI
 import XCTest
 
-/// Issue 10: a large collection's rows show as they are read, in the list's order, while the
+/// A large collection's rows show as they are read, in the list's order, while the
 /// rest loads; the footer says how far, and keys act on what is there. (The store's side, the
 /// slices it reports, is `LoadProgressTests`; here a report is handed to the tab as the
 /// listener would, so the moment before the first snapshot can be looked at.)

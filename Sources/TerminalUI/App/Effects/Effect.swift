@@ -4,7 +4,7 @@ import Foundation
 /// Something the app asks of the world beyond its own state, as a value: the model makes it in
 /// answer to a key, an `EffectRunner` runs it off the main thread, and its result comes back to
 /// the model as a value (`AppModel.finished(_:_:)`). So a key is answered in the next frame
-/// whatever the disk or the server is doing; the later `apply(action) -> [Effect]` of issue 21
+/// whatever the disk or the server is doing; a later `apply(action) -> [Effect]`
 /// returns these.
 enum Effect: Sendable {
     /// Changes one document; runs after every write asked for before it, so writes land in the

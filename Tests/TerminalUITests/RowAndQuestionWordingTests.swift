@@ -3,9 +3,10 @@ import Foundation
 @testable import TerminalUI
 import XCTest
 
-/// Issue 11's smaller items: each one as the screen shows it.
+/// What rows, questions, hints and counts say, each as the screen shows it: a row's column
+/// kept, why a row is undecodable, the delete question's title, the answers a question gives.
 @MainActor
-final class SmallFixesTests: XCTestCase {
+final class RowAndQuestionWordingTests: XCTestCase {
     private var folder: URL!
 
     override func setUp() async throws {

@@ -48,7 +48,7 @@ final class RemoteListenTests: StoreTestCase {
         XCTAssertEqual(recorder.snapshot(1)?.count, 3)
         let served = try XCTUnwrap(store.served)
         let port = try XCTUnwrap(Int(served.address.split(separator: ":").last ?? ""))
-        served.kill()
+        served.stopAndWait()
         XCTAssertThrowsError(try db.document("books/dune").readDocument(), "the server is gone")
         // Meanwhile another program changes the folder.
         try store.writeFile("books/persuasion.json", #"{"pages": 250}"#)

@@ -42,6 +42,16 @@ final class ServedFolder: @unchecked Sendable {
     /// Stops taking calls; those running (a Listen stream) go on until their clients end them.
     func stop() { server.stop() }
 
-    /// Stops at once, dropping every connection and stream, as a server that goes away does.
-    func kill() { running?.cancel() }
+    /// Stops and waits until the port is free: streams end with `UNAVAILABLE` and connections
+    /// close. (Cancelling the serving task instead would drop them more abruptly, but NIO traps
+    /// when a connection accepted in that instant is never served: apple/swift-nio#3481.)
+    func stopAndWait() {
+        stop()
+        let stopped = DispatchSemaphore(value: 0)
+        Task { [running] in
+            await running?.value
+            stopped.signal()
+        }
+        _ = stopped.wait(timeout: .now() + 10)
+    }
 }

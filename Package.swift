@@ -53,7 +53,7 @@ let package = Package(
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]),
         // The store as a client of any Firestore server (`shelf serve`, Google's emulator), over
-        // gRPC: firestore://host:port/project[/database], after `Firestore.enableFirestoreServers()`.
+        // gRPC: firestore://host:port/project[/database] and useEmulator, found when linked.
         .target(
             name: "DocumentStoreRemote",
             dependencies: [

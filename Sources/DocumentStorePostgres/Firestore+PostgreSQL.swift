@@ -2,8 +2,8 @@ import DocumentStore
 
 extension Firestore {
     /// Lets `Firestore(url:)` and `Firestore.configure(url:)` open
-    /// `postgresql://user:password@host:port/database` (or `postgres://`) URLs. Call it once,
-    /// before opening such a store; the core library knows no server by itself.
+    /// `postgresql://user:password@host:port/database` (or `postgres://`) URLs. A program that
+    /// links this module needs not call it: the first such URL finds it (`ServerSchemes`).
     public static func enablePostgreSQL() {
         ServerSchemes.register(["postgresql", "postgres"]) { url in try PostgresServer(url: url) }
         ServerSchemes.register(namedDatabasesOf: ["postgresql", "postgres"]) { name, url in

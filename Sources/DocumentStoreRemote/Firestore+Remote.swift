@@ -8,8 +8,8 @@ extension Firestore {
     /// waits at most 10 seconds for the server's answer, a query or an aggregation 120
     /// (`RemoteConnection.Deadline`), then fails with `.deadlineExceeded`; a server that cannot be
     /// reached fails the call at once with `.unavailable`; both name host:port. Listeners are
-    /// told `.unavailable` while the server is away and carry on once it is back. Call once,
-    /// before opening such a store.
+    /// told `.unavailable` while the server is away and carry on once it is back. A program that
+    /// links this module needs not call it: the first such URL, or `useEmulator`, finds it.
     public static func enableFirestoreServers() {
         ServerSchemes.register(["firestore"], backend: { url in try RemoteBackend(RemoteAddress(url)) })
         ServerSchemes.register(namedDatabasesOf: ["firestore"]) { name, url in

@@ -48,10 +48,7 @@ extension RemoteBackend {
             throw RemoteError.badResponse("no transaction for a read that began one", server: address.server)
         }
         do {
-            for (path, seen) in expected where (read.documents[path] ?? .missing) != seen {
-                throw DocumentStoreError.changedSinceRead(path: path.description)
-            }
-            let staged = try CommitPlan.apply(writes, store: store, current: { read.documents[$0] ?? .missing },
+            let staged = try CommitPlan.apply(writes, expecting: expected, store: store, current: { read.documents[$0] ?? .missing },
                                               updated: { read.times[$0]?.updated })
             return try send(staged, transaction: transaction, store: store)
         } catch let error as NSError where error.domain == FirestoreErrorDomain {

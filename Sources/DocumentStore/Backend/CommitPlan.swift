@@ -4,11 +4,16 @@
 /// it holds the documents locked.
 package enum CommitPlan {
     /// The documents to store, in the order first written, with the times the last write of
-    /// each asks to keep (`shelf export`). `updated` gives a stored document's update time,
-    /// for the writes whose precondition names one.
-    package static func apply(_ writes: [DocumentWrite], store: Firestore, current: (ResourcePath) throws -> StoredDocument,
-                              updated: (ResourcePath) throws -> Timestamp?)
+    /// each asks to keep (`shelf export`), once every document in `expected` (a transaction's
+    /// reads) is checked to be still what was read, else `changedSinceRead`, which the
+    /// transaction runs again for. `updated` gives a stored document's update time, for the
+    /// writes whose precondition names one.
+    package static func apply(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:], store: Firestore,
+                              current: (ResourcePath) throws -> StoredDocument, updated: (ResourcePath) throws -> Timestamp?)
         throws -> [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)] {
+        for (path, seen) in expected where try current(path) != seen {
+            throw DocumentStoreError.changedSinceRead(path: path.description)
+        }
         let writeTime = Timestamp()
         var staged: [ResourcePath: StoredDocument] = [:]
         var order: [ResourcePath] = []

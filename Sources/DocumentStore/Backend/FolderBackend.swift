@@ -24,9 +24,7 @@ final class FolderBackend: StorageBackend {
         guard writes.isEmpty, !expected.isEmpty else { return try files.commit(writes, expecting: expected, store: store) }
         // Only reads to check: they need to be unchanged, which needs no write lock.
         try files.reading {
-            for (path, seen) in expected where try files.document(at: path, store: store) != seen {
-                throw DocumentStoreError.changedSinceRead(path: path.description)
-            }
+            _ = try CommitPlan.apply([], expecting: expected, store: store, current: { try files.document(at: $0, store: store) }, updated: { _ in nil })
         }
         return []
     }

@@ -40,10 +40,7 @@ final class ServerBackend: StorageBackend {
                 current[Self.path(document.path)] = DocumentText.document(document.json, store: store)
                 updated[Self.path(document.path)] = document.times?.updated
             }
-            for (path, seen) in expected where (current[path] ?? .missing) != seen {
-                throw DocumentStoreError.changedSinceRead(path: path.description)
-            }
-            let staged = try CommitPlan.apply(writes, store: store, current: { current[$0] ?? .missing }, updated: { updated[$0] })
+            let staged = try CommitPlan.apply(writes, expecting: expected, store: store, current: { current[$0] ?? .missing }, updated: { updated[$0] })
             written = staged.map(\.path)
             return try staged.map { path, document, keptTimes in
                 guard let fields = document.fields else { return ServerDocument(path: path.description, json: nil) }

@@ -338,14 +338,9 @@ final class DocumentFiles: Sendable {
         let lock = try WriteLock(files: self)
         defer { lock.release() }
         try recoverUnderLock()
-        for (path, seen) in expected {
-            let now = try document(at: path, store: store)
-            guard now == seen else {
-                throw DocumentStoreError.changedSinceRead(path: path.description)
-            }
-        }
         var entries: [CommitJournal.Entry] = []
-        for (path, document, keptTimes) in try CommitPlan.apply(writes, store: store, current: { try self.document(at: $0, store: store) },
+        for (path, document, keptTimes) in try CommitPlan.apply(writes, expecting: expected, store: store,
+                                                                       current: { try self.document(at: $0, store: store) },
                                                                        updated: { try self.times(at: $0)?.updated }) {
             guard case .fields(let fields) = document else { entries.append(.init(path: path, bytes: nil)); continue }
             let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))

@@ -48,6 +48,14 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
 
     public func hash(into hasher: inout Hasher) { hasher.combine(resourcePath) }
 
+    /// A batch or a transaction (`owner`, as its message names it) writes only documents of
+    /// its own store.
+    func checkBelongs(to store: Firestore, as owner: String) throws(DocumentStoreError) {
+        guard firestore.backend === store.backend || firestore.backend.description == store.backend.description else {
+            throw .invalidCall("document \(path) belongs to the store at \(firestore.backend.description), not to \(owner) store at \(store.backend.description)")
+        }
+    }
+
     /// Throws why the path given for this reference was refused.
     func checkValid() throws(DocumentStoreError) {
         if let invalid = invalid as? DocumentStoreError { throw invalid }

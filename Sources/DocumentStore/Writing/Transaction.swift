@@ -54,7 +54,7 @@ public final class Transaction: @unchecked Sendable {
     public func getDocument(_ document: DocumentReference) throws -> DocumentSnapshot {
         do {
             try document.checkValid()
-            try checkStore(document)
+            try document.checkBelongs(to: firestore, as: "this transaction's")
             if state.withLock({ !$0.writes.isEmpty }) {
                 throw DocumentStoreError.invalidCall("a transaction must do all its reads before its writes; \(document.path) was read after a write")
             }
@@ -70,16 +70,10 @@ public final class Transaction: @unchecked Sendable {
         }
     }
 
-    private func checkStore(_ document: DocumentReference) throws(DocumentStoreError) {
-        guard document.firestore.backend === firestore.backend || document.firestore.backend.description == firestore.backend.description else {
-            throw .invalidCall("document \(document.path) belongs to the store at \(document.firestore.backend.description), not to this transaction's store at \(firestore.backend.description)")
-        }
-    }
-
     @discardableResult
     private func add(_ document: DocumentReference, _ kind: WriteKind, _ makeWrite: () throws -> DocumentWrite) -> Transaction {
         let write: Result<DocumentWrite, Error> = Result {
-            try checkStore(document)
+            try document.checkBelongs(to: firestore, as: "this transaction's")
             return try makeWrite()
         }
         let path = document.resourcePath

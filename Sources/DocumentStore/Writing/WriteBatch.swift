@@ -25,9 +25,7 @@ public final class WriteBatch: @unchecked Sendable {
             guard state.problem == nil else { return }
             do {
                 if state.isCommitted { throw DocumentStoreError.invalidCall("a write batch cannot be used after commit() has been called") }
-                guard document.firestore.backend === firestore.backend || document.firestore.backend.description == firestore.backend.description else {
-                    throw DocumentStoreError.invalidCall("document \(document.path) belongs to the store at \(document.firestore.backend.description), not to this batch's store at \(firestore.backend.description)")
-                }
+                try document.checkBelongs(to: firestore, as: "this batch's")
                 state.writes.append(try makeWrite())
             } catch {
                 state.problem = error

@@ -132,17 +132,13 @@ struct JSONParser {
                 guard index < bytes.count else { throw fail("unterminated string") }
                 let escape = bytes[index]
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""): utf8.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): utf8.append(UInt8(ascii: "\\"))
-                case UInt8(ascii: "/"): utf8.append(UInt8(ascii: "/"))
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"): utf8.append(contentsOf: try parseUnicodeEscape())
-                default: index -= 1; throw fail("invalid escape \\\(shownByte())")
+                if let unescaped = Self.unescaped(escape) {
+                    utf8.append(unescaped)
+                } else if escape == UInt8(ascii: "u") {
+                    utf8.append(contentsOf: try parseUnicodeEscape())
+                } else {
+                    index -= 1
+                    throw fail("invalid escape \\\(shownByte())")
                 }
             case 0x00..<0x20:
                 throw fail("control character in a string (write it as an escape such as \\n)")
@@ -258,4 +254,20 @@ struct JSONParser {
 
 private extension String {
     func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}
+
+extension JSONParser {
+    /// The byte a one-letter escape stands for (`\n` is a line feed), nil for `\u` and for
+    /// letters JSON has no escape for: the one table both readers of documents use.
+    static func unescaped(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+    }
 }

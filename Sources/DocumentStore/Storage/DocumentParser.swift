@@ -242,15 +242,8 @@ struct DocumentParser {
             case UInt8(ascii: "\\"):
                 guard let escape = peek() else { throw GiveUp() }
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                default: throw GiveUp()
-                }
+                guard let unescaped = JSONParser.unescaped(escape) else { throw GiveUp() }  // `\u`: the careful path
+                utf8.append(unescaped)
             case 0x00..<0x20: throw GiveUp()
             default: utf8.append(byte)
             }

@@ -53,6 +53,21 @@ final class SubcollectionTabsTests: XCTestCase {
         XCTAssertFalse(screen(app).contains("Collections"), screen(app))
     }
 
+    func testCListsTheCollectionsWithoutHoldingTheKeys() async throws {
+        let settings = FirestoreSettings()
+        settings.pollingInterval = 0.05
+        let runner = ManualEffects()
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: runner)
+        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
+        _ = app.handle(.character("c"))
+        XCTAssertEqual(runner.pendingPaths, ["collections of books/dune"], "on a server, a call: an effect")
+        _ = app.handle(.character("j"))
+        XCTAssertEqual(app.selectedDocument?.path, "books/emma", "a key is answered meanwhile")
+        runner.complete()
+        XCTAssertEqual(app.notice, "Opened the 2 collections of books/dune: notes, reviews", "the document c was pressed on")
+        XCTAssertEqual(app.tab.collectionID, "books/dune/notes")
+    }
+
     func testCOpensEachCollectionOfTheDocumentAsATabAndShowsTheFirst() async throws {
         let app = try await makeApp()
         _ = app.handle(.character("c"))

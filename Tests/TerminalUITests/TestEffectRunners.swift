@@ -23,6 +23,7 @@ final class ManualEffects: EffectRunner {
             switch entry.effect {
             case .write(let write): write.reference.path
             case .readTimes(let reference): "times of \(reference.path)"
+            case .listCollections(let reference): "collections of \(reference.path)"
             }
         }
     }

@@ -525,12 +525,21 @@ public final class AppModel {
 
     /// `c`: each collection of the selected document becomes a tab (once), after the others
     /// so the numbers of those stay, and the first of them is shown.
+    /// Listing them is an effect: on a server, a call the keys do not wait for.
     private func openCollections() {
         guard let reference = selectedDocument else { notice = "Nothing selected: the list is empty"; return }
+        effects.run(.listCollections(reference)) { [weak self] result in
+            guard let self, case .collectionsListed(let listed) = result else { return }
+            openCollections(of: reference, listed: listed)
+            afterEffect?(.keepRunning)
+        }
+    }
+
+    private func openCollections(of reference: DocumentReference, listed: Result<[String], any Error>) {
         let ids: [String]
-        do {
-            ids = try reference.listCollections().map(\.collectionID).sorted(by: Self.precedes)
-        } catch {
+        switch listed {
+        case .success(let listed): ids = listed.sorted(by: Self.precedes)
+        case .failure(let error):
             notice = "Cannot list the collections of \(reference.path): \(error)"
             return
         }

@@ -12,6 +12,8 @@ enum Effect: Sendable {
     case write(StoreWrite)
     /// Reads a document's create and update times, for its detail (on a server, a query).
     case readTimes(DocumentReference)
+    /// Lists a document's collections, for `c` (on a server, a call).
+    case listCollections(DocumentReference)
 
     /// Does what the effect says, where the runner runs it (never the main thread in the app),
     /// and returns what the model needs to know of it.
@@ -19,6 +21,7 @@ enum Effect: Sendable {
         switch self {
         case .write(let write): .written(Result { try write.perform() })
         case .readTimes(let reference): .timesRead((try? reference.firestore.documentTimes([reference.path]))?.first ?? nil)
+        case .listCollections(let reference): .collectionsListed(Result { try reference.listCollections().map(\.collectionID) })
         }
     }
 }
@@ -29,6 +32,8 @@ enum EffectResult: Sendable {
     case written(Result<UndoHistory.Change?, any Error>)
     /// The times read; nil when the document has none or they could not be read.
     case timesRead(DocumentTimes?)
+    /// The ids of a document's collections, or why they could not be listed.
+    case collectionsListed(Result<[String], any Error>)
 }
 
 /// One change to one document, with the reads undo needs around it.

@@ -115,6 +115,12 @@ final class ShelfApp {
             scheduleDraw()
         case .copyToClipboard(let text):
             screen.send(Clipboard.osc52(copying: text))
+        case .suspend:
+            screen.stop()
+            let suspended = JobSuspension.suspend()
+            do { try screen.start() } catch { quit(signal: SIGHUP) }
+            if !suspended { model.suspensionRefused() }
+            scheduleDraw()
         }
     }
 

@@ -391,6 +391,26 @@ final class TerminalSessionTests: TmuxTestCase {
         XCTAssertEqual(try colourFiles().count, 61, "Ctrl-C should not save the form")
     }
 
+    /// The pane's shell here has no job control, so a stop would never be undone: Ctrl-Z says
+    /// so and Shelf goes on, the form and its text as they were. (From a shell with job
+    /// control it stops, and `fg` brings back the same screen: tried by hand.)
+    func testCtrlZWithoutAShellsJobControlSaysSoAndGoesOn() throws {
+        let tmux = try startShelf()
+        tmux.waitFor(text: "47 documents")
+        tmux.send(keys: "e")
+        tmux.waitFor(text: "Edit books/")
+        tmux.type("XYZ")
+        tmux.send(keys: "C-z")
+        tmux.waitFor(text: "Ctrl-Z does nothing here")
+        tmux.waitFor(text: "ThronesXYZ")
+        tmux.send(keys: "Escape")
+        tmux.waitFor(text: "Discard what you typed?")
+        tmux.send(keys: "y")
+        tmux.waitForAbsence(of: "Discard what you typed?")
+        tmux.send(keys: "q")
+        assertExitedAndRestored(tmux, statuses: [0])
+    }
+
     func testCtrlCQuitsAtOnceWithNothingTyped() throws {
         let tmux = try startShelf()
         tmux.waitFor(text: "47 documents")

@@ -46,6 +46,16 @@ final class AppViewTests: XCTestCase {
         AppView.render(app, size: Size(width: width, height: height)).canvas.lines
     }
 
+    func testCtrlZSuspendsFromTheListAndFromAFormKeepingWhatWasTyped() async throws {
+        let app = try await makeApp()
+        XCTAssertEqual(app.handle(.ctrl("z")), .suspend)
+        _ = app.handle(.character("e"))
+        _ = app.handle(.character("X"))
+        XCTAssertEqual(app.handle(.ctrl("z")), .suspend)
+        guard case .form = app.mode else { return XCTFail("the form is still open: \(app.mode)") }
+        XCTAssertTrue(app.form?.isDirty == true, "what was typed stays")
+    }
+
     func testBooksListAndDetail() async throws {
         let app = try await makeApp()
         XCTAssertEqual(lines(app), [

@@ -56,6 +56,9 @@ public final class AppModel {
         case runEditor(URL)
         /// Put this text on the terminal's clipboard (OSC 52).
         case copyToClipboard(String)
+        /// Give the terminal back and stop, as Ctrl-Z does in a shell (`fg` comes back to
+        /// the same screen, a form's text included).
+        case suspend
     }
 
     public let store: Firestore
@@ -368,6 +371,7 @@ public final class AppModel {
     }
 
     private func handleKey(_ key: Key, pageSize: Int) -> Outcome {
+        if Keymap.global.action(for: key) == .suspend { return .suspend }
         if Keymap.global.action(for: key) == .quit {
             // Nothing typed is lost unasked: Ctrl-C in a changed form asks as Esc does;
             // a second Ctrl-C answers yes. No write is lost unsaid: quitting waits for them.
@@ -671,6 +675,12 @@ public final class AppModel {
     }
 
     /// Back from the editor: says what happened; the file's change arrives by the listener.
+    /// Ctrl-Z came back at once: the process was not stopped, as a process group no shell
+    /// waits on is never stopped (run as a terminal's or tmux pane's own command).
+    public func suspensionRefused() {
+        notice = "Ctrl-Z does nothing here: no shell's job control could bring Shelf back (run it from a shell to suspend it)"
+    }
+
     public func editorFinished(file: URL, result: String?) {
         let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
         notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"

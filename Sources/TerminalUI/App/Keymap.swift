@@ -9,7 +9,7 @@ enum Keymap {
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
         case rawView, copyJSON, redo, collections, messages
         case save, cancel, nextField, previousField, choose
-        case yes, no
+        case yes, no, suspend
         /// The mouse: what a click or the wheel does depends on where it points.
         case pointer
     }
@@ -115,5 +115,6 @@ enum Keymap {
 
     static let global: [KeyBinding<Action>] = [
         KeyBinding(keys: [.ctrl("c")], action: Action.quit, description: "Quit from anywhere"),
+        KeyBinding(keys: [.ctrl("z")], action: Action.suspend, description: "Suspend to the shell (fg comes back)"),
     ]
 }

@@ -46,6 +46,13 @@ final class AppViewTests: XCTestCase {
         AppView.render(app, size: Size(width: width, height: height)).canvas.lines
     }
 
+    func testYCopiesTheSelectedDocumentsPath() async throws {
+        let app = try await makeApp()
+        let path = try XCTUnwrap(app.selectedDocument?.path)
+        XCTAssertEqual(app.handle(.character("y")), .copyToClipboard(path))
+        XCTAssertEqual(app.notice, "Copied \(path) to the clipboard")
+    }
+
     func testCtrlZSuspendsFromTheListAndFromAFormKeepingWhatWasTyped() async throws {
         let app = try await makeApp()
         XCTAssertEqual(app.handle(.ctrl("z")), .suspend)

@@ -508,6 +508,10 @@ public final class AppModel {
             rawView = RawJSONView(snapshot: tab.snapshot(at: index), text: storedText(of:))
             mode = .raw
         case .copyJSON: return copySelectedJSON()
+        case .copyPath:
+            guard let reference = selectedDocument else { notice = "Nothing to copy: the list is empty"; break }
+            notice = "Copied \(reference.path) to the clipboard"
+            return .copyToClipboard(reference.path)
         case .sortNext, .sortReverse:
             let current = sortOrder(of: tab)
             // Only the columns on screen: a sort by one out of sight would look like none.
@@ -746,7 +750,7 @@ public final class AppModel {
     /// Keys that change documents: refused, and left out of the hint line, in a read-only folder.
     static let writes: Set<Keymap.Action> = [.add, .edit, .openInEditor, .delete, .undo, .redo]
 
-    private static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
+    private static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .copyPath, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
     func switchTab(to index: Int) {
         guard index != activeTab else { return }

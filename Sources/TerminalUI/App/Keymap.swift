@@ -7,7 +7,7 @@ enum Keymap {
         case scrollDetailDown, scrollDetailUp
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
-        case rawView, copyJSON, redo, collections, messages
+        case rawView, copyJSON, copyPath, redo, collections, messages
         case save, cancel, nextField, previousField, choose
         case yes, no, suspend
         /// The mouse: what a click or the wheel does depends on where it points.
@@ -45,6 +45,7 @@ enum Keymap {
                    description: "Open the selected document's collections (books/dune/reviews) as tabs"),
         KeyBinding(keys: [.character("v")], action: Action.rawView, description: "Show its stored JSON (scrolls; v or Esc closes)"),
         KeyBinding(keys: [.character("Y")], action: Action.copyJSON, description: "Copy its JSON to the clipboard (OSC 52)"),
+        KeyBinding(keys: [.character("y")], action: Action.copyPath, description: "Copy its path (books/dune) to the clipboard (OSC 52)"),
         KeyBinding(keys: [.character("d")], action: Action.delete, description: "Delete the selected document (asks y/n)", hint: "delete"),
         KeyBinding(keys: [.character("u")], action: Action.undo, description: "Undo the last add, delete or edit (again: the one before)", hint: "undo", isMinorHint: true),
         KeyBinding(keys: [.ctrl("r")], action: Action.redo, description: "Redo what u undid"),

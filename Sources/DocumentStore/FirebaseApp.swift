@@ -58,17 +58,22 @@ public final class FirebaseApp: @unchecked Sendable {
 
     /// As `configure()`, with the project `options.projectID`.
     public static func configure(options: FirebaseOptions) {
-        replaceDefault(with: FirebaseApp(name: defaultAppName, options: options, location: nil, directory: nil, settings: FirestoreSettings()))
+        replaceDefault(with: placeless(options))
     }
 
     /// The default app, configured as `configure()` does if none was.
     static func configureIfNeeded() -> FirebaseApp {
         defaultApp.withLock { app in
             if let app { return app }
-            let made = FirebaseApp(name: defaultAppName, location: nil, directory: nil, settings: FirestoreSettings())
+            let made = placeless(.fromEnvironment())
             app = made
             return made
         }
+    }
+
+    /// A default app without a place: its databases wait for their settings.
+    private static func placeless(_ options: FirebaseOptions) -> FirebaseApp {
+        FirebaseApp(name: defaultAppName, options: options, location: nil, directory: nil, settings: FirestoreSettings())
     }
 
     /// Makes `store` the `(default)` database of a new default app.

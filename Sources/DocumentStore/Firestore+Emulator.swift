@@ -44,7 +44,8 @@ extension Firestore {
             let backend = try ServerSchemes.openBackend(url)
             return StorePlace.Opened(backend: backend, directory: URL(string: backend.description) ?? url, location: url)
         } catch {
-            let nowhere = url ?? URL(fileURLWithPath: "/")
+            // Named as a server, never as a folder, even when the host makes no URL.
+            let nowhere = url ?? URL(string: "firestore://\(cloudHost)") ?? URL(fileURLWithPath: "/")
             return StorePlace.Opened(backend: UnopenableBackend(description: text, reason: publicError(error)), directory: nowhere, location: nowhere)
         }
     }

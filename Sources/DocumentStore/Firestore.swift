@@ -197,7 +197,7 @@ public final class Firestore: @unchecked Sendable {
     /// The default app. Before any `configure`, one configured as `FirebaseApp.configure()`
     /// does, where Firebase would stop the program: its stores then say what is missing.
     static func configuredApp() -> FirebaseApp {
-        FirebaseApp.app() ?? FirebaseApp.configureIfNeeded()
+        FirebaseApp.configureIfNeeded()
     }
 
     // MARK: References

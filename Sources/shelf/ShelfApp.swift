@@ -108,20 +108,25 @@ final class ShelfApp {
         case .keepRunning: break
         case .quit: quit(signal: nil)
         case .runEditor(let file):
-            screen.stop()
-            let result = ExternalEditor.fromEnvironment().run(on: file)
-            do { try screen.start() } catch { quit(signal: SIGHUP) }
+            let result = awayFromScreen { ExternalEditor.fromEnvironment().run(on: file) }
             model.editorFinished(file: file, result: result)
             scheduleDraw()
         case .copyToClipboard(let text):
             screen.send(Clipboard.osc52(copying: text))
         case .suspend:
-            screen.stop()
-            let suspended = JobSuspension.suspend()
-            do { try screen.start() } catch { quit(signal: SIGHUP) }
+            let suspended = awayFromScreen { JobSuspension.suspend() }
             if !suspended { model.suspensionRefused() }
             scheduleDraw()
         }
+    }
+
+    /// Gives the terminal back while `body` runs (the editor, a suspension), then takes it
+    /// again; a terminal that cannot be taken again ends Shelf as a hang-up does.
+    private func awayFromScreen<Result>(_ body: () -> Result) -> Result {
+        screen.stop()
+        let result = body()
+        do { try screen.start() } catch { quit(signal: SIGHUP) }
+        return result
     }
 
     /// Several events in a row make one frame.

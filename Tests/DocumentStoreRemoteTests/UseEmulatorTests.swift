@@ -139,6 +139,7 @@ final class UseEmulatorTests: XCTestCase {
         XCTAssertThrowsError(try db.document("books/dune").readDocument()) { error in
             XCTAssertTrue(String(describing: error).contains("\"not a host\""), String(describing: error))
         }
+        XCTAssertFalse(db.directory.isFileURL, "a store meant for a server is never taken for a folder: \(db.directory)")
     }
 
     func testTheCoreFindsTheClientModuleByTheClassNameItLooksFor() throws {

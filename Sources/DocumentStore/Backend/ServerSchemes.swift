@@ -59,9 +59,8 @@ package enum ServerSchemes {
     }
 
     /// The server for `url`; throws, naming what to import, when no module took its scheme.
-    static func open(_ url: URL) throws -> DocumentServer {
+    private static func open(_ url: URL) throws -> DocumentServer {
         let scheme = url.scheme?.lowercased() ?? ""
-        enableLinkedModule(for: scheme)
         guard let opener = openers.withLock({ $0[scheme] }) else { throw unknownScheme(url) }
         return try opener(url)
     }

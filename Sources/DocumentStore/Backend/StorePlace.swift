@@ -27,24 +27,22 @@ final class StorePlace: Sendable {
     }
 
     private enum Phase {
-        case waiting(Server)
+        /// Opened by `open` at first use, on the server the settings name by then.
+        case waiting(Server, open: @Sendable (Server) -> Opened)
         /// Opened, with the server the settings named then (for a place given from the
         /// start, the settings it was given with).
         case opened(Opened, Server)
     }
 
     private let phase: Locked<Phase>
-    private let open: @Sendable (Server) -> Opened
 
     init(_ opened: Opened, settings: FirestoreSettings) {
         phase = Locked(.opened(opened, Server(settings)))
-        open = { _ in opened }
     }
 
     /// A place opened at first use by `open`, on the server the settings name by then.
     init(waitingFor settings: FirestoreSettings, open: @escaping @Sendable (Server) -> Opened) {
-        phase = Locked(.waiting(Server(settings)))
-        self.open = open
+        phase = Locked(.waiting(Server(settings), open: open))
     }
 
     /// The place, opened now if it was waiting.
@@ -53,7 +51,7 @@ final class StorePlace: Sendable {
             switch phase {
             case .opened(let opened, _):
                 return opened
-            case .waiting(let server):
+            case .waiting(let server, let open):
                 let opened = open(server)
                 phase = .opened(opened, server)
                 return opened
@@ -75,8 +73,8 @@ final class StorePlace: Sendable {
     func follow(_ settings: FirestoreSettings) -> Bool {
         phase.withLock { phase in
             switch phase {
-            case .waiting:
-                phase = .waiting(Server(settings))
+            case .waiting(_, let open):
+                phase = .waiting(Server(settings), open: open)
                 return true
             case .opened(_, let server):
                 return Server(settings) == server

@@ -1,5 +1,6 @@
 import DocumentStore
 import FirestoreProtocol
+import FirestoreWire
 import Foundation
 import GRPCCore
 
@@ -12,7 +13,8 @@ import GRPCCore
 /// (`ABORTED`) if one of them changed meanwhile. A read that no longer holds is
 /// `changedSinceRead`, which the store's transaction runs again; a commit aborted only for the
 /// documents its own writes read is tried again here. Writes that read nothing (a set, a
-/// delete) commit without a transaction.
+/// delete) commit without a transaction. The fields a `serverTimestamp()` stamps are stamped
+/// again by the server (`REQUEST_TIME`), so they hold its time, not this machine's.
 extension RemoteBackend {
     /// Times a commit that read only for its own writes is tried when the server aborts it.
     static let commitAttempts = 5
@@ -38,7 +40,7 @@ extension RemoteBackend {
     private func commitWithoutReading(_ writes: [DocumentWrite], store: Firestore) throws -> [WrittenDocument] {
         let staged = try CommitPlan.apply(writes, store: store, current: { path in try self.document(at: path, store: store) },
                                           updated: { path in try self.documentTimes([path]).first??.updated })
-        return try send(staged, transaction: nil, store: store)
+        return try send(staged, stamping: Self.stampedFields(writes), transaction: nil, store: store)
     }
 
     private func commitReading(_ paths: [ResourcePath], _ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument],
@@ -50,7 +52,7 @@ extension RemoteBackend {
         do {
             let staged = try CommitPlan.apply(writes, expecting: expected, store: store, current: { read.documents[$0] ?? .missing },
                                               updated: { read.times[$0]?.updated })
-            return try send(staged, transaction: transaction, store: store)
+            return try send(staged, stamping: Self.stampedFields(writes), transaction: transaction, store: store)
         } catch let error as NSError where error.domain == FirestoreErrorDomain {
             throw error  // the server's answer to the commit: the transaction is over
         } catch {
@@ -59,10 +61,22 @@ extension RemoteBackend {
         }
     }
 
-    /// Each document as a whole (`update` without a mask) or a delete; each with the update
-    /// time the server gave it.
-    private func send(_ staged: [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)], transaction: Data?,
-                      store: Firestore) throws -> [WrittenDocument] {
+    /// The fields of each document that the commit's `serverTimestamp()`s stamp: those of the
+    /// writes after the last one that replaced the document (a set, a delete).
+    private static func stampedFields(_ writes: [DocumentWrite]) -> [ResourcePath: [FieldPath]] {
+        var stamped: [ResourcePath: [FieldPath]] = [:]
+        for write in writes {
+            if !write.readsCurrent { stamped[write.path] = [] }
+            stamped[write.path, default: []] += write.serverTimestampFields
+        }
+        return stamped
+    }
+
+    /// Each document as a whole (`update` without a mask) or a delete, with its stamped fields
+    /// that still hold a timestamp (a later write may have put another value there) given the
+    /// server's time; each with the update time the server gave it.
+    private func send(_ staged: [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)], stamping stamped: [ResourcePath: [FieldPath]],
+                      transaction: Data?, store: Firestore) throws -> [WrittenDocument] {
         let documents = RemoteDocuments(address: address, store: store)
         var request = Google_Firestore_V1_CommitRequest()
         request.database = address.databaseName
@@ -72,6 +86,14 @@ extension RemoteBackend {
             if let fields = document.fields {
                 write.update.name = documents.name(of: path)
                 write.update.fields = documents.values.wire(fields)
+                write.updateTransforms = (stamped[path] ?? []).filter { field in
+                    if case .timestamp = fields.value(at: field.segments) { true } else { false }
+                }.map { field in
+                    var transform = Google_Firestore_V1_DocumentTransform.FieldTransform()
+                    transform.fieldPath = FieldPathText.text(field)
+                    transform.setToServerValue = .requestTime
+                    return transform
+                }
             } else {
                 write.delete = documents.name(of: path)
             }

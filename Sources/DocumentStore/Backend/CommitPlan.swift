@@ -1,4 +1,4 @@
-/// What a commit makes of its writes: each write's transform gets what is stored (or what an
+/// What a commit makes of its writes: each write is applied to what is stored (or what an
 /// earlier write of the same commit made of it) and gives the new fields, checked against
 /// Firestore's limits, or nil to delete. For a backend that applies transforms itself while
 /// it holds the documents locked.
@@ -28,7 +28,7 @@ package enum CommitPlan {
             let isStaged = staged[write.path] != nil
             let before = try staged[write.path] ?? (write.readsCurrent ? current(write.path) : .missing)
             var after = StoredDocument.missing
-            if let fields = try write.transform(before, writeTime) {
+            if let fields = try write.apply(to: before, writeTime: writeTime, store: store) {
                 let document = write.path.description
                 var checked = Result { () throws(DocumentStoreError) in
                     try WriteLimits.checked(fields, replacing: before.fields, document: document, store: store)

@@ -41,11 +41,7 @@ struct BundleLoader {
             if document.fields == nil, current[index] == .missing { continue }
             if case .unreadable = current[index] { continue }  // a file being fixed by hand is the person's
             expected[document.path] = current[index]
-            let store = store, path = document.path.description
-            writes.append(DocumentWrite(path: document.path, readsCurrent: false) { _, _ in
-                guard let fields = document.fields else { return nil }
-                return try WriteLimits.checked(fields.dictionary, document: path, store: store).dictionary
-            })
+            writes.append(DocumentWrite(path: document.path, change: document.fields.map { .document($0) } ?? .delete))
         }
         guard !writes.isEmpty else { return }
         try store.commit(writes, expecting: expected)

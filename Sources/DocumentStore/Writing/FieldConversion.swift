@@ -3,12 +3,12 @@ import Foundation
 /// Applies what a caller writes to what is stored, as Firestore does for `setData` (replace,
 /// merge, merge of named fields) and `updateData`, with `FieldValue` sentinels resolved against
 /// the stored values.
-struct FieldConversion {
+package struct FieldConversion {
     let documentPath: String
     /// One instant for every `serverTimestamp()` of a write.
     let writeTime: Timestamp
 
-    enum Merge {
+    package enum Merge: Sendable {
         case none
         case all
         case fields([FieldPath])

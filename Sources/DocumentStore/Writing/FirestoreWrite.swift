@@ -57,16 +57,11 @@ extension Firestore {
     /// path) is still as it was read (else `.aborted`: the server's own transactions answer
     /// contention so, and clients such as Python's retry only on `ABORTED`).
     package func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot] = [:]) throws -> [FirestoreWriteResult] {
-        let results = Locked([FirestoreWriteResult](repeating: FirestoreWriteResult(), count: writes.count))
         var documentWrites: [DocumentWrite] = []
-        for (index, write) in writes.enumerated() {
+        for write in writes {
             let path: ResourcePath
             do { path = try ResourcePath.parse(write.path, expectDocument: true) } catch { throw publicError(error) }
-            documentWrites.append(DocumentWrite(path: path, readsCurrent: write.readsCurrent, lastUpdated: write.requiredUpdateTime) { current, writeTime in
-                let (fields, transformed) = try write.apply(to: current, writeTime: writeTime)
-                results.withLock { $0[index].transformResults = transformed }
-                return fields
-            })
+            documentWrites.append(DocumentWrite(path: path, change: .protocolWrite(write, transformResults: DocumentWrite.TransformResults())))
         }
         do {
             var expectedStored: [ResourcePath: StoredDocument] = [:]
@@ -74,8 +69,9 @@ extension Firestore {
             let written = try commit(documentWrites, expecting: expectedStored)
             var times: [ResourcePath: Timestamp] = [:]
             for document in written { times[document.path] = document.updateTime }
-            results.withLock { results in
-                for (index, write) in documentWrites.enumerated() { results[index].updateTime = times[write.path] }
+            return documentWrites.map { write in
+                guard case .protocolWrite(_, let transformed) = write.change else { return FirestoreWriteResult() }
+                return FirestoreWriteResult(transformResults: transformed.current, updateTime: times[write.path])
             }
         } catch let failure as FirestoreWrite.PreconditionFailure {
             throw failure
@@ -85,7 +81,6 @@ extension Firestore {
         } catch {
             throw publicError(error)
         }
-        return results.withLock { $0 }
     }
 }
 
@@ -119,9 +114,9 @@ extension FirestoreWrite {
             fields = new.dictionary
         case .update(let new, mask: let mask?):
             fields = try conversion.update(mask.map { ($0, new.value(at: $0.segments).map(WriteValue.value) ?? .sentinel(.delete())) },
-                                           in: try storedFields(current) ?? [:])
+                                           in: try DocumentWrite.existingFields(current, path: path) ?? [:])
         case .transform:
-            fields = try storedFields(current) ?? [:]
+            fields = try DocumentWrite.existingFields(current, path: path) ?? [:]
         }
         var transformed: [FirestoreValue] = []
         for (field, transform) in transforms {
@@ -129,13 +124,5 @@ extension FirestoreWrite {
             transformed.append(Fields(fields).value(at: field.segments) ?? .null)
         }
         return (fields, transformed)
-    }
-
-    /// Refuses to change part of a file that is not a JSON object: that would lose what is in it.
-    private func storedFields(_ current: StoredDocument) throws(DocumentStoreError) -> [String: FirestoreValue]? {
-        if case .unreadable(let reason) = current {
-            throw .unreadableDocument(path: path, reason: reason + "; fix the file or replace the whole document")
-        }
-        return current.fields?.dictionary
     }
 }

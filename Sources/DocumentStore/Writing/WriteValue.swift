@@ -3,7 +3,7 @@ import Foundation
 /// What a caller asks to write, before it meets what is stored: values, and `FieldValue`
 /// sentinels at any depth of maps (never inside arrays). Both `[String: Any]` data and
 /// `Firestore.Encoder`'s output arrive as this.
-enum WriteValue {
+package enum WriteValue: Sendable {
     case value(FirestoreValue)
     case sentinel(FieldValue)
     case map([String: WriteValue])

@@ -1,0 +1,35 @@
+/// Which fields a write stamps with `serverTimestamp()`. A backend that stores through a
+/// Firestore server asks the server to stamp them (`REQUEST_TIME`), so the time is the
+/// server's, as every client of that server sees it, not this machine's clock.
+extension DocumentWrite {
+    package var serverTimestampFields: [FieldPath] {
+        switch change {
+        case .set(let fields, .fields(let merged)):
+            return Self.stamped(in: fields, under: []).filter { field in merged.contains { $0.isPrefix(of: field) } }
+        case .set(let fields, _):
+            return Self.stamped(in: fields, under: [])
+        case .update(let fields):
+            return fields.flatMap { path, value in Self.stamped(value, at: path.segments) }
+        case .protocolWrite(let write, _):
+            return write.transforms.filter { if case .serverTimestamp = $0.transform.operation { true } else { false } }.map(\.field)
+        case .delete, .document:
+            return []
+        }
+    }
+
+    private static func stamped(in fields: [String: WriteValue], under parent: [String]) -> [FieldPath] {
+        fields.flatMap { name, value in stamped(value, at: parent + [name]) }
+    }
+
+    private static func stamped(_ value: WriteValue, at segments: [String]) -> [FieldPath] {
+        switch value {
+        case .sentinel(let sentinel):
+            if case .serverTimestamp = sentinel.operation { return [FieldPath(segments)] }
+            return []
+        case .map(let fields):
+            return stamped(in: fields, under: segments)
+        case .value:
+            return []
+        }
+    }
+}

@@ -32,6 +32,11 @@ final class RemoteConnection: Sendable {
                 config: .defaults { config in
                     config.backoff.initial = .milliseconds(100)
                     config.backoff.max = .seconds(2)
+                    // A listen stream has no deadline: without pings, a server whose machine
+                    // vanished (no reset ever comes) would leave it waiting for good. Every 5
+                    // minutes, while calls are open, is as often as servers allow by default
+                    // (grpc-java's, so Google's emulator, sends GOAWAY to clients pinging more).
+                    config.connection.keepalive = .init(time: .seconds(300), timeout: .seconds(20), allowWithoutCalls: false)
                 })
         } catch {
             throw RemoteError.make(.invalidArgument, "cannot connect to the Firestore server at \(address.server): \(error)")

@@ -155,8 +155,8 @@ def generate(shelf, folder, count):
     return elapsed
 
 
-def convert(folder, jsonl, tinydb):
-    """Shelf's book files, in id order, as JSON lines (id first) and as one TinyDB file."""
+def convert(folder, jsonl, tinydb=None):
+    """Shelf's book files, in id order, as JSON lines (id first) and as one TinyDB file (unless None)."""
     books = os.path.join(folder, "books")
     names = sorted(n for n in os.listdir(books) if n.endswith(".json") and not n.startswith("."))
     table = {}
@@ -168,9 +168,11 @@ def convert(folder, jsonl, tinydb):
                 raise SystemExit(f"compare: {name} holds a tagged value; the converter only knows plain JSON fields")
             document = {"id": name[:-5], **fields}
             out.write(json.dumps(document, ensure_ascii=False) + "\n")
-            table[str(number)] = document
-    with open(tinydb, "w", encoding="utf-8") as out:
-        json.dump({"_default": table}, out, ensure_ascii=False)
+            if tinydb:
+                table[str(number)] = document
+    if tinydb:
+        with open(tinydb, "w", encoding="utf-8") as out:
+            json.dump({"_default": table}, out, ensure_ascii=False)
     return len(names)
 
 
@@ -318,6 +320,23 @@ class Session:
 
 def has_book_row(lines):
     return any(TITLE.search(line) for line in lines[1:-1])
+
+
+def frames(timings):
+    """(start, end) of each frame the app logged."""
+    with open(timings) as f:
+        return [(float(x[2]), float(x[1])) for x in (line.split() for line in f) if len(x) == 3 and x[0] == "frame"]
+
+
+def key_to_frame(session, sent):
+    """Milliseconds from writing a key at `sent` to the end of the first frame begun after it."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        later = [end for start, end in frames(session.timings) if start >= sent]
+        if later:
+            return (min(later) - sent) * 1000
+        session.drain(0.005)
+    raise SystemExit("no frame within 10 s of a key")
 
 
 def ui_runs(name, start, loaded, repeats, idle_seconds, extra=None):

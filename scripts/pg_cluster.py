@@ -59,3 +59,9 @@ class Cluster:
         """Runs one SQL statement (or several, separated by semicolons) in the database."""
         self.command([tool("psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "shelf", "-d", "shelf",
                       "-v", "ON_ERROR_STOP=1", "-c", statement], env=dict(os.environ, PGPASSWORD=self.password))
+
+    def create_database(self, name):
+        """A new database of the cluster; its URL."""
+        self.command([tool("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "shelf", name],
+                     env=dict(os.environ, PGPASSWORD=self.password))
+        return f"postgresql://shelf:{self.password}@127.0.0.1:{self.port}/{name}"

@@ -33,23 +33,6 @@ def free_port():
         return s.getsockname()[1]
 
 
-def frames(timings):
-    """(start, end) of each frame the app logged."""
-    with open(timings) as f:
-        return [(float(x[2]), float(x[1])) for x in (line.split() for line in f) if len(x) == 3 and x[0] == "frame"]
-
-
-def key_to_frame(session, sent):
-    """Milliseconds from writing a key at `sent` to the end of the first frame begun after it."""
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        later = [end for start, end in frames(session.timings) if start >= sent]
-        if later:
-            return (min(later) - sent) * 1000
-        session.drain(0.005)
-    raise SystemExit("no frame within 10 s of a key")
-
-
 def status_line(session):
     return session.lines()[-2]
 
@@ -79,7 +62,7 @@ def run_saves(binary, data, saves, timings):
                 saving = saving or "Saving books/" in status_line(session)
                 sent = time.monotonic()
                 os.write(session.fd, key.encode())
-                latencies.append(key_to_frame(session, sent))
+                latencies.append(compare.key_to_frame(session, sent))
                 session.drain(max(0, 0.04 - (time.monotonic() - sent)))
             durations.append(time.monotonic() - entered)  # to within a key's 40 ms
             saw_saving += saving

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""The app at any size, side by side with visidata: one table for a folder and for PostgreSQL.
+
+    swift build -c release --product shelf
+    python3 scripts/size-bench.py [--folder 100000,1000000] [--postgres 1000000] [--repeats 1]
+
+For each size it writes the books with `shelf generate` (in batches, kept between runs under
+.build-compare/sizes/ for a folder; into a database of a throwaway PostgreSQL cluster, or of
+--url), converts a folder's books to JSON lines for visidata, and starts the real binaries in a
+100x30 pseudo-terminal (compare.py's sessions, pyte in its virtual environment):
+
+  first rows       spawn until a book row is on screen
+  fully loaded     Shelf: its `loaded books` timing line; visidata: its status line shows every row
+  peak memory      VmHWM once fully loaded
+  sort key         Shelf: `s`, `S`, `s` once loaded, each from the key written to the end of the
+                   frame that shows it (SHELF_TIMINGS frames, CLOCK_MONOTONIC)
+  filter key       Shelf: `/` then "river 9", each key the same way
+
+visidata reads the same books as JSON lines (on PostgreSQL sizes: the folder's books of that size
+when there are some, else none). The ratios are Shelf's median over visidata's (below 1: Shelf is
+faster or smaller). A size of 10,000,000 takes long to write: run it on its own, with --url to a
+database that already holds the books and --keep.
+"""
+import argparse, os, statistics, subprocess, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+from pg_cluster import Cluster  # noqa: E402
+
+CACHE = os.path.join(compare.WORK, "sizes")
+
+
+def sizes(text):
+    return [int(s.replace("_", "").replace(",", "")) for s in text.split(",") if s.strip()] if text else []
+
+
+def seeded_folder(shelf, count):
+    """A folder of `count` generated books and its JSON lines, made once and kept."""
+    folder = os.path.join(CACHE, f"folder-{count}")
+    jsonl = os.path.join(CACHE, f"books-{count}.jsonl")
+    books = os.path.join(folder, "books")
+    if not (os.path.isdir(books) and sum(1 for n in os.listdir(books) if n.endswith(".json")) == count):
+        compare.log(f"writing {count:,} books into {folder} with shelf generate")
+        compare.log(f"  written in {compare.generate(shelf, folder, count):.0f} s")
+    if not os.path.exists(jsonl):
+        compare.log(f"converting them to JSON lines for visidata")
+        compare.convert(folder, jsonl)
+    return folder, jsonl
+
+
+def key_latencies(session, keys, pause):
+    """Milliseconds from each key written to the end of the frame that shows it."""
+    values = []
+    for key in keys:
+        sent = time.monotonic()
+        os.write(session.fd, key.encode())
+        values.append(compare.key_to_frame(session, sent))
+        session.drain(pause)
+    return values
+
+
+def shelf_run(shelf, data, repeats):
+    """First rows, fully loaded, peak memory over `repeats` starts; sort and filter keys on the last."""
+    timings = os.path.join(compare.WORK, "size-timings.log")
+    visible, loaded, memory, sorts, filters = [], [], [], [], []
+    for attempt in range(repeats):
+        session = compare.Session([shelf, "--data", data], {"SHELF_TIMINGS": timings, "SWIFT_BACKTRACE": "interactive=no"}, timings)
+        try:
+            visible.append(session.wait(compare.has_book_row, 300, "a book row"))
+            loaded.append(session.wait_loaded_log("books", 1800))
+            session.drain(0.3)
+            memory.append(session.status("VmHWM"))
+            if attempt == repeats - 1:
+                sorts = key_latencies(session, ["s", "S", "s"], 0.5)
+                filters = key_latencies(session, ["/"] + list("river 9"), 0.2)
+                os.write(session.fd, b"\x1b")
+        finally:
+            session.stop()
+        compare.log(f"  shelf run {attempt + 1}: first rows {visible[-1]:.2f} s, loaded {loaded[-1]:.2f} s, peak {memory[-1] / 1048576:.0f} MiB")
+    return compare.Figure(visible), compare.Figure(loaded), compare.Figure(memory, "B"), sorts, filters
+
+
+def keys_text(values):
+    return f"{statistics.median(values):.0f} / {max(values):.0f} ms" if values else "n/a"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--folder", default="100000,1000000", help="folder sizes, comma-separated (default 100000,1000000)")
+    parser.add_argument("--postgres", default="1000000", help="PostgreSQL sizes (default 1000000; '' for none)")
+    parser.add_argument("--url", help="a database of your own (postgresql://…) for the one PostgreSQL size; default: a throwaway cluster")
+    parser.add_argument("--keep", action="store_true", help="with --url: its books are already there (no generate)")
+    parser.add_argument("--repeats", type=int, default=1, help="starts of each app; medians printed (default 1)")
+    parser.add_argument("--skip-peers", action="store_true", help="no visidata")
+    parser.add_argument("--binary", default=os.path.join(compare.ROOT, ".build", "release", "shelf"))
+    args = parser.parse_args()
+    if args.url and len(sizes(args.postgres)) != 1:
+        parser.error("--url takes one PostgreSQL size")
+    if not compare.in_venv():
+        os.makedirs(compare.WORK, exist_ok=True)
+        compare.ensure_venv(args.skip_peers)
+        os.execv(compare.VENV_PYTHON, [compare.VENV_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
+    if not os.access(args.binary, os.X_OK):
+        raise SystemExit(f"size-bench: {args.binary} not found: build it with `swift build -c release --product shelf`")
+    os.makedirs(CACHE, exist_ok=True)
+    began = time.monotonic()
+    rows, jsonl_of = [], {}
+    for count in sizes(args.folder):
+        folder, jsonl = seeded_folder(args.binary, count)
+        jsonl_of[count] = jsonl
+        compare.log(f"Shelf on a folder of {count:,} books")
+        rows.append(("folder", count) + shelf_run(args.binary, folder, args.repeats))
+    cluster = None
+    try:
+        for count in sizes(args.postgres):
+            if args.url:
+                url = args.url
+            else:
+                cluster = cluster or Cluster()
+                url = cluster.create_database(f"books_{count}")
+            if not (args.url and args.keep):
+                compare.log(f"writing {count:,} books into PostgreSQL with shelf generate")
+                started = time.monotonic()
+                subprocess.run([args.binary, "generate", "--data", url, "--count", str(count)], check=True, stdout=subprocess.DEVNULL)
+                compare.log(f"  written in {time.monotonic() - started:.0f} s")
+            compare.log(f"Shelf on PostgreSQL with {count:,} books")
+            rows.append(("PostgreSQL", count) + shelf_run(args.binary, url, args.repeats))
+    finally:
+        if cluster:
+            cluster.stop()
+    peers = {}
+    if not args.skip_peers:
+        for count in sorted({row[1] for row in rows}):
+            jsonl = jsonl_of.get(count)
+            if jsonl is None:
+                folder_jsonl = os.path.join(CACHE, f"books-{count}.jsonl")
+                jsonl = folder_jsonl if os.path.exists(folder_jsonl) else None
+            if jsonl:
+                compare.log(f"visidata on the same {count:,} books as JSON lines")
+                visible, loaded, memory, _, _ = compare.visidata_ui(jsonl, count, args.repeats, 0, 0)
+                peers[count] = (visible, loaded, memory)
+    print()
+    print(f"Shelf at any size, and visidata on the same books (JSON lines); machine: {compare.machine()}")
+    print(f"medians of {args.repeats} start(s); keys: median / slowest of those pressed once loaded")
+    print()
+    print("| store | books | first rows | fully loaded | peak memory | sort key | filter key |"
+          " visidata: first rows | loaded | memory | loaded ÷ visidata | memory ÷ visidata |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for place, count, visible, loaded, memory, sorts, filters in rows:
+        peer = peers.get(count)
+        cells = [place, f"{count:,}", visible.show(), loaded.show(), memory.show(), keys_text(sorts), keys_text(filters)]
+        if peer:
+            cells += [peer[0].show(), peer[1].show(), peer[2].show(), compare.ratio(loaded, peer[1]), compare.ratio(memory, peer[2])]
+        else:
+            cells += ["", "", "", "", ""]
+        print("| " + " | ".join(cells) + " |")
+    print()
+    print(f"The whole run took {time.monotonic() - began:.0f} s.")
+
+
+if __name__ == "__main__":
+    main()

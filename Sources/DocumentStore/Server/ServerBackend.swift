@@ -102,8 +102,8 @@ final class ServerBackend: StorageBackend {
         try server.collectionIDs(under: parent.description)
     }
 
-    func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher {
-        ChangeFeedWatcher(firestore: store, key: key, backend: self)
+    func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource {
+        ServerChangeFeed(server: server, key: key)
     }
 
     func consistently<T>(_ body: () throws -> T) throws -> T { try body() }

@@ -129,6 +129,12 @@ final class PostgresStoreTests: PostgresTestCase {
         XCTAssertEqual(recorder.latest("a write after the reconnection") { $0.count == 3 }?.count, 3)
     }
 
+    func testAStoreOnTheServerHasNoFilesAndIsNamedByItsURLWithoutPassword() throws {
+        XCTAssertNil(db.fileURL(for: "books/dune"))
+        XCTAssertNil(db.fileURL(for: "books"))
+        XCTAssertEqual(db.placeName, "postgresql://\(try cluster.user)@\(try cluster.host):\(try cluster.port)/\(database)")
+    }
+
     func testAWrongPasswordNamesTheServerAndTheReason() throws {
         let url = try cluster.url(database: database, password: "wrong")
         let error = thrownError { _ = try Firestore(url: url) } as? FirestoreErrorCode

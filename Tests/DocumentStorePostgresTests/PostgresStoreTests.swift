@@ -163,7 +163,7 @@ final class PostgresStoreTests: PostgresTestCase {
 final class PostgresKilledClientTests: PostgresTestCase {
     func testAClientKilledInTheMiddleOfACommitLeavesNothingAndTheStoreReconnects() throws {
         try db.document("books/kept").write(["n": 1])
-        let server = try XCTUnwrap((db.backend as? ServerBackend)?.server)
+        let server = try XCTUnwrap(db.backend as? DocumentServer)
         let error = thrownError {
             _ = try server.transact(locking: ["books/kept", "books/new"]) { current in
                 XCTAssertEqual(current.map(\.path), ["books/kept"])

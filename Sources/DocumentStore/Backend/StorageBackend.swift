@@ -2,7 +2,7 @@ import Foundation
 
 /// What a store needs of the place its documents live: the one seam between the Firestore API
 /// (references, batches, transactions, queries, listeners) and storage. `FolderBackend` keeps
-/// documents as JSON files; `ServerBackend` keeps them on a database server (`DocumentServer`);
+/// documents as JSON files; a `DocumentServer` (PostgreSQL) keeps them on a database server;
 /// DocumentStoreRemote's backend is a client of a Firestore server. Listeners are the engine's
 /// (`Watcher`): a backend only says what changed (`changeSource`).
 package protocol StorageBackend: AnyObject, Sendable {

@@ -69,7 +69,7 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
 
     /// Is the document at `path` one this watcher follows?
     private func follows(_ path: String) -> Bool {
-        let segments = ServerBackend.path(path).segments
+        let segments = DocumentText.path(path).segments
         switch key.broadened {
         case .document(let document): return ResourcePath(segments: segments) == document
         case .collection(let collection): return ResourcePath(segments: segments.dropLast()) == collection
@@ -100,7 +100,7 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
             var read: [QueryDocumentSnapshot] = []
             read.reserveCapacity(slice.count)
             for document in slice {
-                let path = ServerBackend.path(document.path)
+                let path = DocumentText.path(document.path)
                 let id = key.tableKey(of: path)
                 let stored = DocumentText.document(document.json, store: firestore, scratch: &scratch)
                 seen.insert(id)
@@ -155,7 +155,7 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
             found[ExactID(document.path)] = DocumentText.document(document.json, store: firestore)
         }
         for path in paths {
-            let resourcePath = ServerBackend.path(path.text)
+            let resourcePath = DocumentText.path(path.text)
             let stored = found[path] ?? .missing
             if case .document = key {
                 documents.take(document: stored, at: DocumentReference(firestore: firestore, path: resourcePath))

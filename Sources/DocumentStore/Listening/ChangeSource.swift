@@ -31,9 +31,3 @@ extension ChangeSource {
     package func stop() {}
     package func release() {}
 }
-
-/// The source of a store that cannot be opened: its looks fail before they get here
-/// (`StorageBackend.consistently` throws), which tells the listeners why.
-final class NoChanges: ChangeSource {
-    func look(into documents: WatchedDocuments, for watcher: Watcher) {}
-}

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Watches a collection's folder at a cost that stays small as the collection grows.
+/// Finds what changed in a collection's folder, for its watcher, at a cost that stays small as
+/// the collection grows.
 ///
 /// Where Linux inotify works (and `FirestoreSettings.isInotifyEnabled`), each tick drains the
 /// kernel's queue of file events for the folder (`FileEvents`, never blocking) and `fstatat`s

@@ -22,7 +22,7 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
         self.key = key
     }
 
-    /// Called under the store's lock, as `release` is on the watcher's queue.
+    /// Called under the store's lock; `release`, on the watcher's queue, ends the observation.
     func start(wake: @escaping @Sendable () -> Void) {
         observation = server.observe { [weak self] paths in
             self?.note(paths)

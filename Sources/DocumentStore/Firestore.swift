@@ -13,8 +13,22 @@ public final class Firestore: @unchecked Sendable {
     /// Which of its app's databases this store is: "(default)", or a named database's id.
     let databaseID: String
     /// The folder holding the store's collections; for a store on a server, its URL without
-    /// the password.
+    /// the password. To tell the two apart, ask `fileURL(for:)`; to name the place, `placeName`.
     public var directory: URL { place.opened.directory }
+
+    /// Ours: where the documents are, for people: the folder's path, or the server's URL
+    /// without its password.
+    public var placeName: String { backend.description }
+
+    /// Ours: the file of the document (`books/dune.json`), or the folder of the collection, at
+    /// `path` in a store whose documents are files (an editor can open them); nil on a server,
+    /// or for a path that is not valid.
+    public func fileURL(for path: String) -> URL? {
+        guard let parsed = (try? ResourcePath.parse(path, expectDocument: true)) ?? (try? ResourcePath.parse(path, expectDocument: false)) else {
+            return nil
+        }
+        return backend.fileURL(for: parsed)
+    }
     /// Where the store was opened: `directory`, or the server's URL with its password, from
     /// which its app finds the named databases beside it.
     var location: URL { place.opened.location }
@@ -140,18 +154,14 @@ public final class Firestore: @unchecked Sendable {
     /// For `shelf check`: the temporary files killed writers had left beside documents (older
     /// than a minute) that opening this store removed, by path in the folder. None on a server.
     package var strayTemporaryFilesRemoved: [String] {
-        guard let folder = backend as? FolderBackend else { return [] }
-        return folder.files.strayFilesRemovedWhenOpened()
+        backend.strayTemporaryFilesRemoved(sweepingNow: false)
     }
 
     /// For `shelf check` and `shelf list`: sweeps the whole folder for those temporary files
     /// now, also one Shelf never wrote to (which opening leaves alone), and returns every one
     /// this store has removed, by path in the folder. None on a server.
     package func sweepStrayTemporaryFiles() -> [String] {
-        guard let folder = backend as? FolderBackend else { return [] }
-        _ = folder.files.strayFilesRemovedWhenOpened()
-        folder.files.removeStrayTemporaryFiles()
-        return folder.files.strayFilesRemoved.withLock { $0 }
+        backend.strayTemporaryFilesRemoved(sweepingNow: true)
     }
 
     // MARK: The default store
@@ -289,7 +299,7 @@ public final class Firestore: @unchecked Sendable {
     func subscribe(_ subscription: Subscription, to key: WatchKey) {
         if state.withLock({ $0.isTerminated }) { return subscription.deliver(error: terminatedError) }
         let watcher = state.withLock { state -> Watcher in
-            let watcher = state.watchers[key] ?? backend.makeWatcher(for: key, store: self)
+            let watcher = state.watchers[key] ?? Watcher(firestore: self, key: key, source: backend.changeSource(for: key, store: self))
             if state.watchers[key] == nil {
                 state.watchers[key] = watcher
                 watcher.start(interval: state.settings.pollingInterval)

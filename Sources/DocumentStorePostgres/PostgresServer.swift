@@ -2,7 +2,8 @@ import DocumentStore
 import Foundation
 import PostgresNIO
 
-/// A store's documents in a PostgreSQL database (see `PostgresSchema`), through PostgresNIO.
+/// The backend of a store on PostgreSQL: its documents in a database (see `PostgresSchema`),
+/// through PostgresNIO; Firestore's semantics over them come with `DocumentServer`.
 ///
 /// Calls come from any thread and block until the server answers, each on a connection of the
 /// store's pool (`PostgresConnectionPool`: `?pool=N` in the URL, 4 by default). Listeners share

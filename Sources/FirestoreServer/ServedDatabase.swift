@@ -45,7 +45,7 @@ extension ServedDatabase {
     /// Firestore. A folder keeps a collection's folder once its documents are all deleted
     /// (removing it could race a writer); on PostgreSQL rows alone make collections.
     func holdsDocuments(_ collection: CollectionReference) throws -> Bool {
-        guard store.directory.isFileURL else { return true }
+        guard store.fileURL(for: collection.path) != nil else { return true }
         let withCollections = try collection.listDocumentsWithCollections()
         let parents = Set(withCollections.map { ExactID($0.documentID) })
         if try collection.listDocuments().contains(where: { !parents.contains(ExactID($0.documentID)) }) { return true }

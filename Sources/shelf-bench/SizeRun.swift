@@ -9,8 +9,8 @@ struct SizeRun {
     /// writing this size one by one fits the budget.
     let previousWriteMean: Duration?
 
-    /// Documents one tick `fstatat`s besides the recently changed ones: CollectionWatcher's
-    /// CollectionWatcher's budgets (internal to DocumentStore, so repeated here): a collection
+    /// Documents one tick `fstatat`s besides the recently changed ones: CollectionFolderChanges's
+    /// budgets (internal to DocumentStore, so repeated here): a collection
     /// of up to `statBudget` documents is stat'ed whole every tick, a larger one
     /// `largeCollectionStatBudget` files a tick.
     static let statBudget = 1_000
@@ -20,10 +20,10 @@ struct SizeRun {
     static func sweepTicks(_ size: Int) -> Int {
         size <= statBudget ? 1 : (size + largeCollectionStatBudget - 1) / largeCollectionStatBudget
     }
-    /// CollectionWatcher's `hotWindow`: files changed within it are checked every tick. The
+    /// CollectionFolderChanges's `hotWindow`: files changed within it are checked every tick. The
     /// first scan counts every document as changed, so the steady state starts after it.
     static let hotWindow: Duration = .seconds(60)
-    /// CollectionWatcher's `racyWindow`.
+    /// CollectionFolderChanges's `racyWindow`.
     static let racyWindow: Duration = .seconds(1)
 
     private var interval: Duration { .nanoseconds(Int64(options.interval * 1e9)) }

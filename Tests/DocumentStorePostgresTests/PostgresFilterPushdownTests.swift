@@ -7,7 +7,7 @@ import XCTest
 /// (1 and 1.0, -0.0, NaN, integers beyond 2^53, mixed types, missing fields, nested maps and
 /// arrays, non-ASCII strings), and the server does the work: it returns only the matches.
 final class PostgresFilterPushdownTests: PushdownTestCase {
-    private var server: ServerBackend { get throws { try XCTUnwrap(db.backend as? ServerBackend) } }
+    private var server: DocumentServer { get throws { try XCTUnwrap(db.backend as? DocumentServer) } }
 
     /// Filters of every kind on `collection`, some of them exact.
     private func filtered(_ source: @escaping (Firestore) -> Query) -> [(Firestore) -> Query] {
@@ -103,7 +103,7 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
         for make in filtered({ $0.collection("tricky") }) {
             let definition = make(db).definition
             let (conditions, isExact) = ServerPrefilter.conditions(definition)
-            let rows = try server.server.read(ServerSelection(definition.source, conditions: conditions))
+            let rows = try server.read(ServerSelection(definition.source, conditions: conditions))
             guard let matches = try? make(db).readSnapshot().documents.map(\.reference.path) else { continue }  // refused
             XCTAssertTrue(Set(matches).isSubset(of: rows.map(\.path)), "never fewer than the matches: \(definition)")
             if isExact {
@@ -112,8 +112,8 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(exact, 25, "most of these filters are exact")
-        let all = try server.server.read(ServerSelection(collection: "tricky", isGroup: false, conditions: []))
-        let inList = try server.server.read(ServerSelection(db.collection("tricky").whereField("s", in: ["a", "b"]).definition.source,
+        let all = try server.read(ServerSelection(collection: "tricky", isGroup: false, conditions: []))
+        let inList = try server.read(ServerSelection(db.collection("tricky").whereField("s", in: ["a", "b"]).definition.source,
                                                             conditions: ServerPrefilter.conditions(db.collection("tricky").whereField("s", in: ["a", "b"]).definition).conditions))
         XCTAssertLessThan(inList.count, all.count / 4, "an in filter is not read whole")
     }
@@ -153,14 +153,14 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
                     // limit(toLast:) without an order is refused by both.
                     XCTAssertEqual(try? ids(query(db)), try? ids(query(folder)), "\(query(db).definition)")
                     if let page = ServerPage(query(db).definition),
-                       page.isExact(server.snapshots(try server.server.readPage(page), store: db)) { paged += 1 }
+                       page.isExact(server.snapshots(try server.readPage(page), store: db)) { paged += 1 }
                 }
             }
             try assertSame(make)
         }
         XCTAssertGreaterThan(paged, 40, "group queries are paged by the server")
         let page = try XCTUnwrap(ServerPage(db.collectionGroup("g").limit(to: 3).definition))
-        XCTAssertEqual(try server.server.readPage(page).count, 3, "only the page is read")
+        XCTAssertEqual(try server.readPage(page).count, 3, "only the page is read")
         XCTAssertEqual(try ids(db.collectionGroup("g").limit(to: 3)), ["g/d0", "g/d0é", "g/d1"])
     }
 
@@ -169,14 +169,14 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
         let make = { (store: Firestore) in store.collection("clean").order(by: "kind").order(by: "n", descending: false).limit(to: 4) }
         let page = try XCTUnwrap(ServerPage(make(db).definition))
         XCTAssertEqual(page.fields, [["kind"], ["n"]])
-        XCTAssertEqual(try server.server.readPage(page).count, 4)
+        XCTAssertEqual(try server.readPage(page).count, 4)
         XCTAssertEqual(try ids(make(db)), try ids(make(folder)))
         for limit in [1, 3, 4, 7, 30] {
             for make in [{ $0.collection("clean").order(by: "kind").order(by: "n", descending: true).limit(to: limit) },
                          { $0.collection("clean").order(by: "kind", descending: true).order(by: "n").limit(toLast: limit) },
                          { $0.collection("clean").order(by: "n", descending: true).order(by: FieldPath.documentID()).limit(to: limit) }] as [(Firestore) -> Query] {
                 let page = try XCTUnwrap(ServerPage(make(db).definition), "mixed directions are paged")
-                XCTAssertEqual(try server.server.readPage(page).count, min(limit, Self.clean.count - 3))
+                XCTAssertEqual(try server.readPage(page).count, min(limit, Self.clean.count - 3))
                 XCTAssertEqual(try ids(make(db)), try ids(make(folder)), "\(make(db).definition)")
             }
         }
@@ -199,7 +199,7 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
                          { $0.collection("names").whereField("k", isEqualTo: 1).order(by: "s").start(after: ["a"]).limit(to: limit) },
                          { $0.collection("names").order(by: "k").order(by: "s", descending: true).limit(toLast: limit) }] as [(Firestore) -> Query] {
                 let page = try XCTUnwrap(ServerPage(make(db).definition))
-                let rows = try server.server.readPage(page)
+                let rows = try server.readPage(page)
                 XCTAssertTrue(page.isExact(server.snapshots(rows, store: db)), "strings order exactly: \(make(db).definition)")
                 XCTAssertEqual(try ids(make(db)), try ids(make(folder)), "\(make(db).definition)")
             }

@@ -54,7 +54,7 @@ final class PostgresIDOrderTests: PushdownTestCase {
 
     func testPagesByIdWithNumericIdsAreTheFolderBackends() throws {
         try seedMix()
-        let server = try XCTUnwrap(db.backend as? ServerBackend)
+        let server = try XCTUnwrap(db.backend as? DocumentServer)
         let documents = try db.collectionGroup("mix").readSnapshot().documents
         var bases: [(Firestore) -> Query] = [
             { $0.collection("mix").order(by: FieldPath.documentID()) },
@@ -96,7 +96,7 @@ final class PostgresIDOrderTests: PushdownTestCase {
                     queries += 1
                     XCTAssertEqual(try ids(make(db)), try ids(make(folder)), "\(make(db).definition)")
                     if let page = ServerPage(make(db).definition),
-                       page.isExact(server.snapshots(try server.server.readPage(page), store: db)) { paged += 1 }
+                       page.isExact(server.snapshots(try server.readPage(page), store: db)) { paged += 1 }
                 }
             }
         }
@@ -133,8 +133,8 @@ final class PostgresIDOrderTests: PushdownTestCase {
 
     func testPagesByIdAreReadAlongAnIndex() throws {
         try seedRows()
-        let server = try XCTUnwrap(db.backend as? ServerBackend)
-        let postgres = try XCTUnwrap(server.server as? PostgresServer)
+        let server = try XCTUnwrap(db.backend as? DocumentServer)
+        let postgres = try XCTUnwrap(server as? PostgresServer)
         let byN = db.collection("big").order(by: "n", descending: true).limit(to: 20)
         let pages: [(Query, String)] = [
             (db.collection("big").limit(to: 20), "Index Scan using shelf_documents_parent_ids"),
@@ -149,7 +149,7 @@ final class PostgresIDOrderTests: PushdownTestCase {
         ]
         for (query, scan) in pages {
             let page = try XCTUnwrap(ServerPage(query.definition))
-            XCTAssertEqual(try server.server.readPage(page).count, 20)  // makes the order index the last one needs
+            XCTAssertEqual(try server.readPage(page).count, 20)  // makes the order index the last one needs
             let plan = try postgres.plan(of: page)
             XCTAssertTrue(plan.contains(scan), "\(query.definition): \(plan)")
             XCTAssertFalse(plan.contains("Sort"), "\(query.definition): \(plan)")

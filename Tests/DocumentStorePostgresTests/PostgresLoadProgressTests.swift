@@ -19,14 +19,14 @@ final class PostgresLoadProgressTests: PostgresTestCase {
     }
 
     override func tearDown() {
-        ChangeFeedWatcher.afterSlice = nil
+        ServerChangeFeed.afterSlice = nil
         super.tearDown()
     }
 
     func testTheFirstReadIsReportedSliceBySliceWithEachDocumentOnce() throws {
         let reports = Locked<[LoadProgress]>([])
         let slices = Locked(0)
-        ChangeFeedWatcher.afterSlice = { _, _ in slices.withLock { $0 += 1 } }
+        ServerChangeFeed.afterSlice = { _, _ in slices.withLock { $0 += 1 } }
         let recorder = ListenerRecorder<QuerySnapshot>()
         track(db.collection("books").addSnapshotListener(progress: { progress in
             reports.withLock { $0.append(progress) }
@@ -49,7 +49,7 @@ final class PostgresLoadProgressTests: PostgresTestCase {
     func testACommitAnnouncedWhileReadingIsInTheFirstSnapshotWhole() throws {
         let other = try anotherClient()
         let wrote = Locked(false)
-        ChangeFeedWatcher.afterSlice = { watcher, read in
+        ServerChangeFeed.afterSlice = { watcher, read in
             guard read == 1_024, !wrote.withLock({ $0 }) else { return }
             wrote.withLock { $0 = true }
             // One batch: a document of the slice already read, and one of a slice to come.

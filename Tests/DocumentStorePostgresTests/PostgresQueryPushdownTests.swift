@@ -2,7 +2,7 @@
 import Foundation
 import XCTest
 
-/// Queries ordered, cut and counted by PostgreSQL (`ServerPage`, `ServerBackend.count`) give
+/// Queries ordered, cut and counted by PostgreSQL (`ServerPage`, `DocumentServer.count(of:)`) give
 /// exactly the folder backend's answers, on data made to catch them out: every type in the
 /// ordered field, missing fields, NaN, ±Infinity, -0.0, ties of 1 and 1.0, numbers beyond 2^53.
 final class PostgresQueryPushdownTests: PushdownTestCase {
@@ -72,12 +72,12 @@ final class PostgresQueryPushdownTests: PushdownTestCase {
 
     func testTheServerReadsOnlyAPageWhenItsOrderIsExact() throws {
         try seed("clean", Self.clean)
-        let server = try XCTUnwrap(db.backend as? ServerBackend)
+        let server = try XCTUnwrap(db.backend as? DocumentServer)
         for make in [{ $0.collection("clean").order(by: "n").limit(to: 4) },
                      { $0.collection("clean").order(by: FieldPath.documentID()).limit(toLast: 3) },
                      { $0.collection("clean").order(by: "n", descending: true).start(after: [7]).limit(to: 2) }] as [(Firestore) -> Query] {
             let page = try XCTUnwrap(ServerPage(make(db).definition))
-            let rows = try server.server.readPage(page)
+            let rows = try server.readPage(page)
             XCTAssertEqual(rows.count, page.limit, "only the page's rows are read")
             XCTAssertTrue(page.isExact(server.snapshots(rows, store: db)))
             XCTAssertEqual(Set(rows.map(\.path)), Set(try ids(make(db))))

@@ -129,6 +129,12 @@ final class PostgresStoreTests: PostgresTestCase {
         XCTAssertEqual(recorder.latest("a write after the reconnection") { $0.count == 3 }?.count, 3)
     }
 
+    func testAStoreOnTheServerHasNoFilesAndIsNamedByItsURLWithoutPassword() throws {
+        XCTAssertNil(db.fileURL(for: "books/dune"))
+        XCTAssertNil(db.fileURL(for: "books"))
+        XCTAssertEqual(db.placeName, "postgresql://\(try cluster.user)@\(try cluster.host):\(try cluster.port)/\(database)")
+    }
+
     func testAWrongPasswordNamesTheServerAndTheReason() throws {
         let url = try cluster.url(database: database, password: "wrong")
         let error = thrownError { _ = try Firestore(url: url) } as? FirestoreErrorCode
@@ -157,7 +163,7 @@ final class PostgresStoreTests: PostgresTestCase {
 final class PostgresKilledClientTests: PostgresTestCase {
     func testAClientKilledInTheMiddleOfACommitLeavesNothingAndTheStoreReconnects() throws {
         try db.document("books/kept").write(["n": 1])
-        let server = try XCTUnwrap((db.backend as? ServerBackend)?.server)
+        let server = try XCTUnwrap(db.backend as? DocumentServer)
         let error = thrownError {
             _ = try server.transact(locking: ["books/kept", "books/new"]) { current in
                 XCTAssertEqual(current.map(\.path), ["books/kept"])

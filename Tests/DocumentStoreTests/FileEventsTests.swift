@@ -18,8 +18,26 @@ final class FileEventsTests: StoreTestCase {
         return recorder
     }
 
-    private func watcher() throws -> CollectionWatcher {
-        try XCTUnwrap(db.activeWatcher(.collection(books)) as? CollectionWatcher)
+    /// The collection's watcher and its folder's change source, asked on the watcher's queue.
+    private struct FolderWatch {
+        let watcher: Watcher
+        let changes: CollectionFolderChanges
+        var usesFileEvents: Bool { watcher.queue.sync { changes.usesFileEvents } }
+        var foldersListed: Locked<Int> { changes.foldersListed }
+
+        /// Makes `changes` between two looks, then has the next look find the kernel's queue
+        /// overflowed, their events lost.
+        func simulateOverflow(whileChanging changes: () throws -> Void) rethrows {
+            try watcher.queue.sync {
+                try changes()
+                self.changes.simulateOverflow()
+            }
+        }
+    }
+
+    private func watcher() throws -> FolderWatch {
+        let watcher = try XCTUnwrap(db.activeWatcher(.collection(books)))
+        return FolderWatch(watcher: watcher, changes: try XCTUnwrap(watcher.source as? CollectionFolderChanges))
     }
 
     private func turnInotifyOff() {

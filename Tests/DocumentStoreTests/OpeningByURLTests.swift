@@ -13,6 +13,20 @@ final class OpeningByURLTests: XCTestCase {
         XCTAssertEqual(db.directory, folder)
     }
 
+    func testAFolderStoreNamesItsFilesAndItsPlace() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OpeningByURL-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try Firestore(url: folder)
+        XCTAssertEqual(db.placeName, folder.path)
+        XCTAssertEqual(db.fileURL(for: "books/dune")?.path, folder.path + "/books/dune.json")
+        XCTAssertEqual(db.fileURL(for: "books/dune/reviews/r1")?.path, folder.path + "/books/dune/reviews/r1.json")
+        XCTAssertEqual(db.fileURL(for: "books")?.path, folder.path + "/books", "a collection is its folder")
+        XCTAssertEqual(db.fileURL(for: "books/dune/reviews")?.hasDirectoryPath, true)
+        XCTAssertEqual(db.fileURL(for: "books/dune")?.hasDirectoryPath, false)
+        XCTAssertNil(db.fileURL(for: "books//dune"), "no file for a path that is not valid")
+        XCTAssertNil(db.fileURL(for: ""))
+    }
+
     func testAPostgreSQLURLWithoutItsModuleSaysWhatToImport() {
         let error = ServerSchemes.unknownScheme(URL(string: "postgresql://shelf:secret@db.example:5432/shelf")!)
         XCTAssertEqual(error.code, FirestoreErrorCode.invalidArgument.rawValue)

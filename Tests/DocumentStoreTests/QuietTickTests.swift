@@ -12,7 +12,7 @@ final class QuietTickTests: StoreTestCase {
         XCTAssertEqual(try XCTUnwrap(recorder.snapshot(1)).count, 1_500)
         // Files written just before the first read are re-read while their stamps are too
         // recent to trust (the racy window); let that pass before counting.
-        Thread.sleep(forTimeInterval: CollectionWatcher.racyWindow + 0.3)
+        Thread.sleep(forTimeInterval: CollectionFolderChanges.racyWindow + 0.3)
         let before = db.files.filesRead.withLock { $0 }
         recorder.expectNothing(for: 0.6, "twelve quiet ticks")
         XCTAssertEqual(db.files.filesRead.withLock { $0 }, before, "quiet ticks read no file")

@@ -8,20 +8,17 @@ import Foundation
 /// code runs with only its import changed.
 package enum ServerSchemes {
     package typealias Opener = @Sendable (URL) throws -> DocumentServer
-    /// Opens a backend of its own (a client of a Firestore server), not a `DocumentServer`.
+    /// Opens a backend that is no `DocumentServer` (a client of a Firestore server).
     package typealias BackendOpener = @Sendable (URL) throws -> StorageBackend
 
-    private static let openers = Locked<[String: Opener]>([:])
-    private static let backendOpeners = Locked<[String: BackendOpener]>([:])
+    private static let openers = Locked<[String: BackendOpener]>([:])
 
     package static func register(_ schemes: [String], _ opener: @escaping Opener) {
-        openers.withLock { openers in
-            for scheme in schemes { openers[scheme.lowercased()] = opener }
-        }
+        register(schemes, backend: { try opener($0) })
     }
 
     package static func register(_ schemes: [String], backend opener: @escaping BackendOpener) {
-        backendOpeners.withLock { openers in
+        openers.withLock { openers in
             for scheme in schemes { openers[scheme.lowercased()] = opener }
         }
     }
@@ -43,24 +40,17 @@ package enum ServerSchemes {
         let scheme = url.scheme?.lowercased() ?? ""
         enableLinkedModule(for: scheme)
         guard let locator = locators.withLock({ $0[scheme] }) else {
-            if openers.withLock({ $0[scheme] }) == nil && backendOpeners.withLock({ $0[scheme] }) == nil { throw unknownScheme(url) }
+            if openers.withLock({ $0[scheme] }) == nil { throw unknownScheme(url) }
             throw FirestoreErrorCode(.unimplemented, "database \"\(name)\": stores at \(scheme):// URLs have no named databases")
         }
         return try locator(name, url)
     }
 
-    /// The backend for a URL that is not a file URL: one a module opens itself, or a
-    /// `DocumentServer`'s under `ServerBackend`.
+    /// The backend for a URL that is not a file URL; throws, naming what to import, when no
+    /// module took its scheme.
     static func openBackend(_ url: URL) throws -> StorageBackend {
         let scheme = url.scheme?.lowercased() ?? ""
         enableLinkedModule(for: scheme)
-        if let opener = backendOpeners.withLock({ $0[scheme] }) { return try opener(url) }
-        return ServerBackend(server: try open(url))
-    }
-
-    /// The server for `url`; throws, naming what to import, when no module took its scheme.
-    private static func open(_ url: URL) throws -> DocumentServer {
-        let scheme = url.scheme?.lowercased() ?? ""
         guard let opener = openers.withLock({ $0[scheme] }) else { throw unknownScheme(url) }
         return try opener(url)
     }
@@ -74,8 +64,7 @@ package enum ServerSchemes {
 
     /// Registers the module for `scheme` if the program links it and it did not register yet.
     private static func enableLinkedModule(for scheme: String) {
-        let registered = openers.withLock { $0[scheme] != nil } || backendOpeners.withLock { $0[scheme] != nil }
-        guard !registered, let name = moduleClasses[scheme], let module = NSClassFromString(name) as? ServerSchemeModule.Type else { return }
+        guard openers.withLock({ $0[scheme] == nil }), let name = moduleClasses[scheme], let module = NSClassFromString(name) as? ServerSchemeModule.Type else { return }
         module.enable()
     }
 

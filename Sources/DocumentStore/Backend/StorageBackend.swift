@@ -2,7 +2,9 @@ import Foundation
 
 /// What a store needs of the place its documents live: the one seam between the Firestore API
 /// (references, batches, transactions, queries, listeners) and storage. `FolderBackend` keeps
-/// documents as JSON files; `ServerBackend` keeps them on a database server (`DocumentServer`).
+/// documents as JSON files; a `DocumentServer` (PostgreSQL) keeps them on a database server;
+/// DocumentStoreRemote's backend is a client of a Firestore server. Listeners are the engine's
+/// (`Watcher`): a backend only says what changed (`changeSource`).
 package protocol StorageBackend: AnyObject, Sendable {
     /// Names the storage in messages: the folder's path, or the server's URL without its password.
     var description: String { get }
@@ -33,8 +35,19 @@ package protocol StorageBackend: AnyObject, Sendable {
     /// True when the storage follows each listened query on its own (a Firestore server's
     /// listen target: only the query's documents come), rather than its whole collection.
     var watchesQueries: Bool { get }
-    /// A watcher that follows `key` for listeners and tells them what changed.
-    func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher
+    /// Where the watcher of `key` learns which documents changed (see `ChangeSource`).
+    func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource
+    /// The file of the document, or the folder of the collection, at `path`, when the
+    /// storage keeps documents as files; nil on a server.
+    func fileURL(for path: ResourcePath) -> URL?
+    /// The ids of the documents of `collection` that have collections below them, when the
+    /// storage finds them in one look (a folder's subfolders); nil: ask each document.
+    func idsWithCollections(in collection: ResourcePath) throws -> [String]?
+    /// How many entries of `collection` are not documents (a folder's other files).
+    func otherFileCount(in collection: ResourcePath) throws -> Int
+    /// The temporary files killed writers had left that this store removed, by path: those
+    /// removed when it opened, and with `sweepingNow` those a sweep of everything finds now.
+    func strayTemporaryFilesRemoved(sweepingNow: Bool) -> [String]
     /// Runs `body` where it sees no commit half applied.
     func consistently<T>(_ body: () throws -> T) throws -> T
     /// Lets go of connections; later calls fail.
@@ -55,6 +68,10 @@ package struct WrittenDocument: Sendable {
 
 extension StorageBackend {
     package var watchesQueries: Bool { false }
+    package func fileURL(for path: ResourcePath) -> URL? { nil }
+    package func idsWithCollections(in collection: ResourcePath) throws -> [String]? { nil }
+    package func otherFileCount(in collection: ResourcePath) throws -> Int { 0 }
+    package func strayTemporaryFilesRemoved(sweepingNow: Bool) -> [String] { [] }
     package func count(of query: Query) throws -> Int? { nil }
     package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
 }

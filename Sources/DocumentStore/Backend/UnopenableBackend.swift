@@ -21,8 +21,12 @@ final class UnopenableBackend: StorageBackend {
     func results(of query: Query) throws -> [QueryDocumentSnapshot] { throw reason }
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> { throw reason }
     func collectionIDs(under parent: ResourcePath) throws -> [String] { throw reason }
-    /// A watcher whose every look fails (`consistently` throws), which tells its listeners why.
-    func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher { Watcher(firestore: store, key: key) }
+    /// Nothing: every look fails first (`consistently` throws), which tells the listeners why.
+    func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource { NoChanges() }
+
+    private final class NoChanges: ChangeSource {
+        func look(into documents: WatchedDocuments, for watcher: Watcher) {}
+    }
     func consistently<T>(_ body: () throws -> T) throws -> T { throw reason }
     func close() {}
 }

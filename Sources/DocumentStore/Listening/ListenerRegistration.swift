@@ -38,6 +38,17 @@ class Subscription: ListenerRegistration, @unchecked Sendable {
     }
 
     func deliver(error: Error) {}
+
+    /// True once the listener had its first snapshot.
+    var hasDelivered: Bool { true }
+
+    /// Sends what changed in the watcher's documents (`changed`: their keys; nil: look at
+    /// everything). On the watcher's queue.
+    func update(_ documents: WatchedDocuments, changed: Set<ExactID>?) {}
+
+    /// Tells a listener waiting for its first snapshot how far the first read is, with the
+    /// documents just read. On the watcher's queue.
+    func deliver(progress read: Int, of total: Int?, read documents: [QueryDocumentSnapshot]) {}
 }
 
 /// A query listener: keeps the results it last delivered (see `LiveQueryResults`) and sends
@@ -58,7 +69,7 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
 
     /// Called on the watcher's queue; `documents` are those just read, which the query's
     /// filters sort out here.
-    func deliver(progress read: Int, of total: Int?, read documents: [QueryDocumentSnapshot]) {
+    override func deliver(progress read: Int, of total: Int?, read documents: [QueryDocumentSnapshot]) {
         guard let progress else { return }
         let evaluator = query.evaluator
         let shown = evaluator.definition.limit == nil ? documents.filter(evaluator.matches) : []
@@ -66,11 +77,13 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
         send { progress.function(report) }
     }
 
-    var hasDelivered: Bool { results != nil }
+    override var hasDelivered: Bool { results != nil }
 
-    /// `changed` lists the keys whose document changed since the last call; nil means "look
-    /// at everything".
-    func update(documents: [ExactID: QueryDocumentSnapshot], changed: Set<ExactID>?) {
+    override func update(_ documents: WatchedDocuments, changed: Set<ExactID>?) {
+        update(documents: documents.byKey, changed: changed)
+    }
+
+    private func update(documents: [ExactID: QueryDocumentSnapshot], changed: Set<ExactID>?) {
         guard let results else {
             let results = LiveQueryResults(evaluator: query.evaluator, documents: documents)
             self.results = results
@@ -103,10 +116,10 @@ final class DocumentSubscription: Subscription, @unchecked Sendable {
         super.init(firestore: reference.firestore)
     }
 
-    var hasDelivered: Bool { last != nil }
+    override var hasDelivered: Bool { last != nil }
 
-    func update(_ snapshot: DocumentSnapshot) {
-        guard last !== snapshot else { return }
+    override func update(_ documents: WatchedDocuments, changed: Set<ExactID>?) {
+        guard let snapshot = documents.document, last !== snapshot else { return }
         last = snapshot
         send { [listener] in listener.function(snapshot, nil) }
     }

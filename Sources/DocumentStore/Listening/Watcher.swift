@@ -1,28 +1,39 @@
 import Foundation
 
-/// Polls one collection or document on a timer and feeds every subscription to it. Shared:
-/// several listeners on the same path cost one poll.
-package class Watcher: @unchecked Sendable {
+/// Follows one collection, collection group, document or query for all its listeners: the one
+/// place that holds the documents (`WatchedDocuments`), tells what changed and delivers it, so
+/// every backend's listeners get the same snapshots and changes. What changed comes from the
+/// backend's `ChangeSource`, looked at on a timer or when the source wakes the watcher.
+/// Shared: several listeners on the same key cost one watcher.
+package final class Watcher: @unchecked Sendable {
     let key: Firestore.WatchKey
     weak var firestore: Firestore?
     let backend: StorageBackend
-    /// Serial: all polling state is touched only here.
+    /// Touched only on `queue`, but for `start` and `stop`.
+    let source: ChangeSource
+    /// Serial: the documents and the source's state are touched only here.
     let queue: DispatchQueue
     /// Guarded by the store's lock.
     var subscribers: [Subscription] = []
+    private let documents = WatchedDocuments()
+    /// The documents laid out for one-off queries, once one has asked (see `DocumentTable`).
+    private var queryTable: DocumentTable?
     private var timer: DispatchSourceTimer?
-    private var hasScanned = false
+    private var hasLooked = false
     private var lastError: String?
 
-    init(firestore: Firestore, key: Firestore.WatchKey) {
+    init(firestore: Firestore, key: Firestore.WatchKey, source: ChangeSource) {
         self.firestore = firestore
         self.backend = firestore.backend
         self.key = key
+        self.source = source
         queue = DispatchQueue(label: "DocumentStore.watcher")
     }
 
     /// Called under the store's lock.
     func start(interval: TimeInterval) {
+        source.start { [weak self] in self?.poll() }
+        guard source.looksOnTimer else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let nanoseconds = Int(interval * 1e9)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
@@ -34,25 +45,30 @@ package class Watcher: @unchecked Sendable {
 
     /// Called under the store's lock; no tick starts after this.
     func stop() {
+        source.stop()
         timer?.cancel()
         timer = nil
-        queue.async { self.release() }  // a removed registration may outlive us: free what we hold now
+        queue.async {  // a removed registration may outlive us: free what we hold now
+            self.queryTable = nil
+            self.source.release()
+        }
     }
-
-    var isPolling: Bool { timer != nil }
 
     /// Looks now, instead of at the next tick.
     func poll() { queue.async { self.tick() } }
 
     /// The store wrote these documents (some of which this watcher may follow): look now.
-    func wrote(_ paths: [ResourcePath]) { poll() }
+    func wrote(_ paths: [ResourcePath]) {
+        source.wrote(paths)
+        poll()
+    }
 
     func deliverFirstSnapshot(to subscription: Subscription) {
         queue.async {
-            if !self.hasScanned {
+            if !self.hasLooked {
                 self.tick()
             } else {
-                self.send(to: subscription, changed: nil)
+                self.deliver(to: subscription, changed: nil)
             }
         }
     }
@@ -61,11 +77,22 @@ package class Watcher: @unchecked Sendable {
         try? look()
     }
 
+    /// Every document the watcher holds (collection, group and query watchers).
+    var currentDocuments: [QueryDocumentSnapshot] { Array(documents.byKey.values) }
+
     /// The documents as they are now, for a one-off query read while this watcher runs: one
     /// look first (delivering what changed to the listeners too), so a write that returned
     /// before the read is in the answer.
     func freshDocuments() throws -> [QueryDocumentSnapshot] {
         try fresh { currentDocuments }
+    }
+
+    /// A one-off query's results from a collection watcher's memory, after one look.
+    func freshResults(_ evaluator: QueryEvaluator) throws -> [QueryDocumentSnapshot] {
+        try fresh {
+            if queryTable == nil { queryTable = DocumentTable(documents.byKey) }
+            return queryTable!.results(evaluator)
+        }
     }
 
     /// `body` on the watcher's queue, after one look.
@@ -76,12 +103,12 @@ package class Watcher: @unchecked Sendable {
         }
     }
 
-    /// Scans, then sends each listener what changed; a failing scan is reported to the
-    /// listeners once per distinct problem (polling goes on so a fix is seen) and rethrown.
+    /// Has the source look, then sends each listener what changed; a failing look is reported
+    /// to the listeners once per distinct problem (looking goes on so a fix is seen) and
+    /// rethrown. What a failing look changed is sent after the next one.
     private func look() throws {
-        let changed: Set<ExactID>
         do {
-            changed = try backend.consistently { try scan() }  // never half a batch (see CommitJournal)
+            try backend.consistently { try source.look(into: documents, for: self) }  // never half a batch (see CommitJournal)
             lastError = nil
         } catch {
             let message = "\(error)"
@@ -91,46 +118,44 @@ package class Watcher: @unchecked Sendable {
             }
             throw error
         }
-        let isFirst = !hasScanned
-        hasScanned = true
+        let changed = documents.takeChanged()
+        queryTable?.apply(changed, from: documents.byKey)
+        let isFirst = !hasLooked
+        hasLooked = true
         var sent = false
         for subscription in firestore?.subscribers(of: self) ?? [] {
-            if isFirst || !hasDelivered(to: subscription) {
-                send(to: subscription, changed: nil)
+            if isFirst || !subscription.hasDelivered {
+                deliver(to: subscription, changed: nil)
                 sent = true
             } else if !changed.isEmpty {
-                send(to: subscription, changed: changed)
+                deliver(to: subscription, changed: changed)
                 sent = true
             }
         }
         if sent, let firestore { firestore.snapshotsInSync.raise(on: firestore.callbackQueue) }
     }
 
-    // MARK: For subclasses
+    /// `changed`: the keys that changed since the last delivery; nil: look at everything.
+    private func deliver(to subscription: Subscription, changed: Set<ExactID>?) {
+        guard source.isConsistent else { return }  // no snapshot before the source's first consistent state
+        subscription.update(documents, changed: changed)
+    }
+
+    // MARK: For change sources
 
     /// A first read of this many documents reports its progress (`LoadProgress`).
     static let worthReporting = 2_000
 
+    /// True while a listener waits for its first snapshot.
+    var isAwaitingFirstSnapshot: Bool {
+        (firestore?.subscribers(of: self) ?? []).contains { !$0.hasDelivered }
+    }
+
     /// Tells the listeners still waiting for their first snapshot how far the reading is, with
     /// the documents just read.
     func reportProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot]) {
-        for subscription in awaitingFirstSnapshot { subscription.deliver(progress: read, of: total, read: documents) }
+        for subscription in firestore?.subscribers(of: self) ?? [] where !subscription.hasDelivered {
+            subscription.deliver(progress: read, of: total, read: documents)
+        }
     }
-
-    /// The query listeners that have not had their first snapshot yet.
-    var awaitingFirstSnapshot: [QuerySubscription] {
-        (firestore?.subscribers(of: self) ?? []).compactMap { $0 as? QuerySubscription }.filter { !$0.hasDelivered }
-    }
-
-    /// The folder backend's files, for the folder's watchers (which only it makes).
-    var files: DocumentFiles { (backend as! FolderBackend).files }
-
-    /// Looks at the files; returns the ids of the documents that changed, by their bytes.
-    func scan() throws -> Set<ExactID> { [] }
-    func hasDelivered(to subscription: Subscription) -> Bool { true }
-    /// Frees what polling holds besides memory (the kernel's event queue), on the queue.
-    func release() {}
-    func send(to subscription: Subscription, changed: Set<ExactID>?) {}
-    /// Every document the watcher holds (collection and group watchers).
-    var currentDocuments: [QueryDocumentSnapshot] { [] }
 }

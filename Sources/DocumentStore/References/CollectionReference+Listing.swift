@@ -22,23 +22,18 @@ extension CollectionReference {
     /// of their own) instead of one per document, seconds at 30,000 documents.
     public func listDocumentsWithCollections() throws -> [DocumentReference] {
         if let invalid { throw publicError(invalid) }
-        guard let folder = firestore.backend as? FolderBackend else {
-            return try listDocuments().filter { try !$0.listCollections().isEmpty }
-        }
-        do {
-            return try folder.files.subfolderIDs(collectionPath.segments).map { document($0) }
-        } catch {
-            throw publicError(error)
-        }
+        let ids: [String]?
+        do { ids = try firestore.backend.idsWithCollections(in: collectionPath) } catch { throw publicError(error) }
+        guard let ids else { return try listDocuments().filter { try !$0.listCollections().isEmpty } }
+        return ids.map { document($0) }
     }
 
     /// Ours: how many files of this collection's folder are not documents (only `<id>.json`
     /// files are), so a tool can say why a folder of `.txt` files shows none. 0 on a server.
     public func otherFileCount() throws -> Int {
         if let invalid { throw publicError(invalid) }
-        guard let folder = firestore.backend as? FolderBackend else { return 0 }
         do {
-            return try folder.files.otherFileCount(collectionPath.segments)
+            return try firestore.backend.otherFileCount(in: collectionPath)
         } catch {
             throw publicError(error)
         }

@@ -1,44 +1,37 @@
 import Foundation
 
-/// A store on a database server: the Firestore semantics the server does not know (field
-/// transforms, preconditions, query order and filters, snapshots) applied here, over the
-/// documents a `DocumentServer` reads and writes as text.
+/// A database server as a store's backend: the Firestore semantics the server does not know
+/// (field transforms, preconditions, query order and filters, snapshots) applied here, over the
+/// documents it reads and writes as text, so a server module only speaks its database.
 ///
 /// Queries that `ServerPage` can describe are ordered and cut to their limit by the server,
 /// and counts, sums and averages of queries whose filter it applies exactly are computed
 /// there. Other queries read the candidate documents (a collection, or a collection group,
 /// narrowed by the query's filters: `ServerPrefilter`) from the server and evaluate them with
 /// the same `QueryEvaluator` as the folder backend, so both agree.
-final class ServerBackend: StorageBackend {
-    let server: DocumentServer
+extension DocumentServer {
+    package var isReadOnly: Bool { false }
 
-    init(server: DocumentServer) {
-        self.server = server
-    }
-
-    var description: String { server.description }
-    var isReadOnly: Bool { false }
-
-    func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
-        let found = try server.read([path.description])
+    package func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
+        let found = try read([path.description])
         return found.first.map { DocumentText.document($0.json, store: store) } ?? .missing
     }
 
-    func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
-        let found = try server.times(paths.map(\.description))
+    package func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
+        let found = try times(paths.map(\.description))
         return paths.map { found[$0.description] }
     }
 
-    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {
+    package func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {
         var paths = Set(expected.keys)
         for write in writes { paths.insert(write.path) }
         var written: [ResourcePath] = []
-        let times = try server.transact(locking: paths.map(\.description).sorted()) { found in
+        let times = try transact(locking: paths.map(\.description).sorted()) { found in
             var current: [ResourcePath: StoredDocument] = [:]
             var updated: [ResourcePath: Timestamp] = [:]
             for document in found {
-                current[Self.path(document.path)] = DocumentText.document(document.json, store: store)
-                updated[Self.path(document.path)] = document.times?.updated
+                current[DocumentText.path(document.path)] = DocumentText.document(document.json, store: store)
+                updated[DocumentText.path(document.path)] = document.times?.updated
             }
             let staged = try CommitPlan.apply(writes, expecting: expected, store: store, current: { current[$0] ?? .missing }, updated: { updated[$0] })
             written = staged.map(\.path)
@@ -54,14 +47,14 @@ final class ServerBackend: StorageBackend {
         return written.map { WrittenDocument(path: $0, updateTime: times[$0.description]?.updated) }
     }
 
-    func results(of query: Query) throws -> [QueryDocumentSnapshot] {
+    package func results(of query: Query) throws -> [QueryDocumentSnapshot] {
         if let page = ServerPage(query.definition) {
-            let rows = try snapshots(server.readPage(page), store: query.firestore)
+            let rows = try snapshots(readPage(page), store: query.firestore)
             if page.isExact(rows) { return query.evaluator.results(from: rows) }
         }
         let definition = query.definition
         let selection = ServerSelection(definition.source, conditions: ServerPrefilter.conditions(definition).conditions)
-        return query.evaluator.results(from: try snapshots(server.read(selection), store: query.firestore))
+        return query.evaluator.results(from: try snapshots(read(selection), store: query.firestore))
     }
 
     /// The documents the server can count or add up for `definition`: all of its matches, when
@@ -73,13 +66,13 @@ final class ServerBackend: StorageBackend {
         return isExact ? ServerSelection(definition.source, conditions: conditions) : nil
     }
 
-    func count(of query: Query) throws -> Int? {
+    package func count(of query: Query) throws -> Int? {
         guard let selection = exactSelection(query.definition) else { return nil }
-        let count = try server.count(selection)
+        let count = try count(selection)
         return query.definition.limit.map { min($0, count) } ?? count
     }
 
-    func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? {
+    package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? {
         guard query.definition.limit == nil, var selection = exactSelection(query.definition) else { return nil }
         var fields: [FieldPath] = []
         for operation in operations {
@@ -90,37 +83,30 @@ final class ServerBackend: StorageBackend {
         selection.conditions += stored.map { .present($0) }
         // The query's order is the paths' when it orders by nothing else, ascending.
         let orders = query.definition.orders
-        let sums = try server.sums(selection, fields: stored)
+        let sums = try sums(selection, fields: stored)
         return ServerSums.results(operations, fields: fields, sums: sums, inPathOrder: orders.count == 1 && !orders[0].descending)
     }
 
-    func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
-        Set(try server.documentIDs(in: collection.description).map { ExactID($0) })
+    package func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
+        Set(try documentIDs(in: collection.description).map { ExactID($0) })
     }
 
-    func collectionIDs(under parent: ResourcePath) throws -> [String] {
-        try server.collectionIDs(under: parent.description)
+    package func collectionIDs(under parent: ResourcePath) throws -> [String] {
+        try collectionIDs(under: parent.description)
     }
 
-    func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher {
-        ChangeFeedWatcher(firestore: store, key: key, backend: self)
+    package func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource {
+        ServerChangeFeed(server: self, key: key)
     }
 
-    func consistently<T>(_ body: () throws -> T) throws -> T { try body() }
-
-    func close() { server.close() }
+    package func consistently<T>(_ body: () throws -> T) throws -> T { try body() }
 
     // MARK: Texts to values
 
-    /// A path as the server gives it: ours, so already valid.
-    static func path(_ text: String) -> ResourcePath {
-        ResourcePath(segments: text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
-    }
-
-    func snapshots(_ documents: [ServerDocument], store: Firestore) -> [QueryDocumentSnapshot] {
+    package func snapshots(_ documents: [ServerDocument], store: Firestore) -> [QueryDocumentSnapshot] {
         var scratch = DocumentParser.Scratch()
         return documents.map { document in
-            QueryDocumentSnapshot(reference: DocumentReference(firestore: store, path: Self.path(document.path)),
+            QueryDocumentSnapshot(reference: DocumentReference(firestore: store, path: DocumentText.path(document.path)),
                                   stored: DocumentText.document(document.json, store: store, scratch: &scratch))
         }
     }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// A database server that holds a store's documents, as a module outside the core sees it
-/// (DocumentStorePostgres): paths are slash-separated strings ("books/dune"), a document is the
-/// JSON text of its fields in the on-disk encoding (`DocumentText`), and everything else (the
-/// Firestore API, transforms, query semantics, snapshots) stays in the core's `ServerBackend`.
-package protocol DocumentServer: AnyObject, Sendable {
-    /// The server in messages: its URL without the password.
-    var description: String { get }
+/// A database server that holds a store's documents (DocumentStorePostgres), a backend by what
+/// it reads and writes as text: paths are slash-separated strings ("books/dune"), a document is
+/// the JSON text of its fields in the on-disk encoding (`DocumentText`). The rest of
+/// `StorageBackend` (transforms and preconditions through `CommitPlan`, query semantics,
+/// snapshots, listening through `ServerChangeFeed`) comes with it (`DocumentServer+Storage`).
+/// `description` names the server in messages: its URL without the password.
+package protocol DocumentServer: StorageBackend {
     /// The documents found among `paths` (the missing ones are left out).
     func read(_ paths: [String]) throws -> [ServerDocument]
     /// The create and update times of the documents found among `paths`, by path.
@@ -38,8 +38,6 @@ package protocol DocumentServer: AnyObject, Sendable {
     /// changes may have been missed (a dropped connection, once listening again), until the
     /// observation is cancelled.
     func observe(_ changed: @escaping @Sendable ([String]?) -> Void) -> ServerObservation
-    /// Closes the connections.
-    func close()
 }
 
 /// A document on a server: its path and the JSON text of its fields (nil: deleted).

@@ -5,6 +5,11 @@
 /// as a double and never as the integer `10000000000000000`; -0.0 is written
 /// `{"$double": -1e-400}`, a decimal that `jsonb` keeps and that reads back as -0.0.
 enum DocumentText {
+    /// A path as the server gives it: ours, so already valid.
+    static func path(_ text: String) -> ResourcePath {
+        ResourcePath(segments: text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    }
+
     static func text(_ fields: Fields) -> String {
         String(decoding: JSONWriter.compactBytes(.object(fields.dictionary(json))), as: UTF8.self)
     }

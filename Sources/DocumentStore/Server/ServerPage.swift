@@ -9,7 +9,7 @@
 /// Firestore's for every value except the "loose" ones (numbers of 2^53 or more in size, and
 /// the types after numbers but strings), which it still puts in their place among the others, so the page is exact
 /// unless the server's `limit` rows include a loose value (or a document the core cannot
-/// read): `ServerBackend` then reads the query the slow way. The evaluator still runs over
+/// read): the backend then reads the query the slow way. The evaluator still runs over
 /// the page; the server only leaves out rows it would.
 package struct ServerPage: Sendable, Equatable {
     package var selection: ServerSelection

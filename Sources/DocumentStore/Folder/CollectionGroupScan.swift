@@ -49,7 +49,7 @@ final class CollectionGroupScan {
             return fstatat(fd, entry.name, &child, AT_SYMLINK_NOFOLLOW) == 0 && (child.st_mode & S_IFMT) == S_IFDIR ? entry.name : nil
         }
         // A folder changed within the racy window could change again under the same stamp.
-        if Date().timeIntervalSince1970 - stamp.lastChange >= CollectionWatcher.racyWindow {
+        if Date().timeIntervalSince1970 - stamp.lastChange >= CollectionFolderChanges.racyWindow {
             subfolders[path] = (stamp, names)
         } else {
             subfolders[path] = nil
@@ -58,10 +58,10 @@ final class CollectionGroupScan {
     }
 
     /// Every document of every matching collection, keyed by its whole path.
-    static func readAll(firestore: Firestore, collectionID: String) throws -> [QueryDocumentSnapshot] {
-        let paths = try firestore.files.reading { try CollectionGroupScan(collectionID: collectionID).collections(in: firestore.files) }
+    static func readAll(files: DocumentFiles, firestore: Firestore, collectionID: String) throws -> [QueryDocumentSnapshot] {
+        let paths = try files.reading { try CollectionGroupScan(collectionID: collectionID).collections(in: files) }
         var documents: [QueryDocumentSnapshot] = []
-        for path in paths { documents += try CollectionScan.readSorted(firestore: firestore, path: path) }
+        for path in paths { documents += try CollectionScan.readSorted(files: files, firestore: firestore, path: path) }
         return documents
     }
 }

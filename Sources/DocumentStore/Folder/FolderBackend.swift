@@ -1,7 +1,7 @@
 import Foundation
 
-/// The embedded backend: a folder of JSON files (`DocumentFiles`), watched by polling and
-/// inotify (`CollectionWatcher` and friends).
+/// The embedded backend: a folder of JSON files (`DocumentFiles`), whose changes are found by
+/// inotify and polling (`CollectionFolderChanges` and friends).
 final class FolderBackend: StorageBackend {
     let files: DocumentFiles
 
@@ -30,7 +30,7 @@ final class FolderBackend: StorageBackend {
     }
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {
-        query.evaluator.results(from: try QuerySource.documents(for: query.definition, firestore: query.firestore))
+        query.evaluator.results(from: try QuerySource.documents(for: query.definition, files: files, firestore: query.firestore))
     }
 
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
@@ -48,13 +48,37 @@ final class FolderBackend: StorageBackend {
         try files.subfolderIDs(parent.segments)
     }
 
-    func makeWatcher(for key: Firestore.WatchKey, store: Firestore) -> Watcher {
+    func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource {
         switch key {
-        case .collection(let path): CollectionWatcher(firestore: store, path: path)
-        case .collectionGroup(let id): CollectionGroupWatcher(firestore: store, collectionID: id)
-        case .document(let path): DocumentWatcher(firestore: store, reference: DocumentReference(firestore: store, path: path))
-        case .query: makeWatcher(for: key.broadened, store: store)  // the query's whole collection
+        case .collection(let path): CollectionFolderChanges(files: files, path: path)
+        case .collectionGroup(let id): CollectionGroupFolderChanges(files: files, collectionID: id)
+        case .document(let path): DocumentFileChanges(files: files, path: path)
+        case .query: changeSource(for: key.broadened, store: store)  // the query's whole collection
         }
+    }
+
+    func fileURL(for path: ResourcePath) -> URL? {
+        var url = URL(fileURLWithPath: files.rootPath, isDirectory: true)
+        for segment in path.segments.dropLast() { url.appendPathComponent(segment, isDirectory: true) }
+        guard let last = path.segments.last else { return url }
+        return path.isDocument ? url.appendingPathComponent(last + DocumentFiles.fileExtension, isDirectory: false)
+            : url.appendingPathComponent(last, isDirectory: true)
+    }
+
+    /// A document has collections exactly when it has a folder: one listing finds them all.
+    func idsWithCollections(in collection: ResourcePath) throws -> [String]? {
+        try files.subfolderIDs(collection.segments)
+    }
+
+    func otherFileCount(in collection: ResourcePath) throws -> Int {
+        try files.otherFileCount(collection.segments)
+    }
+
+    func strayTemporaryFilesRemoved(sweepingNow: Bool) -> [String] {
+        let removedWhenOpened = files.strayFilesRemovedWhenOpened()
+        guard sweepingNow else { return removedWhenOpened }
+        files.removeStrayTemporaryFiles()
+        return files.strayFilesRemoved.withLock { $0 }
     }
 
     func consistently<T>(_ body: () throws -> T) throws -> T {
@@ -62,12 +86,6 @@ final class FolderBackend: StorageBackend {
     }
 
     func close() {}
-}
-
-extension Firestore {
-    /// The folder backend's files, for the folder's own scans and watchers: only the folder
-    /// backend makes those, so the store is a folder store whenever this is asked.
-    var files: DocumentFiles { (backend as! FolderBackend).files }
 }
 
 /// The C library's `close`, which `FolderBackend.close()` hides inside the class.

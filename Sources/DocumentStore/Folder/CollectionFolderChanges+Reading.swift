@@ -1,0 +1,117 @@
+import Foundation
+
+/// Reading a collection folder's changed files: few one by one, many on every core in slices
+/// that listeners waiting for their first snapshot are told of.
+extension CollectionFolderChanges {
+    /// Reads the files, and updates the documents that differ. Many files (a first listing) are
+    /// read on every core, a slice at a time, each slice then taken in here and, while a
+    /// listener waits for its first snapshot, reported to it. `head` holds files already read
+    /// (`readHead`), taken as they are.
+    func read(_ toRead: Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
+                      _ table: WatchedDocuments, _ watcher: Watcher, _ firestore: Firestore, head: [ExactID: Read] = [:]) {
+        var alreadyRead = 0
+        for (id, read) in head where toRead.contains(id) {
+            take(id, read, now, isFirstListing, table, firestore)
+            alreadyRead += 1
+        }
+        // An array, not a copy of the set less the head: that set can hold 100,000 ids.
+        let unread = Array(toRead.lazy.filter { head[$0] == nil })
+        guard unread.count >= Self.parallelReading else {
+            for id in unread {
+                let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
+                take(id, (stored, stamp, nil), now, isFirstListing, table, firestore)
+            }
+            return
+        }
+        // In id order: each slice then follows the last in a listener's rows, which are kept
+        // in id order, instead of being merged in among all of them.
+        let ids = KeyOrder.sorted(unread) { $0 }
+        stamps.reserveCapacity(stamps.count + ids.count)
+        table.reserveCapacity(table.keys.count + ids.count)
+        var start = 0
+        var sliceSize = Self.firstParallelSlice
+        while start < ids.count {
+            let slice = ids[start..<min(start + sliceSize, ids.count)]
+            let results = readSlice(slice, fd, firestore)
+            for (offset, read) in results.enumerated() {
+                take(slice[slice.startIndex + offset], read, now, isFirstListing, table, firestore)
+            }
+            start = slice.endIndex
+            sliceSize = Self.parallelSlice
+            if reportsProgress && ids.count + alreadyRead >= Watcher.worthReporting {
+                watcher.reportProgress(read: alreadyRead + start, total: alreadyRead + ids.count, documents: results.compactMap(\.snapshot))
+            }
+        }
+    }
+
+    /// The files of `ids`, read and parsed on every core, each with its snapshot made.
+    private func readSlice(_ ids: ArraySlice<ExactID>, _ fd: Int32, _ firestore: Firestore) -> [Read] {
+        var results = [Read](repeating: (.missing, nil, nil), count: ids.count)
+        let collection = CollectionPlace(firestore: firestore, path: path)
+        let first = ids.startIndex
+        results.withUnsafeMutableBufferPointer { results in
+            let results = UnsafeResults(base: results.baseAddress)
+            files.readDocuments(count: ids.count, in: fd, store: firestore, id: { ids[first + $0] }) { index, stored, stamp in
+                let snapshot = stored == .missing ? nil : QueryDocumentSnapshot(in: collection, key: ids[first + index], stored: stored)
+                results.set(index, (stored, stamp, snapshot))
+            }
+        }
+        return results
+    }
+
+    /// A large folder's first files, read before the whole folder is listed (listing 100,000
+    /// names and making their tables takes over 100 ms), so a listener waiting for its first
+    /// snapshot is told of its first documents at once. Only when the folder's first listing
+    /// chunk is full: a smaller folder is listed and read at once anyway.
+    func readHead(_ fd: Int32, _ watcher: Watcher, _ firestore: Firestore) -> [ExactID: Read] {
+        guard reportsProgress && watcher.isAwaitingFirstSnapshot else { return [:] }
+        let entries = DocumentFiles.listEntries(fd, limit: Self.firstParallelSlice)
+        guard entries.count == Self.firstParallelSlice else { return [:] }
+        let ids = entries.filter { $0.isDirectory != true }.compactMap(DocumentFileName.id(of:)).filter { !$0.isUndecodableFileName }
+        let results = readSlice(ids[...], fd, firestore)
+        var head: [ExactID: Read] = [:]
+        for (id, read) in zip(ids, results) where read.stored != .missing { head[id] = read }
+        watcher.reportProgress(read: head.count, total: nil, documents: head.values.compactMap(\.snapshot))
+        return head
+    }
+
+    /// Reading more files than this at once is done on every core, this many at a time (the
+    /// first slice smaller, so a large collection's first documents are reported soon).
+    static let parallelReading = 256
+    static let firstParallelSlice = 1024
+    static let parallelSlice = 8192
+
+    /// A file as read, and perhaps its snapshot already made.
+    typealias Read = (stored: StoredDocument, stamp: FileStamp?, snapshot: QueryDocumentSnapshot?)
+
+    /// The results' slots, which the reading tasks fill at disjoint indices.
+    private struct UnsafeResults: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Read>?
+        func set(_ index: Int, _ result: Read) { base![index] = result }
+    }
+
+    /// One file as read: the document updated when it differs.
+    private func take(_ id: ExactID, _ read: Read, _ now: TimeInterval, _ isFirstListing: Bool,
+                      _ table: WatchedDocuments, _ firestore: Firestore) {
+        let (stored, stamp) = (read.stored, read.stamp)
+        if stored == .missing {
+            gone(id, table)
+            return
+        }
+        stamps[id] = stamp
+        // Timestamps are coarse: a change right after this read could leave the stamp as it
+        // is, so a file read within the window is read once more when the window has passed
+        // (by the sweep; with events, by a rescan, since the change itself queues an event).
+        if let stamp, now - stamp.lastChange < Self.racyWindow {
+            racy[id] = stamp.lastChange + Self.racyWindow
+        } else {
+            racy[id] = nil
+        }
+        let held = table[tableKey(id)]
+        let taken = table.take(tableKey(id), stored) {
+            read.snapshot ?? QueryDocumentSnapshot(in: CollectionPlace(firestore: firestore, path: path), key: id, stored: stored)
+        }
+        // The first listing is not a change anyone made: nothing is "recent" yet.
+        if taken !== held && !isFirstListing { recentlyChanged[id] = now }
+    }
+}

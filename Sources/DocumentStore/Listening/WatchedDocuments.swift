@@ -1,0 +1,68 @@
+/// The documents a `Watcher` holds, and which of them changed since its listeners were last
+/// told: a change source hands over what it read, and only a document whose stored content
+/// differs from the one held gets a new snapshot and counts as changed, whatever the backend.
+/// Touched only on the watcher's queue.
+package final class WatchedDocuments {
+    /// A collection's, group's or query's documents, by `Firestore.WatchKey.tableKey`.
+    private(set) var byKey: [ExactID: QueryDocumentSnapshot] = [:]
+    /// A document listener's document, missing or not, once read.
+    private(set) var document: DocumentSnapshot?
+    /// Kept until the watcher takes them: a look that fails halfway loses none.
+    private var changed: Set<ExactID> = []
+
+    subscript(key: ExactID) -> QueryDocumentSnapshot? { byKey[key] }
+
+    var keys: Dictionary<ExactID, QueryDocumentSnapshot>.Keys { byKey.keys }
+
+    /// Takes `stored` as the document at `key` now (`.missing`: removed); `snapshot` makes its
+    /// snapshot, asked only when it differs from the one held. Returns the snapshot held now.
+    @discardableResult
+    func take(_ key: ExactID, _ stored: StoredDocument, snapshot: () -> QueryDocumentSnapshot) -> QueryDocumentSnapshot? {
+        guard stored != .missing else {
+            remove(key)
+            return nil
+        }
+        if let held = byKey[key], held.stored == stored { return held }  // the same snapshot: no change to send
+        let new = snapshot()
+        byKey[key] = new
+        changed.insert(key)
+        return new
+    }
+
+    func remove(_ key: ExactID) {
+        if byKey.removeValue(forKey: key) != nil { changed.insert(key) }
+    }
+
+    /// Removes every document whose key is not in `kept` (after a read of everything).
+    func removeAll(except kept: Set<ExactID>) {
+        for key in byKey.keys.filter({ !kept.contains($0) }) { remove(key) }
+    }
+
+    /// Takes `stored` as a document listener's document now.
+    func take(document stored: StoredDocument, at reference: @autoclosure () -> DocumentReference) {
+        guard document?.stored != stored else { return }
+        let new = DocumentSnapshot(reference: reference(), stored: stored)
+        document = new
+        changed.insert(new.key)
+    }
+
+    func reserveCapacity(_ count: Int) {
+        byKey.reserveCapacity(count)
+        changed.reserveCapacity(count)
+    }
+
+    /// What changed since the last call.
+    func takeChanged() -> Set<ExactID> {
+        defer { changed = [] }
+        return changed
+    }
+}
+
+extension Firestore.WatchKey {
+    /// How a watcher of this key tells its documents apart: by id in a collection (or a query
+    /// of one), by whole path in a group.
+    func tableKey(of path: ResourcePath) -> ExactID {
+        if case .collection = broadened { return ExactID(path.last) }
+        return ExactID(path.description)
+    }
+}

@@ -66,7 +66,7 @@ final class IDCompletionTests: XCTestCase {
         XCTAssertTrue(AppView.render(app, size: size).canvas.lines[14].hasSuffix("3 documents "))
         _ = app.handle(.character("1"))
         _ = app.handle(.enter)
-        XCTAssertEqual(app.selectedIDs["books"], "alpha-1")
+        XCTAssertEqual(app.tabStates["books"]?.selectedID, "alpha-1")
 
         _ = app.handle(.character("?"))
         let help = AppView.render(app, size: Size(width: 120, height: 70)).canvas.lines.joined(separator: "\n")

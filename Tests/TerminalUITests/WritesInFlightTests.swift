@@ -64,13 +64,13 @@ final class WritesInFlightTests: XCTestCase {
         XCTAssertTrue(statusLine(app).contains("Saving books/a…"), statusLine(app))
 
         _ = app.handle(.down)
-        XCTAssertEqual(app.selectedIDs["books"], "b", "a key is answered while the write is in flight")
+        XCTAssertEqual(app.tabStates["books"]?.selectedID, "b", "a key is answered while the write is in flight")
         XCTAssertTrue(statusLine(app).contains("Saving books/a…"), "the line still says so after a key: \(statusLine(app))")
 
         runner.complete()
         XCTAssertEqual(app.notice, "Saved books/a")
         XCTAssertEqual(try title("a"), "Alpha!")
-        XCTAssertEqual(app.selectedIDs["books"], "a", "the selection follows the saved document")
+        XCTAssertEqual(app.tabStates["books"]?.selectedID, "a", "the selection follows the saved document")
         XCTAssertFalse(statusLine(app).contains("Saving"), statusLine(app))
 
         _ = app.handle(.character("u"))

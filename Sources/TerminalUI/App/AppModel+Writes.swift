@@ -165,8 +165,8 @@ extension AppModel {
 
     /// Selects `id` now if it is listed, else as soon as the listener lists it.
     private func selectAsSoonAsListed(_ id: String, in tabID: String) {
-        selectedIDs[tabID] = id
-        awaitedSelection[tabID] = id
+        tabStates[tabID, default: TabState()].selectedID = id
+        tabStates[tabID, default: TabState()].awaitsSelection = true
     }
 
     /// The form a draft keeps on SIGTERM or SIGHUP: the open one when it holds typed text,

@@ -68,9 +68,8 @@ public final class AppModel {
     private(set) var tabs: [CollectionTab]
     private(set) var activeTab = 0
     var mode: Mode = .browse
-    var listStates: [String: ListState] = [:]
-    var selectedIDs: [String: String] = [:]
-    var filters: [String: String] = [:]
+    /// Per tab (by collection id): its list, selection, filter and order.
+    var tabStates: [String: TabState] = [:]
     var textField = TextField()
     var form: FormSession?
     /// A one-off message for the status line, e.g. "Saved colors/abc"; also where the store's
@@ -106,9 +105,6 @@ public final class AppModel {
     private var timesBeingRead: DocumentSnapshot?
     /// What `u` puts back and `Ctrl-R` does again.
     var history = UndoHistory()
-    /// Documents just written by Shelf, per tab, to select once the listener reports them:
-    /// until then the selection must not fall back to a neighbour and forget them.
-    var awaitedSelection: [String: String] = [:]
     /// Runs the writes off the main thread (`BackgroundEffects`; a test's runner in tests).
     let effects: any EffectRunner
     /// The writes in flight, and what waits for them.
@@ -163,6 +159,12 @@ public final class AppModel {
     }
 
     var tab: CollectionTab { tabs[activeTab] }
+
+    /// The shown tab's state.
+    var current: TabState {
+        get { tabStates[tab.collectionID] ?? TabState() }
+        set { tabStates[tab.collectionID] = newValue }
+    }
 
     // MARK: Collections made and removed while running
 
@@ -244,10 +246,6 @@ public final class AppModel {
 
     // MARK: Rows as the list shows them
 
-    /// The rows each tab shows, in its order and through its filter, until its rows, its
-    /// order or its filter change.
-    private var visibleCache: [String: VisibleRows] = [:]
-
     /// Indices into the tab's rows that pass the filter, in the tab's sort order.
     func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
 
@@ -256,7 +254,7 @@ public final class AppModel {
         let needle = TextFolding.fold(query)
         let sort = sortOrder(of: tab)
         let version = tab.version
-        let cached = visibleCache[tab.collectionID]
+        let cached = tabStates[tab.collectionID]?.visible
         // Still making sort keys (`advanceSorting()`): the same rows stay in their last order
         // (a new column chosen with s; while a collection loads, its rows only grow, so the
         // order of those read before stays right). Before the first order is ready, the rows
@@ -273,7 +271,7 @@ public final class AppModel {
         let narrows = cached.map { $0.version == version && $0.sort == sort && !$0.needle.isEmpty && needle.starts(with: $0.needle) } ?? false
         let rows = needle.isEmpty ? order : tab.matching(needle, among: narrows ? cached!.rows : order)
         let result = VisibleRows(version: version, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
-        visibleCache[tab.collectionID] = result
+        tabStates[tab.collectionID, default: TabState()].visible = result
         return result
     }
 
@@ -308,15 +306,14 @@ public final class AppModel {
     }
 
     /// The order the tab's rows are listed in: the one chosen by s/S, else the tab's own.
-    func sortOrder(of tab: CollectionTab) -> SortOrder { sortOrders[tab.collectionID] ?? tab.defaultSort }
-    var sortOrders: [String: SortOrder] = [:]
+    func sortOrder(of tab: CollectionTab) -> SortOrder { tabStates[tab.collectionID]?.sort ?? tab.defaultSort }
     /// Per tab, how many of its columns the list showed when last drawn (the first ones; the
     /// width leaves out the others): `s` cycles through these.
     var shownColumnCounts: [String: Int] = [:]
 
     func filterText(for tab: CollectionTab) -> String {
         if case .filter = mode, tab === self.tab { return textField.text }
-        return filters[tab.collectionID] ?? ""
+        return tabStates[tab.collectionID]?.filter ?? ""
     }
 
     /// The list position of the selected document: the same document while it exists, even
@@ -324,32 +321,29 @@ public final class AppModel {
     func selection(in visible: [Int]) -> Int? {
         guard !visible.isEmpty else { return nil }
         let positions = self.visible(of: tab)
-        let state = listStates[tab.collectionID] ?? ListState()
-        if let id = selectedIDs[tab.collectionID], let index = tab.index(of: id),
-           let position = positions.position(of: index) {
-            if awaitedSelection[tab.collectionID] == id { awaitedSelection[tab.collectionID] = nil }
+        let state = current.list
+        if let id = current.selectedID, let index = tab.index(of: id), let position = positions.position(of: index) {
+            current.awaitsSelection = false
             return position
         }
         // A document Shelf just wrote and the listener has not reported yet: show the nearest
         // row meanwhile, but keep waiting for it.
-        if let awaited = awaitedSelection[tab.collectionID], awaited == selectedIDs[tab.collectionID] {
+        if current.awaitsSelection {
             return min(state.selected ?? 0, visible.count - 1)
         }
         // From now on the selection follows this document, not this position; not yet while
         // the rows wait for their order (shown by id meanwhile) or are still being read (rows
         // read later may sort above it), so the top row is selected then, unless a key moved it.
         let position = min(state.selected ?? 0, visible.count - 1)
-        if isOrdered(tab) && tab.isLoaded { selectedIDs[tab.collectionID] = tab.snapshot(at: visible[position]).documentID }
+        if isOrdered(tab) && tab.isLoaded { current.selectedID = tab.snapshot(at: visible[position]).documentID }
         return position
     }
 
     private func select(position: Int?, in visible: [Int]) {
-        awaitedSelection[tab.collectionID] = nil  // a move wins over waiting
         detailScroll = nil  // a move, even back to the same document, shows the top
-        var state = listStates[tab.collectionID] ?? ListState()
-        state.selected = position
-        listStates[tab.collectionID] = state
-        selectedIDs[tab.collectionID] = position.map { tab.snapshot(at: visible[$0]).documentID }
+        current.awaitsSelection = false  // a move wins over waiting
+        current.list.selected = position
+        current.selectedID = position.map { tab.snapshot(at: visible[$0]).documentID }
     }
 
     var selectedIndex: Int? {
@@ -412,10 +406,9 @@ public final class AppModel {
     /// frames happened to be drawn.
     func keepSelectionInView(height: Int) {
         let visible = visibleRows(of: tab)
-        var state = listStates[tab.collectionID] ?? ListState()
-        state.offset = ListState(selected: selection(in: visible), offset: state.offset)
+        let selected = selection(in: visible)
+        current.list.offset = ListState(selected: selected, offset: current.list.offset)
             .keptVisible(rowCount: visible.count, height: height).offset
-        listStates[tab.collectionID] = state
     }
 
     /// Keys that act on a tab's documents, pressed before its first snapshot arrived: they are
@@ -473,10 +466,10 @@ public final class AppModel {
                 if number <= tabs.count { switchTab(to: number - 1) } else { notice = "There is no tab \(number): \(tabs.count) tabs" }
             }
         case .filter:
-            textField = TextField(text: filters[tab.collectionID] ?? "")
+            textField = TextField(text: current.filter ?? "")
             mode = .filter
         case .clearFilter:
-            if filters[tab.collectionID] != nil { filters[tab.collectionID] = nil; notice = "Filter cleared" }
+            if current.filter != nil { current.filter = nil; notice = "Filter cleared" }
             showsLookup = false
         case .open:
             textField = TextField()
@@ -566,11 +559,10 @@ public final class AppModel {
     /// where it can (its rows all moved, so the first row in view from before means nothing).
     private func sort(by sort: SortOrder) {
         let visible = visibleRows(of: tab)
-        let state = listStates[tab.collectionID] ?? ListState()
-        let rowOnScreen = selection(in: visible).map { $0 - state.offset }
-        sortOrders[tab.collectionID] = sort
+        let rowOnScreen = selection(in: visible).map { $0 - current.list.offset }
+        current.sort = sort
         if let rowOnScreen, isOrdered(tab), let position = selection(in: visibleRows(of: tab)) {
-            listStates[tab.collectionID]?.offset = max(0, position - rowOnScreen)
+            current.list.offset = max(0, position - rowOnScreen)
         }
         notice = "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
     }
@@ -764,13 +756,13 @@ public final class AppModel {
         switch key {
         case .enter:
             let text = textField.text
-            filters[tab.collectionID] = text.isEmpty ? nil : text
+            current.filter = text.isEmpty ? nil : text
             mode = .browse
             let visible = visibleRows(of: tab)
             select(position: visible.isEmpty ? nil : 0, in: visible)
             if visible.isEmpty && !text.isEmpty { notice = "Nothing matches \"\(text)\"" }
         case .escape:
-            filters[tab.collectionID] = nil
+            current.filter = nil
             mode = .browse
         default:
             _ = textField.handle(key)
@@ -820,7 +812,7 @@ public final class AppModel {
     /// does-not-exist and invalid-data show what the guide shows.
     func open(documentID id: String) {
         guard !id.isEmpty else { return }
-        filters[tab.collectionID] = nil
+        current.filter = nil
         let visible = visibleRows(of: tab)
         let position = tab.index(of: id).flatMap { self.visible(of: tab).position(of: $0) }
         if let position { select(position: position, in: visible) }

@@ -150,7 +150,7 @@ public enum AppView {
             return table.column(atOffset: point.x - layout.header.x).map { .header(column: $0) } ?? .list
         }
         if layout.listRows.contains(point) {
-            let offset = model.listStates[model.tab.collectionID]?.offset ?? 0
+            let offset = model.current.list.offset
             let position = offset + point.y - layout.listRows.y
             return position < model.visibleRows(of: model.tab).count ? .row(position) : .list
         }
@@ -182,7 +182,7 @@ public enum AppView {
                      at: Point(x: inner.x + markerWidth, y: inner.y), clippedTo: inner.width - markerWidth)
         inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
         model.keepSelectionInView(height: inner.height)
-        let offset = model.listStates[tab.collectionID]?.offset ?? 0
+        let offset = model.current.list.offset
         let window = visible.dropFirst(offset).prefix(inner.height)
         let highlighter = Highlighter(query: filter)
         let rows = window.map { index -> ListRow in

@@ -266,6 +266,6 @@ final class FormDraftTests: XCTestCase {
         XCTAssertEqual(second.form?.widget.values.first, "Hitchhiker!")
         XCTAssertNil(second.draftFile?.load(), "the form holds the text now")
         _ = second.handle(.enter)
-        guard case .confirm(.conflict(deleted: false)) = second.mode else { return XCTFail("saving over the changed document asks: \(second.mode)") }
+        guard case .confirm(.conflict(_, deleted: false)) = second.mode else { return XCTFail("saving over the changed document asks: \(second.mode)") }
     }
 }

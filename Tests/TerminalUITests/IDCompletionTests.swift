@@ -51,7 +51,7 @@ final class IDCompletionTests: XCTestCase {
         _ = app.handle(.character("o"))
         _ = app.handle(.character("a"))
         _ = app.handle(.tab)
-        XCTAssertEqual(app.textField.text, "alpha-")
+        XCTAssertEqual(app.textField?.text, "alpha-")
         _ = app.handle(.tab)
         let size = Size(width: 80, height: 16)
         XCTAssertEqual(AppView.render(app, size: size).canvas.lines[14],

@@ -28,7 +28,7 @@ final class KeysWhileLoadingTests: XCTestCase {
         for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
         _ = app.replayKeysWaitingForLoad()
         guard case .filter = app.mode else { return XCTFail("the filter is open: \(app.mode)") }
-        XCTAssertEqual(app.textField.text, "river 72")
+        XCTAssertEqual(app.textField?.text, "river 72")
         XCTAssertEqual(app.tab.collectionID, "books", "2 was typed into the filter, not a tab switch")
         XCTAssertNil(app.notice)
         _ = app.handle(.enter)

@@ -300,7 +300,7 @@ final class RawFormTests: XCTestCase {
         try Data(Self.document.replacingOccurrences(of: "First", with: "Theirs").utf8).write(to: file)
         try await until { app.tab.snapshot(at: 0).get("title") as? String == "Theirs" }
         _ = app.handle(.enter)
-        guard case .confirm(.conflict(deleted: false)) = app.mode else { return XCTFail("saving asks: \(app.mode)") }
+        guard case .confirm(.conflict(_, deleted: false)) = app.mode else { return XCTFail("saving asks: \(app.mode)") }
         XCTAssertTrue(screen(app).contains("notes/x changed on disk since this form opened"), screen(app))
         XCTAssertTrue(try fileText().contains("Theirs"), "nothing written before the answer")
 
@@ -312,7 +312,7 @@ final class RawFormTests: XCTestCase {
         try Data(Self.document.replacingOccurrences(of: "First", with: "Again").utf8).write(to: file)
         try await until { app.tab.snapshot(at: 0).get("title") as? String == "Again" }
         _ = app.handle(.enter)
-        guard case .confirm(.conflict(deleted: false)) = app.mode else { return XCTFail("saving asks again: \(app.mode)") }
+        guard case .confirm(.conflict(_, deleted: false)) = app.mode else { return XCTFail("saving asks again: \(app.mode)") }
         _ = app.handle(.character("y"))
         XCTAssertEqual(app.notice, "Saved notes/x")
         XCTAssertEqual(try fileText(), Self.document.replacingOccurrences(of: "First", with: "Mine"))
@@ -322,7 +322,9 @@ final class RawFormTests: XCTestCase {
         let app = try await makeApp()
         _ = app.handle(.character("e"))
         try set(app, "title", to: "\"x\"")
-        app.form!.widget.fields[8].text = "\"" + String(repeating: "x", count: 1_100_000) + "\""
+        guard case .form(var session) = app.mode else { return XCTFail("the form is open: \(app.mode)") }
+        session.widget.fields[8].text = "\"" + String(repeating: "x", count: 1_100_000) + "\""
+        app.mode = .form(session)
         _ = app.handle(.enter)
         XCTAssertTrue(app.notice?.hasPrefix("Not saved: document notes/x is ") == true, app.notice ?? "")
         guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }

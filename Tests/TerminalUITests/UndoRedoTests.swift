@@ -194,7 +194,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         for _ in 0..<10 { _ = app.handle(.backspace) }
         for character in "Yves" { _ = app.handle(.character(character)) }
         _ = app.handle(.enter)
-        guard case .confirm(.conflict(deleted: false)) = app.mode else { return XCTFail("saving did not ask; mode \(app.mode)") }
+        guard case .confirm(.conflict(_, deleted: false)) = app.mode else { return XCTFail("saving did not ask; mode \(app.mode)") }
         _ = app.handle(.character("y"))  // Overwrite
         XCTAssertEqual(try fields()["author"] as? String, "Yves")
 

@@ -6,14 +6,15 @@ import Foundation
 /// "Not saved: …", the change recorded for `u`, the selection on the document, and on failure
 /// the form back with what was typed.
 extension AppModel {
-    func saveForm(overwrite: Bool = false) {
-        guard let session = form else { return }
-        guard validateForm(all: true) else {
+    func saveForm(_ session: FormSession, overwrite: Bool = false) {
+        var session = session
+        guard session.validate(all: true) else {
+            mode = .form(session)
             notice = "Not saved: fix the marked fields first"
             return
         }
         if !overwrite, let id = session.documentID, let conflict = conflict(for: session, id: id) {
-            mode = .confirm(.conflict(deleted: conflict))
+            mode = .confirm(.conflict(session, deleted: conflict))
             return
         }
         let write: FormWrite
@@ -21,7 +22,7 @@ extension AppModel {
             write = try session.spec.save(session.widget.values)
         } catch {
             notice = "Not saved: \(error)"
-            mode = .form
+            mode = .form(session)
             return
         }
         // The form closes as a save that worked closes it; a failure brings it back.
@@ -113,8 +114,7 @@ extension AppModel {
             writes.quitWhenDone = false
             switch writes.interruptions.removeFirst() {
             case .formBack(let session, let message):
-                form = session
-                mode = .form
+                mode = .form(session)
                 notice = message
             case .undoConflict(let change, let redo, let isGone):
                 mode = .confirm(.undoConflict(change, redo: redo, isGone: isGone))

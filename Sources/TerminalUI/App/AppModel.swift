@@ -7,46 +7,44 @@ import ShelfModels
 /// the view models' reads.
 @MainActor
 public final class AppModel {
+    /// What the keys do now, each mode holding what it alone needs: the form's session is
+    /// inside `.form`, so a form mode without a form cannot be written.
     enum Mode {
         case browse
-        case filter
-        case openPrompt
-        case form
-        case help
-        /// `m`: the last messages, whole.
-        case messages
+        /// `/`: the filter being typed.
+        case filter(TextField)
+        /// `o`: the id being typed, and the ids Tab listed while it cycles through them.
+        case openPrompt(TextField, completion: IDCompletion?)
+        case form(FormSession)
+        /// Lines of the help scrolled off its top.
+        case help(offset: Int)
+        /// `m`: the last messages, whole; lines scrolled off the top.
+        case messages(offset: Int)
         /// `v`: the selected document's stored JSON fills the detail pane.
-        case raw
+        case raw(RawJSONView)
         case confirm(Confirmation)
+
+        /// The form being typed in, also while a question about it is asked.
+        var form: FormSession? {
+            switch self {
+            case .form(let session), .confirm(.discardForm(let session)), .confirm(.conflict(let session, _)): session
+            case .confirm(.quit(let before)): before.form
+            default: nil
+            }
+        }
     }
 
     enum Confirmation {
         case delete(id: String)
-        case discardForm
+        case discardForm(FormSession)
         /// The document changed (or went) on disk since the form opened.
-        case conflict(deleted: Bool)
+        case conflict(FormSession, deleted: Bool)
         /// `u` or `Ctrl-R` on a document changed on disk since the change they revert.
         case undoConflict(UndoHistory.Change, redo: Bool, isGone: Bool)
-        /// Ctrl-C with a changed form: quit and lose the text?
-        case quit
+        /// Ctrl-C with a changed form: quit and lose the text? `n` goes back to `before`.
+        indirect case quit(before: Mode)
         /// A draft was kept when Shelf was last stopped: reopen it?
         case reopenDraft(FormDraft)
-    }
-
-    /// An open form and what it was opened on.
-    struct FormSession {
-        var spec: FormSpec
-        var widget: FormWidget
-        var initialValues: [String]
-        let tabID: String
-        let documentID: String?
-        let original: DocumentSnapshot?
-        /// Reopened from a draft whose document has changed since: saving asks first.
-        var changedSinceDraft = false
-        /// The initial values as the fields hold them: comparing these is cheap (same count
-        /// and same storage say "unchanged" at once), so a frame never rebuilds a 1 MiB text.
-        var initialCharacters: [[Character]]
-        var isDirty: Bool { zip(widget.fields, initialCharacters).contains { $0.field.characters != $1 } }
     }
 
     public enum Outcome: Equatable {
@@ -70,8 +68,15 @@ public final class AppModel {
     var mode: Mode = .browse
     /// Per tab (by collection id): its list, selection, filter and order.
     var tabStates: [String: TabState] = [:]
-    var textField = TextField()
-    var form: FormSession?
+    /// The form being typed in, if any (`Mode.form`).
+    var form: FormSession? { mode.form }
+    /// The text being typed in the status line (a filter, an id), if any.
+    var textField: TextField? {
+        switch mode {
+        case .filter(let field), .openPrompt(let field, _): field
+        default: nil
+        }
+    }
     /// A one-off message for the status line, e.g. "Saved colors/abc"; also where the store's
     /// plain-form write errors go.
     var notice: String? {
@@ -86,10 +91,6 @@ public final class AppModel {
     /// The data folder cannot be written: keys that write say so and leave the hint line.
     /// Settable for tests (as root, every folder is writable).
     var isReadOnly: Bool
-    /// Lines of the help or the messages scrolled off its top; AppView clamps it when drawing.
-    var overlayOffset = 0
-    /// The document shown by `v`, while `mode` is `.raw`.
-    var rawView: RawJSONView?
     /// Rows of the detail scrolled off its top, for the document at `path`; another document
     /// starts at the top.
     var detailScroll: (path: String, offset: Int)?
@@ -115,8 +116,6 @@ public final class AppModel {
 
     /// Where a half-typed form is kept on SIGTERM or SIGHUP, and found at the next start.
     public let draftFile: DraftFile?
-    /// The mode Ctrl-C's question interrupted, to go back to on `n`.
-    private var modeBeforeQuitQuestion: Mode?
     /// A draft to reopen once its tab has loaded.
     private var draftWaitingForLoad: FormDraft?
 
@@ -312,7 +311,7 @@ public final class AppModel {
     var shownColumnCounts: [String: Int] = [:]
 
     func filterText(for tab: CollectionTab) -> String {
-        if case .filter = mode, tab === self.tab { return textField.text }
+        if case .filter(let field) = mode, tab === self.tab { return field.text }
         return tabStates[tab.collectionID]?.filter ?? ""
     }
 
@@ -371,8 +370,7 @@ public final class AppModel {
             // a second Ctrl-C answers yes. No write is lost unsaid: quitting waits for them.
             if case .confirm(.quit) = mode { return .quit }
             guard form?.isDirty == true else { return quitAfterWrites() }
-            modeBeforeQuitQuestion = mode
-            mode = .confirm(.quit)
+            mode = .confirm(.quit(before: mode))
             return .keepRunning
         }
         notice = nil  // a message lasts until the next key
@@ -385,12 +383,12 @@ public final class AppModel {
         defer { keepSelectionInView(height: pageSize) }
         switch mode {
         case .browse: return handleBrowse(key, pageSize: pageSize)
-        case .filter: handleFilter(key)
-        case .openPrompt: handleOpenPrompt(key)
-        case .form: handleForm(key)
-        case .help: handleOverlay(Keymap.help, key, pageSize: pageSize)
-        case .messages: handleOverlay(Keymap.messages, key, pageSize: pageSize)
-        case .raw: return handleRaw(key, pageSize: pageSize)
+        case .filter(let field): handleFilter(key, field)
+        case .openPrompt(let field, let completion): handleOpenPrompt(key, field, completion)
+        case .form(let session): handleForm(key, session)
+        case .help(let offset): handleOverlay(Keymap.help, key, offset: offset, pageSize: pageSize) { .help(offset: $0) }
+        case .messages(let offset): handleOverlay(Keymap.messages, key, offset: offset, pageSize: pageSize) { .messages(offset: $0) }
+        case .raw(let view): return handleRaw(key, view, pageSize: pageSize)
         case .confirm(.quit) where Keymap.confirm.action(for: key) == .yes:
             return .quit
         case .confirm(let confirmation): handleConfirm(confirmation, key)
@@ -466,14 +464,12 @@ public final class AppModel {
                 if number <= tabs.count { switchTab(to: number - 1) } else { notice = "There is no tab \(number): \(tabs.count) tabs" }
             }
         case .filter:
-            textField = TextField(text: current.filter ?? "")
-            mode = .filter
+            mode = .filter(TextField(text: current.filter ?? ""))
         case .clearFilter:
             if current.filter != nil { current.filter = nil; notice = "Filter cleared" }
             showsLookup = false
         case .open:
-            textField = TextField()
-            mode = .openPrompt
+            mode = .openPrompt(TextField(), completion: nil)
         case .add: openForm(editing: nil)
         case .edit:
             guard let index = selectedIndex else { notice = "Nothing to edit: the list is empty"; break }
@@ -498,8 +494,7 @@ public final class AppModel {
         case .collections: openCollections()
         case .rawView:
             guard let index = selectedIndex else { notice = "Nothing to show: the list is empty"; break }
-            rawView = RawJSONView(snapshot: tab.snapshot(at: index), text: storedText(of:))
-            mode = .raw
+            mode = .raw(RawJSONView(snapshot: tab.snapshot(at: index), text: storedText(of:)))
         case .copyJSON: return copySelectedJSON()
         case .copyPath:
             guard let reference = selectedDocument else { notice = "Nothing to copy: the list is empty"; break }
@@ -510,12 +505,8 @@ public final class AppModel {
             // Only the columns on screen: a sort by one out of sight would look like none.
             let shown = shownColumnCounts[tab.collectionID] ?? tab.columns.count
             sort(by: action == .sortNext ? current.next(columnCount: shown) : current.reversed)
-        case .help:
-            overlayOffset = 0
-            mode = .help
-        case .messages:
-            overlayOffset = 0
-            mode = .messages
+        case .help: mode = .help(offset: 0)
+        case .messages: mode = .messages(offset: 0)
         case .scrollDetailDown: scrollDetail(by: 1)
         case .scrollDetailUp: scrollDetail(by: -1)
         case .quit: return quitAfterWrites()
@@ -613,10 +604,13 @@ public final class AppModel {
             if isReady(tab) { move(step) }
         case (.browse, .wheelUp, .detail), (.browse, .wheelDown, .detail):
             scrollDetail(by: step)
-        case (.raw, .wheelUp, _), (.raw, .wheelDown, _):
-            if let offset = rawView?.offset { rawView?.offset = max(0, offset + step) }
-        case (.help, .wheelUp, _), (.help, .wheelDown, _), (.messages, .wheelUp, _), (.messages, .wheelDown, _):
-            overlayOffset = max(0, overlayOffset + step)
+        case (.raw(var view), .wheelUp, _), (.raw(var view), .wheelDown, _):
+            view.offset = max(0, view.offset + step)
+            mode = .raw(view)
+        case (.help(let offset), .wheelUp, _), (.help(let offset), .wheelDown, _):
+            mode = .help(offset: max(0, offset + step))
+        case (.messages(let offset), .wheelUp, _), (.messages(let offset), .wheelDown, _):
+            mode = .messages(offset: max(0, offset + step))
         default: break
         }
     }
@@ -683,19 +677,20 @@ public final class AppModel {
     }
 
     /// The help or the messages: scrolling keys scroll, the others in `bindings` close it.
-    private func handleOverlay(_ bindings: [KeyBinding<Keymap.Action>], _ key: Key, pageSize: Int) {
+    private func handleOverlay(_ bindings: [KeyBinding<Keymap.Action>], _ key: Key, offset: Int, pageSize: Int,
+                               scrolledTo: (Int) -> Mode) {
         guard let action = bindings.action(for: key) else { return }
-        if let offset = Self.scrolled(overlayOffset, by: action, pageSize: pageSize) { overlayOffset = offset } else { mode = .browse }
+        mode = Self.scrolled(offset, by: action, pageSize: pageSize).map(scrolledTo) ?? .browse
     }
 
-    private func handleRaw(_ key: Key, pageSize: Int) -> Outcome {
-        guard let action = Keymap.raw.action(for: key), var view = rawView else { return .keepRunning }
+    private func handleRaw(_ key: Key, _ view: RawJSONView, pageSize: Int) -> Outcome {
+        guard let action = Keymap.raw.action(for: key) else { return .keepRunning }
         if action == .copyJSON { return copySelectedJSON() }
         if let offset = Self.scrolled(view.offset, by: action, pageSize: pageSize) {
+            var view = view
             view.offset = offset
-            rawView = view
+            mode = .raw(view)
         } else {
-            rawView = nil
             mode = .browse
         }
         return .keepRunning
@@ -752,10 +747,10 @@ public final class AppModel {
         tab.show()
     }
 
-    private func handleFilter(_ key: Key) {
+    private func handleFilter(_ key: Key, _ field: TextField) {
         switch key {
         case .enter:
-            let text = textField.text
+            let text = field.text
             current.filter = text.isEmpty ? nil : text
             mode = .browse
             let visible = visibleRows(of: tab)
@@ -765,33 +760,30 @@ public final class AppModel {
             current.filter = nil
             mode = .browse
         default:
-            _ = textField.handle(key)
+            var field = field
+            _ = field.handle(key)
+            mode = .filter(field)
         }
     }
 
-    /// The ids Tab listed in the `o` prompt, while it cycles through them.
-    var completion: IDCompletion?
-
-    private func handleOpenPrompt(_ key: Key) {
+    private func handleOpenPrompt(_ key: Key, _ field: TextField, _ completion: IDCompletion?) {
         switch key {
-        case .escape: mode = .browse; completion = nil
+        case .escape: mode = .browse
         case .enter:
             mode = .browse
-            completion = nil
-            open(documentID: textField.text.trimmed)
+            open(documentID: field.text.trimmed)
         case .tab, .backTab:
             if var listing = completion, !listing.candidates.isEmpty {
-                textField = TextField(text: listing.cycle(forward: key == .tab))
-                completion = listing
+                mode = .openPrompt(TextField(text: listing.cycle(forward: key == .tab)), completion: listing)
             } else {
                 let ids = (0..<tab.rowCount).map { tab.snapshot(at: $0).documentID }
-                let step = IDCompletion.complete(textField.text, among: ids)
-                textField = TextField(text: step.text)
-                completion = step.listing
+                let step = IDCompletion.complete(field.text, among: ids)
+                mode = .openPrompt(TextField(text: step.text), completion: step.listing)
             }
         default:
-            completion = nil
-            _ = textField.handle(key)
+            var field = field
+            _ = field.handle(key)
+            mode = .openPrompt(field, completion: nil)
         }
     }
 
@@ -837,41 +829,25 @@ public final class AppModel {
             FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint, choices: $0.rule.choices, keptChoice: $0.rule.keptChoice)
         }
         let original = index.map { tab.snapshot(at: $0) }
-        form = FormSession(spec: spec, widget: FormWidget(fields: fields), initialValues: fields.map(\.text),
-                           tabID: tab.collectionID, documentID: original?.documentID, original: original,
-                           initialCharacters: fields.map(\.field.characters))
-        validateForm(all: false)
-        mode = .form
+        var session = FormSession(spec: spec, widget: FormWidget(fields: fields), initialValues: fields.map(\.text),
+                                  tabID: tab.collectionID, documentID: original?.documentID, original: original,
+                                  initialCharacters: fields.map(\.field.characters))
+        session.validate(all: false)
+        mode = .form(session)
     }
 
-    private func handleForm(_ key: Key) {
-        guard var session = form else { mode = .browse; return }
+    private func handleForm(_ key: Key, _ session: FormSession) {
+        var session = session
         switch Keymap.form.action(for: key) {
-        case .save?: saveForm()
-        case .cancel?: if session.isDirty { mode = .confirm(.discardForm) } else { closeForm() }
-        case .nextField?: session.widget.focusNext(); form = session
-        case .previousField?: session.widget.focusPrevious(); form = session
+        case .save?: saveForm(session)
+        case .cancel?: if session.isDirty { mode = .confirm(.discardForm(session)) } else { closeForm() }
+        case .nextField?: session.widget.focusNext(); mode = .form(session)
+        case .previousField?: session.widget.focusPrevious(); mode = .form(session)
         default:
             _ = session.widget.handle(key)
-            form = session
-            validateForm(all: false, only: session.widget.focus)
+            session.validate(all: false, only: session.widget.focus)
+            mode = .form(session)
         }
-    }
-
-    /// Shows each rule's message next to its field; `all` also marks empty untouched fields.
-    @discardableResult
-    func validateForm(all: Bool, only: Int? = nil) -> Bool {
-        guard var session = form else { return false }
-        var valid = true
-        for (index, field) in session.spec.fields.enumerated() where only == nil || only == index {
-            let text = session.widget.fields[index].text
-            let message = field.rule.check(text)
-            if message != nil { valid = false }
-            let show = all || text != session.initialValues[index] || !text.isEmpty
-            session.widget.fields[index].message = show ? message : nil
-        }
-        form = session
-        return valid
     }
 
     /// nil when the document is as it was when the form opened; otherwise whether it is gone.
@@ -883,7 +859,6 @@ public final class AppModel {
     }
 
     func closeForm() {
-        form = nil
         mode = .browse
         showsLookup = false
     }
@@ -918,7 +893,7 @@ public final class AppModel {
             if documentIndex == nil { notice = "\(draft.collectionID)/\(id) no longer exists: saving adds it as a new document" }
         }
         openForm(editing: documentIndex)
-        guard var session = form, session.widget.fields.map(\.label) == draft.labels else {
+        guard case .form(var session) = mode, session.widget.fields.map(\.label) == draft.labels else {
             notice = "The draft no longer fits the form; it stays in \(draftFile?.url.path ?? "its file")"
             closeForm()
             return
@@ -931,8 +906,8 @@ public final class AppModel {
         session.widget.focus = min(max(0, draft.focus), session.widget.fields.count - 1)
         session.initialValues = draft.initialValues
         session.initialCharacters = draft.initialValues.map(Array.init)
-        form = session
-        validateForm(all: false)
+        session.validate(all: false)
+        mode = .form(session)
         draftFile?.remove()
         if notice == nil { notice = "Reopened the draft of \(draft.title)" }
     }
@@ -950,11 +925,11 @@ public final class AppModel {
         case (.discardForm, .yes):
             closeForm()
             notice = "Changes discarded"
-        case (.discardForm, _):
-            mode = .form
-        case (.conflict, .yes):
-            mode = .form
-            saveForm(overwrite: true)
+        case (.discardForm(let session), _):
+            mode = .form(session)
+        case (.conflict(let session, _), .yes):
+            mode = .form(session)
+            saveForm(session, overwrite: true)
         case (.undoConflict(let change, let redo, _), .yes):
             mode = .browse
             revert(change, redo: redo, evenIfChangedSince: true)
@@ -964,9 +939,8 @@ public final class AppModel {
             notice = "Not \(redo ? "redone" : "undone"): \(change.path) is as it is on disk; \(redo ? "Ctrl-R" : "u") asks again"
         case (.quit, .yes):
             break  // handled by the caller, which quits
-        case (.quit, _):
-            mode = modeBeforeQuitQuestion ?? .form
-            modeBeforeQuitQuestion = nil
+        case (.quit(let before), _):
+            mode = before
         case (.reopenDraft(let draft), .yes):
             mode = .browse
             reopen(draft)
@@ -974,10 +948,10 @@ public final class AppModel {
             mode = .browse
             draftFile?.remove()
             notice = "Draft discarded"
-        case (.conflict(let deleted), _):
+        case (.conflict(let session, let deleted), _):
             if deleted || key == .escape {
-                mode = .form
-            } else if let session = form, let id = session.documentID, let index = tab.index(of: id) {
+                mode = .form(session)
+            } else if let id = session.documentID, let index = tab.index(of: id) {
                 closeForm()
                 openForm(editing: index)
                 notice = "Reloaded from disk; your edits were dropped"

@@ -33,10 +33,10 @@ public enum AppView {
         let position = model.selection(in: visible)
         drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
 
-        if case .form = model.mode, let session = model.form {
+        if case .form(let session) = model.mode {
             cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
-        } else if case .raw = model.mode, model.rawView != nil {
-            drawRaw(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
+        } else if case .raw(let view) = model.mode {
+            drawRaw(model, view, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
         } else if model.showsLookup {
             model.followLookup()
             drawLookup(model.books.lookup, into: &canvas, area: detailArea)
@@ -56,16 +56,21 @@ public enum AppView {
         if offline != nil { counts += " · offline" }
         let statusStyle = Style(bold: offline != nil, reverse: true)
         switch model.mode {
-        case .filter, .openPrompt:
+        case .filter(var field), .openPrompt(var field, _):
             let prompt: String
-            if case .filter = model.mode { prompt = "Filter: " } else { prompt = "Open \(tab.collectionID)/" }
+            var completion: IDCompletion?
+            if case .openPrompt(_, let listing) = model.mode {
+                prompt = "Open \(tab.collectionID)/"
+                completion = listing
+            } else {
+                prompt = "Filter: "
+            }
             let fieldArea = Rect(x: 1 + prompt.displayWidth, y: statusRow.y, width: max(1, statusRow.width / 2 - prompt.displayWidth), height: 1)
             // Tab's listing of ids, else the counts, in what the field leaves.
-            let right = model.completion.map { $0.line(collectionID: tab.collectionID) } ?? counts
+            let right = completion.map { $0.line(collectionID: tab.collectionID) } ?? counts
             StatusBar(left: "", right: right.truncated(toWidth: max(0, statusRow.width - fieldArea.maxX - 2)), style: statusStyle)
                 .render(into: &canvas, area: statusRow)
             canvas.write(prompt, at: Point(x: 1, y: statusRow.y), style: Style(bold: true, reverse: true))
-            var field = model.textField
             field.style = Style(reverse: true)
             field.render(into: &canvas, area: fieldArea)
             cursor = field.cursorPosition(in: fieldArea)
@@ -82,7 +87,7 @@ public enum AppView {
         HintBar(bindings: bindings).render(into: &canvas, area: bounds.row(size.height - 1))
 
         switch model.mode {
-        case .help:
+        case .help(let offset):
             var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: model.browseBindings),
                                               HelpSection(title: "In a form", bindings: Keymap.form),
                                               HelpSection(title: "Opening by id (o)", bindings: Keymap.openPrompt),
@@ -90,10 +95,10 @@ public enum AppView {
                                               HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
                                               HelpSection(title: "Anywhere", bindings: Keymap.global)],
                                    footer: "Esc or ? to close")
-            drawOverlay(&help, model: model, into: &canvas, area: bounds)
-        case .messages:
+            model.mode = .help(offset: drawOverlay(&help, offset: offset, into: &canvas, area: bounds))
+        case .messages(let offset):
             var log = messageLog(model.status.history, width: bounds.width)
-            drawOverlay(&log, model: model, into: &canvas, area: bounds)
+            model.mode = .messages(offset: drawOverlay(&log, offset: offset, into: &canvas, area: bounds))
         case .confirm(let confirmation):
             dialog(for: confirmation, model: model).render(into: &canvas, area: bounds)
             cursor = nil
@@ -103,10 +108,10 @@ public enum AppView {
     }
 
     /// A scrolling overlay at the model's offset, kept where it can scroll back from at once.
-    private static func drawOverlay(_ overlay: inout HelpOverlay, model: AppModel, into canvas: inout Canvas, area: Rect) {
-        model.overlayOffset = min(model.overlayOffset, overlay.maxOffset(in: area))
-        overlay.offset = model.overlayOffset
+    private static func drawOverlay(_ overlay: inout HelpOverlay, offset: Int, into canvas: inout Canvas, area: Rect) -> Int {
+        overlay.offset = min(offset, overlay.maxOffset(in: area))
         overlay.render(into: &canvas, area: area)
+        return overlay.offset
     }
 
     /// `m`: the last messages, newest first, each whole (wrapped to the screen's width) after
@@ -281,8 +286,8 @@ public enum AppView {
 
     /// `v`: the document's file as stored, following changes on disk; the footer says how to
     /// scroll and close.
-    private static func drawRaw(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
-        guard var view = model.rawView else { return }
+    private static func drawRaw(_ model: AppModel, _ view: RawJSONView, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
+        var view = view
         if let index, tab.snapshot(at: index).reference.path == view.path {
             view.follow(tab.snapshot(at: index), text: model.storedText(of:))
         }
@@ -290,7 +295,7 @@ public enum AppView {
         var widget = DetailWidget(lines: view.lines, offset: view.offset)
         widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
         view.offset = widget.offset
-        model.rawView = view
+        model.mode = .raw(view)
         let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
         let arrows = (widget.offset > 0 ? "↑" : "") + (below ? "↓" : "")
         Frame(title: view.path + ".json", footer: "v or Esc closes" + (arrows.isEmpty ? "" : " · \(arrows) more"), isFocused: true)
@@ -317,7 +322,7 @@ public enum AppView {
     }
 
     /// The form in the detail pane; returns where the cursor goes.
-    private static func drawForm(_ session: AppModel.FormSession, mode: ColorMode, into canvas: inout Canvas, area: Rect) -> Point? {
+    private static func drawForm(_ session: FormSession, mode: ColorMode, into canvas: inout Canvas, area: Rect) -> Point? {
         let frame = Frame(title: session.spec.title, footer: session.isDirty ? "edited" : nil, isFocused: true)
         frame.render(into: &canvas, area: area)
         let inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
@@ -367,7 +372,7 @@ public enum AppView {
             let what = isGone ? "was deleted on disk" : "changed on disk"
             return ConfirmDialog(title: isGone ? "Deleted on disk" : "Changed on disk", question: "\(change.path) \(what) since \(since). \(verb) anyway? \(outcome)",
                                  yesLabel: "\(verb) anyway", noLabel: "Leave it")
-        case .conflict(let deleted):
+        case .conflict(_, let deleted):
             return deleted
                 ? ConfirmDialog(title: "Deleted on disk", question: "\(path) was deleted since this form opened. Save it again?",
                                 yesLabel: "Save again", noLabel: "Keep editing")

@@ -17,6 +17,8 @@ final class ShelfApp {
     private var pendingKeys: (labels: [String], since: Double)?
     private var loggedLoads: Set<String> = []
     private var isListingCollections = false
+    /// What a click means on the frame on screen.
+    private var hits = HitMap.none
 
     private init(screen: NcursesScreen, model: AppModel) {
         self.screen = screen
@@ -94,7 +96,7 @@ final class ShelfApp {
         }
         for key in keys where key != .resize {
             if case .mouse(let event) = key {
-                model.handle(mouse: event, size: screen.size)
+                model.handle(mouse: event.kind, on: hits.hit(at: event.point))
             } else {
                 perform(model.handle(key, pageSize: AppView.listHeight(for: screen.size)))
             }
@@ -146,10 +148,11 @@ final class ShelfApp {
         perform(model.replayKeysWaitingForLoad())
         let size = screen.size
         let frame = withObservationTracking {
-            AppView.render(model, size: size)
+            model.frame(size: size)
         } onChange: { [self] in
             DispatchQueue.main.async { MainActor.assumeIsolated { self.scheduleDraw() } }
         }
+        hits = frame.hits
         screen.draw(frame.canvas, cursor: frame.cursor)
         if let timings { logTimings(timings, frameStarted: started) }
         if sorting { scheduleDraw() }

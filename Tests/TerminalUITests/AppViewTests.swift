@@ -43,7 +43,7 @@ final class AppViewTests: XCTestCase {
     }
 
     private func lines(_ app: AppModel, _ width: Int = 80, _ height: Int = 16) -> [String] {
-        AppView.render(app, size: Size(width: width, height: height)).canvas.lines
+        app.frame(size: Size(width: width, height: height)).canvas.lines
     }
 
     func testYCopiesTheSelectedDocumentsPath() async throws {
@@ -83,7 +83,7 @@ final class AppViewTests: XCTestCase {
             "                                                   3 documents · 1 not decoding ",
             "Tab tabs  / filter  s sort  o open  a add  e edit  d delete  ? help  q quit     ",
         ])
-        XCTAssertTrue(AppView.render(app, size: Size(width: 80, height: 16)).canvas.style(at: Point(x: 3, y: 3)).reverse,
+        XCTAssertTrue(app.frame(size: Size(width: 80, height: 16)).canvas.style(at: Point(x: 3, y: 3)).reverse,
                       "the selected row is in reverse video")
     }
 
@@ -104,7 +104,7 @@ final class AppViewTests: XCTestCase {
         _ = app.handle(.character("2"))
         try await waitUntilLoaded(app)
         _ = app.handle(.down)  // by name, Navy-ish comes before Orange
-        let screen = AppView.render(app, size: Size(width: 80, height: 16))
+        let screen = app.frame(size: Size(width: 80, height: 16))
         // Row 4 is the second colour, selected: a four-cell swatch after the border and the
         // marker column, drawn in reverse video so the row's selection leaves its colour alone.
         let swatch = screen.canvas.style(at: Point(x: 3, y: 4))
@@ -125,7 +125,7 @@ final class AppViewTests: XCTestCase {
         let app = try await makeApp(.none)
         _ = app.handle(.character("2"))
         try await waitUntilLoaded(app)
-        let screen = AppView.render(app, size: Size(width: 80, height: 16))
+        let screen = app.frame(size: Size(width: 80, height: 16))
         for y in 0..<16 {
             for x in 0..<80 {
                 let style = screen.canvas.style(at: Point(x: x, y: y))
@@ -239,7 +239,7 @@ final class FormDraftTests: XCTestCase {
         _ = app.handle(.character("e"))
         XCTAssertEqual(app.handle(.character("!")), .keepRunning)
         XCTAssertEqual(app.handle(.ctrl("c")), .keepRunning, "a changed form asks first")
-        XCTAssertTrue(AppView.render(app, size: Size(width: 100, height: 24)).canvas.lines.joined().contains("Quit and lose what you typed"))
+        XCTAssertTrue(app.frame(size: Size(width: 100, height: 24)).canvas.lines.joined().contains("Quit and lose what you typed"))
         _ = app.handle(.character("n"))
         guard case .form = app.mode else { return XCTFail("n goes back to the form") }
         XCTAssertEqual(app.form?.widget.values.first, "Hitchhiker!")

@@ -49,12 +49,12 @@ final class BrokenDocumentTests: XCTestCase {
 
     func testTheListShowsTheFixOnceTheFileIsFixed() async throws {
         let app = try await makeApp()
-        XCTAssertTrue(AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines.joined().contains("cannot be read"))
+        XCTAssertTrue(app.frame(size: Size(width: 100, height: 20)).canvas.lines.joined().contains("cannot be read"))
         try Data(#"{"author": "A", "numberOfPages": 1, "title": "Whole"}"#.utf8).write(to: broken)
-        for _ in 0..<200 where !AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines.joined().contains("Whole") {
+        for _ in 0..<200 where !app.frame(size: Size(width: 100, height: 20)).canvas.lines.joined().contains("Whole") {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let screen = AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines.joined(separator: "\n")
+        let screen = app.frame(size: Size(width: 100, height: 20)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(screen.contains("Whole"), screen)
         XCTAssertFalse(screen.contains("cannot be read"), screen)
         XCTAssertEqual(app.handle(.character("e")), .keepRunning, "a readable document opens in the form again")

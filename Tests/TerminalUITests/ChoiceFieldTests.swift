@@ -67,7 +67,7 @@ final class ChoiceFieldTests: XCTestCase {
         for _ in 0..<500 where !(app.tab.isLoaded && app.tab.rowCount == 1) { try await Task.sleep(for: .milliseconds(10)) }
         _ = app.handle(.character("e"))
         XCTAssertEqual(app.form?.widget.values, ["Old", "archived"])
-        let screen = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
+        let screen = app.frame(size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(screen.contains("   Status ◂ archived ▸ "), screen)
         XCTAssertTrue(screen.contains("          archived (as on disk) "), screen)
         _ = app.handle(.character("!"))

@@ -34,7 +34,7 @@ final class ColumnsAndSortingTests: XCTestCase {
     }
 
     private func lines(_ app: AppModel, width: Int = 100) -> [String] {
-        AppView.render(app, size: Size(width: width, height: 16)).canvas.lines
+        app.frame(size: Size(width: width, height: 16)).canvas.lines
     }
 
     /// The list pane's rows, header first, without the borders and trailing spaces.
@@ -165,7 +165,7 @@ final class ColumnsAndSortingTests: XCTestCase {
         let app = try await makeApp()
         _ = app.handle(.character("/"))
         for c in "herb" { _ = app.handle(.character(c)) }
-        let canvas = AppView.render(app, size: Size(width: 100, height: 16)).canvas
+        let canvas = app.frame(size: Size(width: 100, height: 16)).canvas
         let row = 3  // the first row under the header: Children of Dune, Frank Herbert
         let line = canvas.lines[row]
         let start = try XCTUnwrap(line.range(of: "Herb")).lowerBound

@@ -38,7 +38,7 @@ final class DocumentTimesDetailTests: XCTestCase {
         for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
         app.showsDocumentTimes = true
 
-        let screen = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines
+        let screen = app.frame(size: Size(width: 80, height: 16)).canvas.lines
         XCTAssertEqual(screen[2...6].map { String($0.suffix(40)) }, [
             "│ Title    Dune                        │",
             "│ Author   Frank Herbert               │",
@@ -48,11 +48,11 @@ final class DocumentTimesDetailTests: XCTestCase {
         ])
 
         try await book.updateData(["numberOfPages": 413])
-        for _ in 0..<500 where !AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines[4].contains("413") {
+        for _ in 0..<500 where !app.frame(size: Size(width: 80, height: 16)).canvas.lines[4].contains("413") {
             try await Task.sleep(for: .milliseconds(10))
         }
         let now = try XCTUnwrap(try store.documentTimes([book.path]).first ?? nil)
-        let updated = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines
+        let updated = app.frame(size: Size(width: 80, height: 16)).canvas.lines
         XCTAssertEqual(String(updated[5].suffix(40)), "│ Created  \(localTime(1_000_000_000))         │", "kept")
         XCTAssertEqual(String(updated[6].suffix(40)), "│ Updated  \(localTime(now.updated.seconds))         │", "read again for the new snapshot")
     }
@@ -69,13 +69,13 @@ final class DocumentTimesDetailTests: XCTestCase {
         var redrawn = 0
         app.afterEffect = { _ in redrawn += 1 }
 
-        let before = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
+        let before = app.frame(size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
         XCTAssertFalse(before.contains("Created"), before)
-        _ = AppView.render(app, size: Size(width: 80, height: 16))
+        _ = app.frame(size: Size(width: 80, height: 16))
         XCTAssertEqual(runner.pendingPaths, ["times of books/dune"], "read once, however many frames are drawn meanwhile")
         runner.complete()
         XCTAssertEqual(redrawn, 1, "the app draws again")
-        let after = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
+        let after = app.frame(size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(after.contains("Created") && after.contains("Updated"), after)
         XCTAssertTrue(runner.pending.isEmpty)
     }

@@ -54,22 +54,22 @@ final class IDCompletionTests: XCTestCase {
         XCTAssertEqual(app.textField?.text, "alpha-")
         _ = app.handle(.tab)
         let size = Size(width: 80, height: 16)
-        XCTAssertEqual(AppView.render(app, size: size).canvas.lines[14],
+        XCTAssertEqual(app.frame(size: size).canvas.lines[14],
                        " Open books/alpha-                                      2 ids: alpha-1  alpha-2 ")
         _ = app.handle(.tab)
         _ = app.handle(.tab)
-        XCTAssertEqual(AppView.render(app, size: size).canvas.lines[14],
+        XCTAssertEqual(app.frame(size: size).canvas.lines[14],
                        " Open books/alpha-2                                   2 ids: alpha-1  [alpha-2] ")
-        XCTAssertEqual(AppView.render(app, size: size).canvas.lines[15],
+        XCTAssertEqual(app.frame(size: size).canvas.lines[15],
                        "Enter open  Tab complete  Esc cancel                                            ")
         _ = app.handle(.backspace)  // typing ends the listing: the counts come back
-        XCTAssertTrue(AppView.render(app, size: size).canvas.lines[14].hasSuffix("3 documents "))
+        XCTAssertTrue(app.frame(size: size).canvas.lines[14].hasSuffix("3 documents "))
         _ = app.handle(.character("1"))
         _ = app.handle(.enter)
         XCTAssertEqual(app.tabStates["books"]?.selectedID, "alpha-1")
 
         _ = app.handle(.character("?"))
-        let help = AppView.render(app, size: Size(width: 120, height: 70)).canvas.lines.joined(separator: "\n")
+        let help = app.frame(size: Size(width: 120, height: 70)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(help.contains("Opening by id (o)"), help)
         XCTAssertTrue(help.contains("Tab                Complete the id; again: list the ids and cycle (Shift-Tab back)"), help)
         XCTAssertTrue(help.contains("←/→/Space          In a field with choices (a status): the previous or next value; a letter jumps"), help)

@@ -31,7 +31,7 @@ final class ListOffsetTests: XCTestCase {
         return app
     }
 
-    private func screen(_ app: AppModel) -> [String] { AppView.render(app, size: size).canvas.lines }
+    private func screen(_ app: AppModel) -> [String] { app.frame(size: size).canvas.lines }
 
     private func press(_ keys: [Key], _ app: AppModel) {
         for key in keys { _ = app.handle(key, pageSize: pageSize) }

@@ -25,7 +25,7 @@ final class MessageLogTests: XCTestCase {
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: size).canvas.lines.joined(separator: "\n")
+        app.frame(size: size).canvas.lines.joined(separator: "\n")
     }
 
     func testMShowsTheLastMessagesWholeNewestFirstAndEscCloses() async throws {
@@ -34,7 +34,7 @@ final class MessageLogTests: XCTestCase {
         _ = app.handle(.character("x"))
         app.notice = long
         XCTAssertFalse(screen(app).contains(long), "the status line cannot hold it whole")
-        let wide = AppView.render(app, size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
+        let wide = app.frame(size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(wide.contains("m messages"), "the hint line lists the key:\n\(wide)")
 
         _ = app.handle(.character("m"))
@@ -73,6 +73,6 @@ final class MessageLogTests: XCTestCase {
         let app = try await makeApp()
         _ = app.handle(.character("?"))
         XCTAssertTrue(Keymap.browse.contains { $0.keys == [.character("m")] && $0.hint == "messages" })
-        XCTAssertTrue(AppView.render(app, size: Size(width: 120, height: 60)).canvas.lines.joined().contains("Show the last 50 messages"))
+        XCTAssertTrue(app.frame(size: Size(width: 120, height: 60)).canvas.lines.joined().contains("Show the last 50 messages"))
     }
 }

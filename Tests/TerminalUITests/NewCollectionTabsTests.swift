@@ -44,12 +44,12 @@ final class NewCollectionTabsTests: XCTestCase {
         try write("notes/x", #"{"title": "A note"}"#)
         try write("Zebra/q", #"{"name": "Capital"}"#)  // "Z" sorts before "n" and "z" by bytes
         XCTAssertTrue(app.refreshCollections())
-        XCTAssertEqual(AppView.render(app, size: Size(width: 90, height: 16)).canvas.lines[0],
+        XCTAssertEqual(app.frame(size: Size(width: 90, height: 16)).canvas.lines[0],
                        " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles   6 Zebra   7 notes   8 zines  ")
         XCTAssertEqual(app.tab.collectionID, "zines", "the shown tab stays shown")
         _ = app.handle(.character("7"))
         try await until { app.tab.isLoaded && app.tab.rowCount == 1 }
-        XCTAssertTrue(AppView.render(app, size: Size(width: 90, height: 16)).canvas.lines.joined().contains("A note"))
+        XCTAssertTrue(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("A note"))
     }
 
     func testARemovedFolderLeavesATabThatSaysItIsGone() async throws {
@@ -59,16 +59,16 @@ final class NewCollectionTabsTests: XCTestCase {
         try FileManager.default.removeItem(at: folder.appendingPathComponent("zines"))
         XCTAssertTrue(app.refreshCollections())
         try await until { app.tab.rowCount == 0 }
-        let screen = AppView.render(app, size: Size(width: 90, height: 16)).canvas.lines
+        let screen = app.frame(size: Size(width: 90, height: 16)).canvas.lines
         XCTAssertEqual(screen[14], " The 'zines' folder is gone: it was removed on disk                           0 documents ", screen.joined(separator: "\n"))
         XCTAssertTrue(screen[3].contains("The 'zines' folder is gone"), screen.joined(separator: "\n"))
         _ = app.handle(.character("j"))
         _ = app.handle(.character("e"))
-        _ = AppView.render(app, size: Size(width: 90, height: 16))
+        _ = app.frame(size: Size(width: 90, height: 16))
 
         try write("zines/y", #"{"name": "Back"}"#)
         XCTAssertTrue(app.refreshCollections(), "back again")
         try await until { app.tab.rowCount == 1 }
-        XCTAssertFalse(AppView.render(app, size: Size(width: 90, height: 16)).canvas.lines.joined().contains("gone"))
+        XCTAssertFalse(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("gone"))
     }
 }

@@ -27,7 +27,7 @@ final class OfflineTests: XCTestCase {
         XCTAssertTrue(condition())
     }
 
-    private func screen(_ app: AppModel) -> Canvas { AppView.render(app, size: Size(width: 120, height: 20)).canvas }
+    private func screen(_ app: AppModel) -> Canvas { app.frame(size: Size(width: 120, height: 20)).canvas }
 
     private func statusRow(_ app: AppModel) -> (text: String, bold: Bool) {
         let canvas = screen(app)

@@ -90,13 +90,13 @@ final class RawFormTests: XCTestCase {
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 200, height: 30)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 200, height: 30)).canvas.lines.joined(separator: "\n")
     }
 
     /// The form's row for `label` as drawn in the detail pane (the right half), runs of spaces
     /// squeezed to one and the focus marker left out.
     private func drawnRow(_ app: AppModel, _ label: String) -> String? {
-        for line in AppView.render(app, size: Size(width: 200, height: 30)).canvas.lines {
+        for line in app.frame(size: Size(width: 200, height: 30)).canvas.lines {
             let detail = line.dropFirst(100).trimmingCharacters(in: CharacterSet(charactersIn: "│ "))
             var row = detail.split(separator: " ").joined(separator: " ")
             if row.hasPrefix("› ") { row.removeFirst(2) }

@@ -26,7 +26,7 @@ final class ReadOnlyFolderTests: XCTestCase {
         return app
     }
 
-    private func lines(_ app: AppModel) -> [String] { AppView.render(app, size: size).canvas.lines }
+    private func lines(_ app: AppModel) -> [String] { app.frame(size: size).canvas.lines }
 
     func testTheHintLineLeavesOutKeysThatWriteAndEachSaysWhy() async throws {
         let app = try await makeApp()
@@ -43,7 +43,7 @@ final class ReadOnlyFolderTests: XCTestCase {
             guard case .browse = app.mode else { return XCTFail("\(key) left the list: \(app.mode)") }
         }
         _ = app.handle(.character("?"))
-        let help = AppView.render(app, size: Size(width: 160, height: 60)).canvas.lines.joined(separator: "\n")
+        let help = app.frame(size: Size(width: 160, height: 60)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(help.contains("(not now: The folder is read-only)"), "the help says why:\n\(help)")
         XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("books/one.json"), encoding: .utf8),
                        #"{"author": "A", "numberOfPages": 1, "title": "One"}"#)

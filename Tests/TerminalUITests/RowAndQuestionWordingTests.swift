@@ -30,7 +30,7 @@ final class RowAndQuestionWordingTests: XCTestCase {
         return app
     }
 
-    private func lines(_ app: AppModel) -> [String] { AppView.render(app, size: Size(width: 100, height: 16)).canvas.lines }
+    private func lines(_ app: AppModel) -> [String] { app.frame(size: Size(width: 100, height: 16)).canvas.lines }
 
     func testRowsKeepTheirColumnWhenTheMarkedRowScrollsAway() async throws {
         let app = try await makeApp()

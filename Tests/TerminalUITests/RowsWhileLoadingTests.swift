@@ -26,7 +26,7 @@ final class RowsWhileLoadingTests: XCTestCase {
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
     }
 
     func testRowsReadSoFarShowInTitleOrderAndKeysActOnThem() async throws {

@@ -27,7 +27,7 @@ final class ScrollingTests: XCTestCase {
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 80, height: 24)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 80, height: 24)).canvas.lines.joined(separator: "\n")
     }
 
     func testTheHelpScrollsToItsLastLineAndBack() async throws {

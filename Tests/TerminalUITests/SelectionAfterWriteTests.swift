@@ -34,7 +34,7 @@ final class SelectionAfterWriteTests: XCTestCase {
     }
 
     private func detailTitle(_ app: AppModel) -> String {
-        let line = AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines[1]
+        let line = app.frame(size: Size(width: 100, height: 20)).canvas.lines[1]
         return String(line.split(separator: "┌").last ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "─┐ "))
     }
 

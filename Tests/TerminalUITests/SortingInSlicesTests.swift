@@ -33,7 +33,7 @@ final class SortingInSlicesTests: XCTestCase {
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 100, height: 40)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 100, height: 40)).canvas.lines.joined(separator: "\n")
     }
 
     func testTheFirstFramesSayHowFarSortingIsAndKeysWaitForIt() async throws {
@@ -102,7 +102,7 @@ final class FollowingChangesTests: XCTestCase {
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     private func titles(_ app: AppModel) -> [String] {
-        let text = AppView.render(app, size: Size(width: 100, height: 50)).canvas.lines
+        let text = app.frame(size: Size(width: 100, height: 50)).canvas.lines
         // The list's rows only: the left pane, not the detail pane.
         return text.compactMap { line in
             let list = String(line.prefix(40))

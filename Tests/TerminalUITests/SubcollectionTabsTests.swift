@@ -40,7 +40,7 @@ final class SubcollectionTabsTests: XCTestCase {
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
     }
 
     func testTheDetailNamesTheSelectedDocumentsCollections() async throws {

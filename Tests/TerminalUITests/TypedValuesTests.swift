@@ -74,7 +74,7 @@ final class TypedValuesTests: XCTestCase {
     }
 
     private func text(_ app: AppModel, _ width: Int = 160, _ height: Int = 30) -> String {
-        AppView.render(app, size: Size(width: width, height: height)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: width, height: height)).canvas.lines.joined(separator: "\n")
     }
 
     private static let expectedLines = [

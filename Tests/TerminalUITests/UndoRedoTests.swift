@@ -108,7 +108,7 @@ final class UndoRedoTests: XCTestCase {
     func testTheHelpListsCtrlR() async throws {
         let app = try await makeApp()
         _ = app.handle(.character("?"))
-        let help = AppView.render(app, size: Size(width: 100, height: 80)).canvas.lines.joined(separator: "\n")
+        let help = app.frame(size: Size(width: 100, height: 80)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(help.contains("Ctrl-R") && help.contains("Redo what u undid"), help)
     }
 }
@@ -168,7 +168,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         _ = app.handle(.character("u"))
         guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
         XCTAssertEqual(try fields()["numberOfPages"] as? Int, 777, "nothing is written before the answer")
-        let question = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
+        let question = app.frame(size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(question.contains("Changed on disk") && question.contains("author"), question)
 
         _ = app.handle(.character("n"))
@@ -243,7 +243,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
 
         _ = app.handle(.character("u"))
         guard case .confirm(.undoConflict(_, redo: false, isGone: true)) = app.mode else { return XCTFail("u did not ask; mode \(app.mode)") }
-        let question = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
+        let question = app.frame(size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(question.contains("Deleted on disk") && question.contains("written again as it was"), question)
         _ = app.handle(.character("y"))
         XCTAssertEqual(try fields()["author"] as? String, "X")

@@ -40,7 +40,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     private func statusLine(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines[18]
+        app.frame(size: Size(width: 100, height: 20)).canvas.lines[18]
     }
 
     /// How a server that does not answer fails a write.

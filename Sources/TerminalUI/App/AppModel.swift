@@ -248,7 +248,16 @@ public final class AppModel {
     /// Indices into the tab's rows that pass the filter, in the tab's sort order.
     func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
 
+    /// The rows the tab lists, kept in its state for the next call (the keys' way).
     func visible(of tab: CollectionTab) -> VisibleRows {
+        let rows = listed(tab)
+        if rows.version >= 0 { tabStates[tab.collectionID, default: TabState()].visible = rows }
+        return rows
+    }
+
+    /// The rows the tab lists now: reads the rows last kept, never writes them, so drawing
+    /// can call it.
+    func listed(_ tab: CollectionTab) -> VisibleRows {
         let query = filterText(for: tab)
         let needle = TextFolding.fold(query)
         let sort = sortOrder(of: tab)
@@ -269,9 +278,7 @@ public final class AppModel {
         // Typing more narrows the last result: only its rows can still match.
         let narrows = cached.map { $0.version == version && $0.sort == sort && !$0.needle.isEmpty && needle.starts(with: $0.needle) } ?? false
         let rows = needle.isEmpty ? order : tab.matching(needle, among: narrows ? cached!.rows : order)
-        let result = VisibleRows(version: version, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
-        tabStates[tab.collectionID, default: TabState()].visible = result
-        return result
+        return VisibleRows(version: version, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
     }
 
     // MARK: Sorting a slice at a time
@@ -306,9 +313,6 @@ public final class AppModel {
 
     /// The order the tab's rows are listed in: the one chosen by s/S, else the tab's own.
     func sortOrder(of tab: CollectionTab) -> SortOrder { tabStates[tab.collectionID]?.sort ?? tab.defaultSort }
-    /// Per tab, how many of its columns the list showed when last drawn (the first ones; the
-    /// width leaves out the others): `s` cycles through these.
-    var shownColumnCounts: [String: Int] = [:]
 
     func filterText(for tab: CollectionTab) -> String {
         if case .filter(let field) = mode, tab === self.tab { return field.text }
@@ -316,25 +320,28 @@ public final class AppModel {
     }
 
     /// The list position of the selected document: the same document while it exists, even
-    /// as others come and go; otherwise the nearest position.
-    func selection(in visible: [Int]) -> Int? {
+    /// as others come and go (`found`); otherwise the nearest position. Reads only, so drawing
+    /// can call it; `selection(in:)` also remembers the document.
+    func shownSelection(in visible: [Int]) -> (position: Int, found: Bool)? {
         guard !visible.isEmpty else { return nil }
-        let positions = self.visible(of: tab)
-        let state = current.list
-        if let id = current.selectedID, let index = tab.index(of: id), let position = positions.position(of: index) {
+        if let id = current.selectedID, let index = tab.index(of: id), let position = listed(tab).position(of: index) {
+            return (position, true)
+        }
+        return (min(current.list.selected ?? 0, visible.count - 1), false)
+    }
+
+    /// `shownSelection`, and from now on the selection follows the document at it.
+    func selection(in visible: [Int]) -> Int? {
+        guard let (position, found) = shownSelection(in: visible) else { return nil }
+        if found {
             current.awaitsSelection = false
-            return position
+        } else if !current.awaitsSelection && isOrdered(tab) && tab.isLoaded {
+            // Not while a document Shelf just wrote is awaited (the nearest row shows
+            // meanwhile), nor while the rows wait for their order (shown by id meanwhile) or
+            // are still being read (rows read later may sort above it): the top row is
+            // selected then, unless a key moved it.
+            current.selectedID = tab.snapshot(at: visible[position]).documentID
         }
-        // A document Shelf just wrote and the listener has not reported yet: show the nearest
-        // row meanwhile, but keep waiting for it.
-        if current.awaitsSelection {
-            return min(state.selected ?? 0, visible.count - 1)
-        }
-        // From now on the selection follows this document, not this position; not yet while
-        // the rows wait for their order (shown by id meanwhile) or are still being read (rows
-        // read later may sort above it), so the top row is selected then, unless a key moved it.
-        let position = min(state.selected ?? 0, visible.count - 1)
-        if isOrdered(tab) && tab.isLoaded { current.selectedID = tab.snapshot(at: visible[position]).documentID }
         return position
     }
 
@@ -503,7 +510,7 @@ public final class AppModel {
         case .sortNext, .sortReverse:
             let current = sortOrder(of: tab)
             // Only the columns on screen: a sort by one out of sight would look like none.
-            let shown = shownColumnCounts[tab.collectionID] ?? tab.columns.count
+            let shown = TableLayout(columns: tab.columns, width: max(1, ScreenLayout(size: size).header.width)).shownCount
             sort(by: action == .sortNext ? current.next(columnCount: shown) : current.reversed)
         case .help: mode = .help(offset: 0)
         case .messages: mode = .messages(offset: 0)
@@ -566,7 +573,7 @@ public final class AppModel {
         select(position: max(0, min(visible.count - 1, (selection(in: visible) ?? 0) + delta)), in: visible)
     }
 
-    /// Scrolls the selected document's detail `delta` rows (AppView clamps the end).
+    /// Scrolls the selected document's detail `delta` rows (`settle` stops it at the end).
     private func scrollDetail(by delta: Int) {
         guard let index = selectedIndex else { return }
         let path = tab.snapshot(at: index).reference.path
@@ -581,13 +588,13 @@ public final class AppModel {
 
     /// A click selects the row or the tab under it; the wheel scrolls the list, or the detail,
     /// the JSON view or the help when it is over them. Only while browsing (and scrolling the
-    /// views): a form or a question is answered by keys.
-    public func handle(mouse event: MouseEvent, size: Size) {
+    /// views): a form or a question is answered by keys. `hit` is what the frame on screen
+    /// drew at the pointer (`HitMap`).
+    public func handle(mouse kind: MouseEvent.Kind, on hit: HitMap.Hit) {
         guard keysWaitingForLoad.isEmpty else { return }
         defer { keepSelectionInView(height: AppView.listHeight(for: size)) }
-        let hit = AppView.hit(event.point, in: self, size: size)
-        let step = event.kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
-        switch (mode, event.kind, hit) {
+        let step = kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
+        switch (mode, kind, hit) {
         case (.browse, .press, .tab(let index)):
             notice = nil
             switchTab(to: index)
@@ -637,12 +644,17 @@ public final class AppModel {
 
     private struct Missing: LocalizedError { let errorDescription: String? }
 
-    /// The document's create and update times, read as an effect when a new snapshot of it is
-    /// shown (a file's stat and attribute, or one query): nil until they are read (the frame
-    /// after shows them), when it has none, or while the server is offline.
+    /// The document's create and update times as read for this snapshot of it: nil until they
+    /// are read (the frame after shows them), when it has none, or while the server is offline.
     func times(of snapshot: DocumentSnapshot) -> DocumentTimes? {
-        if let shown = shownTimes, shown.snapshot === snapshot { return shown.times }
-        guard connection?.isOffline != true, timesBeingRead !== snapshot else { return nil }
+        shownTimes.flatMap { $0.snapshot === snapshot ? $0.times : nil }
+    }
+
+    /// Reads the times of a new snapshot shown, as an effect (a file's stat and attribute, or
+    /// one query).
+    private func readTimes(of snapshot: DocumentSnapshot) {
+        guard showsDocumentTimes, shownTimes?.snapshot !== snapshot, connection?.isOffline != true,
+              timesBeingRead !== snapshot else { return }
         timesBeingRead = snapshot
         effects.run(.readTimes(snapshot.reference)) { [weak self] result in
             guard let self, case .timesRead(let times) = result else { return }
@@ -650,7 +662,54 @@ public final class AppModel {
             if timesBeingRead === snapshot { timesBeingRead = nil }
             afterEffect?(.keepRunning)
         }
-        return shownTimes.flatMap { $0.snapshot === snapshot ? $0.times : nil }
+    }
+
+    // MARK: Frames
+
+    /// The screen's size at the last frame: what `s` cycles through the columns of, and what
+    /// the mouse keeps the selection in view of.
+    private(set) var size = Size(width: 80, height: 16)
+
+    /// One frame: the state takes in what changed since the last (`settle`), then is drawn by
+    /// the pure `AppView.render`, which returns the screen and what a click on it means.
+    public func frame(size: Size) -> AppView.Screen {
+        settle(size: size)
+        return AppView.render(self, size: size)
+    }
+
+    /// Brings the state up to date with the size and with the rows before a frame, so drawing
+    /// only reads it: the selection stays in view and follows its document, the scrolled views
+    /// stop at their ends, the JSON view, the lookup and the shown document's times follow
+    /// new snapshots.
+    func settle(size: Size) {
+        self.size = size
+        guard !TooSmall.applies(to: size) else { return }
+        let layout = ScreenLayout(size: size)
+        let bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        keepSelectionInView(height: layout.listRows.height)
+        let visible = visibleRows(of: tab)
+        let index = selection(in: visible).map { visible[$0] }
+        switch mode {
+        case .form: break
+        case .raw(var view):
+            if let index, tab.snapshot(at: index).reference.path == view.path { view.follow(tab.snapshot(at: index), text: storedText(of:)) }
+            view.offset = AppView.rawPane(view, area: layout.detail).widget.offset
+            mode = .raw(view)
+        case .help(let offset):
+            mode = .help(offset: min(offset, AppView.help(self).maxOffset(in: bounds)))
+        case .messages(let offset):
+            mode = .messages(offset: min(offset, AppView.messageLog(status.history, width: size.width).maxOffset(in: bounds)))
+        default: break
+        }
+        switch mode {
+        case .form, .raw: break
+        case _ where showsLookup: followLookup()
+        default:
+            guard let index else { break }
+            let snapshot = tab.snapshot(at: index)
+            readTimes(of: snapshot)
+            detailScroll = (snapshot.reference.path, AppView.detailPane(self, tab: tab, index: index, area: layout.detail).pane.widget.offset)
+        }
     }
 
     /// Says why the editor cannot be used here, or nil when it can.
@@ -696,7 +755,7 @@ public final class AppModel {
         return .keepRunning
     }
 
-    /// A scrolled view's new offset for a scrolling action (AppView clamps the end), or nil
+    /// A scrolled view's new offset for a scrolling action (`settle` stops it at the end), or nil
     /// for any other action.
     static func scrolled(_ offset: Int, by action: Keymap.Action, pageSize: Int) -> Int? {
         let page = max(1, pageSize - 1)

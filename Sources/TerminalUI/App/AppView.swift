@@ -2,14 +2,18 @@ import DocumentStore
 import Foundation
 import ShelfModels
 
-/// Draws the app: `render(model, size)` gives the screen as cells and where the cursor goes.
-/// Only the rows in view are built, so a 100,000-document list costs what 30 rows do.
+/// Draws the app: `render(model, size)` gives the screen as cells, where the cursor goes and
+/// what a click on each cell means. It only reads the model: what follows the size and the
+/// rows is brought up to date before (`AppModel.frame`). Only the rows in view are built, so a
+/// 100,000-document list costs what 30 rows do.
 @MainActor
 public enum AppView {
     public struct Screen {
         public var canvas: Canvas
         /// Where the terminal's cursor should be (a text field being edited), or nil to hide it.
         public var cursor: Point?
+        /// What a click at each cell means.
+        public var hits: HitMap
     }
 
     /// Rows of documents in the list: the screen less the tab bar, the frame, the column
@@ -20,25 +24,26 @@ public enum AppView {
         var canvas = Canvas(size: size)
         guard !TooSmall.applies(to: size) else {
             TooSmall(actual: size).render(into: &canvas, area: canvas.bounds)
-            return Screen(canvas: canvas, cursor: nil)
+            return Screen(canvas: canvas, cursor: nil, hits: .none)
         }
         var cursor: Point?
         let bounds = canvas.bounds
         let tab = model.tab
         let layout = ScreenLayout(size: size)
         let listArea = layout.list, detailArea = layout.detail
-        tabBar(model).render(into: &canvas, area: layout.tabBar)
+        let bar = tabBar(model)
+        bar.render(into: &canvas, area: layout.tabBar)
 
-        let visible = model.visibleRows(of: tab)
-        let position = model.selection(in: visible)
-        drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
+        let visible = model.listed(tab).rows
+        let position = model.shownSelection(in: visible)?.position
+        let (table, firstRow) = drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
+        let hits = HitMap(layout: layout, tabBar: bar, table: table, firstRow: firstRow, rowCount: visible.count)
 
         if case .form(let session) = model.mode {
             cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
         } else if case .raw(let view) = model.mode {
-            drawRaw(model, view, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
+            drawRaw(view, into: &canvas, area: detailArea)
         } else if model.showsLookup {
-            model.followLookup()
             drawLookup(model.books.lookup, into: &canvas, area: detailArea)
         } else {
             drawDetail(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
@@ -88,30 +93,33 @@ public enum AppView {
 
         switch model.mode {
         case .help(let offset):
-            var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: model.browseBindings),
-                                              HelpSection(title: "In a form", bindings: Keymap.form),
-                                              HelpSection(title: "Opening by id (o)", bindings: Keymap.openPrompt),
-                                              HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),
-                                              HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
-                                              HelpSection(title: "Anywhere", bindings: Keymap.global)],
-                                   footer: "Esc or ? to close")
-            model.mode = .help(offset: drawOverlay(&help, offset: offset, into: &canvas, area: bounds))
+            drawOverlay(help(model), offset: offset, into: &canvas, area: bounds)
         case .messages(let offset):
-            var log = messageLog(model.status.history, width: bounds.width)
-            model.mode = .messages(offset: drawOverlay(&log, offset: offset, into: &canvas, area: bounds))
+            drawOverlay(messageLog(model.status.history, width: bounds.width), offset: offset, into: &canvas, area: bounds)
         case .confirm(let confirmation):
             dialog(for: confirmation, model: model).render(into: &canvas, area: bounds)
             cursor = nil
         default: break
         }
-        return Screen(canvas: canvas, cursor: cursor)
+        return Screen(canvas: canvas, cursor: cursor, hits: hits)
     }
 
-    /// A scrolling overlay at the model's offset, kept where it can scroll back from at once.
-    private static func drawOverlay(_ overlay: inout HelpOverlay, offset: Int, into canvas: inout Canvas, area: Rect) -> Int {
+    /// `?`: every key, with why a key does nothing now.
+    static func help(_ model: AppModel) -> HelpOverlay {
+        HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: model.browseBindings),
+                               HelpSection(title: "In a form", bindings: Keymap.form),
+                               HelpSection(title: "Opening by id (o)", bindings: Keymap.openPrompt),
+                               HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),
+                               HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
+                               HelpSection(title: "Anywhere", bindings: Keymap.global)],
+                    footer: "Esc or ? to close")
+    }
+
+    /// A scrolling overlay at the mode's offset (which `AppModel.settle` keeps within its end).
+    private static func drawOverlay(_ overlay: HelpOverlay, offset: Int, into canvas: inout Canvas, area: Rect) {
+        var overlay = overlay
         overlay.offset = min(offset, overlay.maxOffset(in: area))
         overlay.render(into: &canvas, area: area)
-        return overlay.offset
     }
 
     /// `m`: the last messages, newest first, each whole (wrapped to the screen's width) after
@@ -138,40 +146,15 @@ public enum AppView {
         TabBar(titles: model.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: model.activeTab)
     }
 
-    /// What is under a point of the screen as last drawn at `size`: a tab, a document's row
-    /// (its place in the list), the rest of the list, the detail pane.
-    enum Hit: Equatable {
-        case tab(Int), header(column: Int), row(Int), list, detail, elsewhere
-    }
-
-    static func hit(_ point: Point, in model: AppModel, size: Size) -> Hit {
-        guard !TooSmall.applies(to: size) else { return .elsewhere }
-        let layout = ScreenLayout(size: size)
-        if layout.tabBar.contains(point) {
-            return tabBar(model).index(atColumn: point.x - layout.tabBar.x, width: layout.tabBar.width).map(Hit.tab) ?? .elsewhere
-        }
-        if layout.header.contains(point) {
-            let table = TableLayout(columns: model.tab.columns, width: max(1, layout.header.width))
-            return table.column(atOffset: point.x - layout.header.x).map { .header(column: $0) } ?? .list
-        }
-        if layout.listRows.contains(point) {
-            let offset = model.current.list.offset
-            let position = offset + point.y - layout.listRows.y
-            return position < model.visibleRows(of: model.tab).count ? .row(position) : .list
-        }
-        if layout.list.contains(point) { return .list }
-        if layout.detail.contains(point) { return .detail }
-        return .elsewhere
-    }
-
+    /// The list; returns its columns and the place in the list of its first row in view, for
+    /// the hit map.
     private static func drawList(_ model: AppModel, tab: CollectionTab, visible: [Int], position: Int?,
-                                 into canvas: inout Canvas, area: Rect) {
+                                 into canvas: inout Canvas, area: Rect) -> (TableLayout, firstRow: Int) {
         let filter = model.filterText(for: tab)
         // The marker column ("!") is kept for every row, the header's too, so all line up.
         let markerWidth = ScreenLayout.markerWidth
         var inner = Frame().inner(of: area)
         let layout = TableLayout(columns: tab.columns, width: max(1, inner.width - markerWidth))
-        model.shownColumnCounts[tab.collectionID] = layout.shownCount
         let sort = model.sortOrder(of: tab)
         // Sorted by a column the width leaves out (chosen on a wider screen): the rows keep
         // its order, which the header cannot mark, so the title names it.
@@ -182,12 +165,12 @@ public enum AppView {
         // While the rest loads, the footer says how far (the rows read so far are listed).
         let footer = ready && tab.isLoaded ? positionText(position, count: visible.count) : waitingText(model, tab)
         Frame(title: title, footer: footer, isFocused: true).render(into: &canvas, area: area)
-        guard inner.height > 1 else { return }
+        guard inner.height > 1 else { return (layout, 0) }
         canvas.write(layout.header(sortedBy: sort.column, ascending: sort.ascending),
                      at: Point(x: inner.x + markerWidth, y: inner.y), clippedTo: inner.width - markerWidth)
         inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
-        model.keepSelectionInView(height: inner.height)
-        let offset = model.current.list.offset
+        let offset = ListState(selected: position, offset: model.current.list.offset)
+            .keptVisible(rowCount: visible.count, height: inner.height).offset
         let window = visible.dropFirst(offset).prefix(inner.height)
         let highlighter = Highlighter(query: filter)
         let rows = window.map { index -> ListRow in
@@ -208,6 +191,7 @@ public enum AppView {
             canvas.write("Only *.json files are documents".truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + 1),
                          style: Style(dim: true), clippedTo: inner.width)
         }
+        return (layout, offset)
     }
 
     /// "17/47", grouped as counts are ("1/30,047"); nil for an empty list.
@@ -237,20 +221,32 @@ public enum AppView {
         return "Loading \(tab.collectionID)… \(progress.read.formatted()) of \(total.formatted())"
     }
 
-    /// The selected document's detail, scrolled by J/K; the footer says which way there is more.
-    private static func drawDetail(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
-        guard let index else {
-            Frame(title: "Detail").render(into: &canvas, area: area)
-            return
+    /// A scrolled text in a pane: the widget at its offset, kept within the end, and where.
+    struct Pane {
+        var widget: DetailWidget
+        var inner: Rect
+        /// Whether there is more below what shows.
+        var hasMoreBelow: Bool {
+            widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
         }
-        let mode = model.colorMode
+
+        init(lines: [DetailLine], offset: Int, inner: Rect) {
+            widget = DetailWidget(lines: lines, offset: offset)
+            widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
+            self.inner = inner
+        }
+    }
+
+    /// The document at `index` as its detail shows it in `area`: its lines scrolled by J/K,
+    /// and its colour's swatch above them when it has one and there is room.
+    static func detailPane(_ model: AppModel, tab: CollectionTab, index: Int, area: Rect) -> (pane: Pane, swatch: (Color, Rect)?) {
         let snapshot = tab.snapshot(at: index)
         let path = snapshot.reference.path
         var inner = Frame().inner(of: area).insetBy(dx: 1, dy: 0)
-        let detail = tab.detail(at: index, mode: mode)
-        var swatchArea: Rect?
-        if detail.swatch != nil, inner.height > 8 {
-            swatchArea = Rect(x: inner.x, y: inner.y, width: inner.width, height: 3)
+        let detail = tab.detail(at: index, mode: model.colorMode)
+        var swatch: (Color, Rect)?
+        if let color = detail.swatch, inner.height > 8 {
+            swatch = (color, Rect(x: inner.x, y: inner.y, width: inner.width, height: 3))
             inner = Rect(x: inner.x, y: inner.y + 4, width: inner.width, height: inner.height - 4)
         }
         var lines = detail.lines
@@ -260,16 +256,24 @@ public enum AppView {
         if model.showsDocumentTimes, let times = model.times(of: snapshot) {
             lines += [DetailLine("Created", localTime(times.created)), DetailLine("Updated", localTime(times.updated))]
         }
-        var widget = DetailWidget(lines: lines, offset: model.detailScroll?.path == path ? model.detailScroll!.offset : 0)
-        widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
-        model.detailScroll = (path, widget.offset)
-        let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
-        let arrows = (widget.offset > 0 ? "K ↑" : "") + (widget.offset > 0 && below ? " " : "") + (below ? "J ↓" : "")
-        Frame(title: path, footer: arrows.isEmpty ? nil : arrows + " more").render(into: &canvas, area: area)
-        if let color = detail.swatch, let swatchArea {
-            Swatch(color: color, mode: mode).render(into: &canvas, area: swatchArea)
+        let offset = model.detailScroll?.path == path ? model.detailScroll!.offset : 0
+        return (Pane(lines: lines, offset: offset, inner: inner), swatch)
+    }
+
+    /// The selected document's detail; the footer says which way there is more.
+    private static func drawDetail(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
+        guard let index else {
+            Frame(title: "Detail").render(into: &canvas, area: area)
+            return
         }
-        widget.render(into: &canvas, area: inner)
+        let (pane, swatch) = detailPane(model, tab: tab, index: index, area: area)
+        let offset = pane.widget.offset, below = pane.hasMoreBelow
+        let arrows = (offset > 0 ? "K ↑" : "") + (offset > 0 && below ? " " : "") + (below ? "J ↓" : "")
+        Frame(title: tab.snapshot(at: index).reference.path, footer: arrows.isEmpty ? nil : arrows + " more").render(into: &canvas, area: area)
+        if let (color, swatchArea) = swatch {
+            Swatch(color: color, mode: model.colorMode).render(into: &canvas, area: swatchArea)
+        }
+        pane.widget.render(into: &canvas, area: pane.inner)
     }
 
     /// A document's time in the detail: local, to the second (`2026-11-26 23:38:19`).
@@ -286,21 +290,18 @@ public enum AppView {
 
     /// `v`: the document's file as stored, following changes on disk; the footer says how to
     /// scroll and close.
-    private static func drawRaw(_ model: AppModel, _ view: RawJSONView, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
-        var view = view
-        if let index, tab.snapshot(at: index).reference.path == view.path {
-            view.follow(tab.snapshot(at: index), text: model.storedText(of:))
-        }
-        let inner = Frame().inner(of: area)
-        var widget = DetailWidget(lines: view.lines, offset: view.offset)
-        widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
-        view.offset = widget.offset
-        model.mode = .raw(view)
-        let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
-        let arrows = (widget.offset > 0 ? "↑" : "") + (below ? "↓" : "")
+    private static func drawRaw(_ view: RawJSONView, into canvas: inout Canvas, area: Rect) {
+        let pane = rawPane(view, area: area)
+        let widget = pane.widget
+        let arrows = (widget.offset > 0 ? "↑" : "") + (pane.hasMoreBelow ? "↓" : "")
         Frame(title: view.path + ".json", footer: "v or Esc closes" + (arrows.isEmpty ? "" : " · \(arrows) more"), isFocused: true)
             .render(into: &canvas, area: area)
-        widget.render(into: &canvas, area: inner)
+        widget.render(into: &canvas, area: pane.inner)
+    }
+
+    /// The JSON view's text in `area`, at its offset kept within the end.
+    static func rawPane(_ view: RawJSONView, area: Rect) -> Pane {
+        Pane(lines: view.lines, offset: view.offset, inner: Frame().inner(of: area))
     }
 
     private static func drawLookup(_ lookup: MappingSimpleTypesViewModel, into canvas: inout Canvas, area: Rect) {

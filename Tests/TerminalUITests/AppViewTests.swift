@@ -31,14 +31,13 @@ final class AppViewTests: XCTestCase {
     /// An app on the test folder, once the shown tab has its first snapshot.
     private func makeApp(_ mode: ColorMode = .palette256) async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: mode, effects: SynchronousEffects())
-        try await waitUntilLoaded(app)
+        try await deliverFirstSnapshot(app)
         return app
     }
 
-    private func waitUntilLoaded(_ app: AppModel) async throws {
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+    private func deliverFirstSnapshot(_ app: AppModel) async throws {
+        try await app.deliver()
         XCTAssertTrue(app.tab.isLoaded, "the \(app.tab.collectionID) tab never loaded")
     }
 
@@ -102,7 +101,7 @@ final class AppViewTests: XCTestCase {
     func testColorSwatchCellsUseThePaletteIndex() async throws {
         let app = try await makeApp()
         _ = app.handle(.character("2"))
-        try await waitUntilLoaded(app)
+        try await deliverFirstSnapshot(app)
         _ = app.handle(.down)  // by name, Navy-ish comes before Orange
         let screen = app.frame(size: Size(width: 80, height: 16))
         // Row 4 is the second colour, selected: a four-cell swatch after the border and the
@@ -124,7 +123,7 @@ final class AppViewTests: XCTestCase {
     func testNoColorKeepsSwatchesReadable() async throws {
         let app = try await makeApp(.none)
         _ = app.handle(.character("2"))
-        try await waitUntilLoaded(app)
+        try await deliverFirstSnapshot(app)
         let screen = app.frame(size: Size(width: 80, height: 16))
         for y in 0..<16 {
             for x in 0..<80 {
@@ -229,7 +228,7 @@ final class FormDraftTests: XCTestCase {
         let data = folder.appendingPathComponent("data")
         let app = AppModel(store: try Firestore(directory: data), colorMode: .none,
                            draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": state.path]), effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         app.replayKeysWaitingForLoad()
         return app
     }
@@ -257,7 +256,6 @@ final class FormDraftTests: XCTestCase {
         // Someone else changes the document before the next start.
         try Data(#"{"author": "D. Adams", "numberOfPages": 816, "title": "Hitchhiker"}"#.utf8)
             .write(to: folder.appendingPathComponent("data/books/h.json"))
-        try await Task.sleep(for: .milliseconds(300))
 
         let second = try await makeApp()
         guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }

@@ -21,9 +21,8 @@ final class BrokenDocumentTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         XCTAssertTrue(app.tab.isLoaded)
         return app
     }
@@ -51,9 +50,7 @@ final class BrokenDocumentTests: XCTestCase {
         let app = try await makeApp()
         XCTAssertTrue(app.frame(size: Size(width: 100, height: 20)).canvas.lines.joined().contains("cannot be read"))
         try Data(#"{"author": "A", "numberOfPages": 1, "title": "Whole"}"#.utf8).write(to: broken)
-        for _ in 0..<200 where !app.frame(size: Size(width: 100, height: 20)).canvas.lines.joined().contains("Whole") {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await app.deliver()
         let screen = app.frame(size: Size(width: 100, height: 20)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(screen.contains("Whole"), screen)
         XCTAssertFalse(screen.contains("cannot be read"), screen)

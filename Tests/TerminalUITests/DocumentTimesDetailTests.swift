@@ -28,14 +28,13 @@ final class DocumentTimesDetailTests: XCTestCase {
 
     func testTheDetailShowsWhenTheDocumentWasCreatedAndLastUpdated() async throws {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let store = try Firestore(directory: folder, settings: settings)
         let book = store.document("books/dune")
         let times = DocumentTimes(created: Timestamp(seconds: 1_000_000_000, nanoseconds: 900_000_000),
                                   updated: Timestamp(seconds: 1_700_000_000, nanoseconds: 0))
         try store.batch().setData(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412], forDocument: book, keepingTimes: times).commitNow()
         let app = AppModel(store: store, colorMode: .palette256, effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         app.showsDocumentTimes = true
 
         let screen = app.frame(size: Size(width: 80, height: 16)).canvas.lines
@@ -48,9 +47,7 @@ final class DocumentTimesDetailTests: XCTestCase {
         ])
 
         try await book.updateData(["numberOfPages": 413])
-        for _ in 0..<500 where !app.frame(size: Size(width: 80, height: 16)).canvas.lines[4].contains("413") {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await app.deliver()
         let now = try XCTUnwrap(try store.documentTimes([book.path]).first ?? nil)
         let updated = app.frame(size: Size(width: 80, height: 16)).canvas.lines
         XCTAssertEqual(String(updated[5].suffix(40)), "│ Created  \(localTime(1_000_000_000))         │", "kept")
@@ -64,7 +61,7 @@ final class DocumentTimesDetailTests: XCTestCase {
         try store.document("books/dune").write(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412])
         let runner = ManualEffects()
         let app = AppModel(store: store, colorMode: .palette256, effects: runner)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         app.showsDocumentTimes = true
         var redrawn = 0
         app.afterEffect = { _ in redrawn += 1 }

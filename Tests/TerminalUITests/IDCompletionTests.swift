@@ -47,7 +47,7 @@ final class IDCompletionTests: XCTestCase {
             try Data(#"{"author": "X", "numberOfPages": 1, "title": "Book \#(id)"}"#.utf8).write(to: books.appendingPathComponent("\(id).json"))
         }
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         _ = app.handle(.character("o"))
         _ = app.handle(.character("a"))
         _ = app.handle(.tab)

@@ -25,7 +25,7 @@ final class KeysWhileLoadingTests: XCTestCase {
         XCTAssertFalse(app.tab.isLoaded, "typed before the first snapshot")
         for c in "jj/river 7" { _ = app.handle(.character(c)) }
         _ = app.handle(.character("2"))
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         _ = app.replayKeysWaitingForLoad()
         guard case .filter = app.mode else { return XCTFail("the filter is open: \(app.mode)") }
         XCTAssertEqual(app.textField?.text, "river 72")

@@ -25,15 +25,15 @@ final class NewCollectionTabsTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
-        try await until { app.tab.isLoaded }
+        try await deliver(app) { app.tab.isLoaded }
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     func testAFolderMadeWhileRunningBecomesATabInByteOrder() async throws {
@@ -48,17 +48,17 @@ final class NewCollectionTabsTests: XCTestCase {
                        " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles   6 Zebra   7 notes   8 zines  ")
         XCTAssertEqual(app.tab.collectionID, "zines", "the shown tab stays shown")
         _ = app.handle(.character("7"))
-        try await until { app.tab.isLoaded && app.tab.rowCount == 1 }
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 1 }
         XCTAssertTrue(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("A note"))
     }
 
     func testARemovedFolderLeavesATabThatSaysItIsGone() async throws {
         let app = try await makeApp()
         _ = app.handle(.character("6"))
-        try await until { app.tab.rowCount == 1 }
+        try await deliver(app) { app.tab.rowCount == 1 }
         try FileManager.default.removeItem(at: folder.appendingPathComponent("zines"))
         XCTAssertTrue(app.refreshCollections())
-        try await until { app.tab.rowCount == 0 }
+        try await deliver(app) { app.tab.rowCount == 0 }
         let screen = app.frame(size: Size(width: 90, height: 16)).canvas.lines
         XCTAssertEqual(screen[14], " The 'zines' folder is gone: it was removed on disk                           0 documents ", screen.joined(separator: "\n"))
         XCTAssertTrue(screen[3].contains("The 'zines' folder is gone"), screen.joined(separator: "\n"))
@@ -68,7 +68,7 @@ final class NewCollectionTabsTests: XCTestCase {
 
         try write("zines/y", #"{"name": "Back"}"#)
         XCTAssertTrue(app.refreshCollections(), "back again")
-        try await until { app.tab.rowCount == 1 }
+        try await deliver(app) { app.tab.rowCount == 1 }
         XCTAssertFalse(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("gone"))
     }
 }

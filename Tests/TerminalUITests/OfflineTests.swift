@@ -18,13 +18,14 @@ final class OfflineTests: XCTestCase {
         let (server, store) = try MemoryServer.open(colors)
         let app = AppModel(store: store, colorMode: .none, effects: SynchronousEffects())
         _ = app.handle(.character("2"))
-        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
         return (app, server)
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<300 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func screen(_ app: AppModel) -> Canvas { app.frame(size: Size(width: 120, height: 20)).canvas }
@@ -103,7 +104,7 @@ final class OfflineTests: XCTestCase {
 
         _ = app.handle(.enter)
         XCTAssertTrue(app.notice?.hasPrefix("Added colors/") == true, app.notice ?? "no notice")
-        try await until { app.tab.rowCount == 3 }
+        try await deliver(app) { app.tab.rowCount == 3 }
     }
 
     func testAFolderNeverSaysOffline() async throws {

@@ -63,19 +63,19 @@ final class RawFormTests: XCTestCase {
     private func makeApp() async throws -> AppModel {
         let data = folder.appendingPathComponent("data")
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: data, settings: settings), colorMode: .none,
                            draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]), effects: SynchronousEffects())
         if case .browse = app.mode {} else { return app }
         _ = app.handle(.character("6"))
-        try await until { app.tab.isLoaded && app.tab.rowCount > 0 }
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount > 0 }
         XCTAssertEqual(app.tab.collectionID, "notes")
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<300 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.handle(.character(c)) } }
@@ -222,7 +222,7 @@ final class RawFormTests: XCTestCase {
               },
             """#), text)
 
-        try await until { app.tab.snapshot(at: 0).get(FieldPath(["pages.total count"])) != nil }
+        try await deliver(app) { app.tab.snapshot(at: 0).get(FieldPath(["pages.total count"])) != nil }
         _ = app.handle(.character("e"))
         XCTAssertEqual(app.form?.widget.fields.map(\.label).contains("pages.total count"), true)
         try set(app, "new field", to: #""a: b": [1, {"deep": true}]"#)
@@ -287,7 +287,7 @@ final class RawFormTests: XCTestCase {
         try set(app, "when", to: "")
         _ = app.handle(.enter)
         XCTAssertNotEqual(try fileText(), Self.document)
-        try await until { app.tab.snapshot(at: 0).get("when") == nil }
+        try await deliver(app) { app.tab.snapshot(at: 0).get("when") == nil }
         _ = app.handle(.character("u"))
         XCTAssertEqual(app.notice, "Restored notes/x")
         XCTAssertEqual(try fileText(), Self.document)
@@ -298,7 +298,7 @@ final class RawFormTests: XCTestCase {
         _ = app.handle(.character("e"))
         try set(app, "title", to: #""Mine""#)
         try Data(Self.document.replacingOccurrences(of: "First", with: "Theirs").utf8).write(to: file)
-        try await until { app.tab.snapshot(at: 0).get("title") as? String == "Theirs" }
+        try await deliver(app) { app.tab.snapshot(at: 0).get("title") as? String == "Theirs" }
         _ = app.handle(.enter)
         guard case .confirm(.conflict(_, deleted: false)) = app.mode else { return XCTFail("saving asks: \(app.mode)") }
         XCTAssertTrue(screen(app).contains("notes/x changed on disk since this form opened"), screen(app))
@@ -310,7 +310,7 @@ final class RawFormTests: XCTestCase {
 
         try set(app, "title", to: #""Mine""#)
         try Data(Self.document.replacingOccurrences(of: "First", with: "Again").utf8).write(to: file)
-        try await until { app.tab.snapshot(at: 0).get("title") as? String == "Again" }
+        try await deliver(app) { app.tab.snapshot(at: 0).get("title") as? String == "Again" }
         _ = app.handle(.enter)
         guard case .confirm(.conflict(_, deleted: false)) = app.mode else { return XCTFail("saving asks again: \(app.mode)") }
         _ = app.handle(.character("y"))
@@ -343,10 +343,8 @@ final class RawFormTests: XCTestCase {
         let second = try await makeApp()
         guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }
         _ = second.handle(.character("y"))
-        for _ in 0..<300 where second.form == nil {
-            second.replayKeysWaitingForLoad()
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await second.deliver()
+        second.replayKeysWaitingForLoad()
         XCTAssertEqual(second.form?.spec.title, "Edit notes/x")
         XCTAssertEqual(second.form?.widget.fields[8].text, #""Half-typed"#)
         XCTAssertEqual(second.form?.widget.fields.last?.text, "pages: 4")

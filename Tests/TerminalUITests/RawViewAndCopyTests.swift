@@ -25,7 +25,7 @@ final class RawViewAndCopyTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         return app
     }
 
@@ -68,7 +68,7 @@ final class RawViewAndCopyTests: XCTestCase {
         _ = app.handle(.character("v"))
         XCTAssertTrue(screen(app).contains("\"title\"") == false)
         try Data("{\"author\": \"B\", \"numberOfPages\": 2, \"title\": \"Rewritten\"}\n".utf8).write(to: file, options: .atomic)
-        for _ in 0..<500 where !screen(app).contains("Rewritten") { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         XCTAssertTrue(screen(app).contains("{\"author\": \"B\", \"numberOfPages\": 2,"), "the new text, wrapped:\n\(screen(app))")
         XCTAssertFalse(screen(app).contains("extra01"), screen(app))
     }

@@ -22,7 +22,7 @@ final class ReadOnlyFolderTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         return app
     }
 
@@ -53,7 +53,7 @@ final class ReadOnlyFolderTests: XCTestCase {
         let app = try await makeApp()
         let index = try XCTUnwrap(app.tabs.firstIndex { $0.collectionID == "notes" })
         app.switchTab(to: index)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         let screen = lines(app)
         XCTAssertTrue(screen[3].contains("No documents in 'notes' collection"), screen.joined(separator: "\n"))
         XCTAssertTrue(screen[4].contains("Only *.json files are documents"), screen.joined(separator: "\n"))

@@ -24,9 +24,8 @@ final class RowAndQuestionWordingTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         return app
     }
 
@@ -70,7 +69,7 @@ final class RowAndQuestionWordingTests: XCTestCase {
         _ = app.handle(.character("e"))  // Book 1, first by title
         _ = app.handle(.character("!"))
         try Data(#"{"author": "Y", "numberOfPages": 1, "title": "Changed"}"#.utf8).write(to: folder.appendingPathComponent("books/b01.json"))
-        for _ in 0..<200 where !lines(app).joined().contains("Changed") { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         _ = app.handle(.enter)
         let all = lines(app)
         XCTAssertTrue(all.joined().contains("y Overwrite   n Reload"), all.joined(separator: "\n"))
@@ -88,10 +87,13 @@ final class RowAndQuestionWordingTests: XCTestCase {
         _ = app.handle(.character("o"))
         for c in "b02" { _ = app.handle(.character(c)) }
         _ = app.handle(.enter)
-        for _ in 0..<200 where !lines(app).joined().contains("Book 2") { try await Task.sleep(for: .milliseconds(10)) }
+        await app.lookupFetch?.value
         XCTAssertTrue(lines(app).joined().contains("Opened as Book"))
+        XCTAssertTrue(lines(app).joined().contains("Book 2"), lines(app).joined(separator: "\n"))
         try Data(#"{"author": "X", "numberOfPages": 2, "title": "Book Two Renamed"}"#.utf8).write(to: folder.appendingPathComponent("books/b02.json"))
-        for _ in 0..<300 where !lines(app).joined().contains("Title   Book Two Renamed") { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
+        _ = lines(app)  // the frame sees the books changed and fetches the book again
+        await app.lookupFetch?.value
         XCTAssertTrue(lines(app).joined().contains("Title   Book Two Renamed"), lines(app).joined(separator: "\n"))
     }
 }

@@ -54,7 +54,7 @@ final class RowsWhileLoadingTests: XCTestCase {
         _ = app.handle(.character("j"))
         XCTAssertTrue(screen(app).contains("┌ books/id38 "), "j acts on the rows there (Book 03 is id38):\n\(screen(app))")
 
-        for _ in 0..<500 where !tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         while app.advanceSorting() {}
         text = screen(app)
         XCTAssertTrue(text.contains(" 3/40 ┘"), "loaded: the position, the selection kept on its document:\n\(text)")
@@ -75,7 +75,7 @@ final class RowsWhileLoadingTests: XCTestCase {
         XCTAssertTrue(screen(app).contains("┌ books/id36 "), "Book 05 on top:\n\(screen(app))")
         tab.live.applyProgress(LoadProgress(read: 15, total: 40, documents: books(1...4)))
         XCTAssertTrue(screen(app).contains("┌ books/id40 "), "Book 01 now on top, and selected:\n\(screen(app))")
-        for _ in 0..<500 where !tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         XCTAssertTrue(screen(app).contains(" 1/40 ┘"), screen(app))
     }
 
@@ -83,9 +83,11 @@ final class RowsWhileLoadingTests: XCTestCase {
     /// new read's slices (they stay until its first snapshot replaces them).
     func testListeningAgainDoesNotAddTheSlicesToTheRowsKept() async throws {
         let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
-        let live = LiveCollection<ShelfBook>(try Firestore(directory: folder).collection("books"))
+        let books = try Firestore(directory: folder).collection("books")
+        let live = LiveCollection<ShelfBook>(books)
         live.subscribe()
-        for _ in 0..<500 where !live.hasLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        await books.deliverToListeners()
+        XCTAssertTrue(live.hasLoaded)
         XCTAssertEqual(live.rows.count, 40)
         live.unsubscribe()
         live.subscribe()

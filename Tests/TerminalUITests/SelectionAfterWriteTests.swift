@@ -22,15 +22,15 @@ final class SelectionAfterWriteTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await until { app.tab.isLoaded }
+        try await deliver(app) { app.tab.isLoaded }
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<300 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func detailTitle(_ app: AppModel) -> String {
@@ -51,7 +51,7 @@ final class SelectionAfterWriteTests: XCTestCase {
         XCTAssertTrue(notice.hasPrefix("Added books/"), notice)
         let path = String(notice.dropFirst("Added ".count))
         _ = detailTitle(app)  // a frame before the listener has it
-        try await until { app.tab.index(of: String(path.dropFirst("books/".count))) != nil }
+        try await deliver(app) { app.tab.index(of: String(path.dropFirst("books/".count))) != nil }
         XCTAssertEqual(detailTitle(app), path, "the new document is selected")
 
         _ = app.handle(.character("u"))
@@ -65,11 +65,11 @@ final class SelectionAfterWriteTests: XCTestCase {
         XCTAssertEqual(detailTitle(app), "books/m")
         _ = app.handle(.character("d"))
         _ = app.handle(.character("y"))
-        try await until { app.tab.index(of: "m") == nil }
+        try await deliver(app) { app.tab.index(of: "m") == nil }
         XCTAssertNotEqual(detailTitle(app), "books/m")
         _ = app.handle(.character("u"))
         _ = detailTitle(app)  // drawn before the listener reports it back
-        try await until { app.tab.index(of: "m") != nil }
+        try await deliver(app) { app.tab.index(of: "m") != nil }
         XCTAssertEqual(detailTitle(app), "books/m")
     }
 }

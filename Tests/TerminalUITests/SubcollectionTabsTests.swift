@@ -28,15 +28,15 @@ final class SubcollectionTabsTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func screen(_ app: AppModel) -> String {
@@ -55,10 +55,9 @@ final class SubcollectionTabsTests: XCTestCase {
 
     func testCListsTheCollectionsWithoutHoldingTheKeys() async throws {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let runner = ManualEffects()
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: runner)
-        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
         _ = app.handle(.character("c"))
         XCTAssertEqual(runner.pendingPaths, ["collections of books/dune"], "on a server, a call: an effect")
         _ = app.handle(.character("j"))
@@ -73,7 +72,7 @@ final class SubcollectionTabsTests: XCTestCase {
         _ = app.handle(.character("c"))
         XCTAssertEqual(app.notice, "Opened the 2 collections of books/dune: notes, reviews")
         XCTAssertEqual(app.tab.collectionID, "books/dune/notes")
-        try await until { app.tab.isLoaded && app.tab.rowCount == 1 }
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 1 }
         XCTAssertTrue(screen(app).contains("Arrakis"), screen(app))
         XCTAssertEqual(app.tabs.map(\.collectionID).suffix(2), ["books/dune/notes", "books/dune/reviews"], "after the others")
         XCTAssertTrue(screen(app).contains("5 Articles   6 books/dune/notes"), screen(app))
@@ -90,7 +89,7 @@ final class SubcollectionTabsTests: XCTestCase {
         _ = app.handle(.character("c"))
         _ = app.handle(.tab)  // books/dune/reviews
         XCTAssertEqual(app.tab.collectionID, "books/dune/reviews")
-        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
         _ = app.handle(.character("d"))
         _ = app.handle(.character("y"))
         XCTAssertEqual(app.notice, "Deleted books/dune/reviews/r1 (u undoes)")

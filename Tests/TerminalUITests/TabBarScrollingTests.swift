@@ -45,7 +45,7 @@ final class TabBarScrollingTests: XCTestCase {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(collection), withIntermediateDirectories: true)
         }
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         let size = Size(width: 60, height: 16)
         var bar = app.frame(size: size).canvas.lines[0]
         XCTAssertFalse(bar.contains("6 notes"), bar)

@@ -17,7 +17,6 @@ final class TypedValuesTests: XCTestCase {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-typed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         store = try Firestore(directory: folder, settings: settings)
         try store.document("books/hitchhiker").write(Self.typedBook(store))
         try store.document("things/one").write(Self.typedFields(store))
@@ -64,12 +63,13 @@ final class TypedValuesTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: store, colorMode: .none, effects: SynchronousEffects())
-        try await waitUntil("the books tab loads") { app.tab.isLoaded }
+        try await deliver(app, "the books tab loads") { app.tab.isLoaded }
         return app
     }
 
-    private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ what: String, _ condition: () -> Bool) async throws {
+        try await app.deliver()
         XCTAssertTrue(condition(), "never: \(what)")
     }
 
@@ -102,7 +102,7 @@ final class TypedValuesTests: XCTestCase {
         let app = try await makeApp()
         let index = try XCTUnwrap(app.tabs.firstIndex { $0.collectionID == "things" })
         app.switchTab(to: index)
-        try await waitUntil("the things tab loads") { app.tab.isLoaded }
+        try await deliver(app, "the things tab loads") { app.tab.isLoaded }
         let screen = text(app)
         for line in Self.expectedLines { XCTAssertTrue(screen.contains(line), "lacks \(line):\n\(screen)") }
     }
@@ -172,7 +172,7 @@ final class TypedValuesTests: XCTestCase {
     func testTheLanguageFormReadsATimestampAndAPlainDateString() async throws {
         let app = try await makeApp()
         _ = app.handle(.character("3"))
-        try await waitUntil("the languages load") { app.tab.isLoaded }
+        try await deliver(app, "the languages load") { app.tab.isLoaded }
         _ = app.handle(.character("e"))
         XCTAssertEqual(app.form?.widget.values, ["C", "1972-01-01"], "plain JSON written by hand")
         _ = app.handle(.escape)
@@ -191,7 +191,7 @@ final class TypedValuesTests: XCTestCase {
             }
 
             """)
-        try await waitUntil("Zig is listed") { app.tab.index(of: id) != nil }
+        try await deliver(app, "Zig is listed") { app.tab.index(of: id) != nil }
         _ = app.handle(.character("e"))
         XCTAssertEqual(app.form?.widget.values, ["Zig", "2016-02-08"], "the stored Timestamp")
     }
@@ -199,13 +199,13 @@ final class TypedValuesTests: XCTestCase {
     func testTheOfficeFormReadsAGeoPointAndAPlainMap() async throws {
         let app = try await makeApp()
         _ = app.handle(.character("4"))
-        try await waitUntil("the offices load") { app.tab.isLoaded }
+        try await deliver(app, "the offices load") { app.tab.isLoaded }
         _ = app.handle(.character("e"))
         XCTAssertEqual(app.form?.widget.values, ["By hand", "40.5", "-74.0"], "plain JSON written by hand")
         _ = app.handle(.enter)
         XCTAssertEqual(app.notice, "Saved locations/hand")
         XCTAssertTrue(try file("locations/hand").contains(#""$geopoint""#))
-        try await waitUntil("the saved office is listed") { app.tab.snapshot(at: 0).get("location") is GeoPoint }
+        try await deliver(app, "the saved office is listed") { app.tab.snapshot(at: 0).get("location") is GeoPoint }
         _ = app.handle(.character("e"))
         XCTAssertEqual(app.form?.widget.values, ["By hand", "40.5", "-74.0"], "the stored GeoPoint")
     }
@@ -215,7 +215,7 @@ final class TypedValuesTests: XCTestCase {
     func testAPlainFormWriteErrorShowsInTheStatusLine() async throws {
         let app = try await makeApp()
         updateMissingDocument()
-        try await waitUntil("the error arrives") { app.notice != nil }
+        try await deliver(app, "the error arrives") { app.notice != nil }
         XCTAssertEqual(app.notice, "Write failed: document books/missing does not exist (updateData needs an existing document)")
         XCTAssertTrue(text(app, 120).contains("Write failed: document books/missing does not exist"), text(app, 120))
         _ = app.handle(.down)

@@ -22,7 +22,7 @@ final class UndoRedoTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await until { app.tab.isLoaded }
+        try await deliver(app) { app.tab.isLoaded }
         return app
     }
 
@@ -36,9 +36,10 @@ final class UndoRedoTests: XCTestCase {
     }
 
     /// Waits (up to 5 s) for the listener to catch up.
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func listed(_ app: AppModel) -> Int { app.visibleRows(of: app.tab).count }
@@ -51,9 +52,9 @@ final class UndoRedoTests: XCTestCase {
     func testUUndoesTwoDeletesNewestFirstAndCtrlRRedoesThem() async throws {
         let app = try await makeApp()
         delete(app)  // Alpha, the first by title
-        try await until { listed(app) == 2 }
+        try await deliver(app) { listed(app) == 2 }
         delete(app)  // then Beta
-        try await until { listed(app) == 1 }
+        try await deliver(app) { listed(app) == 1 }
         XCTAssertFalse(exists("a") || exists("b"))
 
         _ = app.handle(.character("u"))
@@ -86,7 +87,7 @@ final class UndoRedoTests: XCTestCase {
         _ = app.handle(.enter)
         XCTAssertEqual(try title("a"), "Omega")
         // Once the list shows the edit, u puts the title back and Ctrl-R the edit.
-        try await until { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("title") as? String } == "Omega" }
+        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("title") as? String } == "Omega" }
         _ = app.handle(.character("u"))
         XCTAssertEqual(try title("a"), "Alpha")
         _ = app.handle(.ctrl("r"))
@@ -97,9 +98,9 @@ final class UndoRedoTests: XCTestCase {
     func testANewChangeForgetsWhatCouldBeRedone() async throws {
         let app = try await makeApp()
         delete(app)
-        try await until { listed(app) == 2 }
+        try await deliver(app) { listed(app) == 2 }
         _ = app.handle(.character("u"))
-        try await until { listed(app) == 3 }
+        try await deliver(app) { listed(app) == 3 }
         delete(app)
         _ = app.handle(.ctrl("r"))
         XCTAssertEqual(app.notice, "Nothing to redo")
@@ -132,13 +133,14 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await until { app.tab.isLoaded }
+        try await deliver(app) { app.tab.isLoaded }
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func fields() throws -> [String: Any] {
@@ -189,7 +191,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         let app = try await makeApp()
         _ = app.handle(.character("e"))
         try rewriteFromAnotherProgram(author: "X")
-        try await until { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("note") != nil } ?? false }
+        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("note") != nil } ?? false }
         _ = app.handle(.tab)
         for _ in 0..<10 { _ = app.handle(.backspace) }
         for character in "Yves" { _ = app.handle(.character(character)) }

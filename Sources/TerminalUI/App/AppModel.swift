@@ -848,14 +848,20 @@ public final class AppModel {
 
     /// The id the `o` lookup fetched, and the books' version then: a change on disk fetches again.
     private var lookupFetched: (id: String, version: Int)?
+    /// The guide's fetch under way (an async call of its view model), for a test to await.
+    private(set) var lookupFetch: Task<Void, Never>?
 
     /// Fetches the lookup's document again when the books changed since (the guide's fetch is
-    /// one-off; the pane should not show a stale book). Called as the pane is drawn.
+    /// one-off; the pane should not show a stale book). Called before a frame (`settle`).
     func followLookup() {
         guard showsLookup, let fetched = lookupFetched, tabs[0].version != fetched.version else { return }
-        lookupFetched = (fetched.id, tabs[0].version)
+        fetchLookup(fetched.id)
+    }
+
+    private func fetchLookup(_ id: String) {
+        lookupFetched = (id, tabs[0].version)
         let lookup = books.lookup
-        Task { await lookup.fetchBook(documentId: fetched.id) }
+        lookupFetch = Task { await lookup.fetchBook(documentId: id) }
     }
 
     /// `o`: selects the document when it is listed; on the books tab the guide's fetch
@@ -872,8 +878,7 @@ public final class AppModel {
             let lookup = books.lookup
             lookup.book = .empty
             lookup.errorMessage = nil
-            lookupFetched = (id, tab.version)
-            Task { await lookup.fetchBook(documentId: id) }
+            fetchLookup(id)
         } else if position == nil {
             notice = "\(tab.collectionID)/\(id) does not exist"
         }

@@ -79,7 +79,7 @@ final class ShelfApp {
                     DispatchQueue.main.async { [self] in
                         MainActor.assumeIsolated {
                             isListingCollections = false
-                            if model.applyCollections(listing) { scheduleDraw() }
+                            if model.apply(.collectionsListed(listing)) != .unchanged { scheduleDraw() }
                         }
                     }
                 }
@@ -96,28 +96,28 @@ final class ShelfApp {
         }
         for key in keys where key != .resize {
             if case .mouse(let event) = key {
-                model.handle(mouse: event.kind, on: hits.hit(at: event.point))
+                model.apply(.mouse(event.kind, on: hits.hit(at: event.point)))
             } else {
-                perform(model.handle(key, pageSize: AppView.listHeight(for: screen.size)))
+                perform(model.apply(.key(key, pageSize: AppView.listHeight(for: screen.size))))
             }
         }
         scheduleDraw()
     }
 
-    /// What a key asks for beyond the app's state.
+    /// What an action asks for beyond the app's state.
     private func perform(_ outcome: AppModel.Outcome) {
         switch outcome {
-        case .keepRunning: break
+        case .keepRunning, .unchanged: break
         case .quit: quit(signal: nil)
         case .runEditor(let file):
             let result = awayFromScreen { ExternalEditor.fromEnvironment().run(on: file) }
-            model.editorFinished(file: file, result: result)
+            model.apply(.editorFinished(file, result: result))
             scheduleDraw()
         case .copyToClipboard(let text):
             screen.send(Clipboard.osc52(copying: text))
         case .suspend:
             let suspended = awayFromScreen { JobSuspension.suspend() }
-            if !suspended { model.suspensionRefused() }
+            if !suspended { model.apply(.suspensionRefused) }
             scheduleDraw()
         }
     }

@@ -48,16 +48,16 @@ final class AppViewTests: XCTestCase {
     func testYCopiesTheSelectedDocumentsPath() async throws {
         let app = try await makeApp()
         let path = try XCTUnwrap(app.selectedDocument?.path)
-        XCTAssertEqual(app.handle(.character("y")), .copyToClipboard(path))
+        XCTAssertEqual(app.apply(.key(.character("y"))), .copyToClipboard(path))
         XCTAssertEqual(app.notice, "Copied \(path) to the clipboard")
     }
 
     func testCtrlZSuspendsFromTheListAndFromAFormKeepingWhatWasTyped() async throws {
         let app = try await makeApp()
-        XCTAssertEqual(app.handle(.ctrl("z")), .suspend)
-        _ = app.handle(.character("e"))
-        _ = app.handle(.character("X"))
-        XCTAssertEqual(app.handle(.ctrl("z")), .suspend)
+        XCTAssertEqual(app.apply(.key(.ctrl("z"))), .suspend)
+        _ = app.apply(.key(.character("e")))
+        _ = app.apply(.key(.character("X")))
+        XCTAssertEqual(app.apply(.key(.ctrl("z"))), .suspend)
         guard case .form = app.mode else { return XCTFail("the form is still open: \(app.mode)") }
         XCTAssertTrue(app.form?.isDirty == true, "what was typed stays")
     }
@@ -88,7 +88,7 @@ final class AppViewTests: XCTestCase {
 
     func testBrokenDocumentShowsItsProblem() async throws {
         let app = try await makeApp()
-        _ = app.handle(.end)  // the broken document is last
+        _ = app.apply(.key(.end))  // the broken document is last
         let screen = lines(app, 160, 16)
         XCTAssertTrue(screen[2].hasSuffix("││ Problem  document books/invalid-data, field numberOfPages: expected Int,     │"), screen[2])
         XCTAssertTrue(screen[3].contains("││          found the string \"twohundredfifty\"   "), screen[3])
@@ -100,9 +100,9 @@ final class AppViewTests: XCTestCase {
 
     func testColorSwatchCellsUseThePaletteIndex() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("2"))
+        _ = app.apply(.key(.character("2")))
         try await deliverFirstSnapshot(app)
-        _ = app.handle(.down)  // by name, Navy-ish comes before Orange
+        _ = app.apply(.key(.down))  // by name, Navy-ish comes before Orange
         let screen = app.frame(size: Size(width: 80, height: 16))
         // Row 4 is the second colour, selected: a four-cell swatch after the border and the
         // marker column, drawn in reverse video so the row's selection leaves its colour alone.
@@ -122,7 +122,7 @@ final class AppViewTests: XCTestCase {
 
     func testNoColorKeepsSwatchesReadable() async throws {
         let app = try await makeApp(.none)
-        _ = app.handle(.character("2"))
+        _ = app.apply(.key(.character("2")))
         try await deliverFirstSnapshot(app)
         let screen = app.frame(size: Size(width: 80, height: 16))
         for y in 0..<16 {
@@ -140,14 +140,14 @@ final class AppViewTests: XCTestCase {
 
     func testHelpOverlayListsTheKeys() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("?"))
+        _ = app.apply(.key(.character("?")))
         // Tall enough for the whole help (ScrollingTests scroll it at 80×24).
         let text = lines(app, 100, 80).joined(separator: "\n")
         for expected in ["Move up", "Filter by every shown field", "Sort by the next column", "Reverse the sort direction", "Open a document by id", "Delete the selected document",
                          "Save (when every field is valid)", "Quit from anywhere", "Esc or ? to close"] {
             XCTAssertTrue(text.contains(expected), "help lacks \(expected):\n\(text)")
         }
-        _ = app.handle(.escape)
+        _ = app.apply(.key(.escape))
         XCTAssertFalse(lines(app, 100, 40).joined().contains("Quit from anywhere"))
     }
 
@@ -166,19 +166,19 @@ final class AppViewTests: XCTestCase {
 
     func testFormValidatesAsYouTypeAndKeepsUnknownFields() async throws {
         let app = try await makeApp()
-        _ = app.handle(.down)  // hitchhiker, after "Tagged" by title
-        _ = app.handle(.character("e"))
-        _ = app.handle(.down)
-        _ = app.handle(.down)
-        for _ in 0..<3 { _ = app.handle(.backspace) }
-        _ = app.handle(.character("x"))
+        _ = app.apply(.key(.down))  // hitchhiker, after "Tagged" by title
+        _ = app.apply(.key(.character("e")))
+        _ = app.apply(.key(.down))
+        _ = app.apply(.key(.down))
+        for _ in 0..<3 { _ = app.apply(.key(.backspace)) }
+        _ = app.apply(.key(.character("x")))
         let text = lines(app, 140, 20).joined(separator: "\n")
         XCTAssertTrue(text.contains("expected a whole number ≥ 0, found \"x\""), text)
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: fix the marked fields first")
-        _ = app.handle(.backspace)
-        for character in "820" { _ = app.handle(.character(character)) }
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.backspace))
+        for character in "820" { _ = app.apply(.key(.character(character))) }
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved books/hitchhiker")
         let saved = try String(contentsOf: folder.appendingPathComponent("books/hitchhiker.json"), encoding: .utf8)
         XCTAssertTrue(saved.contains(#""numberOfPages": 820"#), saved)
@@ -190,20 +190,20 @@ final class AppViewTests: XCTestCase {
         let file = folder.appendingPathComponent("books/hitchhiker.json")
         func fields() throws -> NSDictionary { try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! NSDictionary }
         let before = try fields()
-        _ = app.handle(.down)  // hitchhiker, after "Tagged" by title
-        _ = app.handle(.character("d"))
+        _ = app.apply(.key(.down))  // hitchhiker, after "Tagged" by title
+        _ = app.apply(.key(.character("d")))
         let question = lines(app, 100, 20).joined(separator: "\n")
         XCTAssertTrue(question.contains("Delete “The Ultimate Hitchhiker's Guide to the …” (books/hitchhiker)?"), question)
-        _ = app.handle(.character("n"))
+        _ = app.apply(.key(.character("n")))
         XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "n keeps the document")
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "y deletes it")
         XCTAssertEqual(app.notice, "Deleted books/hitchhiker (u undoes)")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored books/hitchhiker")
         XCTAssertEqual(try fields(), before, "the same fields come back, the unknown one included")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Nothing to undo")
     }
 }
@@ -235,22 +235,22 @@ final class FormDraftTests: XCTestCase {
 
     func testCtrlCAsksOnlyWhenTheFormChanged() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
-        XCTAssertEqual(app.handle(.character("!")), .keepRunning)
-        XCTAssertEqual(app.handle(.ctrl("c")), .keepRunning, "a changed form asks first")
+        _ = app.apply(.key(.character("e")))
+        XCTAssertEqual(app.apply(.key(.character("!"))), .keepRunning)
+        XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning, "a changed form asks first")
         XCTAssertTrue(app.frame(size: Size(width: 100, height: 24)).canvas.lines.joined().contains("Quit and lose what you typed"))
-        _ = app.handle(.character("n"))
+        _ = app.apply(.key(.character("n")))
         guard case .form = app.mode else { return XCTFail("n goes back to the form") }
         XCTAssertEqual(app.form?.widget.values.first, "Hitchhiker!")
-        XCTAssertEqual(app.handle(.ctrl("c")), .keepRunning)
-        XCTAssertEqual(app.handle(.character("y")), .quit)
-        _ = app.handle(.escape)
+        XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning)
+        XCTAssertEqual(app.apply(.key(.character("y"))), .quit)
+        _ = app.apply(.key(.escape))
     }
 
     func testADraftOfAnEditReopensAndAsksBeforeOverwritingAChangedDocument() async throws {
         let first = try await makeApp()
-        _ = first.handle(.character("e"))
-        _ = first.handle(.character("!"))
+        _ = first.apply(.key(.character("e")))
+        _ = first.apply(.key(.character("!")))
         let draft = try XCTUnwrap(first.formDraft)
         try XCTUnwrap(first.draftFile).save(draft)
         // Someone else changes the document before the next start.
@@ -259,11 +259,11 @@ final class FormDraftTests: XCTestCase {
 
         let second = try await makeApp()
         guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }
-        _ = second.handle(.character("y"))
+        _ = second.apply(.key(.character("y")))
         second.replayKeysWaitingForLoad()
         XCTAssertEqual(second.form?.widget.values.first, "Hitchhiker!")
         XCTAssertNil(second.draftFile?.load(), "the form holds the text now")
-        _ = second.handle(.enter)
+        _ = second.apply(.key(.enter))
         guard case .confirm(.conflict(_, deleted: false)) = second.mode else { return XCTFail("saving over the changed document asks: \(second.mode)") }
     }
 }

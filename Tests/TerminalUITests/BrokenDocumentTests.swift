@@ -29,21 +29,21 @@ final class BrokenDocumentTests: XCTestCase {
 
     func testUndoAfterDeletingAnUnreadableDocumentWritesNothing() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: broken.path))
         XCTAssertEqual(app.notice, "Deleted books/broken")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Nothing to undo")
         XCTAssertFalse(FileManager.default.fileExists(atPath: broken.path), "u must not write {} in its place")
     }
 
     func testEditingAnUnreadableDocumentOpensItsFileInTheEditor() async throws {
         let app = try await makeApp()
-        XCTAssertEqual(app.handle(.character("e")), .runEditor(broken))
+        XCTAssertEqual(app.apply(.key(.character("e"))), .runEditor(broken))
         XCTAssertNil(app.form, "no form that could never save")
-        XCTAssertEqual(app.handle(.enter), .runEditor(broken))
-        XCTAssertEqual(app.handle(.character("E")), .runEditor(broken))
+        XCTAssertEqual(app.apply(.key(.enter)), .runEditor(broken))
+        XCTAssertEqual(app.apply(.key(.character("E"))), .runEditor(broken))
     }
 
     func testTheListShowsTheFixOnceTheFileIsFixed() async throws {
@@ -54,7 +54,7 @@ final class BrokenDocumentTests: XCTestCase {
         let screen = app.frame(size: Size(width: 100, height: 20)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(screen.contains("Whole"), screen)
         XCTAssertFalse(screen.contains("cannot be read"), screen)
-        XCTAssertEqual(app.handle(.character("e")), .keepRunning, "a readable document opens in the form again")
+        XCTAssertEqual(app.apply(.key(.character("e"))), .keepRunning, "a readable document opens in the form again")
         XCTAssertNotNil(app.form)
     }
 }

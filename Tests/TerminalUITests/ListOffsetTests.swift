@@ -34,7 +34,7 @@ final class ListOffsetTests: XCTestCase {
     private func screen(_ app: AppModel) -> [String] { app.frame(size: size).canvas.lines }
 
     private func press(_ keys: [Key], _ app: AppModel) {
-        for key in keys { _ = app.handle(key, pageSize: pageSize) }
+        for key in keys { _ = app.apply(.key(key, pageSize: pageSize)) }
     }
 
     /// The titles of the rows in view, top first.

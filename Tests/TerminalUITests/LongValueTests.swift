@@ -50,13 +50,13 @@ final class LongValueTests: XCTestCase {
 
     func testTheFormOpensOnItAndEditsAtBothEnds() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         var lines = app.frame(size: Size(width: 100, height: 30)).canvas.lines
         XCTAssertTrue(lines.contains { $0.contains("› Title        …www") }, lines.joined(separator: "\n"))  // the start hidden, marked
-        _ = app.handle(.home)
-        _ = app.handle(.character("A"))
-        _ = app.handle(.end)
-        _ = app.handle(.character("Z"))
+        _ = app.apply(.key(.home))
+        _ = app.apply(.key(.character("A")))
+        _ = app.apply(.key(.end))
+        _ = app.apply(.key(.character("Z")))
         lines = app.frame(size: Size(width: 100, height: 30)).canvas.lines
         XCTAssertTrue(lines.contains { $0.contains("wwwZ ") }, lines.joined(separator: "\n"))
         XCTAssertEqual(app.form?.widget.values.first?.first, "A")

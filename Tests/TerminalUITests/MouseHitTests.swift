@@ -60,7 +60,7 @@ final class MouseHitTests: XCTestCase {
         XCTAssertEqual(app.frame(size: Size(width: 30, height: 8)).hits.hit(at: Point(x: 5, y: 3)), .elsewhere, "too small")
 
         // Scrolled down, a row is hit by its place in the list, not on screen.
-        _ = app.handle(.character("G"))
+        _ = app.apply(.key(.character("G")))
         let text = screen(app)
         XCTAssertTrue(text.contains("│  Book 30"), text)
         XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 5, y: 3)), .row(12))
@@ -68,35 +68,35 @@ final class MouseHitTests: XCTestCase {
 
     func testAClickSelectsARowOrATabAndTheWheelScrolls() async throws {
         let app = try await makeApp()
-        app.handle(mouse: .press, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7)))
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7))))
         XCTAssertTrue(screen(app).contains("┌ books/b05 "), screen(app))
-        app.handle(mouse: .wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7)))
+        app.apply(.mouse(.wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7))))
         XCTAssertTrue(screen(app).contains("┌ books/b08 "), "three rows a turn:\n\(screen(app))")
-        app.handle(mouse: .wheelUp, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 20)))
-        app.handle(mouse: .wheelUp, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 20)))
+        app.apply(.mouse(.wheelUp, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 20))))
+        app.apply(.mouse(.wheelUp, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 20))))
         XCTAssertTrue(screen(app).contains("┌ books/b02 "), screen(app))
-        app.handle(mouse: .press, on: app.frame(size: size).hits.hit(at: Point(x: 12, y: 0)))
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 12, y: 0))))
         XCTAssertTrue(screen(app).contains("┌ Colors "), "a click on a tab switches to it:\n\(screen(app))")
     }
 
     func testTheWheelOverTheDetailScrollsItAndTheHelpScrollsAnywhere() async throws {
         let app = try await makeApp()
         XCTAssertTrue(screen(app).contains("│ Title "), screen(app))
-        app.handle(mouse: .wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 60, y: 10)))
+        app.apply(.mouse(.wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 60, y: 10))))
         XCTAssertFalse(screen(app).contains("│ Title "), "the detail scrolled:\n\(screen(app))")
         XCTAssertTrue(screen(app).contains("┌ books/b01 "), "the selection stays:\n\(screen(app))")
-        app.handle(mouse: .wheelUp, on: app.frame(size: size).hits.hit(at: Point(x: 60, y: 10)))
+        app.apply(.mouse(.wheelUp, on: app.frame(size: size).hits.hit(at: Point(x: 60, y: 10))))
         XCTAssertTrue(screen(app).contains("│ Title "), screen(app))
 
-        _ = app.handle(.character("?"))
+        _ = app.apply(.key(.character("?")))
         XCTAssertTrue(screen(app).contains("Move up"))
-        for _ in 0..<20 { _ = app.handle(.pageDown) }
+        for _ in 0..<20 { _ = app.apply(.key(.pageDown)) }
         let help = screen(app).components(separatedBy: "\n")
         XCTAssertTrue(help.contains { $0.contains("Click ") && $0.contains("Select a row or a tab; a column's title sorts by it") }, "the help lists the mouse:\n\(screen(app))")
         XCTAssertTrue(help.contains { $0.contains("Wheel ") && $0.contains("Scroll what is under the pointer") }, screen(app))
         XCTAssertTrue(screen(app).contains("Mouse (off with --no-mouse)"), screen(app))
-        _ = app.handle(.character("g"))
-        app.handle(mouse: .wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 5)))
+        _ = app.apply(.key(.character("g")))
+        app.apply(.mouse(.wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 5))))
         XCTAssertFalse(screen(app).contains("Move up"), "the wheel scrolls the help:\n\(screen(app))")
     }
 
@@ -106,10 +106,10 @@ final class MouseHitTests: XCTestCase {
         let pages = try XCTUnwrap(header.range(of: "Pages"))
         let x = header.distance(from: header.startIndex, to: pages.lowerBound) + 1
         XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: x, y: 2)), .header(column: 2), header)
-        app.handle(mouse: .press, on: app.frame(size: size).hits.hit(at: Point(x: x, y: 2)))
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: x, y: 2))))
         XCTAssertTrue(screen(app).contains("Pages ▲"), screen(app))
         XCTAssertEqual(app.notice, "Sorted by Pages ▲ ascending")
-        app.handle(mouse: .press, on: app.frame(size: size).hits.hit(at: Point(x: x, y: 2)))
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: x, y: 2))))
         XCTAssertTrue(screen(app).contains("Pages ▼"), screen(app))
         // The selected book (1 page) stays in view, now last: the most pages come first.
         let numbers = screen(app).components(separatedBy: "\n").compactMap { line -> Int? in
@@ -121,9 +121,9 @@ final class MouseHitTests: XCTestCase {
 
     func testAClickDoesNothingWhileAFormIsOpen() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
-        app.handle(mouse: .press, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7)))
-        app.handle(mouse: .press, on: app.frame(size: size).hits.hit(at: Point(x: 12, y: 0)))
+        _ = app.apply(.key(.character("e")))
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7))))
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 12, y: 0))))
         let text = screen(app)
         XCTAssertTrue(text.contains("Edit books/b01"), text)
         XCTAssertTrue(text.contains("┌ Books "), text)

@@ -38,7 +38,7 @@ final class NewCollectionTabsTests: XCTestCase {
 
     func testAFolderMadeWhileRunningBecomesATabInByteOrder() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("6"))  // zines
+        _ = app.apply(.key(.character("6")))  // zines
         XCTAssertEqual(app.tab.collectionID, "zines")
         XCTAssertFalse(app.refreshCollections(), "nothing new yet")
         try write("notes/x", #"{"title": "A note"}"#)
@@ -47,14 +47,14 @@ final class NewCollectionTabsTests: XCTestCase {
         XCTAssertEqual(app.frame(size: Size(width: 90, height: 16)).canvas.lines[0],
                        " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles   6 Zebra   7 notes   8 zines  ")
         XCTAssertEqual(app.tab.collectionID, "zines", "the shown tab stays shown")
-        _ = app.handle(.character("7"))
+        _ = app.apply(.key(.character("7")))
         try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 1 }
         XCTAssertTrue(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("A note"))
     }
 
     func testARemovedFolderLeavesATabThatSaysItIsGone() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("6"))
+        _ = app.apply(.key(.character("6")))
         try await deliver(app) { app.tab.rowCount == 1 }
         try FileManager.default.removeItem(at: folder.appendingPathComponent("zines"))
         XCTAssertTrue(app.refreshCollections())
@@ -62,8 +62,8 @@ final class NewCollectionTabsTests: XCTestCase {
         let screen = app.frame(size: Size(width: 90, height: 16)).canvas.lines
         XCTAssertEqual(screen[14], " The 'zines' folder is gone: it was removed on disk                           0 documents ", screen.joined(separator: "\n"))
         XCTAssertTrue(screen[3].contains("The 'zines' folder is gone"), screen.joined(separator: "\n"))
-        _ = app.handle(.character("j"))
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("j")))
+        _ = app.apply(.key(.character("e")))
         _ = app.frame(size: Size(width: 90, height: 16))
 
         try write("zines/y", #"{"name": "Back"}"#)

@@ -38,11 +38,11 @@ final class ReadOnlyFolderTests: XCTestCase {
         }
         XCTAssertTrue(hints.contains("/ filter") && hints.contains("q quit"), hints)
         for key in [Key.character("a"), .character("e"), .enter, .character("E"), .character("d"), .character("u"), .ctrl("r")] {
-            XCTAssertEqual(app.handle(key), .keepRunning)
+            XCTAssertEqual(app.apply(.key(key)), .keepRunning)
             XCTAssertTrue(app.notice?.contains("read-only") == true, "\(key): \(app.notice ?? "no message")")
             guard case .browse = app.mode else { return XCTFail("\(key) left the list: \(app.mode)") }
         }
-        _ = app.handle(.character("?"))
+        _ = app.apply(.key(.character("?")))
         let help = app.frame(size: Size(width: 160, height: 60)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(help.contains("(not now: The folder is read-only)"), "the help says why:\n\(help)")
         XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("books/one.json"), encoding: .utf8),

@@ -50,8 +50,8 @@ final class RowsWhileLoadingTests: XCTestCase {
         XCTAssertFalse(text.contains("Book 16"), text)
         XCTAssertTrue(text.contains("┌ books/id40 "), "the top row is selected (Book 01):\n\(text)")
 
-        _ = app.handle(.character("j"))
-        _ = app.handle(.character("j"))
+        _ = app.apply(.key(.character("j")))
+        _ = app.apply(.key(.character("j")))
         XCTAssertTrue(screen(app).contains("┌ books/id38 "), "j acts on the rows there (Book 03 is id38):\n\(screen(app))")
 
         try await app.deliver()

@@ -38,15 +38,15 @@ final class SelectionAfterWriteTests: XCTestCase {
         return String(line.split(separator: "┌").last ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "─┐ "))
     }
 
-    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.handle(.character(c)) } }
+    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.apply(.key(.character(c))) } }
 
     func testTheAddedDocumentIsSelectedOnceListedAndUUndoesTheAdd() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("a"))
+        _ = app.apply(.key(.character("a")))
         type(app, "New Book")
-        _ = app.handle(.tab); type(app, "Someone")
-        _ = app.handle(.tab); type(app, "12")
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.tab)); type(app, "Someone")
+        _ = app.apply(.key(.tab)); type(app, "12")
+        _ = app.apply(.key(.enter))
         let notice = try XCTUnwrap(app.notice)
         XCTAssertTrue(notice.hasPrefix("Added books/"), notice)
         let path = String(notice.dropFirst("Added ".count))
@@ -54,20 +54,20 @@ final class SelectionAfterWriteTests: XCTestCase {
         try await deliver(app) { app.tab.index(of: String(path.dropFirst("books/".count))) != nil }
         XCTAssertEqual(detailTitle(app), path, "the new document is selected")
 
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Removed \(path): the add is undone")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent(path + ".json").path))
     }
 
     func testAfterUndoingADeleteTheDocumentIsSelectedAgain() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("j"))
+        _ = app.apply(.key(.character("j")))
         XCTAssertEqual(detailTitle(app), "books/m")
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         try await deliver(app) { app.tab.index(of: "m") == nil }
         XCTAssertNotEqual(detailTitle(app), "books/m")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         _ = detailTitle(app)  // drawn before the listener reports it back
         try await deliver(app) { app.tab.index(of: "m") != nil }
         XCTAssertEqual(detailTitle(app), "books/m")

@@ -44,7 +44,7 @@ final class SortingInSlicesTests: XCTestCase {
         XCTAssertTrue(text.lastIndex(of: "5") != nil && text.range(of: "Book 25")!.lowerBound < text.range(of: "Book 01")!.lowerBound,
                       "by id first (id01 is Book 25):\n\(text)")
         XCTAssertTrue(text.contains("25 documents"), text)
-        _ = app.handle(.character("j"))
+        _ = app.apply(.key(.character("j")))
 
         XCTAssertTrue(app.advanceSorting())
         XCTAssertTrue(screen(app).contains("Sorting books by Title… 10 of 25"), screen(app))
@@ -61,7 +61,7 @@ final class SortingInSlicesTests: XCTestCase {
     func testANewColumnKeepsTheLastOrderUntilItsKeysAreMade() async throws {
         let app = try await makeApp()
         while app.advanceSorting() {}
-        _ = app.handle(.character("s"))  // by author
+        _ = app.apply(.key(.character("s")))  // by author
         var text = screen(app)
         XCTAssertTrue(text.contains("Sorting books by Author… 0 of 25"), text)
         let rows = text.components(separatedBy: "\n").filter { $0.hasPrefix("│  Book ") }

@@ -48,7 +48,7 @@ final class SubcollectionTabsTests: XCTestCase {
         XCTAssertEqual(app.selectedDocument?.path, "books/dune")
         app.refreshCollections()  // the once-a-second look, which lists the selected document's too
         XCTAssertTrue(screen(app).contains("Collections  notes, reviews (c opens them)"), screen(app))
-        _ = app.handle(.character("j"))  // Emma has none
+        _ = app.apply(.key(.character("j")))  // Emma has none
         app.refreshCollections()
         XCTAssertFalse(screen(app).contains("Collections"), screen(app))
     }
@@ -58,9 +58,9 @@ final class SubcollectionTabsTests: XCTestCase {
         let runner = ManualEffects()
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: runner)
         try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
-        _ = app.handle(.character("c"))
+        _ = app.apply(.key(.character("c")))
         XCTAssertEqual(runner.pendingPaths, ["collections of books/dune"], "on a server, a call: an effect")
-        _ = app.handle(.character("j"))
+        _ = app.apply(.key(.character("j")))
         XCTAssertEqual(app.selectedDocument?.path, "books/emma", "a key is answered meanwhile")
         runner.complete()
         XCTAssertEqual(app.notice, "Opened the 2 collections of books/dune: notes, reviews", "the document c was pressed on")
@@ -69,7 +69,7 @@ final class SubcollectionTabsTests: XCTestCase {
 
     func testCOpensEachCollectionOfTheDocumentAsATabAndShowsTheFirst() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("c"))
+        _ = app.apply(.key(.character("c")))
         XCTAssertEqual(app.notice, "Opened the 2 collections of books/dune: notes, reviews")
         XCTAssertEqual(app.tab.collectionID, "books/dune/notes")
         try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 1 }
@@ -77,8 +77,8 @@ final class SubcollectionTabsTests: XCTestCase {
         XCTAssertEqual(app.tabs.map(\.collectionID).suffix(2), ["books/dune/notes", "books/dune/reviews"], "after the others")
         XCTAssertTrue(screen(app).contains("5 Articles   6 books/dune/notes"), screen(app))
 
-        _ = app.handle(.character("1"))
-        _ = app.handle(.character("c"))
+        _ = app.apply(.key(.character("1")))
+        _ = app.apply(.key(.character("c")))
         XCTAssertEqual(app.tabs.filter { $0.collectionID.hasPrefix("books/dune/") }.count, 2, "opened once")
         app.refreshCollections()
         XCTAssertFalse(app.tabs.contains { $0.isGone }, "a document's collection is not a top-level folder gone")
@@ -86,23 +86,23 @@ final class SubcollectionTabsTests: XCTestCase {
 
     func testADocumentInACollectionOfADocumentIsEditedInItsOwnFile() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("c"))
-        _ = app.handle(.tab)  // books/dune/reviews
+        _ = app.apply(.key(.character("c")))
+        _ = app.apply(.key(.tab))  // books/dune/reviews
         XCTAssertEqual(app.tab.collectionID, "books/dune/reviews")
         try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         XCTAssertEqual(app.notice, "Deleted books/dune/reviews/r1 (u undoes)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("books/dune/reviews/r1.json").path))
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored books/dune/reviews/r1")
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("books/dune/reviews/r1.json").path))
     }
 
     func testCOnADocumentWithoutCollectionsSaysSo() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("j"))
-        _ = app.handle(.character("c"))
+        _ = app.apply(.key(.character("j")))
+        _ = app.apply(.key(.character("c")))
         XCTAssertEqual(app.notice, "books/emma has no collections")
         XCTAssertEqual(app.tab.collectionID, "books")
     }

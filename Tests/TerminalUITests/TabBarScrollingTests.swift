@@ -50,13 +50,13 @@ final class TabBarScrollingTests: XCTestCase {
         var bar = app.frame(size: size).canvas.lines[0]
         XCTAssertFalse(bar.contains("6 notes"), bar)
         XCTAssertTrue(bar.hasSuffix("›"), bar)
-        _ = app.handle(.character("6"))
+        _ = app.apply(.key(.character("6")))
         bar = app.frame(size: size).canvas.lines[0]
         XCTAssertTrue(bar.hasPrefix("‹ "), bar)
         let column = try XCTUnwrap(bar.range(of: "6 notes").map { bar.distance(from: bar.startIndex, to: $0.lowerBound) }, bar)
         XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: column, y: 0)), .tab(5))
-        _ = app.handle(.backTab)
-        _ = app.handle(.backTab)
+        _ = app.apply(.key(.backTab))
+        _ = app.apply(.key(.backTab))
         bar = app.frame(size: size).canvas.lines[0]
         XCTAssertTrue(bar.contains("4 Offices"), bar)
     }

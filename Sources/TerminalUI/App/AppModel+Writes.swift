@@ -57,12 +57,12 @@ extension AppModel {
     /// Starts a write; the status line says so (`PendingWrites.progress`) until it finishes.
     private func start(_ write: StoreWrite, for purpose: PendingWrites.Purpose) {
         writes.append(PendingWrites.Write(write: write, purpose: purpose))
-        effects.run(.write(write)) { [weak self] result in self?.finished(result) }
+        run(.write(write))
     }
 
     /// A write's result, back on the main thread, in the order the writes were started.
-    func finished(_ result: EffectResult) {
-        guard case .written(let outcome) = result, let pending = writes.removeFirst() else { return }
+    func finished(_ outcome: Result<UndoHistory.Change?, any Error>) -> Outcome {
+        guard let pending = writes.removeFirst() else { return .keepRunning }
         let reference = pending.write.reference
         switch (pending.purpose, outcome) {
         case (.save(let session), .success(let change)):
@@ -96,8 +96,7 @@ extension AppModel {
             noteWrite(error, in: nil)
             notice = "Not \(redo ? "redone" : "undone"): \(error)"
         }
-        let next = continueAfterWrites()
-        afterEffect?(next)
+        return continueAfterWrites()
     }
 
     /// What waited for the list or for the writes: a form handed back, a question, the undos

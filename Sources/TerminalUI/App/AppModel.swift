@@ -2,9 +2,10 @@ import DocumentStore
 import Foundation
 import ShelfModels
 
-/// The whole app's state and what each key does to it. Drawing is `AppView`'s job; writes are
-/// effects run off the main thread (`AppModel+Writes.swift`); the other side effects here are
-/// the view models' reads.
+/// The whole app's state, changed only by `apply(_:)` over a closed set of actions (keys,
+/// clicks, frames, listings, finished effects). Drawing is `AppView.render`'s, a pure function
+/// of this; writes, reads and listings are effects run off the main thread whose results come
+/// back as actions; the view models' listeners are what the `frame` action takes in.
 @MainActor
 public final class AppModel {
     /// What the keys do now, each mode holding what it alone needs: the form's session is
@@ -49,6 +50,8 @@ public final class AppModel {
 
     public enum Outcome: Equatable {
         case keepRunning, quit
+        /// The action changed nothing on screen: no frame is needed.
+        case unchanged
         /// Leave the screen, run `$VISUAL`/`$EDITOR`/vi on this file, come back; the change
         /// arrives through the listener like any other.
         case runEditor(URL)
@@ -193,7 +196,7 @@ public final class AppModel {
 
     /// `refreshCollections` with the listing already made.
     @discardableResult
-    public func applyCollections(_ listing: CollectionListing) -> Bool {
+    private func applyCollections(_ listing: CollectionListing) -> Bool {
         var changed = false
         if let selected = listing.selected, documentCollections.map({ $0 != selected }) ?? true {
             documentCollections = selected
@@ -362,13 +365,6 @@ public final class AppModel {
 
     // MARK: Keys
 
-    /// Handles one key; `pageSize` is the list's height, for PgUp/PgDn. Then shows what a
-    /// finished write left waiting for the list (`continueAfterWrites`).
-    public func handle(_ key: Key, pageSize: Int = 10) -> Outcome {
-        let outcome = handleKey(key, pageSize: pageSize)
-        let afterWrites = continueAfterWrites()
-        return outcome == .keepRunning ? afterWrites : outcome
-    }
 
     private func handleKey(_ key: Key, pageSize: Int) -> Outcome {
         if Keymap.global.action(for: key) == .suspend { return .suspend }
@@ -432,7 +428,7 @@ public final class AppModel {
         let waiting = keysWaitingForLoad
         keysWaitingForLoad = []
         for (index, (key, pageSize)) in waiting.enumerated() {
-            let outcome = handle(key, pageSize: pageSize)
+            let outcome = apply(.key(key, pageSize: pageSize))
             if outcome != .keepRunning {
                 // Keys after one that leaves the screen wait for the screen to come back.
                 keysWaitingForLoad = Array(waiting[(index + 1)...])
@@ -527,11 +523,7 @@ public final class AppModel {
     /// Listing them is an effect: on a server, a call the keys do not wait for.
     private func openCollections() {
         guard let reference = selectedDocument else { notice = "Nothing selected: the list is empty"; return }
-        effects.run(.listCollections(reference)) { [weak self] result in
-            guard let self, case .collectionsListed(let listed) = result else { return }
-            openCollections(of: reference, listed: listed)
-            afterEffect?(.keepRunning)
-        }
+        run(.listCollections(reference))
     }
 
     private func openCollections(of reference: DocumentReference, listed: Result<[String], any Error>) {
@@ -590,7 +582,7 @@ public final class AppModel {
     /// the JSON view or the help when it is over them. Only while browsing (and scrolling the
     /// views): a form or a question is answered by keys. `hit` is what the frame on screen
     /// drew at the pointer (`HitMap`).
-    public func handle(mouse kind: MouseEvent.Kind, on hit: HitMap.Hit) {
+    private func handle(mouse kind: MouseEvent.Kind, on hit: HitMap.Hit) {
         guard keysWaitingForLoad.isEmpty else { return }
         defer { keepSelectionInView(height: AppView.listHeight(for: size)) }
         let step = kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
@@ -656,11 +648,56 @@ public final class AppModel {
         guard showsDocumentTimes, shownTimes?.snapshot !== snapshot, connection?.isOffline != true,
               timesBeingRead !== snapshot else { return }
         timesBeingRead = snapshot
-        effects.run(.readTimes(snapshot.reference)) { [weak self] result in
-            guard let self, case .timesRead(let times) = result else { return }
-            shownTimes = (snapshot, times)
-            if timesBeingRead === snapshot { timesBeingRead = nil }
-            afterEffect?(.keepRunning)
+        run(.readTimes(snapshot.reference))
+    }
+
+    /// The times read for the snapshot being read, if they are its document's.
+    private func timesRead(of reference: DocumentReference, _ times: DocumentTimes?) {
+        guard let snapshot = timesBeingRead, snapshot.reference == reference else { return }
+        shownTimes = (snapshot, times)
+        timesBeingRead = nil
+    }
+
+    // MARK: Actions
+
+    /// Does what the action says to the state; returns what the shell should do beyond it.
+    @discardableResult
+    public func apply(_ action: AppAction) -> Outcome {
+        switch action {
+        case .key(let key, let pageSize):
+            let outcome = handleKey(key, pageSize: pageSize)
+            let afterWrites = continueAfterWrites()
+            return outcome == .keepRunning ? afterWrites : outcome
+        case .mouse(let kind, let hit):
+            handle(mouse: kind, on: hit)
+        case .frame(let size):
+            settle(size: size)
+        case .collectionsListed(let listing):
+            return applyCollections(listing) ? .keepRunning : .unchanged
+        case .effectFinished(let outcome):
+            switch outcome.result {
+            case .written(let result): return finished(result)
+            case .timesRead(let reference, let times): timesRead(of: reference, times)
+            case .collectionsListed(let reference, let listed): openCollections(of: reference, listed: listed)
+            }
+        case .editorFinished(let file, let result):
+            let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
+            notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
+        case .suspensionRefused:
+            // The process was not stopped, as a process group no shell waits on is never
+            // stopped (run as a terminal's or tmux pane's own command).
+            notice = "Ctrl-Z does nothing here: no shell's job control could bring Shelf back (run it from a shell to suspend it)"
+        }
+        return .keepRunning
+    }
+
+    /// Starts an effect; its result comes back as an action, then the app draws again
+    /// (`afterEffect`).
+    func run(_ effect: Effect) {
+        effects.run(effect) { [weak self] result in
+            guard let self else { return }
+            let outcome = apply(.effectFinished(EffectOutcome(result: result)))
+            afterEffect?(outcome == .unchanged ? .keepRunning : outcome)
         }
     }
 
@@ -673,7 +710,7 @@ public final class AppModel {
     /// One frame: the state takes in what changed since the last (`settle`), then is drawn by
     /// the pure `AppView.render`, which returns the screen and what a click on it means.
     public func frame(size: Size) -> AppView.Screen {
-        settle(size: size)
+        apply(.frame(size))
         return AppView.render(self, size: size)
     }
 
@@ -681,7 +718,7 @@ public final class AppModel {
     /// only reads it: the selection stays in view and follows its document, the scrolled views
     /// stop at their ends, the JSON view, the lookup and the shown document's times follow
     /// new snapshots.
-    func settle(size: Size) {
+    private func settle(size: Size) {
         self.size = size
         guard !TooSmall.applies(to: size) else { return }
         let layout = ScreenLayout(size: size)
@@ -723,17 +760,6 @@ public final class AppModel {
         return .runEditor(fileURL(of: tab.snapshot(at: index).reference))
     }
 
-    /// Back from the editor: says what happened; the file's change arrives by the listener.
-    /// Ctrl-Z came back at once: the process was not stopped, as a process group no shell
-    /// waits on is never stopped (run as a terminal's or tmux pane's own command).
-    public func suspensionRefused() {
-        notice = "Ctrl-Z does nothing here: no shell's job control could bring Shelf back (run it from a shell to suspend it)"
-    }
-
-    public func editorFinished(file: URL, result: String?) {
-        let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
-        notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
-    }
 
     /// The help or the messages: scrolling keys scroll, the others in `bindings` close it.
     private func handleOverlay(_ bindings: [KeyBinding<Keymap.Action>], _ key: Key, offset: Int, pageSize: Int,

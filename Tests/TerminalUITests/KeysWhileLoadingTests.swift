@@ -32,7 +32,7 @@ final class KeysWhileLoadingTests: XCTestCase {
         XCTAssertEqual(app.tab.collectionID, "books", "2 was typed into the filter, not a tab switch")
         XCTAssertNil(app.notice)
         _ = app.apply(.key(.enter))
-        XCTAssertEqual(app.tabStates["books"]?.filter, "river 72")
+        XCTAssertEqual(app.lists.states["books"]?.filter, "river 72")
     }
 
     func testUnboundKeysWaitTooAndQuitDoesNot() async throws {

@@ -271,7 +271,7 @@ final class RawFormTests: XCTestCase {
         XCTAssertEqual(id.count, 20)
         XCTAssertEqual(try String(contentsOf: file.deletingLastPathComponent().appendingPathComponent(id + ".json"), encoding: .utf8),
                        "{\n  \"title\": \"Added ✍️\"\n}\n")
-        XCTAssertEqual(app.tabStates["notes"]?.selectedID, id)
+        XCTAssertEqual(app.lists.states["notes"]?.selectedID, id)
 
         _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Removed notes/\(id): the add is undone")

@@ -26,8 +26,8 @@ final class SortingInSlicesTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        app.sortAtOnceLimit = 10
-        app.sortSlice = 10
+        app.lists.sortAtOnceLimit = 10
+        app.lists.sortSlice = 10
         try await app.deliver()
         return app
     }
@@ -77,7 +77,7 @@ final class SortingInSlicesTests: XCTestCase {
 
     func testASmallCollectionIsOrderedAtOnce() async throws {
         let app = try await makeApp()
-        app.sortAtOnceLimit = 25
+        app.lists.sortAtOnceLimit = 25
         XCTAssertFalse(app.advanceSorting())
         XCTAssertTrue(screen(app).contains("│  Book 01"))
     }

@@ -64,13 +64,13 @@ final class WritesInFlightTests: XCTestCase {
         XCTAssertTrue(statusLine(app).contains("Saving books/a…"), statusLine(app))
 
         _ = app.apply(.key(.down))
-        XCTAssertEqual(app.tabStates["books"]?.selectedID, "b", "a key is answered while the write is in flight")
+        XCTAssertEqual(app.lists.states["books"]?.selectedID, "b", "a key is answered while the write is in flight")
         XCTAssertTrue(statusLine(app).contains("Saving books/a…"), "the line still says so after a key: \(statusLine(app))")
 
         runner.complete()
         XCTAssertEqual(app.notice, "Saved books/a")
         XCTAssertEqual(try title("a"), "Alpha!")
-        XCTAssertEqual(app.tabStates["books"]?.selectedID, "a", "the selection follows the saved document")
+        XCTAssertEqual(app.lists.states["books"]?.selectedID, "a", "the selection follows the saved document")
         XCTAssertFalse(statusLine(app).contains("Saving"), statusLine(app))
 
         _ = app.apply(.key(.character("u")))

@@ -69,7 +69,7 @@ extension AppModel {
             noteWrite(nil, in: session.tabID)
             history.record(change)
             notice = session.documentID == nil ? "Added \(session.tabID)/\(reference.documentID)" : "Saved \(session.tabID)/\(reference.documentID)"
-            selectAsSoonAsListed(reference.documentID, in: session.tabID)
+            lists.selectAsSoonAsListed(reference.documentID, in: session.tabID)
         case (.save(let session), .failure(let error)):
             let message = "Not saved: \(noteWrite(error, in: session.tabID))"
             notice = message
@@ -84,7 +84,7 @@ extension AppModel {
             noteWrite(nil, in: nil)
             if reverted?.after != nil {
                 notice = redo ? "Redone: \(change.path) written again" : "Restored \(change.path)"
-                selectAsSoonAsListed(change.reference.documentID, in: change.reference.parent.collectionID)
+                lists.selectAsSoonAsListed(change.reference.documentID, in: change.reference.parent.collectionID)
             } else {
                 notice = redo ? "Redone: \(change.path) deleted again" : "Removed \(change.path): the add is undone"
             }
@@ -160,12 +160,6 @@ extension AppModel {
         }
         let tab = tabs.first { $0.collectionID == tabID }
         return tab?.noteWrite(error) ?? error.map { "\($0)" } ?? ""
-    }
-
-    /// Selects `id` now if it is listed, else as soon as the listener lists it.
-    private func selectAsSoonAsListed(_ id: String, in tabID: String) {
-        tabStates[tabID, default: TabState()].selectedID = id
-        tabStates[tabID, default: TabState()].awaitsSelection = true
     }
 
     /// The form a draft keeps on SIGTERM or SIGHUP: the open one when it holds typed text,

@@ -69,8 +69,8 @@ public final class AppModel {
     private(set) var tabs: [CollectionTab]
     private(set) var activeTab = 0
     var mode: Mode = .browse
-    /// Per tab (by collection id): its list, selection, filter and order.
-    var tabStates: [String: TabState] = [:]
+    /// Every tab's list: its state, rows, selection and sorting.
+    var lists = TabLists()
     /// The form being typed in, if any (`Mode.form`).
     var form: FormSession? { mode.form }
     /// The text being typed in the status line (a filter, an id), if any.
@@ -164,8 +164,8 @@ public final class AppModel {
 
     /// The shown tab's state.
     var current: TabState {
-        get { tabStates[tab.collectionID] ?? TabState() }
-        set { tabStates[tab.collectionID] = newValue }
+        get { lists[tab] }
+        set { lists[tab] = newValue }
     }
 
     // MARK: Collections made and removed while running
@@ -250,109 +250,34 @@ public final class AppModel {
 
     /// Indices into the tab's rows that pass the filter, in the tab's sort order.
     func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
-
-    /// The rows the tab lists, kept in its state for the next call (the keys' way).
-    func visible(of tab: CollectionTab) -> VisibleRows {
-        let rows = listed(tab)
-        if rows.version >= 0 { tabStates[tab.collectionID, default: TabState()].visible = rows }
-        return rows
-    }
-
-    /// The rows the tab lists now: reads the rows last kept, never writes them, so drawing
-    /// can call it.
-    func listed(_ tab: CollectionTab) -> VisibleRows {
-        let query = filterText(for: tab)
-        let needle = TextFolding.fold(query)
-        let sort = sortOrder(of: tab)
-        let version = tab.version
-        let cached = tabStates[tab.collectionID]?.visible
-        // Still making sort keys (`advanceSorting()`): the same rows stay in their last order
-        // (a new column chosen with s; while a collection loads, its rows only grow, so the
-        // order of those read before stays right). Before the first order is ready, the rows
-        // show as the store gives them (by id), so a large collection is on screen as soon as
-        // it is read; they take the column's order when its keys are made.
-        guard isOrdered(tab) else {
-            if let cached, cached.needle == needle, cached.version == version || (!tab.isLoaded && cached.version >= 0) { return cached }
-            let rows = tab.isLoaded && needle.isEmpty ? Array(0..<tab.rowCount) : []
-            return VisibleRows(version: -1, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
-        }
-        if let cached, cached.version == version, cached.sort == sort, cached.needle == needle { return cached }
-        let order = tab.order(by: sort)
-        // Typing more narrows the last result: only its rows can still match.
-        let narrows = cached.map { $0.version == version && $0.sort == sort && !$0.needle.isEmpty && needle.starts(with: $0.needle) } ?? false
-        let rows = needle.isEmpty ? order : tab.matching(needle, among: narrows ? cached!.rows : order)
-        return VisibleRows(version: version, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
-    }
-
-    // MARK: Sorting a slice at a time
-
-    /// Up to this many missing sort keys are made within the frame that needs them (a change
-    /// needs only those of its new rows: the others follow their rows). More are made
-    /// `sortSlice` rows a frame (`advanceSorting()`): making a key may decode the document, and
-    /// 100,000 of them take most of a second, which no frame should wait for.
-    var sortAtOnceLimit = 20_000
-    var sortSlice = 5_000
-
-    /// Whether the tab's rows can be listed in its order now.
-    func isOrdered(_ tab: CollectionTab) -> Bool {
-        tab.missingSortKeys(for: sortOrder(of: tab)) <= sortAtOnceLimit
-    }
-
-    /// Loaded, or loading with rows already read, and ordered: its rows can be listed, and
-    /// keys that act on them handled (on what is there while the rest loads).
-    func isReady(_ tab: CollectionTab) -> Bool { (tab.isLoaded || tab.rowCount > 0) && isOrdered(tab) }
-
-    /// Rows of the shown tab that have their sort key, while it is being sorted.
-    private(set) var sortProgress: (made: Int, total: Int)?
+    func visible(of tab: CollectionTab) -> VisibleRows { lists.visible(of: tab, filter: filterText(for: tab)) }
+    /// The rows listed now, read only (for drawing).
+    func listed(_ tab: CollectionTab) -> VisibleRows { lists.listed(tab, filter: filterText(for: tab)) }
+    func isOrdered(_ tab: CollectionTab) -> Bool { lists.isOrdered(tab) }
+    func isReady(_ tab: CollectionTab) -> Bool { lists.isReady(tab) }
+    func sortOrder(of tab: CollectionTab) -> SortOrder { lists.sortOrder(of: tab) }
 
     /// Makes the next slice of the shown tab's sort keys. Returns true while more remain: the
     /// app draws again soon, keys and signals still being handled in between.
-    public func advanceSorting() -> Bool {
-        guard !isOrdered(tab) else { sortProgress = nil; return false }
-        sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount)
-        if isOrdered(tab) { sortProgress = nil; return false }
-        return true
-    }
+    public func advanceSorting() -> Bool { lists.advanceSorting(of: tab) }
 
-    /// The order the tab's rows are listed in: the one chosen by s/S, else the tab's own.
-    func sortOrder(of tab: CollectionTab) -> SortOrder { tabStates[tab.collectionID]?.sort ?? tab.defaultSort }
-
+    /// The text the tab's rows are filtered by: the one being typed, while it is.
     func filterText(for tab: CollectionTab) -> String {
         if case .filter(let field) = mode, tab === self.tab { return field.text }
-        return tabStates[tab.collectionID]?.filter ?? ""
+        return lists[tab].filter ?? ""
     }
 
-    /// The list position of the selected document: the same document while it exists, even
-    /// as others come and go (`found`); otherwise the nearest position. Reads only, so drawing
-    /// can call it; `selection(in:)` also remembers the document.
+    /// The shown list's selected position, read only (`TabLists.shownSelection`).
     func shownSelection(in visible: [Int]) -> (position: Int, found: Bool)? {
-        guard !visible.isEmpty else { return nil }
-        if let id = current.selectedID, let index = tab.index(of: id), let position = listed(tab).position(of: index) {
-            return (position, true)
-        }
-        return (min(current.list.selected ?? 0, visible.count - 1), false)
+        lists.shownSelection(of: tab, in: visible, filter: filterText(for: tab))
     }
 
-    /// `shownSelection`, and from now on the selection follows the document at it.
-    func selection(in visible: [Int]) -> Int? {
-        guard let (position, found) = shownSelection(in: visible) else { return nil }
-        if found {
-            current.awaitsSelection = false
-        } else if !current.awaitsSelection && isOrdered(tab) && tab.isLoaded {
-            // Not while a document Shelf just wrote is awaited (the nearest row shows
-            // meanwhile), nor while the rows wait for their order (shown by id meanwhile) or
-            // are still being read (rows read later may sort above it): the top row is
-            // selected then, unless a key moved it.
-            current.selectedID = tab.snapshot(at: visible[position]).documentID
-        }
-        return position
-    }
+    /// The shown list's selected position, the selection following its document from now on.
+    func selection(in visible: [Int]) -> Int? { lists.selection(of: tab, in: visible, filter: filterText(for: tab)) }
 
     private func select(position: Int?, in visible: [Int]) {
         detailScroll = nil  // a move, even back to the same document, shows the top
-        current.awaitsSelection = false  // a move wins over waiting
-        current.list.selected = position
-        current.selectedID = position.map { tab.snapshot(at: visible[$0]).documentID }
+        lists.select(position, of: tab, in: visible)
     }
 
     var selectedIndex: Int? {
@@ -399,18 +324,7 @@ public final class AppModel {
         return .keepRunning
     }
 
-    /// Moves the shown list's first row in view as little as possible so the selection is in a
-    /// pane `height` rows high, with no empty rows below the last (`ListState.keptVisible`).
-    /// Done after every key and click as well as when drawing: were it done only when drawing,
-    /// keys typed in one burst would start from a first row left by an earlier key (`G` then
-    /// `g j j` would leave two rows above the view), and the screen would depend on when
-    /// frames happened to be drawn.
-    func keepSelectionInView(height: Int) {
-        let visible = visibleRows(of: tab)
-        let selected = selection(in: visible)
-        current.list.offset = ListState(selected: selected, offset: current.list.offset)
-            .keptVisible(rowCount: visible.count, height: height).offset
-    }
+    func keepSelectionInView(height: Int) { lists.keepSelectionInView(of: tab, filter: filterText(for: tab), height: height) }
 
     /// Keys that act on a tab's documents, pressed before its first snapshot arrived: they are
     /// replayed once it has, so a script typing "3jj" gets what it typed.

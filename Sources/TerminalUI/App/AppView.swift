@@ -210,7 +210,7 @@ public enum AppView {
         guard tab.isLoaded else { return loadingText(tab) }
         let sort = model.sortOrder(of: tab)
         let column = tab.columns.indices.contains(sort.column) ? " by \(tab.columns[sort.column].title)" : ""
-        let made = model.sortProgress?.made ?? 0
+        let made = model.lists.sortProgress?.made ?? 0
         return "Sorting \(tab.collectionID)\(column)… \(made.formatted()) of \(tab.rowCount.formatted())"
     }
 

@@ -66,8 +66,9 @@ public final class AppModel {
     public var colorMode: ColorMode
     let books: BooksViewModel
     let colors: MappingColorsViewModel
-    private(set) var tabs: [CollectionTab]
-    private(set) var activeTab = 0
+    private(set) var tabSet: CollectionTabs
+    var tabs: [CollectionTab] { tabSet.all }
+    var activeTab: Int { tabSet.active }
     var mode: Mode = .browse
     /// Every tab's list: its state, rows, selection and sorting.
     var lists = TabLists()
@@ -140,7 +141,7 @@ public final class AppModel {
         let articles = MappingEnumsViewModel(db: store)
         // Colors listens only while shown, as the sample's screen does; the others keep
         // listening once shown, so coming back to a large collection costs nothing.
-        tabs = [
+        tabSet = CollectionTabs([
             ModelTab(live: books.live, presentation: KnownPresentations.books(books),
                      subscribe: books.subscribe, unsubscribe: {}),
             ModelTab(live: colors.live, presentation: KnownPresentations.colors(colors),
@@ -151,16 +152,16 @@ public final class AppModel {
                      subscribe: offices.subscribe, unsubscribe: {}),
             ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
                      subscribe: articles.subscribe, unsubscribe: {}),
-        ]
+        ])
         refreshCollections()
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
-        tabs[0].show()
+        tab.show()
         if let draft = draftFile?.load() { mode = .confirm(.reopenDraft(draft)) }
     }
 
-    var tab: CollectionTab { tabs[activeTab] }
+    var tab: CollectionTab { tabSet.shown }
 
     /// The shown tab's state.
     var current: TabState {
@@ -190,7 +191,7 @@ public final class AppModel {
     /// should not wait for that.
     public nonisolated static func listing(of store: Firestore, selected: DocumentReference?) -> CollectionListing {
         let collections = Result { try store.listCollections().map(\.collectionID) }
-        let ids = selected.flatMap { try? $0.listCollections().map(\.collectionID).sorted(by: precedes) }
+        let ids = selected.flatMap { try? $0.listCollections().map(\.collectionID).sorted(by: CollectionTabs.precedes) }
         return CollectionListing(collections: collections, selected: selected.flatMap { reference in ids.map { (reference.path, $0) } })
     }
 
@@ -211,25 +212,7 @@ public final class AppModel {
             connection?.note(error)
             return changed
         }
-        let known = Set(KnownCollection.allCases.map(\.rawValue))
-        let present = Set(listed)
-        for tab in tabs where !known.contains(tab.collectionID) && !tab.isSubcollection
-            && tab.isGone == present.contains(tab.collectionID) {
-            tab.isGone.toggle()
-            changed = true
-        }
-        let shown = Set(tabs.map(\.collectionID))
-        let new = listed.filter { !known.contains($0) && !shown.contains($0) }
-        guard !new.isEmpty else { return changed }
-        let current = tabs.isEmpty ? nil : tab
-        for id in new {
-            let position = tabs.firstIndex {
-                $0.isSubcollection || (!known.contains($0.collectionID) && Self.precedes(id, $0.collectionID))
-            } ?? tabs.count
-            tabs.insert(RawTab.make(store: store, collectionID: id), at: position)
-        }
-        if let current { activeTab = tabs.firstIndex { $0 === current } ?? 0 }
-        return true
+        return tabSet.take(listed: listed, store: store) || changed
     }
 
     /// The server answered: no longer offline, and the failures of writes tried while it was
@@ -242,9 +225,6 @@ public final class AppModel {
         for tab in tabs { tab.forgetWriteError() }
         return true
     }
-
-    /// Byte order of names, as Firestore orders ids.
-    nonisolated static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     // MARK: Rows as the list shows them
 
@@ -443,7 +423,7 @@ public final class AppModel {
     private func openCollections(of reference: DocumentReference, listed: Result<[String], any Error>) {
         let ids: [String]
         switch listed {
-        case .success(let listed): ids = listed.sorted(by: Self.precedes)
+        case .success(let listed): ids = listed.sorted(by: CollectionTabs.precedes)
         case .failure(let error):
             notice = "Cannot list the collections of \(reference.path): \(error)"
             return
@@ -451,9 +431,7 @@ public final class AppModel {
         documentCollections = (reference.path, ids)
         let paths = ids.map { "\(reference.path)/\($0)" }
         guard let first = paths.first else { notice = "\(reference.path) has no collections"; return }
-        for path in paths where !tabs.contains(where: { $0.collectionID == path }) {
-            tabs.append(RawTab.make(store: store, collectionID: path))
-        }
+        tabSet.add(paths, store: store)
         switchTab(to: tabs.firstIndex { $0.collectionID == first } ?? activeTab)
         notice = ids.count == 1 ? "Opened \(first)"
             : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))"
@@ -739,11 +717,7 @@ public final class AppModel {
     private static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .copyPath, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
     func switchTab(to index: Int) {
-        guard index != activeTab else { return }
-        tab.hide()
-        activeTab = index
-        showsLookup = false
-        tab.show()
+        if tabSet.show(index) { showsLookup = false }
     }
 
     private func handleFilter(_ key: Key, _ field: TextField) {

@@ -144,8 +144,8 @@ final class ShelfApp {
         drawIsScheduled = false
         let started = timings == nil ? 0 : TimingLog.now()
         // A large collection is sorted a slice a frame; keys typed meanwhile wait, then replay.
-        let sorting = model.advanceSorting()
-        perform(model.replayKeysWaitingForLoad())
+        let sorting = model.apply(.sortSlice) == .keepRunning
+        perform(model.apply(.replayWaitingKeys))
         let size = screen.size
         let frame = withObservationTracking {
             model.frame(size: size)

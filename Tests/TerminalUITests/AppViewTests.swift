@@ -229,7 +229,7 @@ final class FormDraftTests: XCTestCase {
         let app = AppModel(store: try Firestore(directory: data), colorMode: .none,
                            draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": state.path]), effects: SynchronousEffects())
         try await app.deliver()
-        app.replayKeysWaitingForLoad()
+        app.apply(.replayWaitingKeys)
         return app
     }
 
@@ -260,7 +260,7 @@ final class FormDraftTests: XCTestCase {
         let second = try await makeApp()
         guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }
         _ = second.apply(.key(.character("y")))
-        second.replayKeysWaitingForLoad()
+        second.apply(.replayWaitingKeys)
         XCTAssertEqual(second.form?.widget.values.first, "Hitchhiker!")
         XCTAssertNil(second.draftFile?.load(), "the form holds the text now")
         _ = second.apply(.key(.enter))

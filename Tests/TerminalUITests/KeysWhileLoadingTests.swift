@@ -26,7 +26,7 @@ final class KeysWhileLoadingTests: XCTestCase {
         for c in "jj/river 7" { _ = app.apply(.key(.character(c))) }
         _ = app.apply(.key(.character("2")))
         try await app.deliver()
-        _ = app.replayKeysWaitingForLoad()
+        app.apply(.replayWaitingKeys)
         guard case .filter = app.mode else { return XCTFail("the filter is open: \(app.mode)") }
         XCTAssertEqual(app.textField?.text, "river 72")
         XCTAssertEqual(app.tab.collectionID, "books", "2 was typed into the filter, not a tab switch")

@@ -344,7 +344,7 @@ final class RawFormTests: XCTestCase {
         guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }
         _ = second.apply(.key(.character("y")))
         try await second.deliver()
-        second.replayKeysWaitingForLoad()
+        second.apply(.replayWaitingKeys)
         XCTAssertEqual(second.form?.spec.title, "Edit notes/x")
         XCTAssertEqual(second.form?.widget.fields[8].text, #""Half-typed"#)
         XCTAssertEqual(second.form?.widget.fields.last?.text, "pages: 4")

@@ -40,7 +40,7 @@ final class RowsWhileLoadingTests: XCTestCase {
         let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
         XCTAssertFalse(tab.isLoaded)
         tab.live.applyProgress(LoadProgress(read: 15, total: 40, documents: first))
-        while app.advanceSorting() {}
+        while app.apply(.sortSlice) == .keepRunning {}
         var text = screen(app)
         XCTAssertTrue(text.contains("Loading books… 15 of 40"), "the footer says how far:\n\(text)")
         let shown = (1...15).map { String(format: "Book %02d", $0) }
@@ -55,7 +55,7 @@ final class RowsWhileLoadingTests: XCTestCase {
         XCTAssertTrue(screen(app).contains("┌ books/id38 "), "j acts on the rows there (Book 03 is id38):\n\(screen(app))")
 
         try await app.deliver()
-        while app.advanceSorting() {}
+        while app.apply(.sortSlice) == .keepRunning {}
         text = screen(app)
         XCTAssertTrue(text.contains(" 3/40 ┘"), "loaded: the position, the selection kept on its document:\n\(text)")
         XCTAssertTrue(text.contains("┌ books/id38 "), text)

@@ -46,27 +46,27 @@ final class SortingInSlicesTests: XCTestCase {
         XCTAssertTrue(text.contains("25 documents"), text)
         _ = app.apply(.key(.character("j")))
 
-        XCTAssertTrue(app.advanceSorting())
+        XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
         XCTAssertTrue(screen(app).contains("Sorting books by Title… 10 of 25"), screen(app))
-        XCTAssertFalse(app.advanceSorting(), "the second slice leaves 5 keys, few enough for the frame that lists the rows")
-        _ = app.replayKeysWaitingForLoad()
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "the second slice leaves 5 keys, few enough for the frame that lists the rows")
+        app.apply(.replayWaitingKeys)
         text = screen(app)
         XCTAssertFalse(text.contains("Sorting"), text)
         XCTAssertTrue(text.contains("│  Book 01"), text)
         XCTAssertTrue(text.contains(" 2/25 ┘"), "the j typed while sorting moved once it was done:\n\(text)")
         XCTAssertTrue(text.contains("┌ books/id24 "), text)
-        XCTAssertFalse(app.advanceSorting(), "nothing left to do")
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "nothing left to do")
     }
 
     func testANewColumnKeepsTheLastOrderUntilItsKeysAreMade() async throws {
         let app = try await makeApp()
-        while app.advanceSorting() {}
+        while app.apply(.sortSlice) == .keepRunning {}
         _ = app.apply(.key(.character("s")))  // by author
         var text = screen(app)
         XCTAssertTrue(text.contains("Sorting books by Author… 0 of 25"), text)
         let rows = text.components(separatedBy: "\n").filter { $0.hasPrefix("│  Book ") }
         XCTAssertEqual(rows.first?.hasPrefix("│  Book 01"), true, "still by title meanwhile:\n\(text)")
-        while app.advanceSorting() {}
+        while app.apply(.sortSlice) == .keepRunning {}
         text = screen(app)
         XCTAssertTrue(text.contains("Author ▲"), text)
         let authors = text.components(separatedBy: "\n").compactMap { $0.range(of: "Author ")?.upperBound }.count
@@ -78,7 +78,7 @@ final class SortingInSlicesTests: XCTestCase {
     func testASmallCollectionIsOrderedAtOnce() async throws {
         let app = try await makeApp()
         app.lists.sortAtOnceLimit = 25
-        XCTAssertFalse(app.advanceSorting())
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged)
         XCTAssertTrue(screen(app).contains("│  Book 01"))
     }
 }

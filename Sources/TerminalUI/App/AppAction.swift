@@ -11,6 +11,13 @@ public enum AppAction {
     case mouse(MouseEvent.Kind, on: HitMap.Hit)
     /// Before a frame: the screen's size, and the rows as the listeners left them (`settle`).
     case frame(Size)
+    /// Before a frame: the next slice of a large tab's sort keys. Answers `.keepRunning` while
+    /// more remain (the app draws again soon, keys and signals handled in between),
+    /// `.unchanged` once none do.
+    case sortSlice
+    /// Before a frame: the keys (and a draft) that waited for the shown tab to load, once it
+    /// has. Answers what the last of them asks for beyond the state.
+    case replayWaitingKeys
     /// The once-a-second look at the collections (`AppModel.listing`).
     case collectionsListed(AppModel.CollectionListing)
     /// An effect the app started has finished.

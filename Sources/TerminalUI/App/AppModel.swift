@@ -237,10 +237,6 @@ public final class AppModel {
     func isReady(_ tab: CollectionTab) -> Bool { lists.isReady(tab) }
     func sortOrder(of tab: CollectionTab) -> SortOrder { lists.sortOrder(of: tab) }
 
-    /// Makes the next slice of the shown tab's sort keys. Returns true while more remain: the
-    /// app draws again soon, keys and signals still being handled in between.
-    public func advanceSorting() -> Bool { lists.advanceSorting(of: tab) }
-
     /// The text the tab's rows are filtered by: the one being typed, while it is.
     func filterText(for tab: CollectionTab) -> String {
         if case .filter(let field) = mode, tab === self.tab { return field.text }
@@ -310,10 +306,8 @@ public final class AppModel {
     /// replayed once it has, so a script typing "3jj" gets what it typed.
     private var keysWaitingForLoad: [(key: Key, pageSize: Int)] = []
 
-    /// Replays the keys that waited for the shown tab to load; call before drawing. Returns
-    /// what the last of them asks for beyond the state (quit, the editor).
-    @discardableResult
-    public func replayKeysWaitingForLoad() -> Outcome {
+    /// Replays the keys that waited for the shown tab to load (`AppAction.replayWaitingKeys`).
+    private func replayKeysWaitingForLoad() -> Outcome {
         if let draft = draftWaitingForLoad, tab.isLoaded, isReady(tab) {
             draftWaitingForLoad = nil
             reopen(draft)
@@ -564,6 +558,10 @@ public final class AppModel {
             handle(mouse: kind, on: hit)
         case .frame(let size):
             settle(size: size)
+        case .sortSlice:
+            return lists.advanceSorting(of: tab) ? .keepRunning : .unchanged
+        case .replayWaitingKeys:
+            return replayKeysWaitingForLoad()
         case .collectionsListed(let listing):
             return applyCollections(listing) ? .keepRunning : .unchanged
         case .effectFinished(let outcome):

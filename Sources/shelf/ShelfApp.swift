@@ -75,7 +75,7 @@ final class ShelfApp {
                 isListingCollections = true
                 let selected = model.selectedDocument
                 DispatchQueue.global(qos: .utility).async { [self] in
-                    let listing = AppModel.listing(of: store, selected: selected)
+                    let listing = CollectionListing(of: store, selected: selected)
                     DispatchQueue.main.async { [self] in
                         MainActor.assumeIsolated {
                             isListingCollections = false

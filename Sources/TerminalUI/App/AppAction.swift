@@ -18,8 +18,8 @@ public enum AppAction {
     /// Before a frame: the keys (and a draft) that waited for the shown tab to load, once it
     /// has. Answers what the last of them asks for beyond the state.
     case replayWaitingKeys
-    /// The once-a-second look at the collections (`AppModel.listing`).
-    case collectionsListed(AppModel.CollectionListing)
+    /// The once-a-second look at the collections (`CollectionListing`).
+    case collectionsListed(CollectionListing)
     /// An effect the app started has finished.
     case effectFinished(EffectOutcome)
     /// Back from the editor on this file, with the editor's complaint if it had one.

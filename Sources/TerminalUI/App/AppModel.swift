@@ -8,60 +8,6 @@ import ShelfModels
 /// back as actions; the view models' listeners are what the `frame` action takes in.
 @MainActor
 public final class AppModel {
-    /// What the keys do now, each mode holding what it alone needs: the form's session is
-    /// inside `.form`, so a form mode without a form cannot be written.
-    enum Mode {
-        case browse
-        /// `/`: the filter being typed.
-        case filter(TextField)
-        /// `o`: the id being typed, and the ids Tab listed while it cycles through them.
-        case openPrompt(TextField, completion: IDCompletion?)
-        case form(FormSession)
-        /// Lines of the help scrolled off its top.
-        case help(offset: Int)
-        /// `m`: the last messages, whole; lines scrolled off the top.
-        case messages(offset: Int)
-        /// `v`: the selected document's stored JSON fills the detail pane.
-        case raw(RawJSONView)
-        case confirm(Confirmation)
-
-        /// The form being typed in, also while a question about it is asked.
-        var form: FormSession? {
-            switch self {
-            case .form(let session), .confirm(.discardForm(let session)), .confirm(.conflict(let session, _)): session
-            case .confirm(.quit(let before)): before.form
-            default: nil
-            }
-        }
-    }
-
-    enum Confirmation {
-        case delete(id: String)
-        case discardForm(FormSession)
-        /// The document changed (or went) on disk since the form opened.
-        case conflict(FormSession, deleted: Bool)
-        /// `u` or `Ctrl-R` on a document changed on disk since the change they revert.
-        case undoConflict(UndoHistory.Change, redo: Bool, isGone: Bool)
-        /// Ctrl-C with a changed form: quit and lose the text? `n` goes back to `before`.
-        indirect case quit(before: Mode)
-        /// A draft was kept when Shelf was last stopped: reopen it?
-        case reopenDraft(FormDraft)
-    }
-
-    public enum Outcome: Equatable {
-        case keepRunning, quit
-        /// The action changed nothing on screen: no frame is needed.
-        case unchanged
-        /// Leave the screen, run `$VISUAL`/`$EDITOR`/vi on this file, come back; the change
-        /// arrives through the listener like any other.
-        case runEditor(URL)
-        /// Put this text on the terminal's clipboard (OSC 52).
-        case copyToClipboard(String)
-        /// Give the terminal back and stop, as Ctrl-Z does in a shell (`fg` comes back to
-        /// the same screen, a form's text included).
-        case suspend
-    }
-
     public let store: Firestore
     public var colorMode: ColorMode
     let books: BooksViewModel
@@ -177,23 +123,7 @@ public final class AppModel {
     /// which also tells `connection` whether it answers); returns whether the tabs changed, so
     /// the caller draws again.
     @discardableResult
-    public func refreshCollections() -> Bool { applyCollections(Self.listing(of: store, selected: selectedDocument)) }
-
-    /// What the once-a-second look finds: the top-level collections, and the collections of
-    /// the selected document, which its detail names.
-    public struct CollectionListing: @unchecked Sendable {
-        let collections: Result<[String], any Error>
-        let selected: (path: String, ids: [String])?
-    }
-
-    /// The listing `refreshCollections` looks at, for a caller that makes it off the main
-    /// thread: a server that does not answer holds it until its calls time out, and keys
-    /// should not wait for that.
-    public nonisolated static func listing(of store: Firestore, selected: DocumentReference?) -> CollectionListing {
-        let collections = Result { try store.listCollections().map(\.collectionID) }
-        let ids = selected.flatMap { try? $0.listCollections().map(\.collectionID).sorted(by: CollectionTabs.precedes) }
-        return CollectionListing(collections: collections, selected: selected.flatMap { reference in ids.map { (reference.path, $0) } })
-    }
+    public func refreshCollections() -> Bool { applyCollections(CollectionListing(of: store, selected: selectedDocument)) }
 
     /// `refreshCollections` with the listing already made.
     @discardableResult

@@ -86,7 +86,7 @@ public enum AppView {
         var bindings = model.bindings
         if case .confirm(let confirmation) = model.mode {
             // The hint line names the answers as the question does.
-            let dialog = dialog(for: confirmation, model: model)
+            let dialog = confirmation.dialog(in: model)
             bindings = Keymap.confirm(yes: dialog.yesLabel, no: dialog.noLabel)
         }
         HintBar(bindings: bindings).render(into: &canvas, area: bounds.row(size.height - 1))
@@ -97,7 +97,7 @@ public enum AppView {
         case .messages(let offset):
             drawOverlay(messageLog(model.status.history, width: bounds.width), offset: offset, into: &canvas, area: bounds)
         case .confirm(let confirmation):
-            dialog(for: confirmation, model: model).render(into: &canvas, area: bounds)
+            confirmation.dialog(in: model).render(into: &canvas, area: bounds)
             cursor = nil
         default: break
         }
@@ -339,46 +339,5 @@ public enum AppView {
                 .render(into: &canvas, area: Rect(x: fieldArea.maxX - 6, y: fieldArea.y, width: 6, height: 1))
         }
         return session.widget.cursorPosition(in: inner)
-    }
-
-    private static func dialog(for confirmation: AppModel.Confirmation, model: AppModel) -> ConfirmDialog {
-        let path = model.form.map { "\($0.tabID)/\($0.documentID ?? "")" } ?? ""
-        switch confirmation {
-        case .delete(let id):
-            let unreadable = model.tab.index(of: id).map { model.tab.snapshot(at: $0).readError != nil } ?? false
-            let name = model.tab.index(of: id).flatMap { model.tab.name(at: $0) }
-            let what = name.map { "“\($0.truncated(toWidth: 40))” (\(model.tab.collectionID)/\(id))" } ?? "\(model.tab.collectionID)/\(id)"
-            return ConfirmDialog(title: "Delete", question: "Delete \(what)? Its file is removed"
-                                 + (unreadable ? ", and as it cannot be read, u cannot bring it back." : "; u brings it back."))
-        case .discardForm:
-            return ConfirmDialog(title: "Discard", question: "Discard what you typed?", yesLabel: "Discard", noLabel: "Keep editing")
-        case .quit:
-            return ConfirmDialog(title: "Quit", question: "Quit and lose what you typed in \(model.form?.spec.title ?? "the form")?",
-                                 yesLabel: "Quit", noLabel: "Back to the form")
-        case .reopenDraft(let draft):
-            let when = draft.savedAt.formatted(date: .abbreviated, time: .shortened)
-            return ConfirmDialog(title: "Draft kept", question: "\(draft.title): what you typed was kept when Shelf was stopped (\(when)). Reopen it?",
-                                 yesLabel: "Reopen", noLabel: "Discard")
-        case .undoConflict(let change, let redo, let isGone):
-            let verb = redo ? "Redo" : "Undo"
-            let since = redo ? "it was undone" : "your change"
-            let setter = redo ? "the undo" : "your change"
-            let outcome: String
-            switch (change.before == nil, isGone) {
-            case (true, true): outcome = "It stays deleted."
-            case (true, false): outcome = "\(verb)ing removes it, with what changed since."
-            case (false, true): outcome = "It is written again as it was before \(setter)."
-            case (false, false): outcome = "Only the fields \(setter) set go back (\(change.fieldsSet.joined(separator: ", "))); the rest stays as it is now."
-            }
-            let what = isGone ? "was deleted on disk" : "changed on disk"
-            return ConfirmDialog(title: isGone ? "Deleted on disk" : "Changed on disk", question: "\(change.path) \(what) since \(since). \(verb) anyway? \(outcome)",
-                                 yesLabel: "\(verb) anyway", noLabel: "Leave it")
-        case .conflict(_, let deleted):
-            return deleted
-                ? ConfirmDialog(title: "Deleted on disk", question: "\(path) was deleted since this form opened. Save it again?",
-                                yesLabel: "Save again", noLabel: "Keep editing")
-                : ConfirmDialog(title: "Changed on disk", question: "\(path) changed on disk since this form opened. Overwrite it with your version? (Esc: back to the form)",
-                                yesLabel: "Overwrite", noLabel: "Reload")
-        }
     }
 }

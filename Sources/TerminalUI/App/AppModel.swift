@@ -9,6 +9,8 @@ import ShelfModels
 @MainActor
 public final class AppModel {
     public let store: Firestore
+    /// The documents as stored, for `v`, `Y` and the editor.
+    let documents: StoredDocuments
     public var colorMode: ColorMode
     let books: BooksViewModel
     let colors: MappingColorsViewModel
@@ -77,6 +79,7 @@ public final class AppModel {
         self.effects = effects
         self.draftFile = draftFile
         self.store = store
+        documents = StoredDocuments(directory: store.directory)
         self.colorMode = colorMode
         isReadOnly = store.isReadOnly
         connection = store.directory.isFileURL ? nil : ServerConnection(server: store.directory.absoluteString)
@@ -315,7 +318,7 @@ public final class AppModel {
         case .collections: openCollections()
         case .rawView:
             guard let index = selectedIndex else { notice = "Nothing to show: the list is empty"; break }
-            mode = .raw(RawJSONView(snapshot: tab.snapshot(at: index), text: storedText(of:)))
+            mode = .raw(RawJSONView(snapshot: tab.snapshot(at: index), text: documents.text(of:)))
         case .copyJSON: return copySelectedJSON()
         case .copyPath:
             guard let reference = selectedDocument else { notice = "Nothing to copy: the list is empty"; break }
@@ -430,28 +433,6 @@ public final class AppModel {
         }
     }
 
-    /// A document's file in the data folder, for the editor, `v` and `Y`.
-    private func fileURL(of reference: DocumentReference) -> URL {
-        store.directory.appendingPathComponent(reference.path + ".json")
-    }
-
-    /// True when the documents are files an editor can open (not rows on a database server).
-    var hasFiles: Bool { store.directory.isFileURL }
-
-    /// The document as stored, for `v` and `Y`: its file as it is (even one that cannot be
-    /// read), or on a server the stored JSON.
-    func storedText(of snapshot: DocumentSnapshot) throws -> String {
-        if hasFiles {
-            return try String(contentsOf: fileURL(of: snapshot.reference), encoding: .utf8)
-        }
-        guard let json = snapshot.storedJSON else {
-            throw snapshot.readError.map { $0 as Error } ?? Missing(errorDescription: "the document does not exist")
-        }
-        return json
-    }
-
-    private struct Missing: LocalizedError { let errorDescription: String? }
-
     /// The document's create and update times as read for this snapshot of it: nil until they
     /// are read (the frame after shows them), when it has none, or while the server is offline.
     func times(of snapshot: DocumentSnapshot) -> DocumentTimes? {
@@ -549,7 +530,7 @@ public final class AppModel {
         switch mode {
         case .form: break
         case .raw(var view):
-            if let index, tab.snapshot(at: index).reference.path == view.path { view.follow(tab.snapshot(at: index), text: storedText(of:)) }
+            if let index, tab.snapshot(at: index).reference.path == view.path { view.follow(tab.snapshot(at: index), text: documents.text(of:)) }
             view.offset = AppView.rawPane(view, area: layout.detail).widget.offset
             mode = .raw(view)
         case .help(let offset):
@@ -569,15 +550,9 @@ public final class AppModel {
         }
     }
 
-    /// Says why the editor cannot be used here, or nil when it can.
-    private var editorRefusal: String? {
-        if !hasFiles { return "The editor works on files; this store is on a server (\(store.directory.absoluteString)): use e, the form" }
-        return nil
-    }
-
     private func openInEditor(_ index: Int) -> Outcome {
-        if let editorRefusal { notice = editorRefusal; return .keepRunning }
-        return .runEditor(fileURL(of: tab.snapshot(at: index).reference))
+        if let refusal = documents.editorRefusal { notice = refusal; return .keepRunning }
+        return .runEditor(documents.fileURL(of: tab.snapshot(at: index).reference))
     }
 
 
@@ -616,27 +591,12 @@ public final class AppModel {
         }
     }
 
-    /// `Y`: the selected document's file, as stored, for the terminal's clipboard; one too
-    /// large for it is not sent (the terminal would drop it silently).
+    /// `Y`: the selected document as stored, for the terminal's clipboard (`clipboardCopy`).
     private func copySelectedJSON() -> Outcome {
         guard let index = selectedIndex else { notice = "Nothing to copy: the list is empty"; return .keepRunning }
-        let reference = tab.snapshot(at: index).reference
-        let path = reference.path
-        do {
-            let text = try storedText(of: tab.snapshot(at: index))
-            let bytes = text.utf8.count
-            guard bytes <= Clipboard.maxBytes else {
-                let instead = hasFiles ? "E opens \(path), or copy the file \(fileURL(of: reference).path)" : "v shows \(path)"
-                notice = "Not copied: \(bytes.formatted()) bytes, over the \(Clipboard.maxBytes.formatted()) "
-                    + "a terminal's clipboard takes; \(instead)"
-                return .keepRunning
-            }
-            notice = "Copied \(path) to the clipboard as JSON (\(bytes.formatted()) bytes)"
-            return .copyToClipboard(text)
-        } catch {
-            notice = "Not copied: cannot read \(path).json: \(error.localizedDescription)"
-            return .keepRunning
-        }
+        let copy = documents.clipboardCopy(of: tab.snapshot(at: index))
+        notice = copy.notice
+        return copy.text.map(Outcome.copyToClipboard) ?? .keepRunning
     }
 
     /// Keys that change documents: refused, and left out of the hint line, in a read-only folder.

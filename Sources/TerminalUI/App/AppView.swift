@@ -187,7 +187,7 @@ public enum AppView {
                    reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
         // A folder of other files (notes.txt) lists nothing: say what a document is.
-        if ready && tab.isLoaded && tab.rowCount == 0 && !tab.isGone && model.hasFiles && inner.height > 1 {
+        if ready && tab.isLoaded && tab.rowCount == 0 && !tab.isGone && model.documents.hasFiles && inner.height > 1 {
             canvas.write("Only *.json files are documents".truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + 1),
                          style: Style(dim: true), clippedTo: inner.width)
         }

@@ -1,0 +1,42 @@
+
+/// The mouse: a click or a turn of the wheel on what the frame drew there.
+extension AppModel {
+    /// Rows a turn of the wheel scrolls.
+    static let wheelStep = 3
+
+    /// A click selects the row or the tab under it; the wheel scrolls the list, or the detail,
+    /// the JSON view or the help when it is over them. Only while browsing (and scrolling the
+    /// views): a form or a question is answered by keys. `hit` is what the frame on screen
+    /// drew at the pointer (`HitMap`).
+    func handle(mouse kind: MouseEvent.Kind, on hit: HitMap.Hit) {
+        guard keysWaitingForLoad.isEmpty else { return }
+        defer { keepSelectionInView(height: AppView.listHeight(for: size)) }
+        let step = kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
+        switch (mode, kind, hit) {
+        case (.browse, .press, .tab(let index)):
+            notice = nil
+            switchTab(to: index)
+        case (.browse, .press, .header(let column)):
+            // A click on a title sorts by it; on the sorted column's, turns it around (htop).
+            guard isReady(tab) else { break }
+            let current = sortOrder(of: tab)
+            sort(by: current.column == column ? current.reversed : SortOrder(column: column))
+        case (.browse, .press, .row(let position)):
+            notice = nil
+            showsLookup = false
+            select(position: position, in: visibleRows(of: tab))
+        case (.browse, .wheelUp, .row), (.browse, .wheelUp, .list), (.browse, .wheelDown, .row), (.browse, .wheelDown, .list):
+            if isReady(tab) { move(step) }
+        case (.browse, .wheelUp, .detail), (.browse, .wheelDown, .detail):
+            scrollDetail(by: step)
+        case (.raw(var view), .wheelUp, _), (.raw(var view), .wheelDown, _):
+            view.offset = max(0, view.offset + step)
+            mode = .raw(view)
+        case (.help(let offset), .wheelUp, _), (.help(let offset), .wheelDown, _):
+            mode = .help(offset: max(0, offset + step))
+        case (.messages(let offset), .wheelUp, _), (.messages(let offset), .wheelDown, _):
+            mode = .messages(offset: max(0, offset + step))
+        default: break
+        }
+    }
+}

@@ -58,7 +58,7 @@ final class AppViewTests: XCTestCase {
         _ = app.apply(.key(.character("e")))
         _ = app.apply(.key(.character("X")))
         XCTAssertEqual(app.apply(.key(.ctrl("z"))), .suspend)
-        guard case .form = app.mode else { return XCTFail("the form is still open: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form is still open: \(app.state.mode)") }
         XCTAssertTrue(app.form?.isDirty == true, "what was typed stays")
     }
 
@@ -240,7 +240,7 @@ final class FormDraftTests: XCTestCase {
         XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning, "a changed form asks first")
         XCTAssertTrue(app.frame(size: Size(width: 100, height: 24)).canvas.lines.joined().contains("Quit and lose what you typed"))
         _ = app.apply(.key(.character("n")))
-        guard case .form = app.mode else { return XCTFail("n goes back to the form") }
+        guard case .form = app.state.mode else { return XCTFail("n goes back to the form") }
         XCTAssertEqual(app.form?.widget.values.first, "Hitchhiker!")
         XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning)
         XCTAssertEqual(app.apply(.key(.character("y"))), .quit)
@@ -258,12 +258,12 @@ final class FormDraftTests: XCTestCase {
             .write(to: folder.appendingPathComponent("data/books/h.json"))
 
         let second = try await makeApp()
-        guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }
+        guard case .confirm(.reopenDraft) = second.state.mode else { return XCTFail("the start offers the draft: \(second.state.mode)") }
         _ = second.apply(.key(.character("y")))
         second.apply(.replayWaitingKeys)
         XCTAssertEqual(second.form?.widget.values.first, "Hitchhiker!")
         XCTAssertNil(second.draftFile?.load(), "the form holds the text now")
         _ = second.apply(.key(.enter))
-        guard case .confirm(.conflict(_, deleted: false)) = second.mode else { return XCTFail("saving over the changed document asks: \(second.mode)") }
+        guard case .confirm(.conflict(_, deleted: false)) = second.state.mode else { return XCTFail("saving over the changed document asks: \(second.state.mode)") }
     }
 }

@@ -66,7 +66,7 @@ final class IDCompletionTests: XCTestCase {
         XCTAssertTrue(app.frame(size: size).canvas.lines[14].hasSuffix("3 documents "))
         _ = app.apply(.key(.character("1")))
         _ = app.apply(.key(.enter))
-        XCTAssertEqual(app.lists.states["books"]?.selectedID, "alpha-1")
+        XCTAssertEqual(app.state.lists.states["books"]?.selectedID, "alpha-1")
 
         _ = app.apply(.key(.character("?")))
         let help = app.frame(size: Size(width: 120, height: 70)).canvas.lines.joined(separator: "\n")

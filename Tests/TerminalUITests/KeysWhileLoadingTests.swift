@@ -27,12 +27,12 @@ final class KeysWhileLoadingTests: XCTestCase {
         _ = app.apply(.key(.character("2")))
         try await app.deliver()
         app.apply(.replayWaitingKeys)
-        guard case .filter = app.mode else { return XCTFail("the filter is open: \(app.mode)") }
+        guard case .filter = app.state.mode else { return XCTFail("the filter is open: \(app.state.mode)") }
         XCTAssertEqual(app.textField?.text, "river 72")
         XCTAssertEqual(app.tab.collectionID, "books", "2 was typed into the filter, not a tab switch")
         XCTAssertNil(app.notice)
         _ = app.apply(.key(.enter))
-        XCTAssertEqual(app.lists.states["books"]?.filter, "river 72")
+        XCTAssertEqual(app.state.lists.states["books"]?.filter, "river 72")
     }
 
     func testUnboundKeysWaitTooAndQuitDoesNot() async throws {

@@ -84,7 +84,7 @@ final class OfflineTests: XCTestCase {
         server.isDown = true
         _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: cannot commit to \(server.description): Connection refused")
-        guard case .form = app.mode else { return XCTFail("the form stays open") }
+        guard case .form = app.state.mode else { return XCTFail("the form stays open") }
         XCTAssertEqual(app.form?.widget.values, ["Coral", "#ff7f50"], "what was typed stays")
         XCTAssertTrue(app.connection?.isOffline == true, "a failed write asks the server at once")
         _ = app.apply(.key(.character(" ")))

@@ -65,7 +65,7 @@ final class RawFormTests: XCTestCase {
         let settings = FirestoreSettings()
         let app = AppModel(store: try Firestore(directory: data, settings: settings), colorMode: .none,
                            draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]), effects: SynchronousEffects())
-        if case .browse = app.mode {} else { return app }
+        if case .browse = app.state.mode {} else { return app }
         _ = app.apply(.key(.character("6")))
         try await deliver(app) { app.tab.isLoaded && app.tab.rowCount > 0 }
         XCTAssertEqual(app.tab.collectionID, "notes")
@@ -193,7 +193,7 @@ final class RawFormTests: XCTestCase {
 
         _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: fix the marked fields first")
-        guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form stays: \(app.state.mode)") }
         XCTAssertEqual(try fileText(), Self.document, "nothing written")
     }
 
@@ -261,7 +261,7 @@ final class RawFormTests: XCTestCase {
         XCTAssertEqual(app.form?.widget.fields.map(\.label), ["new field"])
         _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: nothing to add: write a field in the new field row, as name: JSON value")
-        guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form stays: \(app.state.mode)") }
 
         type(app, #"title: "Added ✍️""#)
         _ = app.apply(.key(.enter))
@@ -271,7 +271,7 @@ final class RawFormTests: XCTestCase {
         XCTAssertEqual(id.count, 20)
         XCTAssertEqual(try String(contentsOf: file.deletingLastPathComponent().appendingPathComponent(id + ".json"), encoding: .utf8),
                        "{\n  \"title\": \"Added ✍️\"\n}\n")
-        XCTAssertEqual(app.lists.states["notes"]?.selectedID, id)
+        XCTAssertEqual(app.state.lists.states["notes"]?.selectedID, id)
 
         _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Removed notes/\(id): the add is undone")
@@ -300,7 +300,7 @@ final class RawFormTests: XCTestCase {
         try Data(Self.document.replacingOccurrences(of: "First", with: "Theirs").utf8).write(to: file)
         try await deliver(app) { app.tab.snapshot(at: 0).get("title") as? String == "Theirs" }
         _ = app.apply(.key(.enter))
-        guard case .confirm(.conflict(_, deleted: false)) = app.mode else { return XCTFail("saving asks: \(app.mode)") }
+        guard case .confirm(.conflict(_, deleted: false)) = app.state.mode else { return XCTFail("saving asks: \(app.state.mode)") }
         XCTAssertTrue(screen(app).contains("notes/x changed on disk since this form opened"), screen(app))
         XCTAssertTrue(try fileText().contains("Theirs"), "nothing written before the answer")
 
@@ -312,7 +312,7 @@ final class RawFormTests: XCTestCase {
         try Data(Self.document.replacingOccurrences(of: "First", with: "Again").utf8).write(to: file)
         try await deliver(app) { app.tab.snapshot(at: 0).get("title") as? String == "Again" }
         _ = app.apply(.key(.enter))
-        guard case .confirm(.conflict(_, deleted: false)) = app.mode else { return XCTFail("saving asks again: \(app.mode)") }
+        guard case .confirm(.conflict(_, deleted: false)) = app.state.mode else { return XCTFail("saving asks again: \(app.state.mode)") }
         _ = app.apply(.key(.character("y")))
         XCTAssertEqual(app.notice, "Saved notes/x")
         XCTAssertEqual(try fileText(), Self.document.replacingOccurrences(of: "First", with: "Mine"))
@@ -322,12 +322,12 @@ final class RawFormTests: XCTestCase {
         let app = try await makeApp()
         _ = app.apply(.key(.character("e")))
         try set(app, "title", to: "\"x\"")
-        guard case .form(var session) = app.mode else { return XCTFail("the form is open: \(app.mode)") }
+        guard case .form(var session) = app.state.mode else { return XCTFail("the form is open: \(app.state.mode)") }
         session.widget.fields[8].text = "\"" + String(repeating: "x", count: 1_100_000) + "\""
-        app.mode = .form(session)
+        app.state.mode = .form(session)
         _ = app.apply(.key(.enter))
         XCTAssertTrue(app.notice?.hasPrefix("Not saved: document notes/x is ") == true, app.notice ?? "")
-        guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form stays: \(app.state.mode)") }
         XCTAssertEqual(app.form?.widget.fields[8].text.count, 1_100_002, "nothing typed is lost")
         XCTAssertEqual(try fileText(), Self.document)
     }
@@ -341,7 +341,7 @@ final class RawFormTests: XCTestCase {
         try XCTUnwrap(first.draftFile).save(draft)
 
         let second = try await makeApp()
-        guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }
+        guard case .confirm(.reopenDraft) = second.state.mode else { return XCTFail("the start offers the draft: \(second.state.mode)") }
         _ = second.apply(.key(.character("y")))
         try await second.deliver()
         second.apply(.replayWaitingKeys)

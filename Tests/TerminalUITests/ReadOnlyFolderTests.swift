@@ -40,7 +40,7 @@ final class ReadOnlyFolderTests: XCTestCase {
         for key in [Key.character("a"), .character("e"), .enter, .character("E"), .character("d"), .character("u"), .ctrl("r")] {
             XCTAssertEqual(app.apply(.key(key)), .keepRunning)
             XCTAssertTrue(app.notice?.contains("read-only") == true, "\(key): \(app.notice ?? "no message")")
-            guard case .browse = app.mode else { return XCTFail("\(key) left the list: \(app.mode)") }
+            guard case .browse = app.state.mode else { return XCTFail("\(key) left the list: \(app.state.mode)") }
         }
         _ = app.apply(.key(.character("?")))
         let help = app.frame(size: Size(width: 160, height: 60)).canvas.lines.joined(separator: "\n")

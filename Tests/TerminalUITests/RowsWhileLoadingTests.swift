@@ -35,8 +35,8 @@ final class RowsWhileLoadingTests: XCTestCase {
         let first = read.filter { $0.documentID >= "id26" }.shuffled()
 
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        app.lists.sortAtOnceLimit = 10
-        app.lists.sortSlice = 10
+        app.state.lists.sortAtOnceLimit = 10
+        app.state.lists.sortSlice = 10
         let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
         XCTAssertFalse(tab.isLoaded)
         tab.live.applyProgress(LoadProgress(read: 15, total: 40, documents: first))

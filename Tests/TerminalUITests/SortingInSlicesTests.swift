@@ -26,8 +26,8 @@ final class SortingInSlicesTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        app.lists.sortAtOnceLimit = 10
-        app.lists.sortSlice = 10
+        app.state.lists.sortAtOnceLimit = 10
+        app.state.lists.sortSlice = 10
         try await app.deliver()
         return app
     }
@@ -77,7 +77,7 @@ final class SortingInSlicesTests: XCTestCase {
 
     func testASmallCollectionIsOrderedAtOnce() async throws {
         let app = try await makeApp()
-        app.lists.sortAtOnceLimit = 25
+        app.state.lists.sortAtOnceLimit = 25
         XCTAssertEqual(app.apply(.sortSlice), .unchanged)
         XCTAssertTrue(screen(app).contains("│  Book 01"))
     }

@@ -168,7 +168,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         try rewriteFromAnotherProgram(author: "Yves")
 
         _ = app.apply(.key(.character("u")))
-        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
+        guard case .confirm(.undoConflict) = app.state.mode else { return XCTFail("u did not ask; mode \(app.state.mode), notice \(app.notice ?? "-")") }
         XCTAssertEqual(try fields()["numberOfPages"] as? Int, 777, "nothing is written before the answer")
         let question = app.frame(size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(question.contains("Changed on disk") && question.contains("author"), question)
@@ -177,7 +177,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         XCTAssertEqual(try fields()["numberOfPages"] as? Int, 777)
         XCTAssertEqual(try fields()["author"] as? String, "Yves")
         _ = app.apply(.key(.character("u")))
-        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask again after n; mode \(app.mode)") }
+        guard case .confirm(.undoConflict) = app.state.mode else { return XCTFail("u did not ask again after n; mode \(app.state.mode)") }
 
         _ = app.apply(.key(.character("y")))
         let after = try fields()
@@ -196,7 +196,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         for _ in 0..<10 { _ = app.apply(.key(.backspace)) }
         for character in "Yves" { _ = app.apply(.key(.character(character))) }
         _ = app.apply(.key(.enter))
-        guard case .confirm(.conflict(_, deleted: false)) = app.mode else { return XCTFail("saving did not ask; mode \(app.mode)") }
+        guard case .confirm(.conflict(_, deleted: false)) = app.state.mode else { return XCTFail("saving did not ask; mode \(app.state.mode)") }
         _ = app.apply(.key(.character("y")))  // Overwrite
         XCTAssertEqual(try fields()["author"] as? String, "Yves")
 
@@ -215,7 +215,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         try rewriteFromAnotherProgram(author: "X")
 
         _ = app.apply(.key(.ctrl("r")))
-        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("Ctrl-R did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
+        guard case .confirm(.undoConflict) = app.state.mode else { return XCTFail("Ctrl-R did not ask; mode \(app.state.mode), notice \(app.notice ?? "-")") }
         _ = app.apply(.key(.character("y")))
         let after = try fields()
         XCTAssertEqual(after["author"] as? String, "Yves")
@@ -231,7 +231,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         try rewriteFromAnotherProgram(author: "Z")  // made again by hand meanwhile
 
         _ = app.apply(.key(.character("u")))
-        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
+        guard case .confirm(.undoConflict) = app.state.mode else { return XCTFail("u did not ask; mode \(app.state.mode), notice \(app.notice ?? "-")") }
         _ = app.apply(.key(.character("y")))
         let after = try fields()
         XCTAssertEqual(after["author"] as? String, "X", "the deleted fields come back")
@@ -244,7 +244,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         try FileManager.default.removeItem(at: file)
 
         _ = app.apply(.key(.character("u")))
-        guard case .confirm(.undoConflict(_, redo: false, isGone: true)) = app.mode else { return XCTFail("u did not ask; mode \(app.mode)") }
+        guard case .confirm(.undoConflict(_, redo: false, isGone: true)) = app.state.mode else { return XCTFail("u did not ask; mode \(app.state.mode)") }
         let question = app.frame(size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(question.contains("Deleted on disk") && question.contains("written again as it was"), question)
         _ = app.apply(.key(.character("y")))

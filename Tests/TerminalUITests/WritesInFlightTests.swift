@@ -58,19 +58,19 @@ final class WritesInFlightTests: XCTestCase {
     func testASaveReturnsAtOnceKeysAreAnsweredMeanwhileAndItsResultSaysSaved() async throws {
         let app = try await makeApp()
         editTitle(app, appending: "!")
-        guard case .browse = app.mode else { return XCTFail("the form closes as a save closes it: \(app.mode)") }
+        guard case .browse = app.state.mode else { return XCTFail("the form closes as a save closes it: \(app.state.mode)") }
         XCTAssertEqual(runner.pendingPaths, ["books/a"], "the write waits for its runner")
         XCTAssertEqual(try title("a"), "Alpha", "nothing written yet")
         XCTAssertTrue(statusLine(app).contains("Saving books/a…"), statusLine(app))
 
         _ = app.apply(.key(.down))
-        XCTAssertEqual(app.lists.states["books"]?.selectedID, "b", "a key is answered while the write is in flight")
+        XCTAssertEqual(app.state.lists.states["books"]?.selectedID, "b", "a key is answered while the write is in flight")
         XCTAssertTrue(statusLine(app).contains("Saving books/a…"), "the line still says so after a key: \(statusLine(app))")
 
         runner.complete()
         XCTAssertEqual(app.notice, "Saved books/a")
         XCTAssertEqual(try title("a"), "Alpha!")
-        XCTAssertEqual(app.lists.states["books"]?.selectedID, "a", "the selection follows the saved document")
+        XCTAssertEqual(app.state.lists.states["books"]?.selectedID, "a", "the selection follows the saved document")
         XCTAssertFalse(statusLine(app).contains("Saving"), statusLine(app))
 
         _ = app.apply(.key(.character("u")))
@@ -86,7 +86,7 @@ final class WritesInFlightTests: XCTestCase {
         editTitle(app, appending: " typed")
         _ = app.apply(.key(.down))
         runner.fail(with: noAnswer("cannot commit: no answer"))
-        guard case .form = app.mode else { return XCTFail("the form is back: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form is back: \(app.state.mode)") }
         XCTAssertEqual(app.form?.widget.values.first, "Alpha typed", "nothing typed is lost")
         XCTAssertEqual(app.notice, "Not saved: cannot commit: no answer")
         XCTAssertEqual(try title("a"), "Alpha")
@@ -136,7 +136,7 @@ final class WritesInFlightTests: XCTestCase {
         let app = try await makeApp()
         editTitle(app, appending: "!")
         _ = app.apply(.key(.character("e")))
-        guard case .browse = app.mode else { return XCTFail("no form on the document as it was: \(app.mode)") }
+        guard case .browse = app.state.mode else { return XCTFail("no form on the document as it was: \(app.state.mode)") }
         XCTAssertEqual(app.notice, "books/a is being written: e edits it once that is done")
     }
 
@@ -160,7 +160,7 @@ final class WritesInFlightTests: XCTestCase {
         XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning)
         runner.fail(with: noAnswer("no answer"))
         XCTAssertEqual(outcomes, [.keepRunning], "the failure is shown instead")
-        guard case .form = app.mode else { return XCTFail("the form is back: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form is back: \(app.state.mode)") }
     }
 
     func testASecondQuitWhileWaitingQuitsAndTheUnfinishedSaveIsKeptAsADraft() async throws {

@@ -14,20 +14,20 @@ extension AppModel {
                                   tabID: tab.collectionID, documentID: original?.documentID, original: original,
                                   initialCharacters: fields.map(\.field.characters))
         session.validate(all: false)
-        mode = .form(session)
+        state.mode = .form(session)
     }
 
     func handleForm(_ key: Key, _ session: FormSession) {
         var session = session
         switch Keymap.form.action(for: key) {
         case .save?: saveForm(session)
-        case .cancel?: if session.isDirty { mode = .confirm(.discardForm(session)) } else { closeForm() }
-        case .nextField?: session.widget.focusNext(); mode = .form(session)
-        case .previousField?: session.widget.focusPrevious(); mode = .form(session)
+        case .cancel?: if session.isDirty { state.mode = .confirm(.discardForm(session)) } else { closeForm() }
+        case .nextField?: session.widget.focusNext(); state.mode = .form(session)
+        case .previousField?: session.widget.focusPrevious(); state.mode = .form(session)
         default:
             _ = session.widget.handle(key)
             session.validate(all: false, only: session.widget.focus)
-            mode = .form(session)
+            state.mode = .form(session)
         }
     }
 
@@ -40,8 +40,8 @@ extension AppModel {
     }
 
     func closeForm() {
-        mode = .browse
-        showsLookup = false
+        state.mode = .browse
+        state.showsLookup = false
     }
 
     // MARK: Drafts
@@ -67,14 +67,14 @@ extension AppModel {
             return
         }
         switchTab(to: index)
-        guard isReady(tab) else { draftWaitingForLoad = draft; return }
+        guard isReady(tab) else { state.draftWaitingForLoad = draft; return }
         var documentIndex: Int?
         if let id = draft.documentID {
             documentIndex = tab.index(of: id)
             if documentIndex == nil { notice = "\(draft.collectionID)/\(id) no longer exists: saving adds it as a new document" }
         }
         openForm(editing: documentIndex)
-        guard case .form(var session) = mode, session.widget.fields.map(\.label) == draft.labels else {
+        guard case .form(var session) = state.mode, session.widget.fields.map(\.label) == draft.labels else {
             notice = "The draft no longer fits the form; it stays in \(draftFile?.url.path ?? "its file")"
             closeForm()
             return
@@ -88,7 +88,7 @@ extension AppModel {
         session.initialValues = draft.initialValues
         session.initialCharacters = draft.initialValues.map(Array.init)
         session.validate(all: false)
-        mode = .form(session)
+        state.mode = .form(session)
         draftFile?.remove()
         if notice == nil { notice = "Reopened the draft of \(draft.title)" }
     }
@@ -99,39 +99,39 @@ extension AppModel {
         guard let action = Keymap.confirm.action(for: key) else { return }
         switch (confirmation, action) {
         case (.delete(let id), .yes):
-            mode = .browse
+            state.mode = .browse
             delete(id: id)
         case (.delete, _):
-            mode = .browse
+            state.mode = .browse
         case (.discardForm, .yes):
             closeForm()
             notice = "Changes discarded"
         case (.discardForm(let session), _):
-            mode = .form(session)
+            state.mode = .form(session)
         case (.conflict(let session, _), .yes):
-            mode = .form(session)
+            state.mode = .form(session)
             saveForm(session, overwrite: true)
         case (.undoConflict(let change, let redo, _), .yes):
-            mode = .browse
+            state.mode = .browse
             revert(change, redo: redo, evenIfChangedSince: true)
         case (.undoConflict(let change, let redo, _), _):
-            mode = .browse
-            if redo { history.pushRedo(change) } else { history.pushUndo(change) }
+            state.mode = .browse
+            if redo { state.history.pushRedo(change) } else { state.history.pushUndo(change) }
             notice = "Not \(redo ? "redone" : "undone"): \(change.path) is as it is on disk; \(redo ? "Ctrl-R" : "u") asks again"
         case (.quit, .yes):
             break  // handled by the caller, which quits
         case (.quit(let before), _):
-            mode = before
+            state.mode = before
         case (.reopenDraft(let draft), .yes):
-            mode = .browse
+            state.mode = .browse
             reopen(draft)
         case (.reopenDraft, _):
-            mode = .browse
+            state.mode = .browse
             draftFile?.remove()
             notice = "Draft discarded"
         case (.conflict(let session, let deleted), _):
             if deleted || key == .escape {
-                mode = .form(session)
+                state.mode = .form(session)
             } else if let id = session.documentID, let index = tab.index(of: id) {
                 closeForm()
                 openForm(editing: index)

@@ -16,33 +16,33 @@ extension AppModel {
     /// stop at their ends, the JSON view, the lookup and the shown document's times follow
     /// new snapshots.
     func settle(size: Size) {
-        self.size = size
+        state.size = size
         guard !TooSmall.applies(to: size) else { return }
         let layout = ScreenLayout(size: size)
         let bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
         keepSelectionInView(height: layout.listRows.height)
         let visible = visibleRows(of: tab)
         let index = selection(in: visible).map { visible[$0] }
-        switch mode {
+        switch state.mode {
         case .form: break
         case .raw(var view):
             if let index, tab.snapshot(at: index).reference.path == view.path { view.follow(tab.snapshot(at: index), text: documents.text(of:)) }
             view.offset = AppView.rawPane(view, area: layout.detail).widget.offset
-            mode = .raw(view)
+            state.mode = .raw(view)
         case .help(let offset):
-            mode = .help(offset: min(offset, AppView.help(self).maxOffset(in: bounds)))
+            state.mode = .help(offset: min(offset, AppView.help(self).maxOffset(in: bounds)))
         case .messages(let offset):
-            mode = .messages(offset: min(offset, AppView.messageLog(status.history, width: size.width).maxOffset(in: bounds)))
+            state.mode = .messages(offset: min(offset, AppView.messageLog(status.history, width: size.width).maxOffset(in: bounds)))
         default: break
         }
-        switch mode {
+        switch state.mode {
         case .form, .raw: break
-        case _ where showsLookup: followLookup()
+        case _ where state.showsLookup: followLookup()
         default:
             guard let index else { break }
             let snapshot = tab.snapshot(at: index)
             readTimes(of: snapshot)
-            detailScroll = (snapshot.reference.path, AppView.detailPane(self, tab: tab, index: index, area: layout.detail).pane.widget.offset)
+            state.detailScroll = (snapshot.reference.path, AppView.detailPane(self, tab: tab, index: index, area: layout.detail).pane.widget.offset)
         }
     }
 
@@ -50,22 +50,22 @@ extension AppModel {
     /// The document's create and update times as read for this snapshot of it: nil until they
     /// are read (the frame after shows them), when it has none, or while the server is offline.
     func times(of snapshot: DocumentSnapshot) -> DocumentTimes? {
-        shownTimes.flatMap { $0.snapshot === snapshot ? $0.times : nil }
+        state.shownTimes.flatMap { $0.snapshot === snapshot ? $0.times : nil }
     }
 
     /// Reads the times of a new snapshot shown, as an effect (a file's stat and attribute, or
     /// one query).
     func readTimes(of snapshot: DocumentSnapshot) {
-        guard showsDocumentTimes, shownTimes?.snapshot !== snapshot, connection?.isOffline != true,
-              timesBeingRead !== snapshot else { return }
-        timesBeingRead = snapshot
+        guard showsDocumentTimes, state.shownTimes?.snapshot !== snapshot, connection?.isOffline != true,
+              state.timesBeingRead !== snapshot else { return }
+        state.timesBeingRead = snapshot
         run(.readTimes(snapshot.reference))
     }
 
     /// The times read for the snapshot being read, if they are its document's.
     func timesRead(of reference: DocumentReference, _ times: DocumentTimes?) {
-        guard let snapshot = timesBeingRead, snapshot.reference == reference else { return }
-        shownTimes = (snapshot, times)
-        timesBeingRead = nil
+        guard let snapshot = state.timesBeingRead, snapshot.reference == reference else { return }
+        state.shownTimes = (snapshot, times)
+        state.timesBeingRead = nil
     }
 }

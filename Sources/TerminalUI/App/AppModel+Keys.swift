@@ -9,20 +9,20 @@ extension AppModel {
         if Keymap.global.action(for: key) == .quit {
             // Nothing typed is lost unasked: Ctrl-C in a changed form asks as Esc does;
             // a second Ctrl-C answers yes. No write is lost unsaid: quitting waits for them.
-            if case .confirm(.quit) = mode { return .quit }
+            if case .confirm(.quit) = state.mode { return .quit }
             guard form?.isDirty == true else { return quitAfterWrites() }
-            mode = .confirm(.quit(before: mode))
+            state.mode = .confirm(.quit(before: state.mode))
             return .keepRunning
         }
         notice = nil  // a message lasts until the next key
         // Once one key waits for the tab to load, every key after it waits too, bound or
         // not, so "/river 7" replays as typed instead of losing its unbound letters.
-        if !keysWaitingForLoad.isEmpty, key != .resize {
-            keysWaitingForLoad.append((key, pageSize))
+        if !state.keysWaitingForLoad.isEmpty, key != .resize {
+            state.keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
         defer { keepSelectionInView(height: pageSize) }
-        switch mode {
+        switch state.mode {
         case .browse: return handleBrowse(key, pageSize: pageSize)
         case .filter(let field): handleFilter(key, field)
         case .openPrompt(let field, let completion): handleOpenPrompt(key, field, completion)
@@ -37,23 +37,23 @@ extension AppModel {
         return .keepRunning
     }
 
-    func keepSelectionInView(height: Int) { lists.keepSelectionInView(of: tab, filter: filterText(for: tab), height: height) }
+    func keepSelectionInView(height: Int) { state.lists.keepSelectionInView(of: tab, filter: filterText(for: tab), height: height) }
 
 
     /// Replays the keys that waited for the shown tab to load (`AppAction.replayWaitingKeys`).
     func replayKeysWaitingForLoad() -> Outcome {
-        if let draft = draftWaitingForLoad, tab.isLoaded, isReady(tab) {
-            draftWaitingForLoad = nil
+        if let draft = state.draftWaitingForLoad, tab.isLoaded, isReady(tab) {
+            state.draftWaitingForLoad = nil
             reopen(draft)
         }
-        guard isReady(tab), !keysWaitingForLoad.isEmpty else { return .keepRunning }
-        let waiting = keysWaitingForLoad
-        keysWaitingForLoad = []
+        guard isReady(tab), !state.keysWaitingForLoad.isEmpty else { return .keepRunning }
+        let waiting = state.keysWaitingForLoad
+        state.keysWaitingForLoad = []
         for (index, (key, pageSize)) in waiting.enumerated() {
             let outcome = apply(.key(key, pageSize: pageSize))
             if outcome != .keepRunning {
                 // Keys after one that leaves the screen wait for the screen to come back.
-                keysWaitingForLoad = Array(waiting[(index + 1)...])
+                state.keysWaitingForLoad = Array(waiting[(index + 1)...])
                 return outcome
             }
         }
@@ -62,7 +62,7 @@ extension AppModel {
 
     func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
         if let action = Keymap.browse.action(for: key), !isReady(tab) && Self.actsOnDocuments.contains(action) {
-            keysWaitingForLoad.append((key, pageSize))
+            state.keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
         guard let binding = bindings.binding(for: key) else {
@@ -89,12 +89,12 @@ extension AppModel {
                 if number <= tabs.count { switchTab(to: number - 1) } else { notice = "There is no tab \(number): \(tabs.count) tabs" }
             }
         case .filter:
-            mode = .filter(TextField(text: current.filter ?? ""))
+            state.mode = .filter(TextField(text: current.filter ?? ""))
         case .clearFilter:
             if current.filter != nil { current.filter = nil; notice = "Filter cleared" }
-            showsLookup = false
+            state.showsLookup = false
         case .open:
-            mode = .openPrompt(TextField(), completion: nil)
+            state.mode = .openPrompt(TextField(), completion: nil)
         case .add: openForm(editing: nil)
         case .edit:
             guard let index = selectedIndex else { notice = "Nothing to edit: the list is empty"; break }
@@ -110,7 +110,7 @@ extension AppModel {
             return openInEditor(index)
         case .delete:
             if let index = selectedIndex {
-                mode = .confirm(.delete(id: tab.snapshot(at: index).documentID))
+                state.mode = .confirm(.delete(id: tab.snapshot(at: index).documentID))
             } else {
                 notice = "Nothing to delete: the list is empty"
             }
@@ -119,7 +119,7 @@ extension AppModel {
         case .collections: openCollections()
         case .rawView:
             guard let index = selectedIndex else { notice = "Nothing to show: the list is empty"; break }
-            mode = .raw(RawJSONView(snapshot: tab.snapshot(at: index), text: documents.text(of:)))
+            state.mode = .raw(RawJSONView(snapshot: tab.snapshot(at: index), text: documents.text(of:)))
         case .copyJSON: return copySelectedJSON()
         case .copyPath:
             guard let reference = selectedDocument else { notice = "Nothing to copy: the list is empty"; break }
@@ -128,10 +128,10 @@ extension AppModel {
         case .sortNext, .sortReverse:
             let current = sortOrder(of: tab)
             // Only the columns on screen: a sort by one out of sight would look like none.
-            let shown = TableLayout(columns: tab.columns, width: max(1, ScreenLayout(size: size).header.width)).shownCount
+            let shown = TableLayout(columns: tab.columns, width: max(1, ScreenLayout(size: state.size).header.width)).shownCount
             sort(by: action == .sortNext ? current.next(columnCount: shown) : current.reversed)
-        case .help: mode = .help(offset: 0)
-        case .messages: mode = .messages(offset: 0)
+        case .help: state.mode = .help(offset: 0)
+        case .messages: state.mode = .messages(offset: 0)
         case .scrollDetailDown: scrollDetail(by: 1)
         case .scrollDetailUp: scrollDetail(by: -1)
         case .quit: return quitAfterWrites()
@@ -156,10 +156,10 @@ extension AppModel {
             notice = "Cannot list the collections of \(reference.path): \(error)"
             return
         }
-        documentCollections = (reference.path, ids)
+        state.documentCollections = (reference.path, ids)
         let paths = ids.map { "\(reference.path)/\($0)" }
         guard let first = paths.first else { notice = "\(reference.path) has no collections"; return }
-        tabSet.add(paths, store: store)
+        state.tabSet.add(paths, store: store)
         switchTab(to: tabs.firstIndex { $0.collectionID == first } ?? activeTab)
         notice = ids.count == 1 ? "Opened \(first)"
             : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))"
@@ -181,7 +181,7 @@ extension AppModel {
     func move(_ delta: Int) {
         let visible = visibleRows(of: tab)
         guard !visible.isEmpty else { return }
-        showsLookup = false
+        state.showsLookup = false
         select(position: max(0, min(visible.count - 1, (selection(in: visible) ?? 0) + delta)), in: visible)
     }
 
@@ -189,8 +189,8 @@ extension AppModel {
     func scrollDetail(by delta: Int) {
         guard let index = selectedIndex else { return }
         let path = tab.snapshot(at: index).reference.path
-        let offset = detailScroll?.path == path ? detailScroll!.offset : 0
-        detailScroll = (path, max(0, offset + delta))
+        let offset = state.detailScroll?.path == path ? state.detailScroll!.offset : 0
+        state.detailScroll = (path, max(0, offset + delta))
     }
 
     func openInEditor(_ index: Int) -> Outcome {
@@ -203,7 +203,7 @@ extension AppModel {
     func handleOverlay(_ bindings: [KeyBinding<Keymap.Action>], _ key: Key, offset: Int, pageSize: Int,
                                scrolledTo: (Int) -> Mode) {
         guard let action = bindings.action(for: key) else { return }
-        mode = Self.scrolled(offset, by: action, pageSize: pageSize).map(scrolledTo) ?? .browse
+        state.mode = Self.scrolled(offset, by: action, pageSize: pageSize).map(scrolledTo) ?? .browse
     }
 
     func handleRaw(_ key: Key, _ view: RawJSONView, pageSize: Int) -> Outcome {
@@ -212,9 +212,9 @@ extension AppModel {
         if let offset = Self.scrolled(view.offset, by: action, pageSize: pageSize) {
             var view = view
             view.offset = offset
-            mode = .raw(view)
+            state.mode = .raw(view)
         } else {
-            mode = .browse
+            state.mode = .browse
         }
         return .keepRunning
     }
@@ -248,7 +248,7 @@ extension AppModel {
     static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .copyPath, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
     func switchTab(to index: Int) {
-        if tabSet.show(index) { showsLookup = false }
+        if state.tabSet.show(index) { state.showsLookup = false }
     }
 
     func handleFilter(_ key: Key, _ field: TextField) {
@@ -256,38 +256,38 @@ extension AppModel {
         case .enter:
             let text = field.text
             current.filter = text.isEmpty ? nil : text
-            mode = .browse
+            state.mode = .browse
             let visible = visibleRows(of: tab)
             select(position: visible.isEmpty ? nil : 0, in: visible)
             if visible.isEmpty && !text.isEmpty { notice = "Nothing matches \"\(text)\"" }
         case .escape:
             current.filter = nil
-            mode = .browse
+            state.mode = .browse
         default:
             var field = field
             _ = field.handle(key)
-            mode = .filter(field)
+            state.mode = .filter(field)
         }
     }
 
     func handleOpenPrompt(_ key: Key, _ field: TextField, _ completion: IDCompletion?) {
         switch key {
-        case .escape: mode = .browse
+        case .escape: state.mode = .browse
         case .enter:
-            mode = .browse
+            state.mode = .browse
             open(documentID: field.text.trimmed)
         case .tab, .backTab:
             if var listing = completion, !listing.candidates.isEmpty {
-                mode = .openPrompt(TextField(text: listing.cycle(forward: key == .tab)), completion: listing)
+                state.mode = .openPrompt(TextField(text: listing.cycle(forward: key == .tab)), completion: listing)
             } else {
                 let ids = (0..<tab.rowCount).map { tab.snapshot(at: $0).documentID }
                 let step = IDCompletion.complete(field.text, among: ids)
-                mode = .openPrompt(TextField(text: step.text), completion: step.listing)
+                state.mode = .openPrompt(TextField(text: step.text), completion: step.listing)
             }
         default:
             var field = field
             _ = field.handle(key)
-            mode = .openPrompt(field, completion: nil)
+            state.mode = .openPrompt(field, completion: nil)
         }
     }
 
@@ -295,12 +295,12 @@ extension AppModel {
     /// Fetches the lookup's document again when the books changed since (the guide's fetch is
     /// one-off; the pane should not show a stale book). Called before a frame (`settle`).
     func followLookup() {
-        guard showsLookup, let fetched = lookupFetched, tabs[0].version != fetched.version else { return }
+        guard state.showsLookup, let fetched = state.lookupFetched, tabs[0].version != fetched.version else { return }
         fetchLookup(fetched.id)
     }
 
     func fetchLookup(_ id: String) {
-        lookupFetched = (id, tabs[0].version)
+        state.lookupFetched = (id, tabs[0].version)
         let lookup = books.lookup
         lookupFetch = Task { await lookup.fetchBook(documentId: id) }
     }
@@ -315,7 +315,7 @@ extension AppModel {
         let position = tab.index(of: id).flatMap { self.visible(of: tab).position(of: $0) }
         if let position { select(position: position, in: visible) }
         if tab === tabs[0] {
-            showsLookup = true
+            state.showsLookup = true
             let lookup = books.lookup
             lookup.book = .empty
             lookup.errorMessage = nil

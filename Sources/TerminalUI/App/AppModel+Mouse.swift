@@ -9,10 +9,10 @@ extension AppModel {
     /// views): a form or a question is answered by keys. `hit` is what the frame on screen
     /// drew at the pointer (`HitMap`).
     func handle(mouse kind: MouseEvent.Kind, on hit: HitMap.Hit) {
-        guard keysWaitingForLoad.isEmpty else { return }
-        defer { keepSelectionInView(height: AppView.listHeight(for: size)) }
+        guard state.keysWaitingForLoad.isEmpty else { return }
+        defer { keepSelectionInView(height: AppView.listHeight(for: state.size)) }
         let step = kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
-        switch (mode, kind, hit) {
+        switch (state.mode, kind, hit) {
         case (.browse, .press, .tab(let index)):
             notice = nil
             switchTab(to: index)
@@ -23,7 +23,7 @@ extension AppModel {
             sort(by: current.column == column ? current.reversed : SortOrder(column: column))
         case (.browse, .press, .row(let position)):
             notice = nil
-            showsLookup = false
+            state.showsLookup = false
             select(position: position, in: visibleRows(of: tab))
         case (.browse, .wheelUp, .row), (.browse, .wheelUp, .list), (.browse, .wheelDown, .row), (.browse, .wheelDown, .list):
             if isReady(tab) { move(step) }
@@ -31,11 +31,11 @@ extension AppModel {
             scrollDetail(by: step)
         case (.raw(var view), .wheelUp, _), (.raw(var view), .wheelDown, _):
             view.offset = max(0, view.offset + step)
-            mode = .raw(view)
+            state.mode = .raw(view)
         case (.help(let offset), .wheelUp, _), (.help(let offset), .wheelDown, _):
-            mode = .help(offset: max(0, offset + step))
+            state.mode = .help(offset: max(0, offset + step))
         case (.messages(let offset), .wheelUp, _), (.messages(let offset), .wheelDown, _):
-            mode = .messages(offset: max(0, offset + step))
+            state.mode = .messages(offset: max(0, offset + step))
         default: break
         }
     }

@@ -2,29 +2,29 @@ import DocumentStore
 import Foundation
 import ShelfModels
 
-/// The whole app's state, changed only by `apply(_:)` over a closed set of actions (keys,
-/// clicks, frames, listings, finished effects). Drawing is `AppView.render`'s, a pure function
+/// The app: its state (`AppState`, a value), changed only by `apply(_:)` over a closed set of
+/// actions (keys, clicks, frames, listings, finished effects), and what it runs on. Drawing is `AppView.render`'s, a pure function
 /// of this; writes, reads and listings are effects run off the main thread whose results come
 /// back as actions; the view models' listeners are what the `frame` action takes in.
 @MainActor
 public final class AppModel {
+    /// Everything the actions change but the status line's messages, the server's state and
+    /// the writes in flight (objects that events off the main thread report to as well).
+    var state: AppState
+
     public let store: Firestore
     /// The documents as stored, for `v`, `Y` and the editor.
     let documents: StoredDocuments
     public var colorMode: ColorMode
     let books: BooksViewModel
     let colors: MappingColorsViewModel
-    var tabSet: CollectionTabs
-    var tabs: [CollectionTab] { tabSet.all }
-    var activeTab: Int { tabSet.active }
-    var mode: Mode = .browse
-    /// Every tab's list: its state, rows, selection and sorting.
-    var lists = TabLists()
+    var tabs: [CollectionTab] { state.tabSet.all }
+    var activeTab: Int { state.tabSet.active }
     /// The form being typed in, if any (`Mode.form`).
-    var form: FormSession? { mode.form }
+    var form: FormSession? { state.mode.form }
     /// The text being typed in the status line (a filter, an id), if any.
     var textField: TextField? {
-        switch mode {
+        switch state.mode {
         case .filter(let field), .openPrompt(let field, _): field
         default: nil
         }
@@ -38,26 +38,12 @@ public final class AppModel {
     let status = StatusNotice()
     /// On a server: whether it answers (see `ServerConnection`); nil for a folder.
     let connection: ServerConnection?
-    /// Set by `o` on the books tab: the guide's fetch by id, shown in the detail pane.
-    var showsLookup = false
     /// The data folder cannot be written: keys that write say so and leave the hint line.
     /// Settable for tests (as root, every folder is writable).
     var isReadOnly: Bool
-    /// Rows of the detail scrolled off its top, for the document at `path`; another document
-    /// starts at the top.
-    var detailScroll: (path: String, offset: Int)?
-    /// The collections of a document, as last listed: its detail names them when it is the
-    /// selected one.
-    var documentCollections: (path: String, ids: [String])?
     /// The detail ends with the document's create and update times (`shelf` turns it on; off,
     /// rendering tests compare screens that do not change with the time they run at).
     public var showsDocumentTimes = false
-    /// The times of the document last shown, read once per snapshot of it.
-    var shownTimes: (snapshot: DocumentSnapshot, times: DocumentTimes?)?
-    /// The snapshot whose times are being read.
-    var timesBeingRead: DocumentSnapshot?
-    /// What `u` puts back and `Ctrl-R` does again.
-    var history = UndoHistory()
     /// Runs the writes off the main thread (`BackgroundEffects`; a test's runner in tests).
     let effects: any EffectRunner
     /// The writes in flight, and what waits for them.
@@ -68,21 +54,8 @@ public final class AppModel {
 
     /// Where a half-typed form is kept on SIGTERM or SIGHUP, and found at the next start.
     public let draftFile: DraftFile?
-    /// A draft to reopen once its tab has loaded.
-    var draftWaitingForLoad: FormDraft?
-
-    /// Keys that act on a tab's documents, pressed before its first snapshot arrived: they are
-    /// replayed once it has, so a script typing "3jj" gets what it typed.
-    var keysWaitingForLoad: [(key: Key, pageSize: Int)] = []
-
-    /// The id the `o` lookup fetched, and the books' version then: a change on disk fetches again.
-    var lookupFetched: (id: String, version: Int)?
     /// The guide's fetch under way (an async call of its view model), for a test to await.
     var lookupFetch: Task<Void, Never>?
-
-    /// The screen's size at the last frame: what `s` cycles through the columns of, and what
-    /// the mouse keeps the selection in view of.
-    var size = Size(width: 80, height: 16)
 
     public convenience init(store: Firestore, colorMode: ColorMode, notice: String? = nil, draftFile: DraftFile? = nil) {
         self.init(store: store, colorMode: colorMode, notice: notice, draftFile: draftFile, effects: BackgroundEffects())
@@ -103,7 +76,7 @@ public final class AppModel {
         let articles = MappingEnumsViewModel(db: store)
         // Colors listens only while shown, as the sample's screen does; the others keep
         // listening once shown, so coming back to a large collection costs nothing.
-        tabSet = CollectionTabs([
+        state = AppState(tabSet: CollectionTabs([
             ModelTab(live: books.live, presentation: KnownPresentations.books(books),
                      subscribe: books.subscribe, unsubscribe: {}),
             ModelTab(live: colors.live, presentation: KnownPresentations.colors(colors),
@@ -114,21 +87,21 @@ public final class AppModel {
                      subscribe: offices.subscribe, unsubscribe: {}),
             ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
                      subscribe: articles.subscribe, unsubscribe: {}),
-        ])
+        ]))
         refreshCollections()
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
         tab.show()
-        if let draft = draftFile?.load() { mode = .confirm(.reopenDraft(draft)) }
+        if let draft = draftFile?.load() { state.mode = .confirm(.reopenDraft(draft)) }
     }
 
-    var tab: CollectionTab { tabSet.shown }
+    var tab: CollectionTab { state.tabSet.shown }
 
     /// The shown tab's state.
     var current: TabState {
-        get { lists[tab] }
-        set { lists[tab] = newValue }
+        get { state.lists[tab] }
+        set { state.lists[tab] = newValue }
     }
 
     // MARK: Collections made and removed while running
@@ -145,8 +118,8 @@ public final class AppModel {
     @discardableResult
     func applyCollections(_ listing: CollectionListing) -> Bool {
         var changed = false
-        if let selected = listing.selected, documentCollections.map({ $0 != selected }) ?? true {
-            documentCollections = selected
+        if let selected = listing.selected, state.documentCollections.map({ $0 != selected }) ?? true {
+            state.documentCollections = selected
             changed = true
         }
         let listed: [String]
@@ -158,7 +131,7 @@ public final class AppModel {
             connection?.note(error)
             return changed
         }
-        return tabSet.take(listed: listed, store: store) || changed
+        return state.tabSet.take(listed: listed, store: store) || changed
     }
 
     /// The server answered: no longer offline, and the failures of writes tried while it was
@@ -176,30 +149,30 @@ public final class AppModel {
 
     /// Indices into the tab's rows that pass the filter, in the tab's sort order.
     func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
-    func visible(of tab: CollectionTab) -> VisibleRows { lists.visible(of: tab, filter: filterText(for: tab)) }
+    func visible(of tab: CollectionTab) -> VisibleRows { state.lists.visible(of: tab, filter: filterText(for: tab)) }
     /// The rows listed now, read only (for drawing).
-    func listed(_ tab: CollectionTab) -> VisibleRows { lists.listed(tab, filter: filterText(for: tab)) }
-    func isOrdered(_ tab: CollectionTab) -> Bool { lists.isOrdered(tab) }
-    func isReady(_ tab: CollectionTab) -> Bool { lists.isReady(tab) }
-    func sortOrder(of tab: CollectionTab) -> SortOrder { lists.sortOrder(of: tab) }
+    func listed(_ tab: CollectionTab) -> VisibleRows { state.lists.listed(tab, filter: filterText(for: tab)) }
+    func isOrdered(_ tab: CollectionTab) -> Bool { state.lists.isOrdered(tab) }
+    func isReady(_ tab: CollectionTab) -> Bool { state.lists.isReady(tab) }
+    func sortOrder(of tab: CollectionTab) -> SortOrder { state.lists.sortOrder(of: tab) }
 
     /// The text the tab's rows are filtered by: the one being typed, while it is.
     func filterText(for tab: CollectionTab) -> String {
-        if case .filter(let field) = mode, tab === self.tab { return field.text }
-        return lists[tab].filter ?? ""
+        if case .filter(let field) = state.mode, tab === self.tab { return field.text }
+        return state.lists[tab].filter ?? ""
     }
 
     /// The shown list's selected position, read only (`TabLists.shownSelection`).
     func shownSelection(in visible: [Int]) -> (position: Int, found: Bool)? {
-        lists.shownSelection(of: tab, in: visible, filter: filterText(for: tab))
+        state.lists.shownSelection(of: tab, in: visible, filter: filterText(for: tab))
     }
 
     /// The shown list's selected position, the selection following its document from now on.
-    func selection(in visible: [Int]) -> Int? { lists.selection(of: tab, in: visible, filter: filterText(for: tab)) }
+    func selection(in visible: [Int]) -> Int? { state.lists.selection(of: tab, in: visible, filter: filterText(for: tab)) }
 
     func select(position: Int?, in visible: [Int]) {
-        detailScroll = nil  // a move, even back to the same document, shows the top
-        lists.select(position, of: tab, in: visible)
+        state.detailScroll = nil  // a move, even back to the same document, shows the top
+        state.lists.select(position, of: tab, in: visible)
     }
 
     var selectedIndex: Int? {
@@ -225,7 +198,7 @@ public final class AppModel {
         case .frame(let size):
             settle(size: size)
         case .sortSlice:
-            return lists.advanceSorting(of: tab) ? .keepRunning : .unchanged
+            return state.lists.advanceSorting(of: tab) ? .keepRunning : .unchanged
         case .replayWaitingKeys:
             return replayKeysWaitingForLoad()
         case .collectionsListed(let listing):
@@ -271,7 +244,7 @@ public final class AppModel {
     }
 
     var bindings: [KeyBinding<Keymap.Action>] {
-        switch mode {
+        switch state.mode {
         case .browse: return browseBindings
         case .filter: return Keymap.textInput
         case .openPrompt: return Keymap.openPrompt

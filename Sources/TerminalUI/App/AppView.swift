@@ -39,11 +39,11 @@ public enum AppView {
         let (table, firstRow) = drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
         let hits = HitMap(layout: layout, tabBar: bar, table: table, firstRow: firstRow, rowCount: visible.count)
 
-        if case .form(let session) = model.mode {
+        if case .form(let session) = model.state.mode {
             cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
-        } else if case .raw(let view) = model.mode {
+        } else if case .raw(let view) = model.state.mode {
             drawRaw(view, into: &canvas, area: detailArea)
-        } else if model.showsLookup {
+        } else if model.state.showsLookup {
             drawLookup(model.books.lookup, into: &canvas, area: detailArea)
         } else {
             drawDetail(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
@@ -60,11 +60,11 @@ public enum AppView {
         let offline = model.connection?.statusLine
         if offline != nil { counts += " · offline" }
         let statusStyle = Style(bold: offline != nil, reverse: true)
-        switch model.mode {
+        switch model.state.mode {
         case .filter(var field), .openPrompt(var field, _):
             let prompt: String
             var completion: IDCompletion?
-            if case .openPrompt(_, let listing) = model.mode {
+            if case .openPrompt(_, let listing) = model.state.mode {
                 prompt = "Open \(tab.collectionID)/"
                 completion = listing
             } else {
@@ -84,14 +84,14 @@ public enum AppView {
             StatusBar(left: message, right: counts, style: statusStyle).render(into: &canvas, area: statusRow)
         }
         var bindings = model.bindings
-        if case .confirm(let confirmation) = model.mode {
+        if case .confirm(let confirmation) = model.state.mode {
             // The hint line names the answers as the question does.
             let dialog = confirmation.dialog(in: model)
             bindings = Keymap.confirm(yes: dialog.yesLabel, no: dialog.noLabel)
         }
         HintBar(bindings: bindings).render(into: &canvas, area: bounds.row(size.height - 1))
 
-        switch model.mode {
+        switch model.state.mode {
         case .help(let offset):
             drawOverlay(help(model), offset: offset, into: &canvas, area: bounds)
         case .messages(let offset):
@@ -210,7 +210,7 @@ public enum AppView {
         guard tab.isLoaded else { return loadingText(tab) }
         let sort = model.sortOrder(of: tab)
         let column = tab.columns.indices.contains(sort.column) ? " by \(tab.columns[sort.column].title)" : ""
-        let made = model.lists.sortProgress?.made ?? 0
+        let made = model.state.lists.sortProgress?.made ?? 0
         return "Sorting \(tab.collectionID)\(column)… \(made.formatted()) of \(tab.rowCount.formatted())"
     }
 
@@ -250,13 +250,13 @@ public enum AppView {
             inner = Rect(x: inner.x, y: inner.y + 4, width: inner.width, height: inner.height - 4)
         }
         var lines = detail.lines
-        if let collections = model.documentCollections, collections.path == path, !collections.ids.isEmpty {
+        if let collections = model.state.documentCollections, collections.path == path, !collections.ids.isEmpty {
             lines.insert(DetailLine("Collections", "\(collections.ids.joined(separator: ", ")) (c opens \(collections.ids.count == 1 ? "it" : "them"))"), at: 0)
         }
         if model.showsDocumentTimes, let times = model.times(of: snapshot) {
             lines += [DetailLine("Created", localTime(times.created)), DetailLine("Updated", localTime(times.updated))]
         }
-        let offset = model.detailScroll?.path == path ? model.detailScroll!.offset : 0
+        let offset = model.state.detailScroll?.path == path ? model.state.detailScroll!.offset : 0
         return (Pane(lines: lines, offset: offset, inner: inner), swatch)
     }
 

@@ -3,9 +3,10 @@ import Foundation
 import ShelfModels
 
 /// The app: its state (`AppState`, a value), changed only by `apply(_:)` over a closed set of
-/// actions (keys, clicks, frames, listings, finished effects), and what it runs on. Drawing is `AppView.render`'s, a pure function
-/// of this; writes, reads and listings are effects run off the main thread whose results come
-/// back as actions; the view models' listeners are what the `frame` action takes in.
+/// actions (keys, clicks, frames, listings, finished effects), and what it runs on. Drawing is
+/// `AppView.render`'s, a pure function of this; writes, reads and listings are effects run off
+/// the main thread whose results come back as actions; the view models' listeners are what the
+/// `frame` action takes in.
 @MainActor
 public final class AppModel {
     /// Everything the actions change but the status line's messages, the server's state and

@@ -59,13 +59,12 @@ extension AppModel {
         guard showsDocumentTimes, state.shownTimes?.snapshot !== snapshot, connection?.isOffline != true,
               state.timesBeingRead !== snapshot else { return }
         state.timesBeingRead = snapshot
-        run(.readTimes(snapshot.reference))
+        run(.readTimes(snapshot))
     }
 
-    /// The times read for the snapshot being read, if they are its document's.
-    func timesRead(of reference: DocumentReference, _ times: DocumentTimes?) {
-        guard let snapshot = state.timesBeingRead, snapshot.reference == reference else { return }
+    /// The times read for a snapshot: shown while it is the one shown.
+    func timesRead(of snapshot: DocumentSnapshot, _ times: DocumentTimes?) {
         state.shownTimes = (snapshot, times)
-        state.timesBeingRead = nil
+        if state.timesBeingRead === snapshot { state.timesBeingRead = nil }
     }
 }

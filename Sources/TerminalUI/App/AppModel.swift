@@ -207,7 +207,7 @@ public final class AppModel {
         case .effectFinished(let outcome):
             switch outcome.result {
             case .written(let result): return finished(result)
-            case .timesRead(let reference, let times): timesRead(of: reference, times)
+            case .timesRead(let snapshot, let times): timesRead(of: snapshot, times)
             case .collectionsListed(let reference, let listed): openCollections(of: reference, listed: listed)
             }
         case .editorFinished(let file, let result):

@@ -9,8 +9,9 @@ enum Effect: Sendable {
     /// Changes one document; runs after every write asked for before it, so writes land in the
     /// order they were asked for.
     case write(StoreWrite)
-    /// Reads a document's create and update times, for its detail (on a server, a query).
-    case readTimes(DocumentReference)
+    /// Reads the create and update times of a snapshot's document, for its detail (on a
+    /// server, a query); the result names the snapshot, so times read late never go to a newer one.
+    case readTimes(DocumentSnapshot)
     /// Lists a document's collections, for `c` (on a server, a call).
     case listCollections(DocumentReference)
 
@@ -19,7 +20,7 @@ enum Effect: Sendable {
     func perform() -> EffectResult {
         switch self {
         case .write(let write): .written(Result { try write.perform() })
-        case .readTimes(let reference): .timesRead(reference, (try? reference.firestore.documentTimes([reference.path]))?.first ?? nil)
+        case .readTimes(let snapshot): .timesRead(snapshot, (try? snapshot.reference.firestore.documentTimes([snapshot.reference.path]))?.first ?? nil)
         case .listCollections(let reference): .collectionsListed(reference, Result { try reference.listCollections().map(\.collectionID) })
         }
     }
@@ -30,7 +31,7 @@ enum EffectResult: Sendable {
     /// A write's change, to record for `u` (nil when it cannot be undone), or why it failed.
     case written(Result<UndoHistory.Change?, any Error>)
     /// The document's times; nil when it has none or they could not be read.
-    case timesRead(DocumentReference, DocumentTimes?)
+    case timesRead(DocumentSnapshot, DocumentTimes?)
     /// The ids of the document's collections, or why they could not be listed.
     case collectionsListed(DocumentReference, Result<[String], any Error>)
 }

@@ -227,7 +227,7 @@ public final class AppModel {
         effects.run(effect) { [weak self] result in
             guard let self else { return }
             let outcome = apply(.effectFinished(EffectOutcome(result: result)))
-            afterEffect?(outcome == .unchanged ? .keepRunning : outcome)
+            afterEffect?(outcome)
         }
     }
 

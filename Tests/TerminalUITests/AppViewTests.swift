@@ -45,6 +45,32 @@ final class AppViewTests: XCTestCase {
         app.frame(size: Size(width: width, height: height)).canvas.lines
     }
 
+    /// What a frame keeps in the state (the list's first row, the detail's scroll, an
+    /// overlay's offset) is kept by the frame action; drawing, at any size, changes nothing.
+    func testRenderingChangesNoState() async throws {
+        let app = try await makeApp()
+        _ = app.apply(.key(.character("G")))
+        _ = app.apply(.key(.character("J")))
+        _ = lines(app)
+        let list = app.state.lists.states["books"]?.list
+        let selected = app.state.lists.states["books"]?.selectedID
+        let detail = app.state.detailScroll.map { "\($0.path) \($0.offset)" }
+        for size in [Size(width: 40, height: 10), Size(width: 120, height: 40), Size(width: 20, height: 5)] {
+            let screen = AppView.render(app, size: size)
+            XCTAssertEqual(screen.canvas.lines, AppView.render(app, size: size).canvas.lines, "the same state draws the same screen")
+        }
+        XCTAssertEqual(app.state.lists.states["books"]?.list, list)
+        XCTAssertEqual(app.state.lists.states["books"]?.selectedID, selected)
+        XCTAssertEqual(app.state.detailScroll.map { "\($0.path) \($0.offset)" }, detail)
+
+        _ = app.apply(.key(.character("?")))
+        _ = app.apply(.key(.character("G")))
+        _ = lines(app)
+        guard case .help(let offset) = app.state.mode else { return XCTFail("the help is open: \(app.state.mode)") }
+        _ = AppView.render(app, size: Size(width: 200, height: 60))
+        guard case .help(offset) = app.state.mode else { return XCTFail("drawing taller left the help's offset: \(app.state.mode)") }
+    }
+
     func testYCopiesTheSelectedDocumentsPath() async throws {
         let app = try await makeApp()
         let path = try XCTUnwrap(app.selectedDocument?.path)

@@ -52,7 +52,7 @@ final class ReadOnlyFolderTests: XCTestCase {
     func testAFolderOfOtherFilesSaysOnlyJSONFilesAreDocuments() async throws {
         let app = try await makeApp()
         let index = try XCTUnwrap(app.tabs.firstIndex { $0.collectionID == "notes" })
-        app.switchTab(to: index)
+        app.state.switchTab(to: index)
         try await app.deliver()
         let screen = lines(app)
         XCTAssertTrue(screen[3].contains("No documents in 'notes' collection"), screen.joined(separator: "\n"))

@@ -101,7 +101,7 @@ final class TypedValuesTests: XCTestCase {
     func testTheRawTabShowsEveryTypeReadably() async throws {
         let app = try await makeApp()
         let index = try XCTUnwrap(app.tabs.firstIndex { $0.collectionID == "things" })
-        app.switchTab(to: index)
+        app.state.switchTab(to: index)
         try await deliver(app, "the things tab loads") { app.tab.isLoaded }
         let screen = text(app)
         for line in Self.expectedLines { XCTAssertTrue(screen.contains(line), "lacks \(line):\n\(screen)") }
@@ -123,12 +123,12 @@ final class TypedValuesTests: XCTestCase {
 
     func testSearchFindsTheTitleAndTheAuthor() async throws {
         let app = try await makeApp()
-        XCTAssertEqual(app.visibleRows(of: app.tab).count, 1)
+        XCTAssertEqual(app.state.visibleRows(of: app.tab).count, 1)
         _ = app.apply(.key(.character("/")))
         for character in "ada" { _ = app.apply(.key(.character(character))) }
-        XCTAssertEqual(app.visibleRows(of: app.tab).count, 1, "found by its author")
+        XCTAssertEqual(app.state.visibleRows(of: app.tab).count, 1, "found by its author")
         for character in "x" { _ = app.apply(.key(.character(character))) }
-        XCTAssertEqual(app.visibleRows(of: app.tab).count, 0)
+        XCTAssertEqual(app.state.visibleRows(of: app.tab).count, 0)
     }
 
     // MARK: Undo

@@ -42,7 +42,7 @@ final class UndoRedoTests: XCTestCase {
         XCTAssertTrue(condition(), file: file, line: line)
     }
 
-    private func listed(_ app: AppModel) -> Int { app.visibleRows(of: app.tab).count }
+    private func listed(_ app: AppModel) -> Int { app.state.visibleRows(of: app.tab).count }
 
     private func delete(_ app: AppModel) {
         _ = app.apply(.key(.character("d")))

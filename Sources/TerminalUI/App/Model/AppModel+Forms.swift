@@ -66,8 +66,8 @@ extension AppModel {
             notice = "The draft's collection '\(draft.collectionID)' is gone; the draft stays in \(draftFile?.url.path ?? "its file")"
             return
         }
-        switchTab(to: index)
-        guard isReady(tab) else { state.draftWaitingForLoad = draft; return }
+        state.switchTab(to: index)
+        guard state.isReady(tab) else { state.draftWaitingForLoad = draft; return }
         var documentIndex: Int?
         if let id = draft.documentID {
             documentIndex = tab.index(of: id)

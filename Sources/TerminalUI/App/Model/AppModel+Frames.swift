@@ -20,9 +20,9 @@ extension AppModel {
         guard !TooSmall.applies(to: size) else { return }
         let layout = ScreenLayout(size: size)
         let bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        keepSelectionInView(height: layout.listRows.height)
-        let visible = visibleRows(of: tab)
-        let index = selection(in: visible).map { visible[$0] }
+        state.keepSelectionInView(height: layout.listRows.height)
+        let visible = state.visibleRows(of: tab)
+        let index = state.selection(in: visible).map { visible[$0] }
         switch state.mode {
         case .form: break
         case .raw(var view):

@@ -21,7 +21,7 @@ extension AppModel {
             state.keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
-        defer { keepSelectionInView(height: pageSize) }
+        defer { state.keepSelectionInView(height: pageSize) }
         switch state.mode {
         case .browse: return handleBrowse(key, pageSize: pageSize)
         case .filter(let field): handleFilter(key, field)
@@ -37,16 +37,15 @@ extension AppModel {
         return .keepRunning
     }
 
-    func keepSelectionInView(height: Int) { state.lists.keepSelectionInView(of: tab, filter: filterText(for: tab), height: height) }
 
 
     /// Replays the keys that waited for the shown tab to load (`AppAction.replayWaitingKeys`).
     func replayKeysWaitingForLoad() -> Outcome {
-        if let draft = state.draftWaitingForLoad, tab.isLoaded, isReady(tab) {
+        if let draft = state.draftWaitingForLoad, tab.isLoaded, state.isReady(tab) {
             state.draftWaitingForLoad = nil
             reopen(draft)
         }
-        guard isReady(tab), !state.keysWaitingForLoad.isEmpty else { return .keepRunning }
+        guard state.isReady(tab), !state.keysWaitingForLoad.isEmpty else { return .keepRunning }
         let waiting = state.keysWaitingForLoad
         state.keysWaitingForLoad = []
         for (index, (key, pageSize)) in waiting.enumerated() {
@@ -61,7 +60,7 @@ extension AppModel {
     }
 
     func handleBrowse(_ key: Key, pageSize: Int) -> Outcome {
-        if let action = Keymap.browse.action(for: key), !isReady(tab) && Self.actsOnDocuments.contains(action) {
+        if let action = Keymap.browse.action(for: key), !state.isReady(tab) && Self.actsOnDocuments.contains(action) {
             state.keysWaitingForLoad.append((key, pageSize))
             return .keepRunning
         }
@@ -74,30 +73,30 @@ extension AppModel {
             return .keepRunning
         }
         let action = binding.action
-        let visible = visibleRows(of: tab)
+        let visible = state.visibleRows(of: tab)
         switch action {
-        case .up: move(-1)
-        case .down: move(1)
-        case .pageUp: move(-max(1, pageSize - 1))
-        case .pageDown: move(max(1, pageSize - 1))
-        case .top: move(-max(1, visible.count))
-        case .bottom: move(max(1, visible.count))
-        case .nextTab: switchTab(to: (activeTab + 1) % tabs.count)
-        case .previousTab: switchTab(to: (activeTab + tabs.count - 1) % tabs.count)
+        case .up: state.move(-1)
+        case .down: state.move(1)
+        case .pageUp: state.move(-max(1, pageSize - 1))
+        case .pageDown: state.move(max(1, pageSize - 1))
+        case .top: state.move(-max(1, visible.count))
+        case .bottom: state.move(max(1, visible.count))
+        case .nextTab: state.switchTab(to: (activeTab + 1) % tabs.count)
+        case .previousTab: state.switchTab(to: (activeTab + tabs.count - 1) % tabs.count)
         case .tabNumber:
             if case .character(let c) = key, let number = c.wholeNumberValue {
-                if number <= tabs.count { switchTab(to: number - 1) } else { notice = "There is no tab \(number): \(tabs.count) tabs" }
+                if number <= tabs.count { state.switchTab(to: number - 1) } else { notice = "There is no tab \(number): \(tabs.count) tabs" }
             }
         case .filter:
-            state.mode = .filter(TextField(text: current.filter ?? ""))
+            state.mode = .filter(TextField(text: state.current.filter ?? ""))
         case .clearFilter:
-            if current.filter != nil { current.filter = nil; notice = "Filter cleared" }
+            if state.current.filter != nil { state.current.filter = nil; notice = "Filter cleared" }
             state.showsLookup = false
         case .open:
             state.mode = .openPrompt(TextField(), completion: nil)
         case .add: openForm(editing: nil)
         case .edit:
-            guard let index = selectedIndex else { notice = "Nothing to edit: the list is empty"; break }
+            guard let index = state.selectedIndex else { notice = "Nothing to edit: the list is empty"; break }
             // A file that cannot be read has no fields for a form: it is edited in the editor,
             // whole, so nothing is lost.
             if tab.snapshot(at: index).readError != nil { return openInEditor(index) }
@@ -106,10 +105,10 @@ extension AppModel {
             if writes.isWriting(reference) { notice = "\(reference.path) is being written: e edits it once that is done"; break }
             openForm(editing: index)
         case .openInEditor:
-            guard let index = selectedIndex else { notice = "Nothing to open: the list is empty"; break }
+            guard let index = state.selectedIndex else { notice = "Nothing to open: the list is empty"; break }
             return openInEditor(index)
         case .delete:
-            if let index = selectedIndex {
+            if let index = state.selectedIndex {
                 state.mode = .confirm(.delete(id: tab.snapshot(at: index).documentID))
             } else {
                 notice = "Nothing to delete: the list is empty"
@@ -118,7 +117,7 @@ extension AppModel {
         case .redo: undoOrRedo(redo: true)
         case .collections: openCollections()
         case .rawView:
-            guard let index = selectedIndex else { notice = "Nothing to show: the list is empty"; break }
+            guard let index = state.selectedIndex else { notice = "Nothing to show: the list is empty"; break }
             state.mode = .raw(RawJSONView(snapshot: tab.snapshot(at: index), text: documents.text(of:)))
         case .copyJSON: return copySelectedJSON()
         case .copyPath:
@@ -126,14 +125,14 @@ extension AppModel {
             notice = "Copied \(reference.path) to the clipboard"
             return .copyToClipboard(reference.path)
         case .sortNext, .sortReverse:
-            let current = sortOrder(of: tab)
+            let order = state.sortOrder(of: tab)
             // Only the columns on screen: a sort by one out of sight would look like none.
             let shown = TableLayout(columns: tab.columns, width: max(1, ScreenLayout(size: state.size).header.width)).shownCount
-            sort(by: action == .sortNext ? current.next(columnCount: shown) : current.reversed)
+            notice = state.sort(by: action == .sortNext ? order.next(columnCount: shown) : order.reversed)
         case .help: state.mode = .help(offset: 0)
         case .messages: state.mode = .messages(offset: 0)
-        case .scrollDetailDown: scrollDetail(by: 1)
-        case .scrollDetailUp: scrollDetail(by: -1)
+        case .scrollDetailDown: state.scrollDetail(by: 1)
+        case .scrollDetailUp: state.scrollDetail(by: -1)
         case .quit: return quitAfterWrites()
         default: break
         }
@@ -160,37 +159,9 @@ extension AppModel {
         let paths = ids.map { "\(reference.path)/\($0)" }
         guard let first = paths.first else { notice = "\(reference.path) has no collections"; return }
         state.tabSet.add(paths, store: store)
-        switchTab(to: tabs.firstIndex { $0.collectionID == first } ?? activeTab)
+        state.switchTab(to: tabs.firstIndex { $0.collectionID == first } ?? activeTab)
         notice = ids.count == 1 ? "Opened \(first)"
             : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))"
-    }
-
-    /// Sorts the shown tab; the selected document stays on the row of the pane it was on
-    /// where it can (its rows all moved, so the first row in view from before means nothing).
-    func sort(by sort: SortOrder) {
-        let visible = visibleRows(of: tab)
-        let rowOnScreen = selection(in: visible).map { $0 - current.list.offset }
-        current.sort = sort
-        if let rowOnScreen, isOrdered(tab), let position = selection(in: visibleRows(of: tab)) {
-            current.list.offset = max(0, position - rowOnScreen)
-        }
-        notice = "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
-    }
-
-    /// Moves the selection `delta` rows, within the list.
-    func move(_ delta: Int) {
-        let visible = visibleRows(of: tab)
-        guard !visible.isEmpty else { return }
-        state.showsLookup = false
-        select(position: max(0, min(visible.count - 1, (selection(in: visible) ?? 0) + delta)), in: visible)
-    }
-
-    /// Scrolls the selected document's detail `delta` rows (`settle` stops it at the end).
-    func scrollDetail(by delta: Int) {
-        guard let index = selectedIndex else { return }
-        let path = tab.snapshot(at: index).reference.path
-        let offset = state.detailScroll?.path == path ? state.detailScroll!.offset : 0
-        state.detailScroll = (path, max(0, offset + delta))
     }
 
     func openInEditor(_ index: Int) -> Outcome {
@@ -236,7 +207,7 @@ extension AppModel {
 
     /// `Y`: the selected document as stored, for the terminal's clipboard (`clipboardCopy`).
     func copySelectedJSON() -> Outcome {
-        guard let index = selectedIndex else { notice = "Nothing to copy: the list is empty"; return .keepRunning }
+        guard let index = state.selectedIndex else { notice = "Nothing to copy: the list is empty"; return .keepRunning }
         let copy = documents.clipboardCopy(of: tab.snapshot(at: index))
         notice = copy.notice
         return copy.text.map(Outcome.copyToClipboard) ?? .keepRunning
@@ -247,21 +218,18 @@ extension AppModel {
 
     static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .copyPath, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
 
-    func switchTab(to index: Int) {
-        if state.tabSet.show(index) { state.showsLookup = false }
-    }
 
     func handleFilter(_ key: Key, _ field: TextField) {
         switch key {
         case .enter:
             let text = field.text
-            current.filter = text.isEmpty ? nil : text
+            state.current.filter = text.isEmpty ? nil : text
             state.mode = .browse
-            let visible = visibleRows(of: tab)
-            select(position: visible.isEmpty ? nil : 0, in: visible)
+            let visible = state.visibleRows(of: tab)
+            state.select(position: visible.isEmpty ? nil : 0, in: visible)
             if visible.isEmpty && !text.isEmpty { notice = "Nothing matches \"\(text)\"" }
         case .escape:
-            current.filter = nil
+            state.current.filter = nil
             state.mode = .browse
         default:
             var field = field
@@ -310,10 +278,10 @@ extension AppModel {
     /// does-not-exist and invalid-data show what the guide shows.
     func open(documentID id: String) {
         guard !id.isEmpty else { return }
-        current.filter = nil
-        let visible = visibleRows(of: tab)
-        let position = tab.index(of: id).flatMap { self.visible(of: tab).position(of: $0) }
-        if let position { select(position: position, in: visible) }
+        state.current.filter = nil
+        let visible = state.visibleRows(of: tab)
+        let position = tab.index(of: id).flatMap { state.visible(of: tab).position(of: $0) }
+        if let position { state.select(position: position, in: visible) }
         if tab === tabs[0] {
             state.showsLookup = true
             let lookup = books.lookup

@@ -10,25 +10,25 @@ extension AppModel {
     /// drew at the pointer (`HitMap`).
     func handle(mouse kind: MouseEvent.Kind, on hit: HitMap.Hit) {
         guard state.keysWaitingForLoad.isEmpty else { return }
-        defer { keepSelectionInView(height: AppView.listHeight(for: state.size)) }
+        defer { state.keepSelectionInView(height: AppView.listHeight(for: state.size)) }
         let step = kind == .wheelUp ? -Self.wheelStep : Self.wheelStep
         switch (state.mode, kind, hit) {
         case (.browse, .press, .tab(let index)):
             notice = nil
-            switchTab(to: index)
+            state.switchTab(to: index)
         case (.browse, .press, .header(let column)):
             // A click on a title sorts by it; on the sorted column's, turns it around (htop).
-            guard isReady(tab) else { break }
-            let current = sortOrder(of: tab)
-            sort(by: current.column == column ? current.reversed : SortOrder(column: column))
+            guard state.isReady(tab) else { break }
+            let order = state.sortOrder(of: tab)
+            notice = state.sort(by: order.column == column ? order.reversed : SortOrder(column: column))
         case (.browse, .press, .row(let position)):
             notice = nil
             state.showsLookup = false
-            select(position: position, in: visibleRows(of: tab))
+            state.select(position: position, in: state.visibleRows(of: tab))
         case (.browse, .wheelUp, .row), (.browse, .wheelUp, .list), (.browse, .wheelDown, .row), (.browse, .wheelDown, .list):
-            if isReady(tab) { move(step) }
+            if state.isReady(tab) { state.move(step) }
         case (.browse, .wheelUp, .detail), (.browse, .wheelDown, .detail):
-            scrollDetail(by: step)
+            state.scrollDetail(by: step)
         case (.raw(var view), .wheelUp, _), (.raw(var view), .wheelDown, _):
             view.offset = max(0, view.offset + step)
             state.mode = .raw(view)

@@ -97,13 +97,8 @@ public final class AppModel {
         if let draft = draftFile?.load() { state.mode = .confirm(.reopenDraft(draft)) }
     }
 
-    var tab: CollectionTab { state.tabSet.shown }
+    var tab: CollectionTab { state.tab }
 
-    /// The shown tab's state.
-    var current: TabState {
-        get { state.lists[tab] }
-        set { state.lists[tab] = newValue }
-    }
 
     // MARK: Collections made and removed while running
 
@@ -146,43 +141,8 @@ public final class AppModel {
         return true
     }
 
-    // MARK: Rows as the list shows them
-
-    /// Indices into the tab's rows that pass the filter, in the tab's sort order.
-    func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
-    func visible(of tab: CollectionTab) -> VisibleRows { state.lists.visible(of: tab, filter: filterText(for: tab)) }
-    /// The rows listed now, read only (for drawing).
-    func listed(_ tab: CollectionTab) -> VisibleRows { state.lists.listed(tab, filter: filterText(for: tab)) }
-    func isOrdered(_ tab: CollectionTab) -> Bool { state.lists.isOrdered(tab) }
-    func isReady(_ tab: CollectionTab) -> Bool { state.lists.isReady(tab) }
-    func sortOrder(of tab: CollectionTab) -> SortOrder { state.lists.sortOrder(of: tab) }
-
-    /// The text the tab's rows are filtered by: the one being typed, while it is.
-    func filterText(for tab: CollectionTab) -> String {
-        if case .filter(let field) = state.mode, tab === self.tab { return field.text }
-        return state.lists[tab].filter ?? ""
-    }
-
-    /// The shown list's selected position, read only (`TabLists.shownSelection`).
-    func shownSelection(in visible: [Int]) -> (position: Int, found: Bool)? {
-        state.lists.shownSelection(of: tab, in: visible, filter: filterText(for: tab))
-    }
-
-    /// The shown list's selected position, the selection following its document from now on.
-    func selection(in visible: [Int]) -> Int? { state.lists.selection(of: tab, in: visible, filter: filterText(for: tab)) }
-
-    func select(position: Int?, in visible: [Int]) {
-        state.detailScroll = nil  // a move, even back to the same document, shows the top
-        state.lists.select(position, of: tab, in: visible)
-    }
-
-    var selectedIndex: Int? {
-        let visible = visibleRows(of: tab)
-        return selection(in: visible).map { visible[$0] }
-    }
-
     /// The selected document, whose collections the once-a-second look lists.
-    public var selectedDocument: DocumentReference? { selectedIndex.map { tab.snapshot(at: $0).reference } }
+    public var selectedDocument: DocumentReference? { state.selectedIndex.map { tab.snapshot(at: $0).reference } }
 
     // MARK: Actions
 
@@ -233,7 +193,7 @@ public final class AppModel {
 
     /// The collections whose first snapshot has arrived and been ordered, for the benchmark's
     /// timing log.
-    public var loadedCollectionIDs: [String] { tabs.filter { $0.isLoaded && isReady($0) }.map(\.collectionID) }
+    public var loadedCollectionIDs: [String] { tabs.filter { $0.isLoaded && state.isReady($0) }.map(\.collectionID) }
 
     // MARK: For the view
 

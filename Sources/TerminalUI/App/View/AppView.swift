@@ -34,8 +34,8 @@ public enum AppView {
         let bar = tabBar(model)
         bar.render(into: &canvas, area: layout.tabBar)
 
-        let visible = model.listed(tab).rows
-        let position = model.shownSelection(in: visible)?.position
+        let visible = model.state.listed(tab).rows
+        let position = model.state.shownSelection(in: visible)?.position
         let (table, firstRow) = drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
         let hits = HitMap(layout: layout, tabBar: bar, table: table, firstRow: firstRow, rowCount: visible.count)
 
@@ -53,7 +53,7 @@ public enum AppView {
         // server cannot be reached the line is bold, says why when no message is shown, and
         // says "offline" beside the counts whatever the message.
         let statusRow = bounds.row(size.height - 2)
-        let ready = model.isReady(tab)
+        let ready = model.state.isReady(tab)
         var counts = countText(visible: ready ? visible.count : tab.rowCount, total: tab.rowCount)
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
@@ -150,18 +150,18 @@ public enum AppView {
     /// the hit map.
     private static func drawList(_ model: AppModel, tab: CollectionTab, visible: [Int], position: Int?,
                                  into canvas: inout Canvas, area: Rect) -> (TableLayout, firstRow: Int) {
-        let filter = model.filterText(for: tab)
+        let filter = model.state.filterText(for: tab)
         // The marker column ("!") is kept for every row, the header's too, so all line up.
         let markerWidth = ScreenLayout.markerWidth
         var inner = Frame().inner(of: area)
         let layout = TableLayout(columns: tab.columns, width: max(1, inner.width - markerWidth))
-        let sort = model.sortOrder(of: tab)
+        let sort = model.state.sortOrder(of: tab)
         // Sorted by a column the width leaves out (chosen on a wider screen): the rows keep
         // its order, which the header cannot mark, so the title names it.
         let hiddenSort = sort.column < layout.shownCount || !tab.columns.indices.contains(sort.column)
             ? "" : " by \(tab.columns[sort.column].title) \(sort.ascending ? "▲" : "▼")"
         let title = tab.title + hiddenSort + (filter.isEmpty ? "" : " /\(filter)")
-        let ready = model.isReady(tab)
+        let ready = model.state.isReady(tab)
         // While the rest loads, the footer says how far (the rows read so far are listed).
         let footer = ready && tab.isLoaded ? positionText(position, count: visible.count) : waitingText(model, tab)
         Frame(title: title, footer: footer, isFocused: true).render(into: &canvas, area: area)
@@ -169,7 +169,7 @@ public enum AppView {
         canvas.write(layout.header(sortedBy: sort.column, ascending: sort.ascending),
                      at: Point(x: inner.x + markerWidth, y: inner.y), clippedTo: inner.width - markerWidth)
         inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
-        let offset = ListState(selected: position, offset: model.current.list.offset)
+        let offset = ListState(selected: position, offset: model.state.current.list.offset)
             .keptVisible(rowCount: visible.count, height: inner.height).offset
         let window = visible.dropFirst(offset).prefix(inner.height)
         let highlighter = Highlighter(query: filter)
@@ -208,7 +208,7 @@ public enum AppView {
     /// "Loading books… 12,345 of 100,000", then "Sorting books by Title… 45,000 of 100,000".
     static func waitingText(_ model: AppModel, _ tab: CollectionTab) -> String {
         guard tab.isLoaded else { return loadingText(tab) }
-        let sort = model.sortOrder(of: tab)
+        let sort = model.state.sortOrder(of: tab)
         let column = tab.columns.indices.contains(sort.column) ? " by \(tab.columns[sort.column].title)" : ""
         let made = model.state.lists.sortProgress?.made ?? 0
         return "Sorting \(tab.collectionID)\(column)… \(made.formatted()) of \(tab.rowCount.formatted())"

@@ -17,6 +17,8 @@ final class ShelfApp {
     private var pendingKeys: (labels: [String], since: Double)?
     private var loggedLoads: Set<String> = []
     private var isListingCollections = false
+    /// What a click means on the frame on screen.
+    private var hits = HitMap.none
 
     private init(screen: NcursesScreen, model: AppModel) {
         self.screen = screen
@@ -73,11 +75,11 @@ final class ShelfApp {
                 isListingCollections = true
                 let selected = model.selectedDocument
                 DispatchQueue.global(qos: .utility).async { [self] in
-                    let listing = AppModel.listing(of: store, selected: selected)
+                    let listing = CollectionListing(of: store, selected: selected)
                     DispatchQueue.main.async { [self] in
                         MainActor.assumeIsolated {
                             isListingCollections = false
-                            if model.applyCollections(listing) { scheduleDraw() }
+                            if model.apply(.collectionsListed(listing)) != .unchanged { scheduleDraw() }
                         }
                     }
                 }
@@ -94,28 +96,28 @@ final class ShelfApp {
         }
         for key in keys where key != .resize {
             if case .mouse(let event) = key {
-                model.handle(mouse: event, size: screen.size)
+                model.apply(.mouse(event.kind, on: hits.hit(at: event.point)))
             } else {
-                perform(model.handle(key, pageSize: AppView.listHeight(for: screen.size)))
+                perform(model.apply(.key(key, pageSize: AppView.listHeight(for: screen.size))))
             }
         }
         scheduleDraw()
     }
 
-    /// What a key asks for beyond the app's state.
+    /// What an action asks for beyond the app's state.
     private func perform(_ outcome: AppModel.Outcome) {
         switch outcome {
-        case .keepRunning: break
+        case .keepRunning, .unchanged: break
         case .quit: quit(signal: nil)
         case .runEditor(let file):
             let result = awayFromScreen { ExternalEditor.fromEnvironment().run(on: file) }
-            model.editorFinished(file: file, result: result)
+            model.apply(.editorFinished(file, result: result))
             scheduleDraw()
         case .copyToClipboard(let text):
             screen.send(Clipboard.osc52(copying: text))
         case .suspend:
             let suspended = awayFromScreen { JobSuspension.suspend() }
-            if !suspended { model.suspensionRefused() }
+            if !suspended { model.apply(.suspensionRefused) }
             scheduleDraw()
         }
     }
@@ -142,14 +144,15 @@ final class ShelfApp {
         drawIsScheduled = false
         let started = timings == nil ? 0 : TimingLog.now()
         // A large collection is sorted a slice a frame; keys typed meanwhile wait, then replay.
-        let sorting = model.advanceSorting()
-        perform(model.replayKeysWaitingForLoad())
+        let sorting = model.apply(.sortSlice) == .keepRunning
+        perform(model.apply(.replayWaitingKeys))
         let size = screen.size
         let frame = withObservationTracking {
-            AppView.render(model, size: size)
+            model.frame(size: size)
         } onChange: { [self] in
             DispatchQueue.main.async { MainActor.assumeIsolated { self.scheduleDraw() } }
         }
+        hits = frame.hits
         screen.draw(frame.canvas, cursor: frame.cursor)
         if let timings { logTimings(timings, frameStarted: started) }
         if sorting { scheduleDraw() }

@@ -31,35 +31,60 @@ final class AppViewTests: XCTestCase {
     /// An app on the test folder, once the shown tab has its first snapshot.
     private func makeApp(_ mode: ColorMode = .palette256) async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: mode, effects: SynchronousEffects())
-        try await waitUntilLoaded(app)
+        try await deliverFirstSnapshot(app)
         return app
     }
 
-    private func waitUntilLoaded(_ app: AppModel) async throws {
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+    private func deliverFirstSnapshot(_ app: AppModel) async throws {
+        try await app.deliver()
         XCTAssertTrue(app.tab.isLoaded, "the \(app.tab.collectionID) tab never loaded")
     }
 
     private func lines(_ app: AppModel, _ width: Int = 80, _ height: Int = 16) -> [String] {
-        AppView.render(app, size: Size(width: width, height: height)).canvas.lines
+        app.frame(size: Size(width: width, height: height)).canvas.lines
+    }
+
+    /// What a frame keeps in the state (the list's first row, the detail's scroll, an
+    /// overlay's offset) is kept by the frame action; drawing, at any size, changes nothing.
+    func testRenderingChangesNoState() async throws {
+        let app = try await makeApp()
+        _ = app.apply(.key(.character("G")))
+        _ = app.apply(.key(.character("J")))
+        _ = lines(app)
+        let list = app.state.lists.states["books"]?.list
+        let selected = app.state.lists.states["books"]?.selectedID
+        let detail = app.state.detailScroll.map { "\($0.path) \($0.offset)" }
+        for size in [Size(width: 40, height: 10), Size(width: 120, height: 40), Size(width: 20, height: 5)] {
+            let screen = AppView.render(app, size: size)
+            XCTAssertEqual(screen.canvas.lines, AppView.render(app, size: size).canvas.lines, "the same state draws the same screen")
+        }
+        XCTAssertEqual(app.state.lists.states["books"]?.list, list)
+        XCTAssertEqual(app.state.lists.states["books"]?.selectedID, selected)
+        XCTAssertEqual(app.state.detailScroll.map { "\($0.path) \($0.offset)" }, detail)
+
+        _ = app.apply(.key(.character("?")))
+        _ = app.apply(.key(.character("G")))
+        _ = lines(app)
+        guard case .help(let offset) = app.state.mode else { return XCTFail("the help is open: \(app.state.mode)") }
+        _ = AppView.render(app, size: Size(width: 200, height: 60))
+        guard case .help(offset) = app.state.mode else { return XCTFail("drawing taller left the help's offset: \(app.state.mode)") }
     }
 
     func testYCopiesTheSelectedDocumentsPath() async throws {
         let app = try await makeApp()
         let path = try XCTUnwrap(app.selectedDocument?.path)
-        XCTAssertEqual(app.handle(.character("y")), .copyToClipboard(path))
+        XCTAssertEqual(app.apply(.key(.character("y"))), .copyToClipboard(path))
         XCTAssertEqual(app.notice, "Copied \(path) to the clipboard")
     }
 
     func testCtrlZSuspendsFromTheListAndFromAFormKeepingWhatWasTyped() async throws {
         let app = try await makeApp()
-        XCTAssertEqual(app.handle(.ctrl("z")), .suspend)
-        _ = app.handle(.character("e"))
-        _ = app.handle(.character("X"))
-        XCTAssertEqual(app.handle(.ctrl("z")), .suspend)
-        guard case .form = app.mode else { return XCTFail("the form is still open: \(app.mode)") }
+        XCTAssertEqual(app.apply(.key(.ctrl("z"))), .suspend)
+        _ = app.apply(.key(.character("e")))
+        _ = app.apply(.key(.character("X")))
+        XCTAssertEqual(app.apply(.key(.ctrl("z"))), .suspend)
+        guard case .form = app.state.mode else { return XCTFail("the form is still open: \(app.state.mode)") }
         XCTAssertTrue(app.form?.isDirty == true, "what was typed stays")
     }
 
@@ -83,13 +108,13 @@ final class AppViewTests: XCTestCase {
             "                                                   3 documents · 1 not decoding ",
             "Tab tabs  / filter  s sort  o open  a add  e edit  d delete  ? help  q quit     ",
         ])
-        XCTAssertTrue(AppView.render(app, size: Size(width: 80, height: 16)).canvas.style(at: Point(x: 3, y: 3)).reverse,
+        XCTAssertTrue(app.frame(size: Size(width: 80, height: 16)).canvas.style(at: Point(x: 3, y: 3)).reverse,
                       "the selected row is in reverse video")
     }
 
     func testBrokenDocumentShowsItsProblem() async throws {
         let app = try await makeApp()
-        _ = app.handle(.end)  // the broken document is last
+        _ = app.apply(.key(.end))  // the broken document is last
         let screen = lines(app, 160, 16)
         XCTAssertTrue(screen[2].hasSuffix("││ Problem  document books/invalid-data, field numberOfPages: expected Int,     │"), screen[2])
         XCTAssertTrue(screen[3].contains("││          found the string \"twohundredfifty\"   "), screen[3])
@@ -101,10 +126,10 @@ final class AppViewTests: XCTestCase {
 
     func testColorSwatchCellsUseThePaletteIndex() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("2"))
-        try await waitUntilLoaded(app)
-        _ = app.handle(.down)  // by name, Navy-ish comes before Orange
-        let screen = AppView.render(app, size: Size(width: 80, height: 16))
+        _ = app.apply(.key(.character("2")))
+        try await deliverFirstSnapshot(app)
+        _ = app.apply(.key(.down))  // by name, Navy-ish comes before Orange
+        let screen = app.frame(size: Size(width: 80, height: 16))
         // Row 4 is the second colour, selected: a four-cell swatch after the border and the
         // marker column, drawn in reverse video so the row's selection leaves its colour alone.
         let swatch = screen.canvas.style(at: Point(x: 3, y: 4))
@@ -123,9 +148,9 @@ final class AppViewTests: XCTestCase {
 
     func testNoColorKeepsSwatchesReadable() async throws {
         let app = try await makeApp(.none)
-        _ = app.handle(.character("2"))
-        try await waitUntilLoaded(app)
-        let screen = AppView.render(app, size: Size(width: 80, height: 16))
+        _ = app.apply(.key(.character("2")))
+        try await deliverFirstSnapshot(app)
+        let screen = app.frame(size: Size(width: 80, height: 16))
         for y in 0..<16 {
             for x in 0..<80 {
                 let style = screen.canvas.style(at: Point(x: x, y: y))
@@ -141,14 +166,14 @@ final class AppViewTests: XCTestCase {
 
     func testHelpOverlayListsTheKeys() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("?"))
+        _ = app.apply(.key(.character("?")))
         // Tall enough for the whole help (ScrollingTests scroll it at 80×24).
         let text = lines(app, 100, 80).joined(separator: "\n")
         for expected in ["Move up", "Filter by every shown field", "Sort by the next column", "Reverse the sort direction", "Open a document by id", "Delete the selected document",
                          "Save (when every field is valid)", "Quit from anywhere", "Esc or ? to close"] {
             XCTAssertTrue(text.contains(expected), "help lacks \(expected):\n\(text)")
         }
-        _ = app.handle(.escape)
+        _ = app.apply(.key(.escape))
         XCTAssertFalse(lines(app, 100, 40).joined().contains("Quit from anywhere"))
     }
 
@@ -167,19 +192,19 @@ final class AppViewTests: XCTestCase {
 
     func testFormValidatesAsYouTypeAndKeepsUnknownFields() async throws {
         let app = try await makeApp()
-        _ = app.handle(.down)  // hitchhiker, after "Tagged" by title
-        _ = app.handle(.character("e"))
-        _ = app.handle(.down)
-        _ = app.handle(.down)
-        for _ in 0..<3 { _ = app.handle(.backspace) }
-        _ = app.handle(.character("x"))
+        _ = app.apply(.key(.down))  // hitchhiker, after "Tagged" by title
+        _ = app.apply(.key(.character("e")))
+        _ = app.apply(.key(.down))
+        _ = app.apply(.key(.down))
+        for _ in 0..<3 { _ = app.apply(.key(.backspace)) }
+        _ = app.apply(.key(.character("x")))
         let text = lines(app, 140, 20).joined(separator: "\n")
         XCTAssertTrue(text.contains("expected a whole number ≥ 0, found \"x\""), text)
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: fix the marked fields first")
-        _ = app.handle(.backspace)
-        for character in "820" { _ = app.handle(.character(character)) }
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.backspace))
+        for character in "820" { _ = app.apply(.key(.character(character))) }
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved books/hitchhiker")
         let saved = try String(contentsOf: folder.appendingPathComponent("books/hitchhiker.json"), encoding: .utf8)
         XCTAssertTrue(saved.contains(#""numberOfPages": 820"#), saved)
@@ -191,20 +216,20 @@ final class AppViewTests: XCTestCase {
         let file = folder.appendingPathComponent("books/hitchhiker.json")
         func fields() throws -> NSDictionary { try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! NSDictionary }
         let before = try fields()
-        _ = app.handle(.down)  // hitchhiker, after "Tagged" by title
-        _ = app.handle(.character("d"))
+        _ = app.apply(.key(.down))  // hitchhiker, after "Tagged" by title
+        _ = app.apply(.key(.character("d")))
         let question = lines(app, 100, 20).joined(separator: "\n")
         XCTAssertTrue(question.contains("Delete “The Ultimate Hitchhiker's Guide to the …” (books/hitchhiker)?"), question)
-        _ = app.handle(.character("n"))
+        _ = app.apply(.key(.character("n")))
         XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "n keeps the document")
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "y deletes it")
         XCTAssertEqual(app.notice, "Deleted books/hitchhiker (u undoes)")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored books/hitchhiker")
         XCTAssertEqual(try fields(), before, "the same fields come back, the unknown one included")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Nothing to undo")
     }
 }
@@ -229,43 +254,42 @@ final class FormDraftTests: XCTestCase {
         let data = folder.appendingPathComponent("data")
         let app = AppModel(store: try Firestore(directory: data), colorMode: .none,
                            draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": state.path]), effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
-        app.replayKeysWaitingForLoad()
+        try await app.deliver()
+        app.apply(.replayWaitingKeys)
         return app
     }
 
     func testCtrlCAsksOnlyWhenTheFormChanged() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
-        XCTAssertEqual(app.handle(.character("!")), .keepRunning)
-        XCTAssertEqual(app.handle(.ctrl("c")), .keepRunning, "a changed form asks first")
-        XCTAssertTrue(AppView.render(app, size: Size(width: 100, height: 24)).canvas.lines.joined().contains("Quit and lose what you typed"))
-        _ = app.handle(.character("n"))
-        guard case .form = app.mode else { return XCTFail("n goes back to the form") }
+        _ = app.apply(.key(.character("e")))
+        XCTAssertEqual(app.apply(.key(.character("!"))), .keepRunning)
+        XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning, "a changed form asks first")
+        XCTAssertTrue(app.frame(size: Size(width: 100, height: 24)).canvas.lines.joined().contains("Quit and lose what you typed"))
+        _ = app.apply(.key(.character("n")))
+        guard case .form = app.state.mode else { return XCTFail("n goes back to the form") }
         XCTAssertEqual(app.form?.widget.values.first, "Hitchhiker!")
-        XCTAssertEqual(app.handle(.ctrl("c")), .keepRunning)
-        XCTAssertEqual(app.handle(.character("y")), .quit)
-        _ = app.handle(.escape)
+        XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning)
+        XCTAssertEqual(app.apply(.key(.character("y"))), .quit)
+        _ = app.apply(.key(.escape))
     }
 
     func testADraftOfAnEditReopensAndAsksBeforeOverwritingAChangedDocument() async throws {
         let first = try await makeApp()
-        _ = first.handle(.character("e"))
-        _ = first.handle(.character("!"))
+        _ = first.apply(.key(.character("e")))
+        _ = first.apply(.key(.character("!")))
         let draft = try XCTUnwrap(first.formDraft)
         try XCTUnwrap(first.draftFile).save(draft)
         // Someone else changes the document before the next start.
         try Data(#"{"author": "D. Adams", "numberOfPages": 816, "title": "Hitchhiker"}"#.utf8)
             .write(to: folder.appendingPathComponent("data/books/h.json"))
-        try await Task.sleep(for: .milliseconds(300))
 
         let second = try await makeApp()
-        guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }
-        _ = second.handle(.character("y"))
-        second.replayKeysWaitingForLoad()
+        guard case .confirm(.reopenDraft) = second.state.mode else { return XCTFail("the start offers the draft: \(second.state.mode)") }
+        _ = second.apply(.key(.character("y")))
+        second.apply(.replayWaitingKeys)
         XCTAssertEqual(second.form?.widget.values.first, "Hitchhiker!")
         XCTAssertNil(second.draftFile?.load(), "the form holds the text now")
-        _ = second.handle(.enter)
-        guard case .confirm(.conflict(deleted: false)) = second.mode else { return XCTFail("saving over the changed document asks: \(second.mode)") }
+        _ = second.apply(.key(.enter))
+        guard case .confirm(.conflict(_, deleted: false)) = second.state.mode else { return XCTFail("saving over the changed document asks: \(second.state.mode)") }
     }
 }

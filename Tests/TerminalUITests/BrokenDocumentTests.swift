@@ -21,43 +21,40 @@ final class BrokenDocumentTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         XCTAssertTrue(app.tab.isLoaded)
         return app
     }
 
     func testUndoAfterDeletingAnUnreadableDocumentWritesNothing() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: broken.path))
         XCTAssertEqual(app.notice, "Deleted books/broken")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Nothing to undo")
         XCTAssertFalse(FileManager.default.fileExists(atPath: broken.path), "u must not write {} in its place")
     }
 
     func testEditingAnUnreadableDocumentOpensItsFileInTheEditor() async throws {
         let app = try await makeApp()
-        XCTAssertEqual(app.handle(.character("e")), .runEditor(broken))
+        XCTAssertEqual(app.apply(.key(.character("e"))), .runEditor(broken))
         XCTAssertNil(app.form, "no form that could never save")
-        XCTAssertEqual(app.handle(.enter), .runEditor(broken))
-        XCTAssertEqual(app.handle(.character("E")), .runEditor(broken))
+        XCTAssertEqual(app.apply(.key(.enter)), .runEditor(broken))
+        XCTAssertEqual(app.apply(.key(.character("E"))), .runEditor(broken))
     }
 
     func testTheListShowsTheFixOnceTheFileIsFixed() async throws {
         let app = try await makeApp()
-        XCTAssertTrue(AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines.joined().contains("cannot be read"))
+        XCTAssertTrue(app.frame(size: Size(width: 100, height: 20)).canvas.lines.joined().contains("cannot be read"))
         try Data(#"{"author": "A", "numberOfPages": 1, "title": "Whole"}"#.utf8).write(to: broken)
-        for _ in 0..<200 where !AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines.joined().contains("Whole") {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let screen = AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines.joined(separator: "\n")
+        try await app.deliver()
+        let screen = app.frame(size: Size(width: 100, height: 20)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(screen.contains("Whole"), screen)
         XCTAssertFalse(screen.contains("cannot be read"), screen)
-        XCTAssertEqual(app.handle(.character("e")), .keepRunning, "a readable document opens in the form again")
+        XCTAssertEqual(app.apply(.key(.character("e"))), .keepRunning, "a readable document opens in the form again")
         XCTAssertNotNil(app.form)
     }
 }

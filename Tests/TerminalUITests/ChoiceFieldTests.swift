@@ -63,24 +63,24 @@ final class ChoiceFieldTests: XCTestCase {
         let file = articles.appendingPathComponent("a.json")
         try Data(#"{"status": "archived", "title": "Old"}"#.utf8).write(to: file)
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        _ = app.handle(.character("5"))
-        for _ in 0..<500 where !(app.tab.isLoaded && app.tab.rowCount == 1) { try await Task.sleep(for: .milliseconds(10)) }
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("5")))
+        try await app.deliver()
+        _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.values, ["Old", "archived"])
-        let screen = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
+        let screen = app.frame(size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(screen.contains("   Status ◂ archived ▸ "), screen)
         XCTAssertTrue(screen.contains("          archived (as on disk) "), screen)
-        _ = app.handle(.character("!"))
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.character("!")))
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved articles/a")
         var stored = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: String]
         XCTAssertEqual(stored, ["status": "archived", "title": "Old!"])
 
-        for _ in 0..<500 where app.tab.snapshot(at: 0).get("title") as? String != "Old!" { try await Task.sleep(for: .milliseconds(10)) }
-        _ = app.handle(.character("e"))
-        _ = app.handle(.tab)
-        _ = app.handle(.character("p"))
-        _ = app.handle(.enter)
+        try await app.deliver()
+        _ = app.apply(.key(.character("e")))
+        _ = app.apply(.key(.tab))
+        _ = app.apply(.key(.character("p")))
+        _ = app.apply(.key(.enter))
         stored = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: String]
         XCTAssertEqual(stored, ["status": "published", "title": "Old!"])
     }

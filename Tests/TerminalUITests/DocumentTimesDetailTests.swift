@@ -28,17 +28,16 @@ final class DocumentTimesDetailTests: XCTestCase {
 
     func testTheDetailShowsWhenTheDocumentWasCreatedAndLastUpdated() async throws {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let store = try Firestore(directory: folder, settings: settings)
         let book = store.document("books/dune")
         let times = DocumentTimes(created: Timestamp(seconds: 1_000_000_000, nanoseconds: 900_000_000),
                                   updated: Timestamp(seconds: 1_700_000_000, nanoseconds: 0))
         try store.batch().setData(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412], forDocument: book, keepingTimes: times).commitNow()
         let app = AppModel(store: store, colorMode: .palette256, effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         app.showsDocumentTimes = true
 
-        let screen = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines
+        let screen = app.frame(size: Size(width: 80, height: 16)).canvas.lines
         XCTAssertEqual(screen[2...6].map { String($0.suffix(40)) }, [
             "│ Title    Dune                        │",
             "│ Author   Frank Herbert               │",
@@ -48,11 +47,9 @@ final class DocumentTimesDetailTests: XCTestCase {
         ])
 
         try await book.updateData(["numberOfPages": 413])
-        for _ in 0..<500 where !AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines[4].contains("413") {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await app.deliver()
         let now = try XCTUnwrap(try store.documentTimes([book.path]).first ?? nil)
-        let updated = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines
+        let updated = app.frame(size: Size(width: 80, height: 16)).canvas.lines
         XCTAssertEqual(String(updated[5].suffix(40)), "│ Created  \(localTime(1_000_000_000))         │", "kept")
         XCTAssertEqual(String(updated[6].suffix(40)), "│ Updated  \(localTime(now.updated.seconds))         │", "read again for the new snapshot")
     }
@@ -64,18 +61,18 @@ final class DocumentTimesDetailTests: XCTestCase {
         try store.document("books/dune").write(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412])
         let runner = ManualEffects()
         let app = AppModel(store: store, colorMode: .palette256, effects: runner)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         app.showsDocumentTimes = true
         var redrawn = 0
         app.afterEffect = { _ in redrawn += 1 }
 
-        let before = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
+        let before = app.frame(size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
         XCTAssertFalse(before.contains("Created"), before)
-        _ = AppView.render(app, size: Size(width: 80, height: 16))
+        _ = app.frame(size: Size(width: 80, height: 16))
         XCTAssertEqual(runner.pendingPaths, ["times of books/dune"], "read once, however many frames are drawn meanwhile")
         runner.complete()
         XCTAssertEqual(redrawn, 1, "the app draws again")
-        let after = AppView.render(app, size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
+        let after = app.frame(size: Size(width: 80, height: 16)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(after.contains("Created") && after.contains("Updated"), after)
         XCTAssertTrue(runner.pending.isEmpty)
     }

@@ -23,23 +23,23 @@ final class KeysWhileLoadingTests: XCTestCase {
     func testAFilterTypedWhileLoadingIsReplayedWhole() async throws {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         XCTAssertFalse(app.tab.isLoaded, "typed before the first snapshot")
-        for c in "jj/river 7" { _ = app.handle(.character(c)) }
-        _ = app.handle(.character("2"))
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
-        _ = app.replayKeysWaitingForLoad()
-        guard case .filter = app.mode else { return XCTFail("the filter is open: \(app.mode)") }
-        XCTAssertEqual(app.textField.text, "river 72")
+        for c in "jj/river 7" { _ = app.apply(.key(.character(c))) }
+        _ = app.apply(.key(.character("2")))
+        try await app.deliver()
+        app.apply(.replayWaitingKeys)
+        guard case .filter = app.state.mode else { return XCTFail("the filter is open: \(app.state.mode)") }
+        XCTAssertEqual(app.textField?.text, "river 72")
         XCTAssertEqual(app.tab.collectionID, "books", "2 was typed into the filter, not a tab switch")
         XCTAssertNil(app.notice)
-        _ = app.handle(.enter)
-        XCTAssertEqual(app.filters["books"], "river 72")
+        _ = app.apply(.key(.enter))
+        XCTAssertEqual(app.state.lists.states["books"]?.filter, "river 72")
     }
 
     func testUnboundKeysWaitTooAndQuitDoesNot() async throws {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        _ = app.handle(.character("/"))
-        _ = app.handle(.character("r"))
+        _ = app.apply(.key(.character("/")))
+        _ = app.apply(.key(.character("r")))
         XCTAssertNil(app.notice, "r waits with the filter it belongs to, instead of \"does nothing here\"")
-        XCTAssertEqual(app.handle(.ctrl("c")), .quit, "Ctrl-C never waits")
+        XCTAssertEqual(app.apply(.key(.ctrl("c"))), .quit, "Ctrl-C never waits")
     }
 }

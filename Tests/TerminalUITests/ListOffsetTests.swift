@@ -26,15 +26,15 @@ final class ListOffsetTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         _ = screen(app)
         return app
     }
 
-    private func screen(_ app: AppModel) -> [String] { AppView.render(app, size: size).canvas.lines }
+    private func screen(_ app: AppModel) -> [String] { app.frame(size: size).canvas.lines }
 
     private func press(_ keys: [Key], _ app: AppModel) {
-        for key in keys { _ = app.handle(key, pageSize: pageSize) }
+        for key in keys { _ = app.apply(.key(key, pageSize: pageSize)) }
     }
 
     /// The titles of the rows in view, top first.

@@ -27,14 +27,14 @@ final class LongValueTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .palette256)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         XCTAssertTrue(app.tab.isLoaded)
         return app
     }
 
     func testTheListAndDetailDrawTheStartAndSayTheRestIsCut() async throws {
         let app = try await makeApp()
-        let lines = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines
+        let lines = app.frame(size: Size(width: 100, height: 30)).canvas.lines
         let screen = lines.joined(separator: "\n")
         XCTAssertTrue(lines[3].hasPrefix("│  www") && lines[3].contains("www…  A. Author"), "the row is cut with an ellipsis:\n\(screen)")
         XCTAssertTrue(lines[2].contains("│ Title   www"), "the detail starts with the title:\n\(screen)")
@@ -50,14 +50,14 @@ final class LongValueTests: XCTestCase {
 
     func testTheFormOpensOnItAndEditsAtBothEnds() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
-        var lines = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines
+        _ = app.apply(.key(.character("e")))
+        var lines = app.frame(size: Size(width: 100, height: 30)).canvas.lines
         XCTAssertTrue(lines.contains { $0.contains("› Title        …www") }, lines.joined(separator: "\n"))  // the start hidden, marked
-        _ = app.handle(.home)
-        _ = app.handle(.character("A"))
-        _ = app.handle(.end)
-        _ = app.handle(.character("Z"))
-        lines = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines
+        _ = app.apply(.key(.home))
+        _ = app.apply(.key(.character("A")))
+        _ = app.apply(.key(.end))
+        _ = app.apply(.key(.character("Z")))
+        lines = app.frame(size: Size(width: 100, height: 30)).canvas.lines
         XCTAssertTrue(lines.contains { $0.contains("wwwZ ") }, lines.joined(separator: "\n"))
         XCTAssertEqual(app.form?.widget.values.first?.first, "A")
         XCTAssertEqual(app.form?.widget.values.first?.utf8.count, word.utf8.count + 2)

@@ -28,7 +28,6 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
         server.documents = documents
         servers.withLock { $0[url] = server }
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         return (server, try Firestore(url: URL(string: url)!, settings: settings))
     }
 

@@ -20,24 +20,24 @@ final class MessageLogTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         return app
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: size).canvas.lines.joined(separator: "\n")
+        app.frame(size: size).canvas.lines.joined(separator: "\n")
     }
 
     func testMShowsTheLastMessagesWholeNewestFirstAndEscCloses() async throws {
         let app = try await makeApp()
         let long = "Not saved: cannot write a file in /tmp/a-rather-long-folder-name/with-more-inside/data/books: Permission denied"
-        _ = app.handle(.character("x"))
+        _ = app.apply(.key(.character("x")))
         app.notice = long
         XCTAssertFalse(screen(app).contains(long), "the status line cannot hold it whole")
-        let wide = AppView.render(app, size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
+        let wide = app.frame(size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(wide.contains("m messages"), "the hint line lists the key:\n\(wide)")
 
-        _ = app.handle(.character("m"))
+        _ = app.apply(.key(.character("m")))
         let shown = screen(app)
         XCTAssertTrue(shown.contains("┌ Messages "), shown)
         XCTAssertTrue(shown.contains("Esc or m to close"), shown)
@@ -49,7 +49,7 @@ final class MessageLogTests: XCTestCase {
         let older = try XCTUnwrap(shown.range(of: "\"x\" does nothing here"))
         XCTAssertLessThan(newest.lowerBound, older.lowerBound, shown)
 
-        _ = app.handle(.escape)
+        _ = app.apply(.key(.escape))
         XCTAssertFalse(screen(app).contains("┌ Messages "))
         XCTAssertTrue(screen(app).contains("┌ Books "))
     }
@@ -59,20 +59,20 @@ final class MessageLogTests: XCTestCase {
         for index in 1...60 { app.notice = "Message number \(index)" }
         XCTAssertEqual(app.status.history.count, 50)
         XCTAssertEqual(app.status.history.first?.text, "Message number 11")
-        _ = app.handle(.character("m"))
+        _ = app.apply(.key(.character("m")))
         XCTAssertTrue(screen(app).contains("Message number 60"), screen(app))
         XCTAssertTrue(screen(app).contains("↓ more"), screen(app))
-        for _ in 0..<60 { _ = app.handle(.character("j")) }
+        for _ in 0..<60 { _ = app.apply(.key(.character("j"))) }
         XCTAssertTrue(screen(app).contains("Message number 11"), screen(app))
         XCTAssertFalse(screen(app).contains("Message number 60"), screen(app))
-        _ = app.handle(.character("m"))
+        _ = app.apply(.key(.character("m")))
         XCTAssertTrue(screen(app).contains("┌ Books "), screen(app))
     }
 
     func testTheHelpListsTheKey() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("?"))
+        _ = app.apply(.key(.character("?")))
         XCTAssertTrue(Keymap.browse.contains { $0.keys == [.character("m")] && $0.hint == "messages" })
-        XCTAssertTrue(AppView.render(app, size: Size(width: 120, height: 60)).canvas.lines.joined().contains("Show the last 50 messages"))
+        XCTAssertTrue(app.frame(size: Size(width: 120, height: 60)).canvas.lines.joined().contains("Show the last 50 messages"))
     }
 }

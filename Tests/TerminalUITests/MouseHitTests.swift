@@ -26,14 +26,14 @@ final class MouseHitTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         _ = screen(app)
         return app
     }
 
     @discardableResult
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: size).canvas.lines.joined(separator: "\n")
+        app.frame(size: size).canvas.lines.joined(separator: "\n")
     }
 
     func testTheTabBarIsHitByEachTabsWholeTitle() {
@@ -48,55 +48,55 @@ final class MouseHitTests: XCTestCase {
 
     func testPointsLandOnTabsRowsTheHeaderAndTheDetail() async throws {
         let app = try await makeApp()
-        XCTAssertEqual(AppView.hit(Point(x: 12, y: 0), in: app, size: size), .tab(1))
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 12, y: 0)), .tab(1))
         // Row 1 is the frame, row 2 the header, row 3 the first book.
-        XCTAssertEqual(AppView.hit(Point(x: 1, y: 1), in: app, size: size), .list)
-        XCTAssertEqual(AppView.hit(Point(x: 2, y: 2), in: app, size: size), .list, "the marker column")
-        XCTAssertEqual(AppView.hit(Point(x: 5, y: 2), in: app, size: size), .header(column: 0))
-        XCTAssertEqual(AppView.hit(Point(x: 5, y: 3), in: app, size: size), .row(0))
-        XCTAssertEqual(AppView.hit(Point(x: 38, y: 19), in: app, size: size), .row(16))
-        XCTAssertEqual(AppView.hit(Point(x: 40, y: 10), in: app, size: size), .detail)
-        XCTAssertEqual(AppView.hit(Point(x: 5, y: 22), in: app, size: size), .elsewhere, "the status line")
-        XCTAssertEqual(AppView.hit(Point(x: 5, y: 3), in: app, size: Size(width: 30, height: 8)), .elsewhere, "too small")
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 1, y: 1)), .list)
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 2, y: 2)), .list, "the marker column")
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 5, y: 2)), .header(column: 0))
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 5, y: 3)), .row(0))
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 38, y: 19)), .row(16))
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 40, y: 10)), .detail)
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 5, y: 22)), .elsewhere, "the status line")
+        XCTAssertEqual(app.frame(size: Size(width: 30, height: 8)).hits.hit(at: Point(x: 5, y: 3)), .elsewhere, "too small")
 
         // Scrolled down, a row is hit by its place in the list, not on screen.
-        _ = app.handle(.character("G"))
+        _ = app.apply(.key(.character("G")))
         let text = screen(app)
         XCTAssertTrue(text.contains("│  Book 30"), text)
-        XCTAssertEqual(AppView.hit(Point(x: 5, y: 3), in: app, size: size), .row(12))
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 5, y: 3)), .row(12))
     }
 
     func testAClickSelectsARowOrATabAndTheWheelScrolls() async throws {
         let app = try await makeApp()
-        app.handle(mouse: MouseEvent(.press, at: Point(x: 5, y: 7)), size: size)
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7))))
         XCTAssertTrue(screen(app).contains("┌ books/b05 "), screen(app))
-        app.handle(mouse: MouseEvent(.wheelDown, at: Point(x: 5, y: 7)), size: size)
+        app.apply(.mouse(.wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7))))
         XCTAssertTrue(screen(app).contains("┌ books/b08 "), "three rows a turn:\n\(screen(app))")
-        app.handle(mouse: MouseEvent(.wheelUp, at: Point(x: 5, y: 20)), size: size)
-        app.handle(mouse: MouseEvent(.wheelUp, at: Point(x: 5, y: 20)), size: size)
+        app.apply(.mouse(.wheelUp, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 20))))
+        app.apply(.mouse(.wheelUp, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 20))))
         XCTAssertTrue(screen(app).contains("┌ books/b02 "), screen(app))
-        app.handle(mouse: MouseEvent(.press, at: Point(x: 12, y: 0)), size: size)
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 12, y: 0))))
         XCTAssertTrue(screen(app).contains("┌ Colors "), "a click on a tab switches to it:\n\(screen(app))")
     }
 
     func testTheWheelOverTheDetailScrollsItAndTheHelpScrollsAnywhere() async throws {
         let app = try await makeApp()
         XCTAssertTrue(screen(app).contains("│ Title "), screen(app))
-        app.handle(mouse: MouseEvent(.wheelDown, at: Point(x: 60, y: 10)), size: size)
+        app.apply(.mouse(.wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 60, y: 10))))
         XCTAssertFalse(screen(app).contains("│ Title "), "the detail scrolled:\n\(screen(app))")
         XCTAssertTrue(screen(app).contains("┌ books/b01 "), "the selection stays:\n\(screen(app))")
-        app.handle(mouse: MouseEvent(.wheelUp, at: Point(x: 60, y: 10)), size: size)
+        app.apply(.mouse(.wheelUp, on: app.frame(size: size).hits.hit(at: Point(x: 60, y: 10))))
         XCTAssertTrue(screen(app).contains("│ Title "), screen(app))
 
-        _ = app.handle(.character("?"))
+        _ = app.apply(.key(.character("?")))
         XCTAssertTrue(screen(app).contains("Move up"))
-        for _ in 0..<20 { _ = app.handle(.pageDown) }
+        for _ in 0..<20 { _ = app.apply(.key(.pageDown)) }
         let help = screen(app).components(separatedBy: "\n")
         XCTAssertTrue(help.contains { $0.contains("Click ") && $0.contains("Select a row or a tab; a column's title sorts by it") }, "the help lists the mouse:\n\(screen(app))")
         XCTAssertTrue(help.contains { $0.contains("Wheel ") && $0.contains("Scroll what is under the pointer") }, screen(app))
         XCTAssertTrue(screen(app).contains("Mouse (off with --no-mouse)"), screen(app))
-        _ = app.handle(.character("g"))
-        app.handle(mouse: MouseEvent(.wheelDown, at: Point(x: 5, y: 5)), size: size)
+        _ = app.apply(.key(.character("g")))
+        app.apply(.mouse(.wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 5))))
         XCTAssertFalse(screen(app).contains("Move up"), "the wheel scrolls the help:\n\(screen(app))")
     }
 
@@ -105,11 +105,11 @@ final class MouseHitTests: XCTestCase {
         let header = screen(app).components(separatedBy: "\n")[2]
         let pages = try XCTUnwrap(header.range(of: "Pages"))
         let x = header.distance(from: header.startIndex, to: pages.lowerBound) + 1
-        XCTAssertEqual(AppView.hit(Point(x: x, y: 2), in: app, size: size), .header(column: 2), header)
-        app.handle(mouse: MouseEvent(.press, at: Point(x: x, y: 2)), size: size)
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: x, y: 2)), .header(column: 2), header)
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: x, y: 2))))
         XCTAssertTrue(screen(app).contains("Pages ▲"), screen(app))
         XCTAssertEqual(app.notice, "Sorted by Pages ▲ ascending")
-        app.handle(mouse: MouseEvent(.press, at: Point(x: x, y: 2)), size: size)
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: x, y: 2))))
         XCTAssertTrue(screen(app).contains("Pages ▼"), screen(app))
         // The selected book (1 page) stays in view, now last: the most pages come first.
         let numbers = screen(app).components(separatedBy: "\n").compactMap { line -> Int? in
@@ -121,9 +121,9 @@ final class MouseHitTests: XCTestCase {
 
     func testAClickDoesNothingWhileAFormIsOpen() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
-        app.handle(mouse: MouseEvent(.press, at: Point(x: 5, y: 7)), size: size)
-        app.handle(mouse: MouseEvent(.press, at: Point(x: 12, y: 0)), size: size)
+        _ = app.apply(.key(.character("e")))
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7))))
+        app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 12, y: 0))))
         let text = screen(app)
         XCTAssertTrue(text.contains("Edit books/b01"), text)
         XCTAssertTrue(text.contains("┌ Books "), text)

@@ -25,50 +25,50 @@ final class NewCollectionTabsTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
-        try await until { app.tab.isLoaded }
+        try await deliver(app) { app.tab.isLoaded }
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     func testAFolderMadeWhileRunningBecomesATabInByteOrder() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("6"))  // zines
+        _ = app.apply(.key(.character("6")))  // zines
         XCTAssertEqual(app.tab.collectionID, "zines")
         XCTAssertFalse(app.refreshCollections(), "nothing new yet")
         try write("notes/x", #"{"title": "A note"}"#)
         try write("Zebra/q", #"{"name": "Capital"}"#)  // "Z" sorts before "n" and "z" by bytes
         XCTAssertTrue(app.refreshCollections())
-        XCTAssertEqual(AppView.render(app, size: Size(width: 90, height: 16)).canvas.lines[0],
+        XCTAssertEqual(app.frame(size: Size(width: 90, height: 16)).canvas.lines[0],
                        " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles   6 Zebra   7 notes   8 zines  ")
         XCTAssertEqual(app.tab.collectionID, "zines", "the shown tab stays shown")
-        _ = app.handle(.character("7"))
-        try await until { app.tab.isLoaded && app.tab.rowCount == 1 }
-        XCTAssertTrue(AppView.render(app, size: Size(width: 90, height: 16)).canvas.lines.joined().contains("A note"))
+        _ = app.apply(.key(.character("7")))
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 1 }
+        XCTAssertTrue(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("A note"))
     }
 
     func testARemovedFolderLeavesATabThatSaysItIsGone() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("6"))
-        try await until { app.tab.rowCount == 1 }
+        _ = app.apply(.key(.character("6")))
+        try await deliver(app) { app.tab.rowCount == 1 }
         try FileManager.default.removeItem(at: folder.appendingPathComponent("zines"))
         XCTAssertTrue(app.refreshCollections())
-        try await until { app.tab.rowCount == 0 }
-        let screen = AppView.render(app, size: Size(width: 90, height: 16)).canvas.lines
+        try await deliver(app) { app.tab.rowCount == 0 }
+        let screen = app.frame(size: Size(width: 90, height: 16)).canvas.lines
         XCTAssertEqual(screen[14], " The 'zines' folder is gone: it was removed on disk                           0 documents ", screen.joined(separator: "\n"))
         XCTAssertTrue(screen[3].contains("The 'zines' folder is gone"), screen.joined(separator: "\n"))
-        _ = app.handle(.character("j"))
-        _ = app.handle(.character("e"))
-        _ = AppView.render(app, size: Size(width: 90, height: 16))
+        _ = app.apply(.key(.character("j")))
+        _ = app.apply(.key(.character("e")))
+        _ = app.frame(size: Size(width: 90, height: 16))
 
         try write("zines/y", #"{"name": "Back"}"#)
         XCTAssertTrue(app.refreshCollections(), "back again")
-        try await until { app.tab.rowCount == 1 }
-        XCTAssertFalse(AppView.render(app, size: Size(width: 90, height: 16)).canvas.lines.joined().contains("gone"))
+        try await deliver(app) { app.tab.rowCount == 1 }
+        XCTAssertFalse(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("gone"))
     }
 }

@@ -17,24 +17,25 @@ final class OfflineTests: XCTestCase {
     private func makeApp() async throws -> (AppModel, MemoryServer) {
         let (server, store) = try MemoryServer.open(colors)
         let app = AppModel(store: store, colorMode: .none, effects: SynchronousEffects())
-        _ = app.handle(.character("2"))
-        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
+        _ = app.apply(.key(.character("2")))
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
         return (app, server)
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<300 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
-    private func screen(_ app: AppModel) -> Canvas { AppView.render(app, size: Size(width: 120, height: 20)).canvas }
+    private func screen(_ app: AppModel) -> Canvas { app.frame(size: Size(width: 120, height: 20)).canvas }
 
     private func statusRow(_ app: AppModel) -> (text: String, bold: Bool) {
         let canvas = screen(app)
         return (canvas.lines[18], canvas[1, 18].style.bold)
     }
 
-    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.handle(.character(c)) } }
+    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.apply(.key(.character(c))) } }
 
     private func unreachable(_ reason: String) -> FirestoreErrorCode {
         FirestoreErrorCode(.unavailable, userInfo: [NSLocalizedDescriptionKey: "cannot commit to postgresql://shelf@db:5432/shelf: \(reason)",
@@ -64,10 +65,10 @@ final class OfflineTests: XCTestCase {
         XCTAssertTrue(status.text.hasSuffix("2 documents · offline "), status.text)
         XCTAssertTrue(status.bold, "the whole line stands out while offline")
 
-        _ = app.handle(.down)
+        _ = app.apply(.key(.down))
         let lines = screen(app).lines.joined(separator: "\n")
         XCTAssertTrue(lines.contains("colors/b"), "keys move over the rows there are:\n\(lines)")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         status = statusRow(app)
         XCTAssertTrue(status.text.contains("Nothing to undo"), "a message still shows: \(status.text)")
         XCTAssertTrue(status.text.hasSuffix("· offline "), "and offline stays beside the counts: \(status.text)")
@@ -75,35 +76,35 @@ final class OfflineTests: XCTestCase {
 
     func testASaveWhileOfflineFailsKeepsTheFormAndWorksOnceTheServerIsBack() async throws {
         let (app, server) = try await makeApp()
-        _ = app.handle(.character("a"))
+        _ = app.apply(.key(.character("a")))
         type(app, "Coral")
-        _ = app.handle(.tab)
+        _ = app.apply(.key(.tab))
         type(app, "#ff7f50")
 
         server.isDown = true
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: cannot commit to \(server.description): Connection refused")
-        guard case .form = app.mode else { return XCTFail("the form stays open") }
+        guard case .form = app.state.mode else { return XCTFail("the form stays open") }
         XCTAssertEqual(app.form?.widget.values, ["Coral", "#ff7f50"], "what was typed stays")
         XCTAssertTrue(app.connection?.isOffline == true, "a failed write asks the server at once")
-        _ = app.handle(.character(" "))
-        _ = app.handle(.backspace)
+        _ = app.apply(.key(.character(" ")))
+        _ = app.apply(.key(.backspace))
         XCTAssertTrue(statusRow(app).text.contains("Offline: \(server.description) — Connection refused"), statusRow(app).text)
 
         server.isDown = false
         app.refreshCollections()
         XCTAssertFalse(app.connection?.isOffline == true)
         XCTAssertTrue(statusRow(app).text.contains("Back online: \(server.description)"), statusRow(app).text)
-        _ = app.handle(.character(" "))
-        _ = app.handle(.backspace)
+        _ = app.apply(.key(.character(" ")))
+        _ = app.apply(.key(.backspace))
         let status = statusRow(app).text
         XCTAssertFalse(status.contains("ffline"), "the line goes by itself: \(status)")
         XCTAssertFalse(status.contains("Connection refused"), "the failed write's message is forgotten: \(status)")
         XCTAssertEqual(app.form?.widget.values, ["Coral", "#ff7f50"])
 
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertTrue(app.notice?.hasPrefix("Added colors/") == true, app.notice ?? "no notice")
-        try await until { app.tab.rowCount == 3 }
+        try await deliver(app) { app.tab.rowCount == 3 }
     }
 
     func testAFolderNeverSaysOffline() async throws {

@@ -63,40 +63,40 @@ final class RawFormTests: XCTestCase {
     private func makeApp() async throws -> AppModel {
         let data = folder.appendingPathComponent("data")
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: data, settings: settings), colorMode: .none,
                            draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]), effects: SynchronousEffects())
-        if case .browse = app.mode {} else { return app }
-        _ = app.handle(.character("6"))
-        try await until { app.tab.isLoaded && app.tab.rowCount > 0 }
+        if case .browse = app.state.mode {} else { return app }
+        _ = app.apply(.key(.character("6")))
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount > 0 }
         XCTAssertEqual(app.tab.collectionID, "notes")
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<300 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
-    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.handle(.character(c)) } }
+    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.apply(.key(.character(c))) } }
 
     /// Moves to the row labelled `label` and replaces its text with `text`.
     private func set(_ app: AppModel, _ label: String, to text: String) throws {
         let index = try XCTUnwrap(app.form?.widget.fields.firstIndex { $0.label == label }, "no row \(label)")
-        while app.form!.widget.focus != index { _ = app.handle(.tab) }
-        _ = app.handle(.end)
-        _ = app.handle(.ctrl("u"))
+        while app.form!.widget.focus != index { _ = app.apply(.key(.tab)) }
+        _ = app.apply(.key(.end))
+        _ = app.apply(.key(.ctrl("u")))
         type(app, text)
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 200, height: 30)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 200, height: 30)).canvas.lines.joined(separator: "\n")
     }
 
     /// The form's row for `label` as drawn in the detail pane (the right half), runs of spaces
     /// squeezed to one and the focus marker left out.
     private func drawnRow(_ app: AppModel, _ label: String) -> String? {
-        for line in AppView.render(app, size: Size(width: 200, height: 30)).canvas.lines {
+        for line in app.frame(size: Size(width: 200, height: 30)).canvas.lines {
             let detail = line.dropFirst(100).trimmingCharacters(in: CharacterSet(charactersIn: "│ "))
             var row = detail.split(separator: " ").joined(separator: " ")
             if row.hasPrefix("› ") { row.removeFirst(2) }
@@ -111,7 +111,7 @@ final class RawFormTests: XCTestCase {
 
     func testEOpensARowPerFieldInTheDetailOrderHoldingItsTypedJSON() async throws {
         let app = try await makeApp()
-        XCTAssertEqual(app.handle(.character("e")), .keepRunning)
+        XCTAssertEqual(app.apply(.key(.character("e"))), .keepRunning)
         let form = try XCTUnwrap(app.form)
         XCTAssertEqual(form.spec.title, "Edit notes/x")
         XCTAssertEqual(form.widget.fields.map(\.label), Self.names + ["new field"])
@@ -138,10 +138,10 @@ final class RawFormTests: XCTestCase {
         let deep = String(repeating: #"{"m": "#, count: 29) + "1" + String(repeating: "}", count: 29)
         try Data(#"{"deep": \#(deep), "title": "First"}"#.utf8).write(to: file)
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         XCTAssertTrue(app.form?.widget.fields.allSatisfy { $0.message == nil } == true, "the deep row, untouched, is not marked")
         try set(app, "title", to: #""Second""#)
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved notes/x")
         let saved = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         XCTAssertEqual(saved["title"] as? String, "Second")
@@ -152,8 +152,8 @@ final class RawFormTests: XCTestCase {
 
     func testSavingUntouchedRowsGivesBackTheSameBytes() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.character("e")))
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved notes/x")
         XCTAssertNil(app.form)
         XCTAssertEqual(try fileText(), Self.document, "a timestamp, bytes, a reference, a GeoPoint, a map, 2^53 + 1 and 4.0 all kept")
@@ -161,11 +161,11 @@ final class RawFormTests: XCTestCase {
 
     func testAnEditedValueIsWrittenAndEveryOtherKept() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         try set(app, "title", to: #""Second ✍️""#)
         try set(app, "big", to: "9223372036854775807")
         XCTAssertTrue(app.form!.isDirty)
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved notes/x")
         let expected = Self.document
             .replacingOccurrences(of: #""title": "First""#, with: #""title": "Second ✍️""#)
@@ -175,7 +175,7 @@ final class RawFormTests: XCTestCase {
 
     func testEachRowSaysAsYouTypeWhatItExpected() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         try set(app, "title", to: "Second")
         XCTAssertEqual(app.form?.widget.fields[8].message,
                        #"expected one JSON value ("text" in quotes, 42, 4.5, true, null, [ … ], { … }); column 1: expected a value, found 'S'"#)
@@ -191,29 +191,29 @@ final class RawFormTests: XCTestCase {
                        #"expected one JSON value ("text" in quotes, 42, 4.5, true, null, [ … ], { … }); column 21: unterminated string"#)
         XCTAssertTrue(screen(app).contains(#"! field when: {"$timestamp": …} expects an RFC 3339 time"#), screen(app))
 
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: fix the marked fields first")
-        guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form stays: \(app.state.mode)") }
         XCTAssertEqual(try fileText(), Self.document, "nothing written")
     }
 
     func testAnEmptiedRowRemovesItsField() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         try set(app, "nested", to: "")
         XCTAssertNil(app.form?.widget.fields[3].message, "empty is not an error: it removes the field")
         XCTAssertEqual(drawnRow(app, "nested"), "nested empty: the field is removed when saved", screen(app))
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         XCTAssertEqual(fields.keys.sorted(), Self.names.filter { $0 != "nested" })
     }
 
     func testTheLastRowAddsAFieldWhoseNameMayHoldDotsSpacesAndColons() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         try set(app, "new field", to: #"pages.total count: {"$timestamp": "2025-01-02T03:04:05Z"}"#)
         XCTAssertNil(app.form?.widget.fields.last?.message)
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved notes/x")
         var text = try fileText()
         XCTAssertTrue(text.contains(#"""
@@ -222,12 +222,12 @@ final class RawFormTests: XCTestCase {
               },
             """#), text)
 
-        try await until { app.tab.snapshot(at: 0).get(FieldPath(["pages.total count"])) != nil }
-        _ = app.handle(.character("e"))
+        try await deliver(app) { app.tab.snapshot(at: 0).get(FieldPath(["pages.total count"])) != nil }
+        _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.fields.map(\.label).contains("pages.total count"), true)
         try set(app, "new field", to: #""a: b": [1, {"deep": true}]"#)
         XCTAssertNil(app.form?.widget.fields.last?.message)
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         text = try fileText()
         XCTAssertTrue(text.contains(#""a: b": ["#), text)
         XCTAssertTrue(text.contains(#""pages.total count": {"#), text)
@@ -235,7 +235,7 @@ final class RawFormTests: XCTestCase {
 
     func testTheNewFieldRowSaysWhatItExpected() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         let cases: [(String, String)] = [
             ("pages", #"expected name: JSON value, such as pages: 42 or title: "Dune""#),
             (": 1", "expected a field name before the :"),
@@ -256,24 +256,24 @@ final class RawFormTests: XCTestCase {
 
     func testAOpensTheFormEmptyAndAddsADocumentWithAnAutomaticID() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("a"))
+        _ = app.apply(.key(.character("a")))
         XCTAssertEqual(app.form?.spec.title, "New document in notes")
         XCTAssertEqual(app.form?.widget.fields.map(\.label), ["new field"])
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: nothing to add: write a field in the new field row, as name: JSON value")
-        guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form stays: \(app.state.mode)") }
 
         type(app, #"title: "Added ✍️""#)
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         let notice = try XCTUnwrap(app.notice)
         XCTAssertTrue(notice.hasPrefix("Added notes/"), notice)
         let id = String(notice.dropFirst("Added notes/".count))
         XCTAssertEqual(id.count, 20)
         XCTAssertEqual(try String(contentsOf: file.deletingLastPathComponent().appendingPathComponent(id + ".json"), encoding: .utf8),
                        "{\n  \"title\": \"Added ✍️\"\n}\n")
-        XCTAssertEqual(app.selectedIDs["notes"], id)
+        XCTAssertEqual(app.state.lists.states["notes"]?.selectedID, id)
 
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Removed notes/\(id): the add is undone")
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().appendingPathComponent(id + ".json").path))
     }
@@ -282,69 +282,69 @@ final class RawFormTests: XCTestCase {
 
     func testUUndoesAnEditExactly() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         try set(app, "title", to: #""Changed""#)
         try set(app, "when", to: "")
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertNotEqual(try fileText(), Self.document)
-        try await until { app.tab.snapshot(at: 0).get("when") == nil }
-        _ = app.handle(.character("u"))
+        try await deliver(app) { app.tab.snapshot(at: 0).get("when") == nil }
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored notes/x")
         XCTAssertEqual(try fileText(), Self.document)
     }
 
     func testAFileChangedSinceTheFormOpenedAsksOverwriteOrReload() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         try set(app, "title", to: #""Mine""#)
         try Data(Self.document.replacingOccurrences(of: "First", with: "Theirs").utf8).write(to: file)
-        try await until { app.tab.snapshot(at: 0).get("title") as? String == "Theirs" }
-        _ = app.handle(.enter)
-        guard case .confirm(.conflict(deleted: false)) = app.mode else { return XCTFail("saving asks: \(app.mode)") }
+        try await deliver(app) { app.tab.snapshot(at: 0).get("title") as? String == "Theirs" }
+        _ = app.apply(.key(.enter))
+        guard case .confirm(.conflict(_, deleted: false)) = app.state.mode else { return XCTFail("saving asks: \(app.state.mode)") }
         XCTAssertTrue(screen(app).contains("notes/x changed on disk since this form opened"), screen(app))
         XCTAssertTrue(try fileText().contains("Theirs"), "nothing written before the answer")
 
-        _ = app.handle(.character("n"))
+        _ = app.apply(.key(.character("n")))
         XCTAssertEqual(app.notice, "Reloaded from disk; your edits were dropped")
         XCTAssertEqual(app.form?.widget.fields[8].text, #""Theirs""#)
 
         try set(app, "title", to: #""Mine""#)
         try Data(Self.document.replacingOccurrences(of: "First", with: "Again").utf8).write(to: file)
-        try await until { app.tab.snapshot(at: 0).get("title") as? String == "Again" }
-        _ = app.handle(.enter)
-        guard case .confirm(.conflict(deleted: false)) = app.mode else { return XCTFail("saving asks again: \(app.mode)") }
-        _ = app.handle(.character("y"))
+        try await deliver(app) { app.tab.snapshot(at: 0).get("title") as? String == "Again" }
+        _ = app.apply(.key(.enter))
+        guard case .confirm(.conflict(_, deleted: false)) = app.state.mode else { return XCTFail("saving asks again: \(app.state.mode)") }
+        _ = app.apply(.key(.character("y")))
         XCTAssertEqual(app.notice, "Saved notes/x")
         XCTAssertEqual(try fileText(), Self.document.replacingOccurrences(of: "First", with: "Mine"))
     }
 
     func testAWriteTheStoreRefusesIsShownAndTheFormStays() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         try set(app, "title", to: "\"x\"")
-        app.form!.widget.fields[8].text = "\"" + String(repeating: "x", count: 1_100_000) + "\""
-        _ = app.handle(.enter)
+        guard case .form(var session) = app.state.mode else { return XCTFail("the form is open: \(app.state.mode)") }
+        session.widget.fields[8].text = "\"" + String(repeating: "x", count: 1_100_000) + "\""
+        app.state.mode = .form(session)
+        _ = app.apply(.key(.enter))
         XCTAssertTrue(app.notice?.hasPrefix("Not saved: document notes/x is ") == true, app.notice ?? "")
-        guard case .form = app.mode else { return XCTFail("the form stays: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form stays: \(app.state.mode)") }
         XCTAssertEqual(app.form?.widget.fields[8].text.count, 1_100_002, "nothing typed is lost")
         XCTAssertEqual(try fileText(), Self.document)
     }
 
     func testADraftOfARawFormReopensWithItsText() async throws {
         let first = try await makeApp()
-        _ = first.handle(.character("e"))
+        _ = first.apply(.key(.character("e")))
         try set(first, "title", to: #""Half-typed"#)
         try set(first, "new field", to: "pages: 4")
         let draft = try XCTUnwrap(first.formDraft)
         try XCTUnwrap(first.draftFile).save(draft)
 
         let second = try await makeApp()
-        guard case .confirm(.reopenDraft) = second.mode else { return XCTFail("the start offers the draft: \(second.mode)") }
-        _ = second.handle(.character("y"))
-        for _ in 0..<300 where second.form == nil {
-            second.replayKeysWaitingForLoad()
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        guard case .confirm(.reopenDraft) = second.state.mode else { return XCTFail("the start offers the draft: \(second.state.mode)") }
+        _ = second.apply(.key(.character("y")))
+        try await second.deliver()
+        second.apply(.replayWaitingKeys)
         XCTAssertEqual(second.form?.spec.title, "Edit notes/x")
         XCTAssertEqual(second.form?.widget.fields[8].text, #""Half-typed"#)
         XCTAssertEqual(second.form?.widget.fields.last?.text, "pages: 4")

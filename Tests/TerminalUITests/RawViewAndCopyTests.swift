@@ -25,17 +25,17 @@ final class RawViewAndCopyTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         return app
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 80, height: 24)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 80, height: 24)).canvas.lines.joined(separator: "\n")
     }
 
     func testVShowsTheStoredTextScrollsAndEscCloses() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("v"))
+        _ = app.apply(.key(.character("v")))
         var text = screen(app)
         XCTAssertTrue(text.contains("┌ books/long.json "), text)
         XCTAssertTrue(text.contains("│  {"), "the file's first line:\n\(text)")
@@ -44,42 +44,42 @@ final class RawViewAndCopyTests: XCTestCase {
         XCTAssertFalse(text.contains("\"title\""), "the end does not fit yet:\n\(text)")
         XCTAssertTrue(text.contains("↓ scroll  Y copy  Esc close"), "the hint line gives the view's keys:\n\(text)")
 
-        _ = app.handle(.character("G"))
+        _ = app.apply(.key(.character("G")))
         text = screen(app)
         XCTAssertTrue(text.contains("\"title\": \"A long one\""), "G shows the end:\n\(text)")
         XCTAssertTrue(text.contains("v or Esc closes · ↑ more"), text)
         XCTAssertFalse(text.contains("extra24"), text)
-        _ = app.handle(.character("k"))
+        _ = app.apply(.key(.character("k")))
         XCTAssertTrue(screen(app).contains("\"extra24\""), "k scrolls back at once:\n\(screen(app))")
-        _ = app.handle(.character("g"))
+        _ = app.apply(.key(.character("g")))
         XCTAssertTrue(screen(app).contains("\"author\": \"A\","))
 
-        _ = app.handle(.escape)
+        _ = app.apply(.key(.escape))
         text = screen(app)
         XCTAssertTrue(text.contains("┌ books/long "), "Esc is back to the detail:\n\(text)")
         XCTAssertFalse(text.contains("books/long.json"), text)
-        _ = app.handle(.character("v"))
-        _ = app.handle(.character("v"))
+        _ = app.apply(.key(.character("v")))
+        _ = app.apply(.key(.character("v")))
         XCTAssertFalse(screen(app).contains("books/long.json"), "v closes it too")
     }
 
     func testTheViewFollowsAChangeOnDisk() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("v"))
+        _ = app.apply(.key(.character("v")))
         XCTAssertTrue(screen(app).contains("\"title\"") == false)
         try Data("{\"author\": \"B\", \"numberOfPages\": 2, \"title\": \"Rewritten\"}\n".utf8).write(to: file, options: .atomic)
-        for _ in 0..<500 where !screen(app).contains("Rewritten") { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         XCTAssertTrue(screen(app).contains("{\"author\": \"B\", \"numberOfPages\": 2,"), "the new text, wrapped:\n\(screen(app))")
         XCTAssertFalse(screen(app).contains("extra01"), screen(app))
     }
 
     func testCapitalYCopiesTheStoredTextAndSaysSo() async throws {
         let app = try await makeApp()
-        XCTAssertEqual(app.handle(.character("Y")), .copyToClipboard(stored))
+        XCTAssertEqual(app.apply(.key(.character("Y"))), .copyToClipboard(stored))
         XCTAssertTrue(screen(app).contains("Copied books/long to the clipboard as JSON"), screen(app))
         // In the JSON view too.
-        _ = app.handle(.character("v"))
-        XCTAssertEqual(app.handle(.character("Y")), .copyToClipboard(stored))
+        _ = app.apply(.key(.character("v")))
+        XCTAssertEqual(app.apply(.key(.character("Y"))), .copyToClipboard(stored))
     }
 
     /// A document past what terminals take by OSC 52 is not sent; the notice says so, with
@@ -88,7 +88,7 @@ final class RawViewAndCopyTests: XCTestCase {
         let big = "{\n  \"author\": \"A\",\n  \"numberOfPages\": 1,\n  \"title\": \"\(String(repeating: "x", count: 5_242_880))\"\n}\n"
         try Data(big.utf8).write(to: file)
         let app = try await makeApp()
-        XCTAssertEqual(app.handle(.character("Y")), .keepRunning)
+        XCTAssertEqual(app.apply(.key(.character("Y"))), .keepRunning)
         let notice = try XCTUnwrap(app.notice)
         XCTAssertEqual(notice, "Not copied: \(big.utf8.count.formatted()) bytes, over the 786,426 a terminal's clipboard "
                        + "takes; E opens books/long, or copy the file \(file.path)")
@@ -105,7 +105,7 @@ final class RawViewAndCopyTests: XCTestCase {
         XCTAssertEqual(fitting.utf8.count, Clipboard.maxBytes)
         try Data(fitting.utf8).write(to: file)
         let app = try await makeApp()
-        XCTAssertEqual(app.handle(.character("Y")), .copyToClipboard(fitting))
+        XCTAssertEqual(app.apply(.key(.character("Y"))), .copyToClipboard(fitting))
     }
 
     func testTheSequenceIsOSC52WithTheTextInBase64() {
@@ -115,11 +115,11 @@ final class RawViewAndCopyTests: XCTestCase {
 
     func testTheHelpListsVAndY() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("?"))
+        _ = app.apply(.key(.character("?")))
         var help = ""
         for _ in 0..<12 {
             help += screen(app)
-            _ = app.handle(.pageDown)
+            _ = app.apply(.key(.pageDown))
         }
         XCTAssertTrue(help.contains("Show its stored JSON"), help)
         XCTAssertTrue(help.contains("Copy its JSON to the clipboard (OSC 52)"), help)

@@ -22,11 +22,11 @@ final class ReadOnlyFolderTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         return app
     }
 
-    private func lines(_ app: AppModel) -> [String] { AppView.render(app, size: size).canvas.lines }
+    private func lines(_ app: AppModel) -> [String] { app.frame(size: size).canvas.lines }
 
     func testTheHintLineLeavesOutKeysThatWriteAndEachSaysWhy() async throws {
         let app = try await makeApp()
@@ -38,12 +38,12 @@ final class ReadOnlyFolderTests: XCTestCase {
         }
         XCTAssertTrue(hints.contains("/ filter") && hints.contains("q quit"), hints)
         for key in [Key.character("a"), .character("e"), .enter, .character("E"), .character("d"), .character("u"), .ctrl("r")] {
-            XCTAssertEqual(app.handle(key), .keepRunning)
+            XCTAssertEqual(app.apply(.key(key)), .keepRunning)
             XCTAssertTrue(app.notice?.contains("read-only") == true, "\(key): \(app.notice ?? "no message")")
-            guard case .browse = app.mode else { return XCTFail("\(key) left the list: \(app.mode)") }
+            guard case .browse = app.state.mode else { return XCTFail("\(key) left the list: \(app.state.mode)") }
         }
-        _ = app.handle(.character("?"))
-        let help = AppView.render(app, size: Size(width: 160, height: 60)).canvas.lines.joined(separator: "\n")
+        _ = app.apply(.key(.character("?")))
+        let help = app.frame(size: Size(width: 160, height: 60)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(help.contains("(not now: The folder is read-only)"), "the help says why:\n\(help)")
         XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("books/one.json"), encoding: .utf8),
                        #"{"author": "A", "numberOfPages": 1, "title": "One"}"#)
@@ -52,8 +52,8 @@ final class ReadOnlyFolderTests: XCTestCase {
     func testAFolderOfOtherFilesSaysOnlyJSONFilesAreDocuments() async throws {
         let app = try await makeApp()
         let index = try XCTUnwrap(app.tabs.firstIndex { $0.collectionID == "notes" })
-        app.switchTab(to: index)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        app.state.switchTab(to: index)
+        try await app.deliver()
         let screen = lines(app)
         XCTAssertTrue(screen[3].contains("No documents in 'notes' collection"), screen.joined(separator: "\n"))
         XCTAssertTrue(screen[4].contains("Only *.json files are documents"), screen.joined(separator: "\n"))

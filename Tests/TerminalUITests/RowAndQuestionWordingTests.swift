@@ -24,27 +24,26 @@ final class RowAndQuestionWordingTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         return app
     }
 
-    private func lines(_ app: AppModel) -> [String] { AppView.render(app, size: Size(width: 100, height: 16)).canvas.lines }
+    private func lines(_ app: AppModel) -> [String] { app.frame(size: Size(width: 100, height: 16)).canvas.lines }
 
     func testRowsKeepTheirColumnWhenTheMarkedRowScrollsAway() async throws {
         let app = try await makeApp()
         // Sorted by title, the broken document is last: out of view at the top, in view at the end.
         XCTAssertTrue(lines(app)[3].hasPrefix("│  Book 1 "), lines(app).joined(separator: "\n"))
         XCTAssertFalse(lines(app).joined().contains("Aaa Broken"))
-        _ = app.handle(.end)
+        _ = app.apply(.key(.end))
         XCTAssertTrue(lines(app).joined().contains("Aaa Broken"))
         XCTAssertTrue(lines(app)[3].hasPrefix("│  Book "), "the text stays two columns in:\n\(lines(app).joined(separator: "\n"))")
     }
 
     func testAnUndecodableRowSaysWhyInShort() async throws {
         let app = try await makeApp()
-        _ = app.handle(.end)
+        _ = app.apply(.key(.end))
         let row = lines(app).first { $0.hasPrefix("│!") } ?? ""
         XCTAssertTrue(row.hasPrefix("│! Aaa Broken  numberOfPages: expected"), row)
     }
@@ -52,26 +51,26 @@ final class RowAndQuestionWordingTests: XCTestCase {
     func testAFileThatIsNotJSONSaysSoInItsRow() async throws {
         try Data(#"{"title": "Half"#.utf8).write(to: folder.appendingPathComponent("books/aab.json"))
         let app = try await makeApp()
-        _ = app.handle(.end)
+        _ = app.apply(.key(.end))
         let row = lines(app).first { $0.hasPrefix("│!") && $0.contains("aab") } ?? ""
         XCTAssertTrue(row.hasPrefix("│! aab  not valid JSON: line 1"), row)
     }
 
     func testTheDeleteQuestionNamesTheTitle() async throws {
         let app = try await makeApp()
-        _ = app.handle(.down)  // by title, Book 10 follows Book 1
-        _ = app.handle(.character("d"))
+        _ = app.apply(.key(.down))  // by title, Book 10 follows Book 1
+        _ = app.apply(.key(.character("d")))
         let screen = lines(app).joined(separator: "\n")
         XCTAssertTrue(screen.contains("Delete “Book 10” (books/b10)?"), screen)
     }
 
     func testTheHintLineNamesTheAnswersTheQuestionGives() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))  // Book 1, first by title
-        _ = app.handle(.character("!"))
+        _ = app.apply(.key(.character("e")))  // Book 1, first by title
+        _ = app.apply(.key(.character("!")))
         try Data(#"{"author": "Y", "numberOfPages": 1, "title": "Changed"}"#.utf8).write(to: folder.appendingPathComponent("books/b01.json"))
-        for _ in 0..<200 where !lines(app).joined().contains("Changed") { try await Task.sleep(for: .milliseconds(10)) }
-        _ = app.handle(.enter)
+        try await app.deliver()
+        _ = app.apply(.key(.enter))
         let all = lines(app)
         XCTAssertTrue(all.joined().contains("y Overwrite   n Reload"), all.joined(separator: "\n"))
         XCTAssertTrue(all.last!.hasPrefix("y Overwrite  n Reload"), all.last!)
@@ -85,13 +84,16 @@ final class RowAndQuestionWordingTests: XCTestCase {
 
     func testTheLookupFollowsChangesOnDisk() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("o"))
-        for c in "b02" { _ = app.handle(.character(c)) }
-        _ = app.handle(.enter)
-        for _ in 0..<200 where !lines(app).joined().contains("Book 2") { try await Task.sleep(for: .milliseconds(10)) }
+        _ = app.apply(.key(.character("o")))
+        for c in "b02" { _ = app.apply(.key(.character(c))) }
+        _ = app.apply(.key(.enter))
+        await app.lookupFetch?.value
         XCTAssertTrue(lines(app).joined().contains("Opened as Book"))
+        XCTAssertTrue(lines(app).joined().contains("Book 2"), lines(app).joined(separator: "\n"))
         try Data(#"{"author": "X", "numberOfPages": 2, "title": "Book Two Renamed"}"#.utf8).write(to: folder.appendingPathComponent("books/b02.json"))
-        for _ in 0..<300 where !lines(app).joined().contains("Title   Book Two Renamed") { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
+        _ = lines(app)  // the frame sees the books changed and fetches the book again
+        await app.lookupFetch?.value
         XCTAssertTrue(lines(app).joined().contains("Title   Book Two Renamed"), lines(app).joined(separator: "\n"))
     }
 }

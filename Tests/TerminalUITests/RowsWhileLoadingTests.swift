@@ -26,7 +26,7 @@ final class RowsWhileLoadingTests: XCTestCase {
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
     }
 
     func testRowsReadSoFarShowInTitleOrderAndKeysActOnThem() async throws {
@@ -35,12 +35,12 @@ final class RowsWhileLoadingTests: XCTestCase {
         let first = read.filter { $0.documentID >= "id26" }.shuffled()
 
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        app.sortAtOnceLimit = 10
-        app.sortSlice = 10
+        app.state.lists.sortAtOnceLimit = 10
+        app.state.lists.sortSlice = 10
         let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
         XCTAssertFalse(tab.isLoaded)
         tab.live.applyProgress(LoadProgress(read: 15, total: 40, documents: first))
-        while app.advanceSorting() {}
+        while app.apply(.sortSlice) == .keepRunning {}
         var text = screen(app)
         XCTAssertTrue(text.contains("Loading books… 15 of 40"), "the footer says how far:\n\(text)")
         let shown = (1...15).map { String(format: "Book %02d", $0) }
@@ -50,12 +50,12 @@ final class RowsWhileLoadingTests: XCTestCase {
         XCTAssertFalse(text.contains("Book 16"), text)
         XCTAssertTrue(text.contains("┌ books/id40 "), "the top row is selected (Book 01):\n\(text)")
 
-        _ = app.handle(.character("j"))
-        _ = app.handle(.character("j"))
+        _ = app.apply(.key(.character("j")))
+        _ = app.apply(.key(.character("j")))
         XCTAssertTrue(screen(app).contains("┌ books/id38 "), "j acts on the rows there (Book 03 is id38):\n\(screen(app))")
 
-        for _ in 0..<500 where !tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
-        while app.advanceSorting() {}
+        try await app.deliver()
+        while app.apply(.sortSlice) == .keepRunning {}
         text = screen(app)
         XCTAssertTrue(text.contains(" 3/40 ┘"), "loaded: the position, the selection kept on its document:\n\(text)")
         XCTAssertTrue(text.contains("┌ books/id38 "), text)
@@ -75,7 +75,7 @@ final class RowsWhileLoadingTests: XCTestCase {
         XCTAssertTrue(screen(app).contains("┌ books/id36 "), "Book 05 on top:\n\(screen(app))")
         tab.live.applyProgress(LoadProgress(read: 15, total: 40, documents: books(1...4)))
         XCTAssertTrue(screen(app).contains("┌ books/id40 "), "Book 01 now on top, and selected:\n\(screen(app))")
-        for _ in 0..<500 where !tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         XCTAssertTrue(screen(app).contains(" 1/40 ┘"), screen(app))
     }
 
@@ -83,9 +83,11 @@ final class RowsWhileLoadingTests: XCTestCase {
     /// new read's slices (they stay until its first snapshot replaces them).
     func testListeningAgainDoesNotAddTheSlicesToTheRowsKept() async throws {
         let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
-        let live = LiveCollection<ShelfBook>(try Firestore(directory: folder).collection("books"))
+        let books = try Firestore(directory: folder).collection("books")
+        let live = LiveCollection<ShelfBook>(books)
         live.subscribe()
-        for _ in 0..<500 where !live.hasLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        await books.deliverToListeners()
+        XCTAssertTrue(live.hasLoaded)
         XCTAssertEqual(live.rows.count, 40)
         live.unsubscribe()
         live.subscribe()

@@ -22,30 +22,30 @@ final class ScrollingTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         return app
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 80, height: 24)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 80, height: 24)).canvas.lines.joined(separator: "\n")
     }
 
     func testTheHelpScrollsToItsLastLineAndBack() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("?"))
+        _ = app.apply(.key(.character("?")))
         XCTAssertTrue(screen(app).contains("Move up"))
         XCTAssertFalse(screen(app).contains("Quit from anywhere"), "at 80×24 the help does not fit:\n\(screen(app))")
         XCTAssertTrue(screen(app).contains("↓ more"), "the help says there is more:\n\(screen(app))")
         for key in [Key.character(" "), .pageDown, .down, .character("j")] {
-            for _ in 0..<40 { _ = app.handle(key) }
+            for _ in 0..<40 { _ = app.apply(.key(key)) }
             XCTAssertTrue(screen(app).contains("Quit from anywhere"), "\(key) scrolls to the end:\n\(screen(app))")
-            for _ in 0..<40 { _ = app.handle(.character("k")) }
+            for _ in 0..<40 { _ = app.apply(.key(.character("k"))) }
             XCTAssertTrue(screen(app).contains("Move up"), "k scrolls back up:\n\(screen(app))")
         }
-        _ = app.handle(.pageDown)
-        _ = app.handle(.pageUp)
+        _ = app.apply(.key(.pageDown))
+        _ = app.apply(.key(.pageUp))
         XCTAssertTrue(screen(app).contains("Move up"))
-        _ = app.handle(.escape)
+        _ = app.apply(.key(.escape))
         XCTAssertFalse(screen(app).contains("Keys"))
     }
 
@@ -53,14 +53,14 @@ final class ScrollingTests: XCTestCase {
         let app = try await makeApp()
         XCTAssertTrue(screen(app).contains("┌ books/many "))
         XCTAssertFalse(screen(app).contains("extra41"), "41 fields do not fit at 80×24")
-        for _ in 0..<60 { _ = app.handle(.character("J")) }
+        for _ in 0..<60 { _ = app.apply(.key(.character("J"))) }
         XCTAssertTrue(screen(app).contains("extra41: value 41"), "J scrolls to the last field:\n\(screen(app))")
         XCTAssertFalse(screen(app).contains("│ Title "), "the top of the detail scrolled away:\n\(screen(app))")
-        _ = app.handle(.character("K"))
+        _ = app.apply(.key(.character("K")))
         XCTAssertTrue(screen(app).contains("extra40"), "K scrolls back at once, however far J went:\n\(screen(app))")
         XCTAssertFalse(screen(app).contains("extra41"))
-        _ = app.handle(.character("j"))
-        _ = app.handle(.character("k"))
+        _ = app.apply(.key(.character("j")))
+        _ = app.apply(.key(.character("k")))
         XCTAssertTrue(screen(app).contains("│ Title "), "another document, or the same again, starts at the top:\n\(screen(app))")
     }
 }

@@ -22,54 +22,54 @@ final class SelectionAfterWriteTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await until { app.tab.isLoaded }
+        try await deliver(app) { app.tab.isLoaded }
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<300 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func detailTitle(_ app: AppModel) -> String {
-        let line = AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines[1]
+        let line = app.frame(size: Size(width: 100, height: 20)).canvas.lines[1]
         return String(line.split(separator: "┌").last ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "─┐ "))
     }
 
-    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.handle(.character(c)) } }
+    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.apply(.key(.character(c))) } }
 
     func testTheAddedDocumentIsSelectedOnceListedAndUUndoesTheAdd() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("a"))
+        _ = app.apply(.key(.character("a")))
         type(app, "New Book")
-        _ = app.handle(.tab); type(app, "Someone")
-        _ = app.handle(.tab); type(app, "12")
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.tab)); type(app, "Someone")
+        _ = app.apply(.key(.tab)); type(app, "12")
+        _ = app.apply(.key(.enter))
         let notice = try XCTUnwrap(app.notice)
         XCTAssertTrue(notice.hasPrefix("Added books/"), notice)
         let path = String(notice.dropFirst("Added ".count))
         _ = detailTitle(app)  // a frame before the listener has it
-        try await until { app.tab.index(of: String(path.dropFirst("books/".count))) != nil }
+        try await deliver(app) { app.tab.index(of: String(path.dropFirst("books/".count))) != nil }
         XCTAssertEqual(detailTitle(app), path, "the new document is selected")
 
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Removed \(path): the add is undone")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent(path + ".json").path))
     }
 
     func testAfterUndoingADeleteTheDocumentIsSelectedAgain() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("j"))
+        _ = app.apply(.key(.character("j")))
         XCTAssertEqual(detailTitle(app), "books/m")
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
-        try await until { app.tab.index(of: "m") == nil }
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
+        try await deliver(app) { app.tab.index(of: "m") == nil }
         XCTAssertNotEqual(detailTitle(app), "books/m")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         _ = detailTitle(app)  // drawn before the listener reports it back
-        try await until { app.tab.index(of: "m") != nil }
+        try await deliver(app) { app.tab.index(of: "m") != nil }
         XCTAssertEqual(detailTitle(app), "books/m")
     }
 }

@@ -26,14 +26,14 @@ final class SortingInSlicesTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        app.sortAtOnceLimit = 10
-        app.sortSlice = 10
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        app.state.lists.sortAtOnceLimit = 10
+        app.state.lists.sortSlice = 10
+        try await app.deliver()
         return app
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 100, height: 40)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 100, height: 40)).canvas.lines.joined(separator: "\n")
     }
 
     func testTheFirstFramesSayHowFarSortingIsAndKeysWaitForIt() async throws {
@@ -44,29 +44,29 @@ final class SortingInSlicesTests: XCTestCase {
         XCTAssertTrue(text.lastIndex(of: "5") != nil && text.range(of: "Book 25")!.lowerBound < text.range(of: "Book 01")!.lowerBound,
                       "by id first (id01 is Book 25):\n\(text)")
         XCTAssertTrue(text.contains("25 documents"), text)
-        _ = app.handle(.character("j"))
+        _ = app.apply(.key(.character("j")))
 
-        XCTAssertTrue(app.advanceSorting())
+        XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
         XCTAssertTrue(screen(app).contains("Sorting books by Title… 10 of 25"), screen(app))
-        XCTAssertFalse(app.advanceSorting(), "the second slice leaves 5 keys, few enough for the frame that lists the rows")
-        _ = app.replayKeysWaitingForLoad()
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "the second slice leaves 5 keys, few enough for the frame that lists the rows")
+        app.apply(.replayWaitingKeys)
         text = screen(app)
         XCTAssertFalse(text.contains("Sorting"), text)
         XCTAssertTrue(text.contains("│  Book 01"), text)
         XCTAssertTrue(text.contains(" 2/25 ┘"), "the j typed while sorting moved once it was done:\n\(text)")
         XCTAssertTrue(text.contains("┌ books/id24 "), text)
-        XCTAssertFalse(app.advanceSorting(), "nothing left to do")
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "nothing left to do")
     }
 
     func testANewColumnKeepsTheLastOrderUntilItsKeysAreMade() async throws {
         let app = try await makeApp()
-        while app.advanceSorting() {}
-        _ = app.handle(.character("s"))  // by author
+        while app.apply(.sortSlice) == .keepRunning {}
+        _ = app.apply(.key(.character("s")))  // by author
         var text = screen(app)
         XCTAssertTrue(text.contains("Sorting books by Author… 0 of 25"), text)
         let rows = text.components(separatedBy: "\n").filter { $0.hasPrefix("│  Book ") }
         XCTAssertEqual(rows.first?.hasPrefix("│  Book 01"), true, "still by title meanwhile:\n\(text)")
-        while app.advanceSorting() {}
+        while app.apply(.sortSlice) == .keepRunning {}
         text = screen(app)
         XCTAssertTrue(text.contains("Author ▲"), text)
         let authors = text.components(separatedBy: "\n").compactMap { $0.range(of: "Author ")?.upperBound }.count
@@ -77,8 +77,8 @@ final class SortingInSlicesTests: XCTestCase {
 
     func testASmallCollectionIsOrderedAtOnce() async throws {
         let app = try await makeApp()
-        app.sortAtOnceLimit = 25
-        XCTAssertFalse(app.advanceSorting())
+        app.state.lists.sortAtOnceLimit = 25
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged)
         XCTAssertTrue(screen(app).contains("│  Book 01"))
     }
 }
@@ -102,7 +102,7 @@ final class FollowingChangesTests: XCTestCase {
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     private func titles(_ app: AppModel) -> [String] {
-        let text = AppView.render(app, size: Size(width: 100, height: 50)).canvas.lines
+        let text = app.frame(size: Size(width: 100, height: 50)).canvas.lines
         // The list's rows only: the left pane, not the detail pane.
         return text.compactMap { line in
             let list = String(line.prefix(40))
@@ -112,7 +112,7 @@ final class FollowingChangesTests: XCTestCase {
 
     func testAChangeToOneDocumentMakesOneSortKey() async throws {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
         XCTAssertEqual(titles(app).prefix(3), ["Book 01", "Book 02", "Book 03"])
         let made = tab.sortKeysMade
@@ -121,7 +121,8 @@ final class FollowingChangesTests: XCTestCase {
         let version = tab.version
         try JSONSerialization.data(withJSONObject: ["author": "A", "numberOfPages": 1, "title": "Book 99"])
             .write(to: folder.appendingPathComponent("books/id30.json"))
-        for _ in 0..<500 where tab.version == version { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
+        XCTAssertNotEqual(tab.version, version)
         let shown = titles(app)
         XCTAssertEqual(shown.first, "Book 02")
         XCTAssertEqual(shown.last, "Book 99")

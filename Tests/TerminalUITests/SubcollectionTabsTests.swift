@@ -28,19 +28,19 @@ final class SubcollectionTabsTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func screen(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
     }
 
     func testTheDetailNamesTheSelectedDocumentsCollections() async throws {
@@ -48,20 +48,19 @@ final class SubcollectionTabsTests: XCTestCase {
         XCTAssertEqual(app.selectedDocument?.path, "books/dune")
         app.refreshCollections()  // the once-a-second look, which lists the selected document's too
         XCTAssertTrue(screen(app).contains("Collections  notes, reviews (c opens them)"), screen(app))
-        _ = app.handle(.character("j"))  // Emma has none
+        _ = app.apply(.key(.character("j")))  // Emma has none
         app.refreshCollections()
         XCTAssertFalse(screen(app).contains("Collections"), screen(app))
     }
 
     func testCListsTheCollectionsWithoutHoldingTheKeys() async throws {
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         let runner = ManualEffects()
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: runner)
-        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
-        _ = app.handle(.character("c"))
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
+        _ = app.apply(.key(.character("c")))
         XCTAssertEqual(runner.pendingPaths, ["collections of books/dune"], "on a server, a call: an effect")
-        _ = app.handle(.character("j"))
+        _ = app.apply(.key(.character("j")))
         XCTAssertEqual(app.selectedDocument?.path, "books/emma", "a key is answered meanwhile")
         runner.complete()
         XCTAssertEqual(app.notice, "Opened the 2 collections of books/dune: notes, reviews", "the document c was pressed on")
@@ -70,16 +69,16 @@ final class SubcollectionTabsTests: XCTestCase {
 
     func testCOpensEachCollectionOfTheDocumentAsATabAndShowsTheFirst() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("c"))
+        _ = app.apply(.key(.character("c")))
         XCTAssertEqual(app.notice, "Opened the 2 collections of books/dune: notes, reviews")
         XCTAssertEqual(app.tab.collectionID, "books/dune/notes")
-        try await until { app.tab.isLoaded && app.tab.rowCount == 1 }
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 1 }
         XCTAssertTrue(screen(app).contains("Arrakis"), screen(app))
         XCTAssertEqual(app.tabs.map(\.collectionID).suffix(2), ["books/dune/notes", "books/dune/reviews"], "after the others")
         XCTAssertTrue(screen(app).contains("5 Articles   6 books/dune/notes"), screen(app))
 
-        _ = app.handle(.character("1"))
-        _ = app.handle(.character("c"))
+        _ = app.apply(.key(.character("1")))
+        _ = app.apply(.key(.character("c")))
         XCTAssertEqual(app.tabs.filter { $0.collectionID.hasPrefix("books/dune/") }.count, 2, "opened once")
         app.refreshCollections()
         XCTAssertFalse(app.tabs.contains { $0.isGone }, "a document's collection is not a top-level folder gone")
@@ -87,23 +86,23 @@ final class SubcollectionTabsTests: XCTestCase {
 
     func testADocumentInACollectionOfADocumentIsEditedInItsOwnFile() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("c"))
-        _ = app.handle(.tab)  // books/dune/reviews
+        _ = app.apply(.key(.character("c")))
+        _ = app.apply(.key(.tab))  // books/dune/reviews
         XCTAssertEqual(app.tab.collectionID, "books/dune/reviews")
-        try await until { app.tab.isLoaded && app.tab.rowCount == 2 }
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         XCTAssertEqual(app.notice, "Deleted books/dune/reviews/r1 (u undoes)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("books/dune/reviews/r1.json").path))
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored books/dune/reviews/r1")
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("books/dune/reviews/r1.json").path))
     }
 
     func testCOnADocumentWithoutCollectionsSaysSo() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("j"))
-        _ = app.handle(.character("c"))
+        _ = app.apply(.key(.character("j")))
+        _ = app.apply(.key(.character("c")))
         XCTAssertEqual(app.notice, "books/emma has no collections")
         XCTAssertEqual(app.tab.collectionID, "books")
     }

@@ -45,19 +45,19 @@ final class TabBarScrollingTests: XCTestCase {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(collection), withIntermediateDirectories: true)
         }
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         let size = Size(width: 60, height: 16)
-        var bar = AppView.render(app, size: size).canvas.lines[0]
+        var bar = app.frame(size: size).canvas.lines[0]
         XCTAssertFalse(bar.contains("6 notes"), bar)
         XCTAssertTrue(bar.hasSuffix("›"), bar)
-        _ = app.handle(.character("6"))
-        bar = AppView.render(app, size: size).canvas.lines[0]
+        _ = app.apply(.key(.character("6")))
+        bar = app.frame(size: size).canvas.lines[0]
         XCTAssertTrue(bar.hasPrefix("‹ "), bar)
         let column = try XCTUnwrap(bar.range(of: "6 notes").map { bar.distance(from: bar.startIndex, to: $0.lowerBound) }, bar)
-        XCTAssertEqual(AppView.hit(Point(x: column, y: 0), in: app, size: size), .tab(5))
-        _ = app.handle(.backTab)
-        _ = app.handle(.backTab)
-        bar = AppView.render(app, size: size).canvas.lines[0]
+        XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: column, y: 0)), .tab(5))
+        _ = app.apply(.key(.backTab))
+        _ = app.apply(.key(.backTab))
+        bar = app.frame(size: size).canvas.lines[0]
         XCTAssertTrue(bar.contains("4 Offices"), bar)
     }
 }

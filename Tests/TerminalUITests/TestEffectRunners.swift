@@ -22,7 +22,7 @@ final class ManualEffects: EffectRunner {
         pending.map { entry in
             switch entry.effect {
             case .write(let write): write.reference.path
-            case .readTimes(let reference): "times of \(reference.path)"
+            case .readTimes(let snapshot): "times of \(snapshot.reference.path)"
             case .listCollections(let reference): "collections of \(reference.path)"
             }
         }

@@ -17,7 +17,6 @@ final class TypedValuesTests: XCTestCase {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-typed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let settings = FirestoreSettings()
-        settings.pollingInterval = 0.05
         store = try Firestore(directory: folder, settings: settings)
         try store.document("books/hitchhiker").write(Self.typedBook(store))
         try store.document("things/one").write(Self.typedFields(store))
@@ -64,17 +63,18 @@ final class TypedValuesTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: store, colorMode: .none, effects: SynchronousEffects())
-        try await waitUntil("the books tab loads") { app.tab.isLoaded }
+        try await deliver(app, "the books tab loads") { app.tab.isLoaded }
         return app
     }
 
-    private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ what: String, _ condition: () -> Bool) async throws {
+        try await app.deliver()
         XCTAssertTrue(condition(), "never: \(what)")
     }
 
     private func text(_ app: AppModel, _ width: Int = 160, _ height: Int = 30) -> String {
-        AppView.render(app, size: Size(width: width, height: height)).canvas.lines.joined(separator: "\n")
+        app.frame(size: Size(width: width, height: height)).canvas.lines.joined(separator: "\n")
     }
 
     private static let expectedLines = [
@@ -101,8 +101,8 @@ final class TypedValuesTests: XCTestCase {
     func testTheRawTabShowsEveryTypeReadably() async throws {
         let app = try await makeApp()
         let index = try XCTUnwrap(app.tabs.firstIndex { $0.collectionID == "things" })
-        app.switchTab(to: index)
-        try await waitUntil("the things tab loads") { app.tab.isLoaded }
+        app.state.switchTab(to: index)
+        try await deliver(app, "the things tab loads") { app.tab.isLoaded }
         let screen = text(app)
         for line in Self.expectedLines { XCTAssertTrue(screen.contains(line), "lacks \(line):\n\(screen)") }
     }
@@ -123,12 +123,12 @@ final class TypedValuesTests: XCTestCase {
 
     func testSearchFindsTheTitleAndTheAuthor() async throws {
         let app = try await makeApp()
-        XCTAssertEqual(app.visibleRows(of: app.tab).count, 1)
-        _ = app.handle(.character("/"))
-        for character in "ada" { _ = app.handle(.character(character)) }
-        XCTAssertEqual(app.visibleRows(of: app.tab).count, 1, "found by its author")
-        for character in "x" { _ = app.handle(.character(character)) }
-        XCTAssertEqual(app.visibleRows(of: app.tab).count, 0)
+        XCTAssertEqual(app.state.visibleRows(of: app.tab).count, 1)
+        _ = app.apply(.key(.character("/")))
+        for character in "ada" { _ = app.apply(.key(.character(character))) }
+        XCTAssertEqual(app.state.visibleRows(of: app.tab).count, 1, "found by its author")
+        for character in "x" { _ = app.apply(.key(.character(character))) }
+        XCTAssertEqual(app.state.visibleRows(of: app.tab).count, 0)
     }
 
     // MARK: Undo
@@ -137,10 +137,10 @@ final class TypedValuesTests: XCTestCase {
         let app = try await makeApp()
         let before = try file("books/hitchhiker")
         XCTAssertTrue(before.contains(#""$timestamp": "2014-09-09T12:30:00.123456Z""#), before)
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         XCTAssertEqual(app.notice, "Deleted books/hitchhiker (u undoes)")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored books/hitchhiker")
         XCTAssertEqual(try file("books/hitchhiker"), before, "every field, with its type, byte for byte")
         let snapshot = try await store.document("books/hitchhiker").getDocument()
@@ -154,15 +154,15 @@ final class TypedValuesTests: XCTestCase {
     func testUndoingAnEditRestoresTheExactTypedFields() async throws {
         let app = try await makeApp()
         let before = try file("books/hitchhiker")
-        _ = app.handle(.character("e"))
-        for _ in 0..<5 { _ = app.handle(.backspace) }
-        for character in "Retyped" { _ = app.handle(.character(character)) }
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.character("e")))
+        for _ in 0..<5 { _ = app.apply(.key(.backspace)) }
+        for character in "Retyped" { _ = app.apply(.key(.character(character))) }
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved books/hitchhiker")
         let edited = try file("books/hitchhiker")
         XCTAssertTrue(edited.contains(#""title": "Retyped""#), edited)
         XCTAssertTrue(edited.contains(#""$bytes": "AP8Q""#), "a merge keeps the fields the form does not show: \(edited)")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored books/hitchhiker")
         XCTAssertEqual(try file("books/hitchhiker"), before)
     }
@@ -171,16 +171,16 @@ final class TypedValuesTests: XCTestCase {
 
     func testTheLanguageFormReadsATimestampAndAPlainDateString() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("3"))
-        try await waitUntil("the languages load") { app.tab.isLoaded }
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("3")))
+        try await deliver(app, "the languages load") { app.tab.isLoaded }
+        _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.values, ["C", "1972-01-01"], "plain JSON written by hand")
-        _ = app.handle(.escape)
-        _ = app.handle(.character("a"))
-        for character in "Zig" { _ = app.handle(.character(character)) }
-        _ = app.handle(.tab)
-        for character in "2016-02-08" { _ = app.handle(.character(character)) }
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.escape))
+        _ = app.apply(.key(.character("a")))
+        for character in "Zig" { _ = app.apply(.key(.character(character))) }
+        _ = app.apply(.key(.tab))
+        for character in "2016-02-08" { _ = app.apply(.key(.character(character))) }
+        _ = app.apply(.key(.enter))
         let id = try XCTUnwrap(app.notice?.components(separatedBy: "/").last, "\(app.notice ?? "no notice")")
         XCTAssertEqual(try file("programming-languages/\(id)"), """
             {
@@ -191,22 +191,22 @@ final class TypedValuesTests: XCTestCase {
             }
 
             """)
-        try await waitUntil("Zig is listed") { app.tab.index(of: id) != nil }
-        _ = app.handle(.character("e"))
+        try await deliver(app, "Zig is listed") { app.tab.index(of: id) != nil }
+        _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.values, ["Zig", "2016-02-08"], "the stored Timestamp")
     }
 
     func testTheOfficeFormReadsAGeoPointAndAPlainMap() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("4"))
-        try await waitUntil("the offices load") { app.tab.isLoaded }
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("4")))
+        try await deliver(app, "the offices load") { app.tab.isLoaded }
+        _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.values, ["By hand", "40.5", "-74.0"], "plain JSON written by hand")
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved locations/hand")
         XCTAssertTrue(try file("locations/hand").contains(#""$geopoint""#))
-        try await waitUntil("the saved office is listed") { app.tab.snapshot(at: 0).get("location") is GeoPoint }
-        _ = app.handle(.character("e"))
+        try await deliver(app, "the saved office is listed") { app.tab.snapshot(at: 0).get("location") is GeoPoint }
+        _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.values, ["By hand", "40.5", "-74.0"], "the stored GeoPoint")
     }
 
@@ -215,10 +215,10 @@ final class TypedValuesTests: XCTestCase {
     func testAPlainFormWriteErrorShowsInTheStatusLine() async throws {
         let app = try await makeApp()
         updateMissingDocument()
-        try await waitUntil("the error arrives") { app.notice != nil }
+        try await deliver(app, "the error arrives") { app.notice != nil }
         XCTAssertEqual(app.notice, "Write failed: document books/missing does not exist (updateData needs an existing document)")
         XCTAssertTrue(text(app, 120).contains("Write failed: document books/missing does not exist"), text(app, 120))
-        _ = app.handle(.down)
+        _ = app.apply(.key(.down))
         XCTAssertNil(app.notice, "it lasts until the next key, as every message")
     }
 

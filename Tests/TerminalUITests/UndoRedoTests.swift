@@ -22,7 +22,7 @@ final class UndoRedoTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await until { app.tab.isLoaded }
+        try await deliver(app) { app.tab.isLoaded }
         return app
     }
 
@@ -36,60 +36,61 @@ final class UndoRedoTests: XCTestCase {
     }
 
     /// Waits (up to 5 s) for the listener to catch up.
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
-    private func listed(_ app: AppModel) -> Int { app.visibleRows(of: app.tab).count }
+    private func listed(_ app: AppModel) -> Int { app.state.visibleRows(of: app.tab).count }
 
     private func delete(_ app: AppModel) {
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
     }
 
     func testUUndoesTwoDeletesNewestFirstAndCtrlRRedoesThem() async throws {
         let app = try await makeApp()
         delete(app)  // Alpha, the first by title
-        try await until { listed(app) == 2 }
+        try await deliver(app) { listed(app) == 2 }
         delete(app)  // then Beta
-        try await until { listed(app) == 1 }
+        try await deliver(app) { listed(app) == 1 }
         XCTAssertFalse(exists("a") || exists("b"))
 
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored books/b")
         XCTAssertTrue(exists("b") && !exists("a"))
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored books/a")
         XCTAssertTrue(exists("a"))
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Nothing to undo")
 
-        _ = app.handle(.ctrl("r"))
+        _ = app.apply(.key(.ctrl("r")))
         XCTAssertEqual(app.notice, "Redone: books/a deleted again")
         XCTAssertFalse(exists("a"))
-        _ = app.handle(.ctrl("r"))
+        _ = app.apply(.key(.ctrl("r")))
         XCTAssertEqual(app.notice, "Redone: books/b deleted again")
         XCTAssertFalse(exists("b"))
-        _ = app.handle(.ctrl("r"))
+        _ = app.apply(.key(.ctrl("r")))
         XCTAssertEqual(app.notice, "Nothing to redo")
         // And undone once more.
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertTrue(exists("b"))
     }
 
     func testAnEditIsUndoneAndRedoneOnceListed() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
-        for _ in "Alpha" { _ = app.handle(.backspace) }
-        for character in "Omega" { _ = app.handle(.character(character)) }
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.character("e")))
+        for _ in "Alpha" { _ = app.apply(.key(.backspace)) }
+        for character in "Omega" { _ = app.apply(.key(.character(character))) }
+        _ = app.apply(.key(.enter))
         XCTAssertEqual(try title("a"), "Omega")
         // Once the list shows the edit, u puts the title back and Ctrl-R the edit.
-        try await until { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("title") as? String } == "Omega" }
-        _ = app.handle(.character("u"))
+        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("title") as? String } == "Omega" }
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(try title("a"), "Alpha")
-        _ = app.handle(.ctrl("r"))
+        _ = app.apply(.key(.ctrl("r")))
         XCTAssertEqual(app.notice, "Redone: books/a written again")
         XCTAssertEqual(try title("a"), "Omega")
     }
@@ -97,18 +98,18 @@ final class UndoRedoTests: XCTestCase {
     func testANewChangeForgetsWhatCouldBeRedone() async throws {
         let app = try await makeApp()
         delete(app)
-        try await until { listed(app) == 2 }
-        _ = app.handle(.character("u"))
-        try await until { listed(app) == 3 }
+        try await deliver(app) { listed(app) == 2 }
+        _ = app.apply(.key(.character("u")))
+        try await deliver(app) { listed(app) == 3 }
         delete(app)
-        _ = app.handle(.ctrl("r"))
+        _ = app.apply(.key(.ctrl("r")))
         XCTAssertEqual(app.notice, "Nothing to redo")
     }
 
     func testTheHelpListsCtrlR() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("?"))
-        let help = AppView.render(app, size: Size(width: 100, height: 80)).canvas.lines.joined(separator: "\n")
+        _ = app.apply(.key(.character("?")))
+        let help = app.frame(size: Size(width: 100, height: 80)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(help.contains("Ctrl-R") && help.contains("Redo what u undid"), help)
     }
 }
@@ -132,13 +133,14 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await until { app.tab.isLoaded }
+        try await deliver(app) { app.tab.isLoaded }
         return app
     }
 
-    private func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertTrue(condition())
+    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
+    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func fields() throws -> [String: Any] {
@@ -152,11 +154,11 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
 
     /// Sets the author (the form's second field) and saves.
     private func editAuthor(_ app: AppModel, to author: String) {
-        _ = app.handle(.character("e"))
-        _ = app.handle(.tab)
-        for _ in 0..<10 { _ = app.handle(.backspace) }
-        for character in author { _ = app.handle(.character(character)) }
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.character("e")))
+        _ = app.apply(.key(.tab))
+        for _ in 0..<10 { _ = app.apply(.key(.backspace)) }
+        for character in author { _ = app.apply(.key(.character(character))) }
+        _ = app.apply(.key(.enter))
     }
 
     func testUndoOfAnEditChangedOnDiskSinceAsksAndPutsBackOnlyTheFieldsTheEditSet() async throws {
@@ -165,19 +167,19 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         XCTAssertEqual(try fields()["author"] as? String, "Yves")
         try rewriteFromAnotherProgram(author: "Yves")
 
-        _ = app.handle(.character("u"))
-        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
+        _ = app.apply(.key(.character("u")))
+        guard case .confirm(.undoConflict) = app.state.mode else { return XCTFail("u did not ask; mode \(app.state.mode), notice \(app.notice ?? "-")") }
         XCTAssertEqual(try fields()["numberOfPages"] as? Int, 777, "nothing is written before the answer")
-        let question = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
+        let question = app.frame(size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(question.contains("Changed on disk") && question.contains("author"), question)
 
-        _ = app.handle(.character("n"))
+        _ = app.apply(.key(.character("n")))
         XCTAssertEqual(try fields()["numberOfPages"] as? Int, 777)
         XCTAssertEqual(try fields()["author"] as? String, "Yves")
-        _ = app.handle(.character("u"))
-        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask again after n; mode \(app.mode)") }
+        _ = app.apply(.key(.character("u")))
+        guard case .confirm(.undoConflict) = app.state.mode else { return XCTFail("u did not ask again after n; mode \(app.state.mode)") }
 
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("y")))
         let after = try fields()
         XCTAssertEqual(after["author"] as? String, "X", "the field the edit set goes back")
         XCTAssertEqual(after["numberOfPages"] as? Int, 777, "another program's value stays")
@@ -187,18 +189,18 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
 
     func testUndoAfterOverwritingAnotherProgramsChangeBringsThatChangeBack() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("e"))
+        _ = app.apply(.key(.character("e")))
         try rewriteFromAnotherProgram(author: "X")
-        try await until { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("note") != nil } ?? false }
-        _ = app.handle(.tab)
-        for _ in 0..<10 { _ = app.handle(.backspace) }
-        for character in "Yves" { _ = app.handle(.character(character)) }
-        _ = app.handle(.enter)
-        guard case .confirm(.conflict(deleted: false)) = app.mode else { return XCTFail("saving did not ask; mode \(app.mode)") }
-        _ = app.handle(.character("y"))  // Overwrite
+        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("note") != nil } ?? false }
+        _ = app.apply(.key(.tab))
+        for _ in 0..<10 { _ = app.apply(.key(.backspace)) }
+        for character in "Yves" { _ = app.apply(.key(.character(character))) }
+        _ = app.apply(.key(.enter))
+        guard case .confirm(.conflict(_, deleted: false)) = app.state.mode else { return XCTFail("saving did not ask; mode \(app.state.mode)") }
+        _ = app.apply(.key(.character("y")))  // Overwrite
         XCTAssertEqual(try fields()["author"] as? String, "Yves")
 
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         let after = try fields()
         XCTAssertEqual(after["author"] as? String, "X")
         XCTAssertEqual(after["numberOfPages"] as? Int, 777, "undo puts back what the overwrite replaced")
@@ -208,13 +210,13 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
     func testRedoOfAnEditChangedOnDiskSinceAsksAndKeepsTheOtherFields() async throws {
         let app = try await makeApp()
         editAuthor(app, to: "Yves")
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(try fields()["author"] as? String, "X")
         try rewriteFromAnotherProgram(author: "X")
 
-        _ = app.handle(.ctrl("r"))
-        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("Ctrl-R did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.ctrl("r")))
+        guard case .confirm(.undoConflict) = app.state.mode else { return XCTFail("Ctrl-R did not ask; mode \(app.state.mode), notice \(app.notice ?? "-")") }
+        _ = app.apply(.key(.character("y")))
         let after = try fields()
         XCTAssertEqual(after["author"] as? String, "Yves")
         XCTAssertEqual(after["numberOfPages"] as? Int, 777)
@@ -223,14 +225,14 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
 
     func testUndoOfADeleteAfterTheDocumentWasMadeAgainAsksAndKeepsTheNewFields() async throws {
         let app = try await makeApp()
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
         try rewriteFromAnotherProgram(author: "Z")  // made again by hand meanwhile
 
-        _ = app.handle(.character("u"))
-        guard case .confirm(.undoConflict) = app.mode else { return XCTFail("u did not ask; mode \(app.mode), notice \(app.notice ?? "-")") }
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("u")))
+        guard case .confirm(.undoConflict) = app.state.mode else { return XCTFail("u did not ask; mode \(app.state.mode), notice \(app.notice ?? "-")") }
+        _ = app.apply(.key(.character("y")))
         let after = try fields()
         XCTAssertEqual(after["author"] as? String, "X", "the deleted fields come back")
         XCTAssertEqual(after["note"] as? String, "kept by hand", "a field the delete did not remove stays")
@@ -241,11 +243,11 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         editAuthor(app, to: "Yves")
         try FileManager.default.removeItem(at: file)
 
-        _ = app.handle(.character("u"))
-        guard case .confirm(.undoConflict(_, redo: false, isGone: true)) = app.mode else { return XCTFail("u did not ask; mode \(app.mode)") }
-        let question = AppView.render(app, size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
+        _ = app.apply(.key(.character("u")))
+        guard case .confirm(.undoConflict(_, redo: false, isGone: true)) = app.state.mode else { return XCTFail("u did not ask; mode \(app.state.mode)") }
+        let question = app.frame(size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(question.contains("Deleted on disk") && question.contains("written again as it was"), question)
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.character("y")))
         XCTAssertEqual(try fields()["author"] as? String, "X")
         XCTAssertEqual(try fields()["title"] as? String, "Alpha")
     }

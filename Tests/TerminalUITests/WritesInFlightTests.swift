@@ -27,7 +27,7 @@ final class WritesInFlightTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: runner)
-        for _ in 0..<500 where !app.tab.isLoaded { try await Task.sleep(for: .milliseconds(10)) }
+        try await app.deliver()
         XCTAssertTrue(app.tab.isLoaded)
         return app
     }
@@ -40,7 +40,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     private func statusLine(_ app: AppModel) -> String {
-        AppView.render(app, size: Size(width: 100, height: 20)).canvas.lines[18]
+        app.frame(size: Size(width: 100, height: 20)).canvas.lines[18]
     }
 
     /// How a server that does not answer fails a write.
@@ -50,30 +50,30 @@ final class WritesInFlightTests: XCTestCase {
 
     /// `e` on the selected book, `text` typed at the end of its title, Enter.
     private func editTitle(_ app: AppModel, appending text: String) {
-        _ = app.handle(.character("e"))
-        for c in text { _ = app.handle(.character(c)) }
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.character("e")))
+        for c in text { _ = app.apply(.key(.character(c))) }
+        _ = app.apply(.key(.enter))
     }
 
     func testASaveReturnsAtOnceKeysAreAnsweredMeanwhileAndItsResultSaysSaved() async throws {
         let app = try await makeApp()
         editTitle(app, appending: "!")
-        guard case .browse = app.mode else { return XCTFail("the form closes as a save closes it: \(app.mode)") }
+        guard case .browse = app.state.mode else { return XCTFail("the form closes as a save closes it: \(app.state.mode)") }
         XCTAssertEqual(runner.pendingPaths, ["books/a"], "the write waits for its runner")
         XCTAssertEqual(try title("a"), "Alpha", "nothing written yet")
         XCTAssertTrue(statusLine(app).contains("Saving books/a…"), statusLine(app))
 
-        _ = app.handle(.down)
-        XCTAssertEqual(app.selectedIDs["books"], "b", "a key is answered while the write is in flight")
+        _ = app.apply(.key(.down))
+        XCTAssertEqual(app.state.lists.states["books"]?.selectedID, "b", "a key is answered while the write is in flight")
         XCTAssertTrue(statusLine(app).contains("Saving books/a…"), "the line still says so after a key: \(statusLine(app))")
 
         runner.complete()
         XCTAssertEqual(app.notice, "Saved books/a")
         XCTAssertEqual(try title("a"), "Alpha!")
-        XCTAssertEqual(app.selectedIDs["books"], "a", "the selection follows the saved document")
+        XCTAssertEqual(app.state.lists.states["books"]?.selectedID, "a", "the selection follows the saved document")
         XCTAssertFalse(statusLine(app).contains("Saving"), statusLine(app))
 
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(runner.pendingPaths, ["books/a"], "undo is a write too")
         XCTAssertTrue(statusLine(app).contains("Undoing books/a…"), statusLine(app))
         runner.complete()
@@ -84,14 +84,14 @@ final class WritesInFlightTests: XCTestCase {
     func testAFailedSaveBringsTheFormBackWithWhatWasTyped() async throws {
         let app = try await makeApp()
         editTitle(app, appending: " typed")
-        _ = app.handle(.down)
+        _ = app.apply(.key(.down))
         runner.fail(with: noAnswer("cannot commit: no answer"))
-        guard case .form = app.mode else { return XCTFail("the form is back: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form is back: \(app.state.mode)") }
         XCTAssertEqual(app.form?.widget.values.first, "Alpha typed", "nothing typed is lost")
         XCTAssertEqual(app.notice, "Not saved: cannot commit: no answer")
         XCTAssertEqual(try title("a"), "Alpha")
 
-        _ = app.handle(.enter)
+        _ = app.apply(.key(.enter))
         runner.complete()
         XCTAssertEqual(app.notice, "Saved books/a", "the form saves again once back")
         XCTAssertEqual(try title("a"), "Alpha typed")
@@ -100,11 +100,11 @@ final class WritesInFlightTests: XCTestCase {
     func testAFailureWhileAnotherFormIsOpenWaitsForThatFormToClose() async throws {
         let app = try await makeApp()
         editTitle(app, appending: " first")
-        _ = app.handle(.character("a"))
+        _ = app.apply(.key(.character("a")))
         runner.fail(with: noAnswer("no answer"))
         XCTAssertEqual(app.form?.spec.title, "New book", "the form being typed in stays")
         XCTAssertEqual(app.notice, "Not saved: no answer")
-        _ = app.handle(.escape)
+        _ = app.apply(.key(.escape))
         XCTAssertEqual(app.form?.spec.title, "Edit books/a", "then the failed form comes back")
         XCTAssertEqual(app.form?.widget.values.first, "Alpha first")
     }
@@ -112,11 +112,11 @@ final class WritesInFlightTests: XCTestCase {
     func testWritesRunInTheOrderAskedAndAnUndoWaitsForThem() async throws {
         let app = try await makeApp()
         editTitle(app, appending: "!")
-        _ = app.handle(.down)
-        _ = app.handle(.character("d"))
-        _ = app.handle(.character("y"))
+        _ = app.apply(.key(.down))
+        _ = app.apply(.key(.character("d")))
+        _ = app.apply(.key(.character("y")))
         XCTAssertEqual(runner.pendingPaths, ["books/a", "books/b"])
-        _ = app.handle(.character("u"))
+        _ = app.apply(.key(.character("u")))
         XCTAssertEqual(runner.pendingPaths, ["books/a", "books/b"], "u waits: the change to undo is the delete in flight")
         XCTAssertTrue(statusLine(app).contains("Saving books/a… (1 more after it); then undo"), statusLine(app))
 
@@ -135,8 +135,8 @@ final class WritesInFlightTests: XCTestCase {
     func testAnEditOfADocumentBeingWrittenWaitsForTheWrite() async throws {
         let app = try await makeApp()
         editTitle(app, appending: "!")
-        _ = app.handle(.character("e"))
-        guard case .browse = app.mode else { return XCTFail("no form on the document as it was: \(app.mode)") }
+        _ = app.apply(.key(.character("e")))
+        guard case .browse = app.state.mode else { return XCTFail("no form on the document as it was: \(app.state.mode)") }
         XCTAssertEqual(app.notice, "books/a is being written: e edits it once that is done")
     }
 
@@ -145,7 +145,7 @@ final class WritesInFlightTests: XCTestCase {
         var outcomes: [AppModel.Outcome] = []
         app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
-        XCTAssertEqual(app.handle(.character("q")), .keepRunning)
+        XCTAssertEqual(app.apply(.key(.character("q"))), .keepRunning)
         XCTAssertTrue(statusLine(app).contains("Saving books/a…; then quitting"), statusLine(app))
         runner.complete()
         XCTAssertEqual(outcomes, [.quit], "quits once the write is done")
@@ -157,17 +157,17 @@ final class WritesInFlightTests: XCTestCase {
         var outcomes: [AppModel.Outcome] = []
         app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
-        XCTAssertEqual(app.handle(.ctrl("c")), .keepRunning)
+        XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning)
         runner.fail(with: noAnswer("no answer"))
         XCTAssertEqual(outcomes, [.keepRunning], "the failure is shown instead")
-        guard case .form = app.mode else { return XCTFail("the form is back: \(app.mode)") }
+        guard case .form = app.state.mode else { return XCTFail("the form is back: \(app.state.mode)") }
     }
 
     func testASecondQuitWhileWaitingQuitsAndTheUnfinishedSaveIsKeptAsADraft() async throws {
         let app = try await makeApp()
         editTitle(app, appending: " kept")
-        XCTAssertEqual(app.handle(.character("q")), .keepRunning)
-        XCTAssertEqual(app.handle(.character("q")), .quit)
+        XCTAssertEqual(app.apply(.key(.character("q"))), .keepRunning)
+        XCTAssertEqual(app.apply(.key(.character("q"))), .quit)
         XCTAssertEqual(app.unsavedDraft?.values.first, "Alpha kept", "the save in flight keeps its text for a draft")
         XCTAssertEqual(app.formDraft?.values.first, "Alpha kept", "and SIGTERM keeps it too")
         XCTAssertEqual(app.finishWrites(within: .seconds(1)), [], "the app waits for the write as it quits")

@@ -2,16 +2,16 @@ import DocumentStore
 import Foundation
 
 /// Something the app asks of the world beyond its own state, as a value: the model makes it in
-/// answer to a key, an `EffectRunner` runs it off the main thread, and its result comes back to
-/// the model as a value (`AppModel.finished(_:_:)`). So a key is answered in the next frame
-/// whatever the disk or the server is doing; a later `apply(action) -> [Effect]`
-/// returns these.
+/// answer to an action, an `EffectRunner` runs it off the main thread, and its result comes
+/// back to the model as an action (`AppAction.effectFinished`). So a key is answered in the
+/// next frame whatever the disk or the server is doing.
 enum Effect: Sendable {
     /// Changes one document; runs after every write asked for before it, so writes land in the
     /// order they were asked for.
     case write(StoreWrite)
-    /// Reads a document's create and update times, for its detail (on a server, a query).
-    case readTimes(DocumentReference)
+    /// Reads the create and update times of a snapshot's document, for its detail (on a
+    /// server, a query); the result names the snapshot, so times read late never go to a newer one.
+    case readTimes(DocumentSnapshot)
     /// Lists a document's collections, for `c` (on a server, a call).
     case listCollections(DocumentReference)
 
@@ -20,8 +20,8 @@ enum Effect: Sendable {
     func perform() -> EffectResult {
         switch self {
         case .write(let write): .written(Result { try write.perform() })
-        case .readTimes(let reference): .timesRead((try? reference.firestore.documentTimes([reference.path]))?.first ?? nil)
-        case .listCollections(let reference): .collectionsListed(Result { try reference.listCollections().map(\.collectionID) })
+        case .readTimes(let snapshot): .timesRead(snapshot, (try? snapshot.reference.firestore.documentTimes([snapshot.reference.path]))?.first ?? nil)
+        case .listCollections(let reference): .collectionsListed(reference, Result { try reference.listCollections().map(\.collectionID) })
         }
     }
 }
@@ -30,10 +30,10 @@ enum Effect: Sendable {
 enum EffectResult: Sendable {
     /// A write's change, to record for `u` (nil when it cannot be undone), or why it failed.
     case written(Result<UndoHistory.Change?, any Error>)
-    /// The times read; nil when the document has none or they could not be read.
-    case timesRead(DocumentTimes?)
-    /// The ids of a document's collections, or why they could not be listed.
-    case collectionsListed(Result<[String], any Error>)
+    /// The document's times; nil when it has none or they could not be read.
+    case timesRead(DocumentSnapshot, DocumentTimes?)
+    /// The ids of the document's collections, or why they could not be listed.
+    case collectionsListed(DocumentReference, Result<[String], any Error>)
 }
 
 /// One change to one document, with the reads undo needs around it.

@@ -13,7 +13,7 @@ final class PendingWrites {
 
     enum Purpose {
         /// The form closed when saved; it comes back, as typed, if the save fails.
-        case save(AppModel.FormSession)
+        case save(FormSession)
         case delete(tabID: String)
         /// `u` (or `Ctrl-R` when `redo`) reverting this change.
         case revert(UndoHistory.Change, redo: Bool)
@@ -22,7 +22,7 @@ final class PendingWrites {
     /// A finished write's news that needs the user's answer or hands their text back: shown
     /// once they are at the list, never over a form or a question they are in.
     enum Interruption {
-        case formBack(AppModel.FormSession, notice: String)
+        case formBack(FormSession, notice: String)
         case undoConflict(UndoHistory.Change, redo: Bool, isGone: Bool)
     }
 

@@ -2,14 +2,18 @@ import DocumentStore
 import Foundation
 import ShelfModels
 
-/// Draws the app: `render(model, size)` gives the screen as cells and where the cursor goes.
-/// Only the rows in view are built, so a 100,000-document list costs what 30 rows do.
+/// Draws the app: `render(model, size)` gives the screen as cells, where the cursor goes and
+/// what a click on each cell means. It only reads the model: what follows the size and the
+/// rows is brought up to date before (`AppModel.frame`). Only the rows in view are built, so a
+/// 100,000-document list costs what 30 rows do.
 @MainActor
 public enum AppView {
     public struct Screen {
         public var canvas: Canvas
         /// Where the terminal's cursor should be (a text field being edited), or nil to hide it.
         public var cursor: Point?
+        /// What a click at each cell means.
+        public var hits: HitMap
     }
 
     /// Rows of documents in the list: the screen less the tab bar, the frame, the column
@@ -20,25 +24,26 @@ public enum AppView {
         var canvas = Canvas(size: size)
         guard !TooSmall.applies(to: size) else {
             TooSmall(actual: size).render(into: &canvas, area: canvas.bounds)
-            return Screen(canvas: canvas, cursor: nil)
+            return Screen(canvas: canvas, cursor: nil, hits: .none)
         }
         var cursor: Point?
         let bounds = canvas.bounds
         let tab = model.tab
         let layout = ScreenLayout(size: size)
         let listArea = layout.list, detailArea = layout.detail
-        tabBar(model).render(into: &canvas, area: layout.tabBar)
+        let bar = tabBar(model)
+        bar.render(into: &canvas, area: layout.tabBar)
 
-        let visible = model.visibleRows(of: tab)
-        let position = model.selection(in: visible)
-        drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
+        let visible = model.state.listed(tab).rows
+        let position = model.state.shownSelection(in: visible)?.position
+        let (table, firstRow) = drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
+        let hits = HitMap(layout: layout, tabBar: bar, table: table, firstRow: firstRow, rowCount: visible.count)
 
-        if case .form = model.mode, let session = model.form {
+        if case .form(let session) = model.state.mode {
             cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
-        } else if case .raw = model.mode, model.rawView != nil {
-            drawRaw(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
-        } else if model.showsLookup {
-            model.followLookup()
+        } else if case .raw(let view) = model.state.mode {
+            drawRaw(view, into: &canvas, area: detailArea)
+        } else if model.state.showsLookup {
             drawLookup(model.books.lookup, into: &canvas, area: detailArea)
         } else {
             drawDetail(model, tab: tab, index: position.map { visible[$0] }, into: &canvas, area: detailArea)
@@ -48,24 +53,29 @@ public enum AppView {
         // server cannot be reached the line is bold, says why when no message is shown, and
         // says "offline" beside the counts whatever the message.
         let statusRow = bounds.row(size.height - 2)
-        let ready = model.isReady(tab)
+        let ready = model.state.isReady(tab)
         var counts = countText(visible: ready ? visible.count : tab.rowCount, total: tab.rowCount)
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
         let offline = model.connection?.statusLine
         if offline != nil { counts += " · offline" }
         let statusStyle = Style(bold: offline != nil, reverse: true)
-        switch model.mode {
-        case .filter, .openPrompt:
+        switch model.state.mode {
+        case .filter(var field), .openPrompt(var field, _):
             let prompt: String
-            if case .filter = model.mode { prompt = "Filter: " } else { prompt = "Open \(tab.collectionID)/" }
+            var completion: IDCompletion?
+            if case .openPrompt(_, let listing) = model.state.mode {
+                prompt = "Open \(tab.collectionID)/"
+                completion = listing
+            } else {
+                prompt = "Filter: "
+            }
             let fieldArea = Rect(x: 1 + prompt.displayWidth, y: statusRow.y, width: max(1, statusRow.width / 2 - prompt.displayWidth), height: 1)
             // Tab's listing of ids, else the counts, in what the field leaves.
-            let right = model.completion.map { $0.line(collectionID: tab.collectionID) } ?? counts
+            let right = completion.map { $0.line(collectionID: tab.collectionID) } ?? counts
             StatusBar(left: "", right: right.truncated(toWidth: max(0, statusRow.width - fieldArea.maxX - 2)), style: statusStyle)
                 .render(into: &canvas, area: statusRow)
             canvas.write(prompt, at: Point(x: 1, y: statusRow.y), style: Style(bold: true, reverse: true))
-            var field = model.textField
             field.style = Style(reverse: true)
             field.render(into: &canvas, area: fieldArea)
             cursor = field.cursorPosition(in: fieldArea)
@@ -74,38 +84,41 @@ public enum AppView {
             StatusBar(left: message, right: counts, style: statusStyle).render(into: &canvas, area: statusRow)
         }
         var bindings = model.bindings
-        if case .confirm(let confirmation) = model.mode {
+        if case .confirm(let confirmation) = model.state.mode {
             // The hint line names the answers as the question does.
-            let dialog = dialog(for: confirmation, model: model)
+            let dialog = confirmation.dialog(in: model)
             bindings = Keymap.confirm(yes: dialog.yesLabel, no: dialog.noLabel)
         }
         HintBar(bindings: bindings).render(into: &canvas, area: bounds.row(size.height - 1))
 
-        switch model.mode {
-        case .help:
-            var help = HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: model.browseBindings),
-                                              HelpSection(title: "In a form", bindings: Keymap.form),
-                                              HelpSection(title: "Opening by id (o)", bindings: Keymap.openPrompt),
-                                              HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),
-                                              HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
-                                              HelpSection(title: "Anywhere", bindings: Keymap.global)],
-                                   footer: "Esc or ? to close")
-            drawOverlay(&help, model: model, into: &canvas, area: bounds)
-        case .messages:
-            var log = messageLog(model.status.history, width: bounds.width)
-            drawOverlay(&log, model: model, into: &canvas, area: bounds)
+        switch model.state.mode {
+        case .help(let offset):
+            drawOverlay(help(model), offset: offset, into: &canvas, area: bounds)
+        case .messages(let offset):
+            drawOverlay(messageLog(model.status.history, width: bounds.width), offset: offset, into: &canvas, area: bounds)
         case .confirm(let confirmation):
-            dialog(for: confirmation, model: model).render(into: &canvas, area: bounds)
+            confirmation.dialog(in: model).render(into: &canvas, area: bounds)
             cursor = nil
         default: break
         }
-        return Screen(canvas: canvas, cursor: cursor)
+        return Screen(canvas: canvas, cursor: cursor, hits: hits)
     }
 
-    /// A scrolling overlay at the model's offset, kept where it can scroll back from at once.
-    private static func drawOverlay(_ overlay: inout HelpOverlay, model: AppModel, into canvas: inout Canvas, area: Rect) {
-        model.overlayOffset = min(model.overlayOffset, overlay.maxOffset(in: area))
-        overlay.offset = model.overlayOffset
+    /// `?`: every key, with why a key does nothing now.
+    static func help(_ model: AppModel) -> HelpOverlay {
+        HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: model.browseBindings),
+                               HelpSection(title: "In a form", bindings: Keymap.form),
+                               HelpSection(title: "Opening by id (o)", bindings: Keymap.openPrompt),
+                               HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),
+                               HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
+                               HelpSection(title: "Anywhere", bindings: Keymap.global)],
+                    footer: "Esc or ? to close")
+    }
+
+    /// A scrolling overlay at the mode's offset (which `AppModel.settle` keeps within its end).
+    private static func drawOverlay(_ overlay: HelpOverlay, offset: Int, into canvas: inout Canvas, area: Rect) {
+        var overlay = overlay
+        overlay.offset = min(offset, overlay.maxOffset(in: area))
         overlay.render(into: &canvas, area: area)
     }
 
@@ -133,56 +146,31 @@ public enum AppView {
         TabBar(titles: model.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: model.activeTab)
     }
 
-    /// What is under a point of the screen as last drawn at `size`: a tab, a document's row
-    /// (its place in the list), the rest of the list, the detail pane.
-    enum Hit: Equatable {
-        case tab(Int), header(column: Int), row(Int), list, detail, elsewhere
-    }
-
-    static func hit(_ point: Point, in model: AppModel, size: Size) -> Hit {
-        guard !TooSmall.applies(to: size) else { return .elsewhere }
-        let layout = ScreenLayout(size: size)
-        if layout.tabBar.contains(point) {
-            return tabBar(model).index(atColumn: point.x - layout.tabBar.x, width: layout.tabBar.width).map(Hit.tab) ?? .elsewhere
-        }
-        if layout.header.contains(point) {
-            let table = TableLayout(columns: model.tab.columns, width: max(1, layout.header.width))
-            return table.column(atOffset: point.x - layout.header.x).map { .header(column: $0) } ?? .list
-        }
-        if layout.listRows.contains(point) {
-            let offset = model.listStates[model.tab.collectionID]?.offset ?? 0
-            let position = offset + point.y - layout.listRows.y
-            return position < model.visibleRows(of: model.tab).count ? .row(position) : .list
-        }
-        if layout.list.contains(point) { return .list }
-        if layout.detail.contains(point) { return .detail }
-        return .elsewhere
-    }
-
+    /// The list; returns its columns and the place in the list of its first row in view, for
+    /// the hit map.
     private static func drawList(_ model: AppModel, tab: CollectionTab, visible: [Int], position: Int?,
-                                 into canvas: inout Canvas, area: Rect) {
-        let filter = model.filterText(for: tab)
+                                 into canvas: inout Canvas, area: Rect) -> (TableLayout, firstRow: Int) {
+        let filter = model.state.filterText(for: tab)
         // The marker column ("!") is kept for every row, the header's too, so all line up.
         let markerWidth = ScreenLayout.markerWidth
         var inner = Frame().inner(of: area)
         let layout = TableLayout(columns: tab.columns, width: max(1, inner.width - markerWidth))
-        model.shownColumnCounts[tab.collectionID] = layout.shownCount
-        let sort = model.sortOrder(of: tab)
+        let sort = model.state.sortOrder(of: tab)
         // Sorted by a column the width leaves out (chosen on a wider screen): the rows keep
         // its order, which the header cannot mark, so the title names it.
         let hiddenSort = sort.column < layout.shownCount || !tab.columns.indices.contains(sort.column)
             ? "" : " by \(tab.columns[sort.column].title) \(sort.ascending ? "▲" : "▼")"
         let title = tab.title + hiddenSort + (filter.isEmpty ? "" : " /\(filter)")
-        let ready = model.isReady(tab)
+        let ready = model.state.isReady(tab)
         // While the rest loads, the footer says how far (the rows read so far are listed).
         let footer = ready && tab.isLoaded ? positionText(position, count: visible.count) : waitingText(model, tab)
         Frame(title: title, footer: footer, isFocused: true).render(into: &canvas, area: area)
-        guard inner.height > 1 else { return }
+        guard inner.height > 1 else { return (layout, 0) }
         canvas.write(layout.header(sortedBy: sort.column, ascending: sort.ascending),
                      at: Point(x: inner.x + markerWidth, y: inner.y), clippedTo: inner.width - markerWidth)
         inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
-        model.keepSelectionInView(height: inner.height)
-        let offset = model.listStates[tab.collectionID]?.offset ?? 0
+        let offset = ListState(selected: position, offset: model.state.current.list.offset)
+            .keptVisible(rowCount: visible.count, height: inner.height).offset
         let window = visible.dropFirst(offset).prefix(inner.height)
         let highlighter = Highlighter(query: filter)
         let rows = window.map { index -> ListRow in
@@ -199,10 +187,11 @@ public enum AppView {
                    reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
         // A folder of other files (notes.txt) lists nothing: say what a document is.
-        if ready && tab.isLoaded && tab.rowCount == 0 && !tab.isGone && model.hasFiles && inner.height > 1 {
+        if ready && tab.isLoaded && tab.rowCount == 0 && !tab.isGone && model.documents.hasFiles && inner.height > 1 {
             canvas.write("Only *.json files are documents".truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + 1),
                          style: Style(dim: true), clippedTo: inner.width)
         }
+        return (layout, offset)
     }
 
     /// "17/47", grouped as counts are ("1/30,047"); nil for an empty list.
@@ -219,9 +208,9 @@ public enum AppView {
     /// "Loading books… 12,345 of 100,000", then "Sorting books by Title… 45,000 of 100,000".
     static func waitingText(_ model: AppModel, _ tab: CollectionTab) -> String {
         guard tab.isLoaded else { return loadingText(tab) }
-        let sort = model.sortOrder(of: tab)
+        let sort = model.state.sortOrder(of: tab)
         let column = tab.columns.indices.contains(sort.column) ? " by \(tab.columns[sort.column].title)" : ""
-        let made = model.sortProgress?.made ?? 0
+        let made = model.state.lists.sortProgress?.made ?? 0
         return "Sorting \(tab.collectionID)\(column)… \(made.formatted()) of \(tab.rowCount.formatted())"
     }
 
@@ -232,39 +221,59 @@ public enum AppView {
         return "Loading \(tab.collectionID)… \(progress.read.formatted()) of \(total.formatted())"
     }
 
-    /// The selected document's detail, scrolled by J/K; the footer says which way there is more.
-    private static func drawDetail(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
-        guard let index else {
-            Frame(title: "Detail").render(into: &canvas, area: area)
-            return
+    /// A scrolled text in a pane: the widget at its offset, kept within the end, and where.
+    struct Pane {
+        var widget: DetailWidget
+        var inner: Rect
+        /// Whether there is more below what shows.
+        var hasMoreBelow: Bool {
+            widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
         }
-        let mode = model.colorMode
+
+        init(lines: [DetailLine], offset: Int, inner: Rect) {
+            widget = DetailWidget(lines: lines, offset: offset)
+            widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
+            self.inner = inner
+        }
+    }
+
+    /// The document at `index` as its detail shows it in `area`: its lines scrolled by J/K,
+    /// and its colour's swatch above them when it has one and there is room.
+    static func detailPane(_ model: AppModel, tab: CollectionTab, index: Int, area: Rect) -> (pane: Pane, swatch: (Color, Rect)?) {
         let snapshot = tab.snapshot(at: index)
         let path = snapshot.reference.path
         var inner = Frame().inner(of: area).insetBy(dx: 1, dy: 0)
-        let detail = tab.detail(at: index, mode: mode)
-        var swatchArea: Rect?
-        if detail.swatch != nil, inner.height > 8 {
-            swatchArea = Rect(x: inner.x, y: inner.y, width: inner.width, height: 3)
+        let detail = tab.detail(at: index, mode: model.colorMode)
+        var swatch: (Color, Rect)?
+        if let color = detail.swatch, inner.height > 8 {
+            swatch = (color, Rect(x: inner.x, y: inner.y, width: inner.width, height: 3))
             inner = Rect(x: inner.x, y: inner.y + 4, width: inner.width, height: inner.height - 4)
         }
         var lines = detail.lines
-        if let collections = model.documentCollections, collections.path == path, !collections.ids.isEmpty {
+        if let collections = model.state.documentCollections, collections.path == path, !collections.ids.isEmpty {
             lines.insert(DetailLine("Collections", "\(collections.ids.joined(separator: ", ")) (c opens \(collections.ids.count == 1 ? "it" : "them"))"), at: 0)
         }
         if model.showsDocumentTimes, let times = model.times(of: snapshot) {
             lines += [DetailLine("Created", localTime(times.created)), DetailLine("Updated", localTime(times.updated))]
         }
-        var widget = DetailWidget(lines: lines, offset: model.detailScroll?.path == path ? model.detailScroll!.offset : 0)
-        widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
-        model.detailScroll = (path, widget.offset)
-        let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
-        let arrows = (widget.offset > 0 ? "K ↑" : "") + (widget.offset > 0 && below ? " " : "") + (below ? "J ↓" : "")
-        Frame(title: path, footer: arrows.isEmpty ? nil : arrows + " more").render(into: &canvas, area: area)
-        if let color = detail.swatch, let swatchArea {
-            Swatch(color: color, mode: mode).render(into: &canvas, area: swatchArea)
+        let offset = model.state.detailScroll?.path == path ? model.state.detailScroll!.offset : 0
+        return (Pane(lines: lines, offset: offset, inner: inner), swatch)
+    }
+
+    /// The selected document's detail; the footer says which way there is more.
+    private static func drawDetail(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
+        guard let index else {
+            Frame(title: "Detail").render(into: &canvas, area: area)
+            return
         }
-        widget.render(into: &canvas, area: inner)
+        let (pane, swatch) = detailPane(model, tab: tab, index: index, area: area)
+        let offset = pane.widget.offset, below = pane.hasMoreBelow
+        let arrows = (offset > 0 ? "K ↑" : "") + (offset > 0 && below ? " " : "") + (below ? "J ↓" : "")
+        Frame(title: tab.snapshot(at: index).reference.path, footer: arrows.isEmpty ? nil : arrows + " more").render(into: &canvas, area: area)
+        if let (color, swatchArea) = swatch {
+            Swatch(color: color, mode: model.colorMode).render(into: &canvas, area: swatchArea)
+        }
+        pane.widget.render(into: &canvas, area: pane.inner)
     }
 
     /// A document's time in the detail: local, to the second (`2026-11-26 23:38:19`).
@@ -281,21 +290,18 @@ public enum AppView {
 
     /// `v`: the document's file as stored, following changes on disk; the footer says how to
     /// scroll and close.
-    private static func drawRaw(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
-        guard var view = model.rawView else { return }
-        if let index, tab.snapshot(at: index).reference.path == view.path {
-            view.follow(tab.snapshot(at: index), text: model.storedText(of:))
-        }
-        let inner = Frame().inner(of: area)
-        var widget = DetailWidget(lines: view.lines, offset: view.offset)
-        widget.offset = widget.clampedOffset(width: inner.width, height: inner.height)
-        view.offset = widget.offset
-        model.rawView = view
-        let below = widget.layout(width: inner.width, limit: widget.offset + inner.height + 1).count > widget.offset + inner.height
-        let arrows = (widget.offset > 0 ? "↑" : "") + (below ? "↓" : "")
+    private static func drawRaw(_ view: RawJSONView, into canvas: inout Canvas, area: Rect) {
+        let pane = rawPane(view, area: area)
+        let widget = pane.widget
+        let arrows = (widget.offset > 0 ? "↑" : "") + (pane.hasMoreBelow ? "↓" : "")
         Frame(title: view.path + ".json", footer: "v or Esc closes" + (arrows.isEmpty ? "" : " · \(arrows) more"), isFocused: true)
             .render(into: &canvas, area: area)
-        widget.render(into: &canvas, area: inner)
+        widget.render(into: &canvas, area: pane.inner)
+    }
+
+    /// The JSON view's text in `area`, at its offset kept within the end.
+    static func rawPane(_ view: RawJSONView, area: Rect) -> Pane {
+        Pane(lines: view.lines, offset: view.offset, inner: Frame().inner(of: area))
     }
 
     private static func drawLookup(_ lookup: MappingSimpleTypesViewModel, into canvas: inout Canvas, area: Rect) {
@@ -317,7 +323,7 @@ public enum AppView {
     }
 
     /// The form in the detail pane; returns where the cursor goes.
-    private static func drawForm(_ session: AppModel.FormSession, mode: ColorMode, into canvas: inout Canvas, area: Rect) -> Point? {
+    private static func drawForm(_ session: FormSession, mode: ColorMode, into canvas: inout Canvas, area: Rect) -> Point? {
         let frame = Frame(title: session.spec.title, footer: session.isDirty ? "edited" : nil, isFocused: true)
         frame.render(into: &canvas, area: area)
         let inner = frame.inner(of: area).insetBy(dx: 1, dy: 0)
@@ -333,46 +339,5 @@ public enum AppView {
                 .render(into: &canvas, area: Rect(x: fieldArea.maxX - 6, y: fieldArea.y, width: 6, height: 1))
         }
         return session.widget.cursorPosition(in: inner)
-    }
-
-    private static func dialog(for confirmation: AppModel.Confirmation, model: AppModel) -> ConfirmDialog {
-        let path = model.form.map { "\($0.tabID)/\($0.documentID ?? "")" } ?? ""
-        switch confirmation {
-        case .delete(let id):
-            let unreadable = model.tab.index(of: id).map { model.tab.snapshot(at: $0).readError != nil } ?? false
-            let name = model.tab.index(of: id).flatMap { model.tab.name(at: $0) }
-            let what = name.map { "“\($0.truncated(toWidth: 40))” (\(model.tab.collectionID)/\(id))" } ?? "\(model.tab.collectionID)/\(id)"
-            return ConfirmDialog(title: "Delete", question: "Delete \(what)? Its file is removed"
-                                 + (unreadable ? ", and as it cannot be read, u cannot bring it back." : "; u brings it back."))
-        case .discardForm:
-            return ConfirmDialog(title: "Discard", question: "Discard what you typed?", yesLabel: "Discard", noLabel: "Keep editing")
-        case .quit:
-            return ConfirmDialog(title: "Quit", question: "Quit and lose what you typed in \(model.form?.spec.title ?? "the form")?",
-                                 yesLabel: "Quit", noLabel: "Back to the form")
-        case .reopenDraft(let draft):
-            let when = draft.savedAt.formatted(date: .abbreviated, time: .shortened)
-            return ConfirmDialog(title: "Draft kept", question: "\(draft.title): what you typed was kept when Shelf was stopped (\(when)). Reopen it?",
-                                 yesLabel: "Reopen", noLabel: "Discard")
-        case .undoConflict(let change, let redo, let isGone):
-            let verb = redo ? "Redo" : "Undo"
-            let since = redo ? "it was undone" : "your change"
-            let setter = redo ? "the undo" : "your change"
-            let outcome: String
-            switch (change.before == nil, isGone) {
-            case (true, true): outcome = "It stays deleted."
-            case (true, false): outcome = "\(verb)ing removes it, with what changed since."
-            case (false, true): outcome = "It is written again as it was before \(setter)."
-            case (false, false): outcome = "Only the fields \(setter) set go back (\(change.fieldsSet.joined(separator: ", "))); the rest stays as it is now."
-            }
-            let what = isGone ? "was deleted on disk" : "changed on disk"
-            return ConfirmDialog(title: isGone ? "Deleted on disk" : "Changed on disk", question: "\(change.path) \(what) since \(since). \(verb) anyway? \(outcome)",
-                                 yesLabel: "\(verb) anyway", noLabel: "Leave it")
-        case .conflict(let deleted):
-            return deleted
-                ? ConfirmDialog(title: "Deleted on disk", question: "\(path) was deleted since this form opened. Save it again?",
-                                yesLabel: "Save again", noLabel: "Keep editing")
-                : ConfirmDialog(title: "Changed on disk", question: "\(path) changed on disk since this form opened. Overwrite it with your version? (Esc: back to the form)",
-                                yesLabel: "Overwrite", noLabel: "Reload")
-        }
     }
 }

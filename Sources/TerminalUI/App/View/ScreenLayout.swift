@@ -1,6 +1,6 @@
 /// Where each part of the screen goes at a size. Drawing and the mouse's hit testing both
 /// read it, so a click lands on what is drawn there.
-struct ScreenLayout {
+struct ScreenLayout: Sendable {
     let tabBar: Rect
     let list: Rect
     let detail: Rect

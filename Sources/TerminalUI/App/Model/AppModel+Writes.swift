@@ -6,14 +6,15 @@ import Foundation
 /// "Not saved: …", the change recorded for `u`, the selection on the document, and on failure
 /// the form back with what was typed.
 extension AppModel {
-    func saveForm(overwrite: Bool = false) {
-        guard let session = form else { return }
-        guard validateForm(all: true) else {
+    func saveForm(_ session: FormSession, overwrite: Bool = false) {
+        var session = session
+        guard session.validate(all: true) else {
+            state.mode = .form(session)
             notice = "Not saved: fix the marked fields first"
             return
         }
         if !overwrite, let id = session.documentID, let conflict = conflict(for: session, id: id) {
-            mode = .confirm(.conflict(deleted: conflict))
+            state.mode = .confirm(.conflict(session, deleted: conflict))
             return
         }
         let write: FormWrite
@@ -21,7 +22,7 @@ extension AppModel {
             write = try session.spec.save(session.widget.values)
         } catch {
             notice = "Not saved: \(error)"
-            mode = .form
+            state.mode = .form(session)
             return
         }
         // The form closes as a save that worked closes it; a failure brings it back.
@@ -41,7 +42,7 @@ extension AppModel {
     /// While writes are in flight it waits for them: the change to revert may be theirs.
     func undoOrRedo(redo: Bool) {
         guard writes.isEmpty else { writes.waitingReverts.append(redo); return }
-        guard let change = redo ? history.popRedo() : history.popUndo() else {
+        guard let change = redo ? state.history.popRedo() : state.history.popUndo() else {
             notice = redo ? "Nothing to redo" : "Nothing to undo"
             return
         }
@@ -56,19 +57,19 @@ extension AppModel {
     /// Starts a write; the status line says so (`PendingWrites.progress`) until it finishes.
     private func start(_ write: StoreWrite, for purpose: PendingWrites.Purpose) {
         writes.append(PendingWrites.Write(write: write, purpose: purpose))
-        effects.run(.write(write)) { [weak self] result in self?.finished(result) }
+        run(.write(write))
     }
 
     /// A write's result, back on the main thread, in the order the writes were started.
-    func finished(_ result: EffectResult) {
-        guard case .written(let outcome) = result, let pending = writes.removeFirst() else { return }
+    func finished(_ outcome: Result<UndoHistory.Change?, any Error>) -> Outcome {
+        guard let pending = writes.removeFirst() else { return .keepRunning }
         let reference = pending.write.reference
         switch (pending.purpose, outcome) {
         case (.save(let session), .success(let change)):
             noteWrite(nil, in: session.tabID)
-            history.record(change)
+            state.history.record(change)
             notice = session.documentID == nil ? "Added \(session.tabID)/\(reference.documentID)" : "Saved \(session.tabID)/\(reference.documentID)"
-            selectAsSoonAsListed(reference.documentID, in: session.tabID)
+            state.lists.selectAsSoonAsListed(reference.documentID, in: session.tabID)
         case (.save(let session), .failure(let error)):
             let message = "Not saved: \(noteWrite(error, in: session.tabID))"
             notice = message
@@ -76,27 +77,26 @@ extension AppModel {
         case (.delete(let tabID), .success(let change)):
             noteWrite(nil, in: tabID)
             notice = "Deleted \(tabID)/\(reference.documentID)" + (change == nil ? "" : " (u undoes)")
-            history.record(change)
+            state.history.record(change)
         case (.delete(let tabID), .failure(let error)):
             notice = "Not deleted: \(noteWrite(error, in: tabID))"
         case (.revert(let change, let redo), .success(let reverted)):
             noteWrite(nil, in: nil)
             if reverted?.after != nil {
                 notice = redo ? "Redone: \(change.path) written again" : "Restored \(change.path)"
-                selectAsSoonAsListed(change.reference.documentID, in: change.reference.parent.collectionID)
+                state.lists.selectAsSoonAsListed(change.reference.documentID, in: change.reference.parent.collectionID)
             } else {
                 notice = redo ? "Redone: \(change.path) deleted again" : "Removed \(change.path): the add is undone"
             }
-            if let reverted { if redo { history.pushUndo(reverted) } else { history.pushRedo(reverted) } }
+            if let reverted { if redo { state.history.pushUndo(reverted) } else { state.history.pushRedo(reverted) } }
         case (.revert(let change, let redo), .failure(let changed as UndoHistory.ChangedSince)):
             writes.interruptions.append(.undoConflict(change, redo: redo, isGone: changed.isGone))
         case (.revert(let change, let redo), .failure(let error)):
-            if redo { history.pushRedo(change) } else { history.pushUndo(change) }
+            if redo { state.history.pushRedo(change) } else { state.history.pushUndo(change) }
             noteWrite(error, in: nil)
             notice = "Not \(redo ? "redone" : "undone"): \(error)"
         }
-        let next = continueAfterWrites()
-        afterEffect?(next)
+        return continueAfterWrites()
     }
 
     /// What waited for the list or for the writes: a form handed back, a question, the undos
@@ -107,17 +107,16 @@ extension AppModel {
         let done = writes.isEmpty && writes.interruptions.isEmpty && writes.waitingReverts.isEmpty
         // Ctrl-C quits from any mode.
         if done && writes.quitWhenDone { return .quit }
-        guard case .browse = mode else { return .keepRunning }
+        guard case .browse = state.mode else { return .keepRunning }
         if !writes.interruptions.isEmpty {
             // A failure the user must see cancels quitting.
             writes.quitWhenDone = false
             switch writes.interruptions.removeFirst() {
             case .formBack(let session, let message):
-                form = session
-                mode = .form
+                state.mode = .form(session)
                 notice = message
             case .undoConflict(let change, let redo, let isGone):
-                mode = .confirm(.undoConflict(change, redo: redo, isGone: isGone))
+                state.mode = .confirm(.undoConflict(change, redo: redo, isGone: isGone))
             }
             return .keepRunning
         }
@@ -161,12 +160,6 @@ extension AppModel {
         }
         let tab = tabs.first { $0.collectionID == tabID }
         return tab?.noteWrite(error) ?? error.map { "\($0)" } ?? ""
-    }
-
-    /// Selects `id` now if it is listed, else as soon as the listener lists it.
-    private func selectAsSoonAsListed(_ id: String, in tabID: String) {
-        selectedIDs[tabID] = id
-        awaitedSelection[tabID] = id
     }
 
     /// The form a draft keeps on SIGTERM or SIGHUP: the open one when it holds typed text,

@@ -1,0 +1,127 @@
+/// Every tab's list: its state (`TabState`, by collection id), the rows it lists in its order
+/// and through its filter, the selected row, and a large tab's sorting, done a slice a frame.
+/// `filter` is the text the rows are filtered by now (the one being typed, while it is).
+@MainActor
+struct TabLists {
+    var states: [String: TabState] = [:]
+
+    /// Up to this many missing sort keys are made within the frame that needs them (a change
+    /// needs only those of its new rows: the others follow their rows). More are made
+    /// `sortSlice` rows a frame (`advanceSorting`): making a key may decode the document, and
+    /// 100,000 of them take most of a second, which no frame should wait for.
+    var sortAtOnceLimit = 20_000
+    var sortSlice = 5_000
+    /// Rows of the shown tab that have their sort key, while it is being sorted.
+    private(set) var sortProgress: (made: Int, total: Int)?
+
+    subscript(tab: CollectionTab) -> TabState {
+        get { states[tab.collectionID] ?? TabState() }
+        set { states[tab.collectionID] = newValue }
+    }
+
+    /// The order the tab's rows are listed in: the one chosen by s/S, else the tab's own.
+    func sortOrder(of tab: CollectionTab) -> SortOrder { states[tab.collectionID]?.sort ?? tab.defaultSort }
+
+    /// Whether the tab's rows can be listed in its order now.
+    func isOrdered(_ tab: CollectionTab) -> Bool {
+        tab.missingSortKeys(for: sortOrder(of: tab)) <= sortAtOnceLimit
+    }
+
+    /// Loaded, or loading with rows already read, and ordered: its rows can be listed, and
+    /// keys that act on them handled (on what is there while the rest loads).
+    func isReady(_ tab: CollectionTab) -> Bool { (tab.isLoaded || tab.rowCount > 0) && isOrdered(tab) }
+
+    /// Makes the next slice of the tab's sort keys. Returns true while more remain.
+    mutating func advanceSorting(of tab: CollectionTab) -> Bool {
+        guard !isOrdered(tab) else { sortProgress = nil; return false }
+        sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount)
+        if isOrdered(tab) { sortProgress = nil; return false }
+        return true
+    }
+
+    /// The rows the tab lists, kept in its state for the next call (the keys' way).
+    mutating func visible(of tab: CollectionTab, filter: String) -> VisibleRows {
+        let rows = listed(tab, filter: filter)
+        if rows.version >= 0 { self[tab].visible = rows }
+        return rows
+    }
+
+    /// The rows the tab lists now: reads the rows last kept, never writes them, so drawing
+    /// can call it.
+    func listed(_ tab: CollectionTab, filter: String) -> VisibleRows {
+        let needle = TextFolding.fold(filter)
+        let sort = sortOrder(of: tab)
+        let version = tab.version
+        let cached = states[tab.collectionID]?.visible
+        // Still making sort keys (`advanceSorting`): the same rows stay in their last order
+        // (a new column chosen with s; while a collection loads, its rows only grow, so the
+        // order of those read before stays right). Before the first order is ready, the rows
+        // show as the store gives them (by id), so a large collection is on screen as soon as
+        // it is read; they take the column's order when its keys are made.
+        guard isOrdered(tab) else {
+            if let cached, cached.needle == needle, cached.version == version || (!tab.isLoaded && cached.version >= 0) { return cached }
+            let rows = tab.isLoaded && needle.isEmpty ? Array(0..<tab.rowCount) : []
+            return VisibleRows(version: -1, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
+        }
+        if let cached, cached.version == version, cached.sort == sort, cached.needle == needle { return cached }
+        let order = tab.order(by: sort)
+        // Typing more narrows the last result: only its rows can still match.
+        let narrows = cached.map { $0.version == version && $0.sort == sort && !$0.needle.isEmpty && needle.starts(with: $0.needle) } ?? false
+        let rows = needle.isEmpty ? order : tab.matching(needle, among: narrows ? cached!.rows : order)
+        return VisibleRows(version: version, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
+    }
+
+    /// The list position of the selected document: the same document while it exists, even
+    /// as others come and go (`found`); otherwise the nearest position. Reads only, so drawing
+    /// can call it; `selection` also remembers the document.
+    func shownSelection(of tab: CollectionTab, in visible: [Int], filter: String) -> (position: Int, found: Bool)? {
+        guard !visible.isEmpty else { return nil }
+        let state = self[tab]
+        if let id = state.selectedID, let index = tab.index(of: id), let position = listed(tab, filter: filter).position(of: index) {
+            return (position, true)
+        }
+        return (min(state.list.selected ?? 0, visible.count - 1), false)
+    }
+
+    /// `shownSelection`, and from now on the selection follows the document at it.
+    mutating func selection(of tab: CollectionTab, in visible: [Int], filter: String) -> Int? {
+        guard let (position, found) = shownSelection(of: tab, in: visible, filter: filter) else { return nil }
+        if found {
+            self[tab].awaitsSelection = false
+        } else if !self[tab].awaitsSelection && isOrdered(tab) && tab.isLoaded {
+            // Not while a document Shelf just wrote is awaited (the nearest row shows
+            // meanwhile), nor while the rows wait for their order (shown by id meanwhile) or
+            // are still being read (rows read later may sort above it): the top row is
+            // selected then, unless a key moved it.
+            self[tab].selectedID = tab.snapshot(at: visible[position]).documentID
+        }
+        return position
+    }
+
+    /// Selects the row at `position` of `visible` (none for nil): a move wins over waiting
+    /// for a document just written.
+    mutating func select(_ position: Int?, of tab: CollectionTab, in visible: [Int]) {
+        self[tab].awaitsSelection = false
+        self[tab].list.selected = position
+        self[tab].selectedID = position.map { tab.snapshot(at: visible[$0]).documentID }
+    }
+
+    /// Selects `id` now if it is listed, else as soon as the listener lists it.
+    mutating func selectAsSoonAsListed(_ id: String, in collectionID: String) {
+        states[collectionID, default: TabState()].selectedID = id
+        states[collectionID, default: TabState()].awaitsSelection = true
+    }
+
+    /// Moves the list's first row in view as little as possible so the selection is in a
+    /// pane `height` rows high, with no empty rows below the last (`ListState.keptVisible`).
+    /// Done after every key and click as well as before drawing: were it done only then, keys
+    /// typed in one burst would start from a first row left by an earlier key (`G` then
+    /// `g j j` would leave two rows above the view), and the screen would depend on when
+    /// frames happened to be drawn.
+    mutating func keepSelectionInView(of tab: CollectionTab, filter: String, height: Int) {
+        let visible = visible(of: tab, filter: filter).rows
+        let selected = selection(of: tab, in: visible, filter: filter)
+        self[tab].list.offset = ListState(selected: selected, offset: self[tab].list.offset)
+            .keptVisible(rowCount: visible.count, height: height).offset
+    }
+}

@@ -1,0 +1,70 @@
+import DocumentStore
+import Foundation
+
+/// Before each frame, the state follows the size and the rows, so drawing only reads it; the
+/// shown document's times are read as an effect.
+extension AppModel {
+    /// One frame: the state takes in what changed since the last (`settle`), then is drawn by
+    /// the pure `AppView.render`, which returns the screen and what a click on it means.
+    public func frame(size: Size) -> AppView.Screen {
+        apply(.frame(size))
+        return AppView.render(self, size: size)
+    }
+
+    /// Brings the state up to date with the size and with the rows before a frame, so drawing
+    /// only reads it: the selection stays in view and follows its document, the scrolled views
+    /// stop at their ends, the JSON view, the lookup and the shown document's times follow
+    /// new snapshots.
+    func settle(size: Size) {
+        state.size = size
+        guard !TooSmall.applies(to: size) else { return }
+        let layout = ScreenLayout(size: size)
+        let bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        state.keepSelectionInView(height: layout.listRows.height)
+        let visible = state.visibleRows(of: tab)
+        let index = state.selection(in: visible).map { visible[$0] }
+        switch state.mode {
+        case .form: break
+        case .raw(var view):
+            if let index, tab.snapshot(at: index).reference.path == view.path { view.follow(tab.snapshot(at: index), text: documents.text(of:)) }
+            view.offset = AppView.rawPane(view, area: layout.detail).widget.offset
+            state.mode = .raw(view)
+        case .help(let offset):
+            state.mode = .help(offset: min(offset, AppView.help(self).maxOffset(in: bounds)))
+        case .messages(let offset):
+            state.mode = .messages(offset: min(offset, AppView.messageLog(status.history, width: size.width).maxOffset(in: bounds)))
+        default: break
+        }
+        switch state.mode {
+        case .form, .raw: break
+        case _ where state.showsLookup: followLookup()
+        default:
+            guard let index else { break }
+            let snapshot = tab.snapshot(at: index)
+            readTimes(of: snapshot)
+            state.detailScroll = (snapshot.reference.path, AppView.detailPane(self, tab: tab, index: index, area: layout.detail).pane.widget.offset)
+        }
+    }
+
+
+    /// The document's create and update times as read for this snapshot of it: nil until they
+    /// are read (the frame after shows them), when it has none, or while the server is offline.
+    func times(of snapshot: DocumentSnapshot) -> DocumentTimes? {
+        state.shownTimes.flatMap { $0.snapshot === snapshot ? $0.times : nil }
+    }
+
+    /// Reads the times of a new snapshot shown, as an effect (a file's stat and attribute, or
+    /// one query).
+    func readTimes(of snapshot: DocumentSnapshot) {
+        guard showsDocumentTimes, state.shownTimes?.snapshot !== snapshot, connection?.isOffline != true,
+              state.timesBeingRead !== snapshot else { return }
+        state.timesBeingRead = snapshot
+        run(.readTimes(snapshot))
+    }
+
+    /// The times read for a snapshot: shown while it is the one shown.
+    func timesRead(of snapshot: DocumentSnapshot, _ times: DocumentTimes?) {
+        state.shownTimes = (snapshot, times)
+        if state.timesBeingRead === snapshot { state.timesBeingRead = nil }
+    }
+}

@@ -1,0 +1,219 @@
+import DocumentStore
+import Foundation
+import ShelfModels
+
+/// The app: its state (`AppState`, a value), changed only by `apply(_:)` over a closed set of
+/// actions (keys, clicks, frames, listings, finished effects), and what it runs on. Drawing is
+/// `AppView.render`'s, a pure function of this; writes, reads and listings are effects run off
+/// the main thread whose results come back as actions; the view models' listeners are what the
+/// `frame` action takes in.
+@MainActor
+public final class AppModel {
+    /// Everything the actions change but the status line's messages, the server's state and
+    /// the writes in flight (objects that events off the main thread report to as well).
+    var state: AppState
+
+    public let store: Firestore
+    /// The documents as stored, for `v`, `Y` and the editor.
+    let documents: StoredDocuments
+    public var colorMode: ColorMode
+    let books: BooksViewModel
+    let colors: MappingColorsViewModel
+    var tabs: [CollectionTab] { state.tabSet.all }
+    var activeTab: Int { state.tabSet.active }
+    /// The form being typed in, if any (`Mode.form`).
+    var form: FormSession? { state.mode.form }
+    /// The text being typed in the status line (a filter, an id), if any.
+    var textField: TextField? {
+        switch state.mode {
+        case .filter(let field), .openPrompt(let field, _): field
+        default: nil
+        }
+    }
+    /// A one-off message for the status line, e.g. "Saved colors/abc"; also where the store's
+    /// plain-form write errors go.
+    var notice: String? {
+        get { status.text }
+        set { status.set(newValue) }
+    }
+    let status = StatusNotice()
+    /// On a server: whether it answers (see `ServerConnection`); nil for a folder.
+    let connection: ServerConnection?
+    /// The data folder cannot be written: keys that write say so and leave the hint line.
+    /// Settable for tests (as root, every folder is writable).
+    var isReadOnly: Bool
+    /// The detail ends with the document's create and update times (`shelf` turns it on; off,
+    /// rendering tests compare screens that do not change with the time they run at).
+    public var showsDocumentTimes = false
+    /// Runs the writes off the main thread (`BackgroundEffects`; a test's runner in tests).
+    let effects: any EffectRunner
+    /// The writes in flight, and what waits for them.
+    let writes = PendingWrites()
+    /// Called after an effect's result is taken in, between keys: the app draws again, and
+    /// quits when a quit waited for the writes.
+    public var afterEffect: ((Outcome) -> Void)?
+
+    /// Where a half-typed form is kept on SIGTERM or SIGHUP, and found at the next start.
+    public let draftFile: DraftFile?
+    /// The guide's fetch under way (an async call of its view model), for a test to await.
+    var lookupFetch: Task<Void, Never>?
+
+    public convenience init(store: Firestore, colorMode: ColorMode, notice: String? = nil, draftFile: DraftFile? = nil) {
+        self.init(store: store, colorMode: colorMode, notice: notice, draftFile: draftFile, effects: BackgroundEffects())
+    }
+
+    init(store: Firestore, colorMode: ColorMode, notice: String? = nil, draftFile: DraftFile? = nil, effects: any EffectRunner) {
+        self.effects = effects
+        self.draftFile = draftFile
+        self.store = store
+        documents = StoredDocuments(directory: store.directory)
+        self.colorMode = colorMode
+        isReadOnly = store.isReadOnly
+        connection = store.directory.isFileURL ? nil : ServerConnection(server: store.directory.absoluteString)
+        books = BooksViewModel(db: store)
+        colors = MappingColorsViewModel(db: store)
+        let languages = CustomizeMappingViewModel(db: store)
+        let offices = MappingGeoPointsViewModel(db: store)
+        let articles = MappingEnumsViewModel(db: store)
+        // Colors listens only while shown, as the sample's screen does; the others keep
+        // listening once shown, so coming back to a large collection costs nothing.
+        state = AppState(tabSet: CollectionTabs([
+            ModelTab(live: books.live, presentation: KnownPresentations.books(books),
+                     subscribe: books.subscribe, unsubscribe: {}),
+            ModelTab(live: colors.live, presentation: KnownPresentations.colors(colors),
+                     subscribe: colors.subscribe, unsubscribe: colors.unsubscribe),
+            ModelTab(live: languages.live, presentation: KnownPresentations.languages(languages),
+                     subscribe: languages.subscribe, unsubscribe: {}),
+            ModelTab(live: offices.live, presentation: KnownPresentations.offices(offices),
+                     subscribe: offices.subscribe, unsubscribe: {}),
+            ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
+                     subscribe: articles.subscribe, unsubscribe: {}),
+        ]))
+        refreshCollections()
+        self.notice = notice
+        status.reportWriteErrors(of: store)
+        if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
+        tab.show()
+        if let draft = draftFile?.load() { state.mode = .confirm(.reopenDraft(draft)) }
+    }
+
+    var tab: CollectionTab { state.tab }
+
+
+    // MARK: Collections made and removed while running
+
+    /// Adds a tab for each collection folder made since the last look (by another program's
+    /// `mkdir`), among the tabs after the known ones in byte order of names, and marks the tabs
+    /// whose folder is gone (or back). One readdir of the data folder (on a server, one query,
+    /// which also tells `connection` whether it answers); returns whether the tabs changed, so
+    /// the caller draws again.
+    @discardableResult
+    public func refreshCollections() -> Bool { applyCollections(CollectionListing(of: store, selected: selectedDocument)) }
+
+    /// `refreshCollections` with the listing already made.
+    @discardableResult
+    func applyCollections(_ listing: CollectionListing) -> Bool {
+        var changed = false
+        if let selected = listing.selected, state.documentCollections.map({ $0 != selected }) ?? true {
+            state.documentCollections = selected
+            changed = true
+        }
+        let listed: [String]
+        switch listing.collections {
+        case .success(let ids):
+            listed = ids
+            if serverAnswered(), let connection { notice = "Back online: \(connection.server)" }
+        case .failure(let error):
+            connection?.note(error)
+            return changed
+        }
+        return state.tabSet.take(listed: listed, store: store) || changed
+    }
+
+    /// The server answered: no longer offline, and the failures of writes tried while it was
+    /// are forgotten (they said it could not be reached; the form kept says the rest). Returns
+    /// whether it was offline.
+    @discardableResult
+    func serverAnswered() -> Bool {
+        guard let connection, connection.isOffline else { return false }
+        connection.note(nil)
+        for tab in tabs { tab.forgetWriteError() }
+        return true
+    }
+
+    /// The selected document, whose collections the once-a-second look lists.
+    public var selectedDocument: DocumentReference? { state.selectedIndex.map { tab.snapshot(at: $0).reference } }
+
+    // MARK: Actions
+
+    /// Does what the action says to the state; returns what the shell should do beyond it.
+    @discardableResult
+    public func apply(_ action: AppAction) -> Outcome {
+        switch action {
+        case .key(let key, let pageSize):
+            let outcome = handleKey(key, pageSize: pageSize)
+            let afterWrites = continueAfterWrites()
+            return outcome == .keepRunning ? afterWrites : outcome
+        case .mouse(let kind, let hit):
+            handle(mouse: kind, on: hit)
+        case .frame(let size):
+            settle(size: size)
+        case .sortSlice:
+            return state.lists.advanceSorting(of: tab) ? .keepRunning : .unchanged
+        case .replayWaitingKeys:
+            return replayKeysWaitingForLoad()
+        case .collectionsListed(let listing):
+            return applyCollections(listing) ? .keepRunning : .unchanged
+        case .effectFinished(let outcome):
+            switch outcome.result {
+            case .written(let result): return finished(result)
+            case .timesRead(let snapshot, let times): timesRead(of: snapshot, times)
+            case .collectionsListed(let reference, let listed): openCollections(of: reference, listed: listed)
+            }
+        case .editorFinished(let file, let result):
+            let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
+            notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
+        case .suspensionRefused:
+            // The process was not stopped, as a process group no shell waits on is never
+            // stopped (run as a terminal's or tmux pane's own command).
+            notice = "Ctrl-Z does nothing here: no shell's job control could bring Shelf back (run it from a shell to suspend it)"
+        }
+        return .keepRunning
+    }
+
+    /// Starts an effect; its result comes back as an action, then the app draws again
+    /// (`afterEffect`).
+    func run(_ effect: Effect) {
+        effects.run(effect) { [weak self] result in
+            guard let self else { return }
+            let outcome = apply(.effectFinished(EffectOutcome(result: result)))
+            afterEffect?(outcome)
+        }
+    }
+
+    /// The collections whose first snapshot has arrived and been ordered, for the benchmark's
+    /// timing log.
+    public var loadedCollectionIDs: [String] { tabs.filter { $0.isLoaded && state.isReady($0) }.map(\.collectionID) }
+
+    // MARK: For the view
+
+    /// The list's keys as they are now: the hint line offers only what can be done; the help
+    /// lists every key with why it does nothing now, and pressed, such a key says why.
+    var browseBindings: [KeyBinding<Keymap.Action>] {
+        guard isReadOnly else { return Keymap.browse }
+        return Keymap.browse.disabling { Self.writes.contains($0) ? "The folder is read-only" : nil }
+    }
+
+    var bindings: [KeyBinding<Keymap.Action>] {
+        switch state.mode {
+        case .browse: return browseBindings
+        case .filter: return Keymap.textInput
+        case .openPrompt: return Keymap.openPrompt
+        case .form: return Keymap.form
+        case .help: return Keymap.help
+        case .messages: return Keymap.messages
+        case .raw: return Keymap.raw
+        case .confirm: return Keymap.confirm
+        }
+    }
+}

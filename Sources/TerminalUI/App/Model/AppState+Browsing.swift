@@ -1,0 +1,84 @@
+import DocumentStore
+
+/// The shown tab's list as the state alone decides it: its rows through the filter being
+/// typed, the selection that follows its document, and the moves that change them.
+extension AppState {
+    var tab: CollectionTab { tabSet.shown }
+
+    /// The shown tab's state.
+    var current: TabState {
+        get { lists[tab] }
+        set { lists[tab] = newValue }
+    }
+
+    /// The text the tab's rows are filtered by: the one being typed, while it is.
+    func filterText(for tab: CollectionTab) -> String {
+        if case .filter(let field) = mode, tab === self.tab { return field.text }
+        return lists[tab].filter ?? ""
+    }
+
+    /// Indices into the tab's rows that pass the filter, in the tab's sort order.
+    mutating func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
+    mutating func visible(of tab: CollectionTab) -> VisibleRows { lists.visible(of: tab, filter: filterText(for: tab)) }
+    /// The rows listed now, read only (for drawing).
+    func listed(_ tab: CollectionTab) -> VisibleRows { lists.listed(tab, filter: filterText(for: tab)) }
+    func isOrdered(_ tab: CollectionTab) -> Bool { lists.isOrdered(tab) }
+    func isReady(_ tab: CollectionTab) -> Bool { lists.isReady(tab) }
+    func sortOrder(of tab: CollectionTab) -> SortOrder { lists.sortOrder(of: tab) }
+
+    /// The shown list's selected position, read only (`TabLists.shownSelection`).
+    func shownSelection(in visible: [Int]) -> (position: Int, found: Bool)? {
+        lists.shownSelection(of: tab, in: visible, filter: filterText(for: tab))
+    }
+
+    /// The shown list's selected position, the selection following its document from now on.
+    mutating func selection(in visible: [Int]) -> Int? { lists.selection(of: tab, in: visible, filter: filterText(for: tab)) }
+
+    /// The row of the selected document, the selection following it from now on.
+    var selectedIndex: Int? {
+        mutating get {
+            let visible = visibleRows(of: tab)
+            return selection(in: visible).map { visible[$0] }
+        }
+    }
+
+    mutating func select(position: Int?, in visible: [Int]) {
+        detailScroll = nil  // a move, even back to the same document, shows the top
+        lists.select(position, of: tab, in: visible)
+    }
+
+    mutating func keepSelectionInView(height: Int) { lists.keepSelectionInView(of: tab, filter: filterText(for: tab), height: height) }
+
+    /// Moves the selection `delta` rows, within the list.
+    mutating func move(_ delta: Int) {
+        let visible = visibleRows(of: tab)
+        guard !visible.isEmpty else { return }
+        showsLookup = false
+        select(position: max(0, min(visible.count - 1, (selection(in: visible) ?? 0) + delta)), in: visible)
+    }
+
+    /// Scrolls the selected document's detail `delta` rows (`settle` stops it at the end).
+    mutating func scrollDetail(by delta: Int) {
+        guard let index = selectedIndex else { return }
+        let path = tab.snapshot(at: index).reference.path
+        let offset = detailScroll?.path == path ? detailScroll!.offset : 0
+        detailScroll = (path, max(0, offset + delta))
+    }
+
+    mutating func switchTab(to index: Int) {
+        if tabSet.show(index) { showsLookup = false }
+    }
+
+    /// Sorts the shown tab; the selected document stays on the row of the pane it was on
+    /// where it can (its rows all moved, so the first row in view from before means nothing).
+    /// Returns what the status line says.
+    mutating func sort(by sort: SortOrder) -> String {
+        let visible = visibleRows(of: tab)
+        let rowOnScreen = selection(in: visible).map { $0 - current.list.offset }
+        current.sort = sort
+        if let rowOnScreen, isOrdered(tab), let position = selection(in: visibleRows(of: tab)) {
+            current.list.offset = max(0, position - rowOnScreen)
+        }
+        return "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
+    }
+}

@@ -1,0 +1,16 @@
+import DocumentStore
+
+/// What the once-a-second look finds: the top-level collections, and the collections of the
+/// selected document, which its detail names. Made off the main thread: a server that does
+/// not answer holds it until its calls time out, and keys should not wait for that.
+public struct CollectionListing: @unchecked Sendable {
+    let collections: Result<[String], any Error>
+    let selected: (path: String, ids: [String])?
+
+    /// Lists the store's collections, and those of the `selected` document.
+    public init(of store: Firestore, selected: DocumentReference?) {
+        collections = Result { try store.listCollections().map(\.collectionID) }
+        let ids = selected.flatMap { try? $0.listCollections().map(\.collectionID).sorted(by: CollectionTabs.precedes) }
+        self.selected = selected.flatMap { reference in ids.map { (reference.path, $0) } }
+    }
+}

@@ -105,7 +105,7 @@ final class ShelfApp {
     }
 
     /// What an action asks for beyond the app's state.
-    private func perform(_ outcome: AppModel.Outcome) {
+    private func perform(_ outcome: Outcome) {
         switch outcome {
         case .keepRunning, .unchanged: break
         case .quit: quit(signal: nil)

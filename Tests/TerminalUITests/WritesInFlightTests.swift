@@ -142,7 +142,7 @@ final class WritesInFlightTests: XCTestCase {
 
     func testQuittingWaitsForTheWritesInFlight() async throws {
         let app = try await makeApp()
-        var outcomes: [AppModel.Outcome] = []
+        var outcomes: [Outcome] = []
         app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
         XCTAssertEqual(app.apply(.key(.character("q"))), .keepRunning)
@@ -154,7 +154,7 @@ final class WritesInFlightTests: XCTestCase {
 
     func testAFailedWriteCancelsTheQuitThatWaitedForIt() async throws {
         let app = try await makeApp()
-        var outcomes: [AppModel.Outcome] = []
+        var outcomes: [Outcome] = []
         app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
         XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning)

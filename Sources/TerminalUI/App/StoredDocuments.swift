@@ -53,4 +53,12 @@ struct StoredDocuments {
             return ("Not copied: cannot read \(path).json: \(error.localizedDescription)", nil)
         }
     }
+
+    /// `Y`: the selected document as stored, for the terminal's clipboard (`clipboardCopy`).
+    @MainActor
+    func copySelected(in state: inout AppState) -> Reply {
+        guard let index = state.selectedIndex else { return Reply(notice: "Nothing to copy: the list is empty") }
+        let copy = clipboardCopy(of: state.tab.snapshot(at: index))
+        return Reply(notice: copy.notice, outcome: copy.text.map(Outcome.copyToClipboard) ?? .keepRunning)
+    }
 }

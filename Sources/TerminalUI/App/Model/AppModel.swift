@@ -122,7 +122,7 @@ public final class AppModel {
         switch listing.collections {
         case .success(let ids):
             listed = ids
-            if serverAnswered(), let connection { notice = "Back online: \(connection.server)" }
+            if let connection, connection.answered(forgetting: tabs) { notice = "Back online: \(connection.server)" }
         case .failure(let error):
             connection?.note(error)
             return changed
@@ -130,19 +130,8 @@ public final class AppModel {
         return state.tabSet.take(listed: listed, store: store) || changed
     }
 
-    /// The server answered: no longer offline, and the failures of writes tried while it was
-    /// are forgotten (they said it could not be reached; the form kept says the rest). Returns
-    /// whether it was offline.
-    @discardableResult
-    func serverAnswered() -> Bool {
-        guard let connection, connection.isOffline else { return false }
-        connection.note(nil)
-        for tab in tabs { tab.forgetWriteError() }
-        return true
-    }
-
     /// The selected document, whose collections the once-a-second look lists.
-    public var selectedDocument: DocumentReference? { state.selectedIndex.map { tab.snapshot(at: $0).reference } }
+    public var selectedDocument: DocumentReference? { state.selectedDocument }
 
     // MARK: Actions
 
@@ -152,10 +141,10 @@ public final class AppModel {
         switch action {
         case .key(let key, let pageSize):
             let outcome = handleKey(key, pageSize: pageSize)
-            let afterWrites = continueAfterWrites()
+            let afterWrites = perform(writing.continueAfterWrites(in: &state))
             return outcome == .keepRunning ? afterWrites : outcome
         case .mouse(let kind, let hit):
-            handle(mouse: kind, on: hit)
+            return perform(MouseUpdate.handle(kind, on: hit, in: &state))
         case .frame(let size):
             settle(size: size)
         case .sortSlice:
@@ -166,7 +155,7 @@ public final class AppModel {
             return applyCollections(listing) ? .keepRunning : .unchanged
         case .effectFinished(let outcome):
             switch outcome.result {
-            case .written(let result): return finished(result)
+            case .written(let result): return perform(writing.finished(result, in: &state))
             case .timesRead(let snapshot, let times): timesRead(of: snapshot, times)
             case .collectionsListed(let reference, let listed): openCollections(of: reference, listed: listed)
             }
@@ -181,6 +170,21 @@ public final class AppModel {
         return .keepRunning
     }
 
+    /// Does what an update's reply asks beyond the state: the status line's message, the
+    /// lookup's fetch, the effects (started once the state and the message are set); returns
+    /// its outcome.
+    func perform(_ reply: Reply) -> Outcome {
+        if reply.notice != nil || reply.clearsNotice { notice = reply.notice }
+        if notice == nil, let fallback = reply.fallbackNotice { notice = fallback }
+        if let id = reply.lookup {
+            books.lookup.book = .empty
+            books.lookup.errorMessage = nil
+            fetchLookup(id)
+        }
+        for effect in reply.effects { run(effect) }
+        return reply.outcome
+    }
+
     /// Starts an effect; its result comes back as an action, then the app draws again
     /// (`afterEffect`).
     func run(_ effect: Effect) {
@@ -190,6 +194,13 @@ public final class AppModel {
             afterEffect?(outcome)
         }
     }
+
+    // MARK: The focused updates, with what each is given
+
+    var writing: WriteUpdate { WriteUpdate(store: store, writes: writes, connection: connection) }
+    var forms: FormUpdate { FormUpdate(isReadOnly: isReadOnly, draftFile: draftFile, writing: writing) }
+    var browsing: BrowseUpdate { BrowseUpdate(bindings: browseBindings, documents: documents, forms: forms, writing: writing) }
+    var confirming: ConfirmationUpdate { ConfirmationUpdate(forms: forms, writing: writing) }
 
     /// The collections whose first snapshot has arrived and been ordered, for the benchmark's
     /// timing log.
@@ -201,7 +212,7 @@ public final class AppModel {
     /// lists every key with why it does nothing now, and pressed, such a key says why.
     var browseBindings: [KeyBinding<Keymap.Action>] {
         guard isReadOnly else { return Keymap.browse }
-        return Keymap.browse.disabling { Self.writes.contains($0) ? "The folder is read-only" : nil }
+        return Keymap.browse.disabling { BrowseUpdate.writes.contains($0) ? "The folder is read-only" : nil }
     }
 
     var bindings: [KeyBinding<Keymap.Action>] {
@@ -216,4 +227,29 @@ public final class AppModel {
         case .confirm: return Keymap.confirm
         }
     }
+
+    // MARK: Quitting
+
+    /// For quitting: waits up to `timeout` for the writes in flight and takes in their results
+    /// (a failed save's form then counts for `formDraft`); returns what each write still in
+    /// flight was doing ("saving books/dune"), for the app to say as it leaves.
+    public func finishWrites(within timeout: DispatchTimeInterval) -> [String] {
+        writes.quitWhenDone = false
+        let saved = afterEffect
+        afterEffect = nil  // the app is already quitting
+        defer { afterEffect = saved }
+        _ = effects.finish(within: timeout)
+        return writes.inFlight.map(\.activity)
+    }
+
+    /// The form as a draft, when one holds typed text: the open one, else a save's that failed
+    /// or has not finished. What SIGTERM and SIGHUP keep.
+    public var formDraft: FormDraft? {
+        if let form, form.isDirty { return form.draft }
+        return unsavedDraft
+    }
+
+    /// The form of a save that failed or has not finished, as a draft: kept however Shelf
+    /// quits, since no question was asked about it.
+    public var unsavedDraft: FormDraft? { writes.unsavedSession?.draft }
 }

@@ -62,25 +62,6 @@ extension AppModel {
         return .keepRunning
     }
 
-    /// `c`'s listing back: each collection of the document becomes a tab (once), after the
-    /// others so the numbers of those stay, and the first of them is shown.
-    func openCollections(of reference: DocumentReference, listed: Result<[String], any Error>) {
-        let ids: [String]
-        switch listed {
-        case .success(let listed): ids = listed.sorted(by: CollectionTabs.precedes)
-        case .failure(let error):
-            notice = "Cannot list the collections of \(reference.path): \(error)"
-            return
-        }
-        state.documentCollections = (reference.path, ids)
-        let paths = ids.map { "\(reference.path)/\($0)" }
-        guard let first = paths.first else { notice = "\(reference.path) has no collections"; return }
-        state.tabSet.add(paths, store: store)
-        state.switchTab(to: tabs.firstIndex { $0.collectionID == first } ?? activeTab)
-        notice = ids.count == 1 ? "Opened \(first)"
-            : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))"
-    }
-
     /// Fetches the lookup's document again when the books changed since (the guide's fetch is
     /// one-off; the pane should not show a stale book). Called before a frame (`settle`).
     func followLookup() {

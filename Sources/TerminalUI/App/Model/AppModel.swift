@@ -99,7 +99,6 @@ public final class AppModel {
 
     var tab: CollectionTab { state.tab }
 
-
     // MARK: Collections made and removed while running
 
     /// Adds a tab for each collection folder made since the last look (by another program's
@@ -108,27 +107,7 @@ public final class AppModel {
     /// which also tells `connection` whether it answers); returns whether the tabs changed, so
     /// the caller draws again.
     @discardableResult
-    public func refreshCollections() -> Bool { applyCollections(CollectionListing(of: store, selected: selectedDocument)) }
-
-    /// `refreshCollections` with the listing already made.
-    @discardableResult
-    func applyCollections(_ listing: CollectionListing) -> Bool {
-        var changed = false
-        if let selected = listing.selected, state.documentCollections.map({ $0 != selected }) ?? true {
-            state.documentCollections = selected
-            changed = true
-        }
-        let listed: [String]
-        switch listing.collections {
-        case .success(let ids):
-            listed = ids
-            if let connection, connection.answered(forgetting: tabs) { notice = "Back online: \(connection.server)" }
-        case .failure(let error):
-            connection?.note(error)
-            return changed
-        }
-        return state.tabSet.take(listed: listed, store: store) || changed
-    }
+    public func refreshCollections() -> Bool { apply(.collectionsListed(CollectionListing(of: store, selected: selectedDocument))) != .unchanged }
 
     /// The selected document, whose collections the once-a-second look lists.
     public var selectedDocument: DocumentReference? { state.selectedDocument }
@@ -152,12 +131,12 @@ public final class AppModel {
         case .replayWaitingKeys:
             return replayKeysWaitingForLoad()
         case .collectionsListed(let listing):
-            return applyCollections(listing) ? .keepRunning : .unchanged
+            return perform(collections.listed(listing, in: &state))
         case .effectFinished(let outcome):
             switch outcome.result {
             case .written(let result): return perform(writing.finished(result, in: &state))
             case .timesRead(let snapshot, let times): timesRead(of: snapshot, times)
-            case .collectionsListed(let reference, let listed): openCollections(of: reference, listed: listed)
+            case .collectionsListed(let reference, let listed): return perform(collections.opened(collectionsOf: reference, listed, in: &state))
             }
         case .editorFinished(let file, let result):
             let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
@@ -200,6 +179,7 @@ public final class AppModel {
     var writing: WriteUpdate { WriteUpdate(store: store, writes: writes, connection: connection) }
     var forms: FormUpdate { FormUpdate(isReadOnly: isReadOnly, draftFile: draftFile, writing: writing) }
     var browsing: BrowseUpdate { BrowseUpdate(bindings: browseBindings, documents: documents, forms: forms, writing: writing) }
+    var collections: CollectionsUpdate { CollectionsUpdate(store: store, connection: connection) }
     var confirming: ConfirmationUpdate { ConfirmationUpdate(forms: forms, writing: writing) }
 
     /// The collections whose first snapshot has arrived and been ordered, for the benchmark's

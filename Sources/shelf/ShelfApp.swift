@@ -36,7 +36,7 @@ final class ShelfApp {
             }
             TerminalRestorer.installCrashHandlers()
             let model = AppModel(store: store, colorMode: screen.colorMode, notice: notice,
-                                 draftFile: DraftFile(dataFolder: store.directory))
+                                 draftFile: DraftFile(store: store))
             model.showsDocumentTimes = true
             let app = ShelfApp(screen: screen, model: model)
             app.start()

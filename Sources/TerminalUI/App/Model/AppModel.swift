@@ -66,10 +66,10 @@ public final class AppModel {
         self.effects = effects
         self.draftFile = draftFile
         self.store = store
-        documents = StoredDocuments(directory: store.directory)
+        documents = StoredDocuments(store: store)
         self.colorMode = colorMode
         isReadOnly = store.isReadOnly
-        connection = store.directory.isFileURL ? nil : ServerConnection(server: store.directory.absoluteString)
+        connection = documents.hasFiles ? nil : ServerConnection(server: store.placeName)
         books = BooksViewModel(db: store)
         colors = MappingColorsViewModel(db: store)
         let languages = CustomizeMappingViewModel(db: store)
@@ -92,7 +92,7 @@ public final class AppModel {
         refreshCollections()
         self.notice = notice
         status.reportWriteErrors(of: store)
-        if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
+        if isReadOnly && self.notice == nil { self.notice = "The folder \(store.placeName) is read-only: browsing only" }
         tab.show()
         if let draft = draftFile?.load() { state.mode = .confirm(.reopenDraft(draft)) }
     }
@@ -139,7 +139,7 @@ public final class AppModel {
             case .collectionsListed(let reference, let listed): return perform(collections.opened(collectionsOf: reference, listed, in: &state))
             }
         case .editorFinished(let file, let result):
-            let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
+            let name = file.deletingPathExtension().path.replacingOccurrences(of: store.placeName + "/", with: "")
             notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
         case .suspensionRefused:
             // The process was not stopped, as a process group no shell waits on is never

@@ -96,7 +96,9 @@ struct BrowseUpdate {
 
     /// `E`: the document's file in the editor, when the documents are files.
     func openInEditor(_ reference: DocumentReference) -> Reply {
-        if let refusal = documents.editorRefusal { return Reply(notice: refusal) }
-        return Reply(outcome: .runEditor(documents.fileURL(of: reference)))
+        switch documents.editorFile(of: reference) {
+        case .success(let file): Reply(outcome: .runEditor(file))
+        case .failure(let refusal): Reply(notice: refusal.reason)
+        }
     }
 }

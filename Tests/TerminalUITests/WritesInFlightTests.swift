@@ -27,6 +27,7 @@ final class WritesInFlightTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: runner)
+        runner.completeStartListing()
         try await app.deliver()
         XCTAssertTrue(app.tab.isLoaded)
         return app

@@ -89,7 +89,7 @@ public final class AppModel {
             ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
                      subscribe: articles.subscribe, unsubscribe: {}),
         ]))
-        refreshCollections()
+        run(.listStoreCollections(store))
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.placeName) is read-only: browsing only" }
@@ -137,6 +137,7 @@ public final class AppModel {
             case .written(let result): return perform(writing.finished(result, in: &state))
             case .timesRead(let snapshot, let times): timesRead(of: snapshot, times)
             case .collectionsListed(let reference, let listed): return perform(collections.opened(collectionsOf: reference, listed, in: &state))
+            case .storeCollectionsListed(let listing): return perform(collections.listed(listing, in: &state))
             }
         case .editorFinished(let file, let result):
             let name = file.deletingPathExtension().path.replacingOccurrences(of: store.placeName + "/", with: "")

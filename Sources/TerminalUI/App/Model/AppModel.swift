@@ -3,10 +3,12 @@ import Foundation
 import ShelfModels
 
 /// The app: its state (`AppState`, a value), changed only by `apply(_:)` over a closed set of
-/// actions (keys, clicks, frames, listings, finished effects), and what it runs on. Drawing is
-/// `AppView.render`'s, a pure function of this; writes, reads and listings are effects run off
-/// the main thread whose results come back as actions; the view models' listeners are what the
-/// `frame` action takes in.
+/// actions (keys, clicks, frames, listings, finished effects), and what it runs on. `apply`
+/// routes each action to a focused update over the state (`BrowseUpdate`, `FormUpdate`,
+/// `WriteUpdate`, ...), which replies with what it wants done beyond it (`Reply`: a message,
+/// effects, an outcome) and this does it. Drawing is `AppView.render`'s, a pure function of
+/// this; writes, reads and listings are effects run off the main thread whose results come
+/// back as actions; the view models' listeners are what the `frame` action takes in.
 @MainActor
 public final class AppModel {
     /// Everything the actions change but the status line's messages, the server's state and
@@ -104,8 +106,9 @@ public final class AppModel {
     /// Adds a tab for each collection folder made since the last look (by another program's
     /// `mkdir`), among the tabs after the known ones in byte order of names, and marks the tabs
     /// whose folder is gone (or back). One readdir of the data folder (on a server, one query,
-    /// which also tells `connection` whether it answers); returns whether the tabs changed, so
-    /// the caller draws again.
+    /// which also tells `connection` whether it answers), made here and now: the app's own
+    /// looks are made off the main thread (the start's an effect, then `shelf`'s timer's);
+    /// returns whether the tabs changed, so the caller draws again.
     @discardableResult
     public func refreshCollections() -> Bool { apply(.collectionsListed(CollectionListing(of: store, selected: selectedDocument))) != .unchanged }
 
@@ -175,7 +178,8 @@ public final class AppModel {
         }
     }
 
-    // MARK: The focused updates, with what each is given
+    // MARK: The focused updates, with what each is given (made when needed: `isReadOnly` is
+    // settable, and an update holds only what it reads)
 
     var writing: WriteUpdate { WriteUpdate(store: store, writes: writes, connection: connection) }
     var forms: FormUpdate { FormUpdate(isReadOnly: isReadOnly, draftFile: draftFile, writing: writing) }

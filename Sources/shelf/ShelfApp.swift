@@ -36,7 +36,7 @@ final class ShelfApp {
             }
             TerminalRestorer.installCrashHandlers()
             let model = AppModel(store: store, colorMode: screen.colorMode, notice: notice,
-                                 draftFile: DraftFile(dataFolder: store.directory))
+                                 draftFile: DraftFile(store: store))
             model.showsDocumentTimes = true
             let app = ShelfApp(screen: screen, model: model)
             app.start()
@@ -105,7 +105,7 @@ final class ShelfApp {
     }
 
     /// What an action asks for beyond the app's state.
-    private func perform(_ outcome: AppModel.Outcome) {
+    private func perform(_ outcome: Outcome) {
         switch outcome {
         case .keepRunning, .unchanged: break
         case .quit: quit(signal: nil)

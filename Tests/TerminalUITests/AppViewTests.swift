@@ -253,7 +253,7 @@ final class FormDraftTests: XCTestCase {
     private func makeApp() async throws -> AppModel {
         let data = folder.appendingPathComponent("data")
         let app = AppModel(store: try Firestore(directory: data), colorMode: .none,
-                           draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": state.path]), effects: SynchronousEffects())
+                           draftFile: DraftFile(place: data.path, environment: ["XDG_STATE_HOME": state.path]), effects: SynchronousEffects())
         try await app.deliver()
         app.apply(.replayWaitingKeys)
         return app

@@ -61,6 +61,7 @@ final class DocumentTimesDetailTests: XCTestCase {
         try store.document("books/dune").write(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412])
         let runner = ManualEffects()
         let app = AppModel(store: store, colorMode: .palette256, effects: runner)
+        runner.completeStartListing()
         try await app.deliver()
         app.showsDocumentTimes = true
         var redrawn = 0

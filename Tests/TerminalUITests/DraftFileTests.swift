@@ -4,31 +4,31 @@ import XCTest
 
 final class DraftFileTests: XCTestCase {
     func testTheStateFolderIsXDGStateHomeElseLocalState() {
-        let data = URL(fileURLWithPath: "/tmp/some/data")
-        let xdg = DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"])
+        let data = "/tmp/some/data"
+        let xdg = DraftFile(place: data, environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"])
         XCTAssertEqual(xdg.url.deletingLastPathComponent().path, "/x/state/shelf")
-        let home = DraftFile(dataFolder: data, environment: ["HOME": "/home/u"])
+        let home = DraftFile(place: data, environment: ["HOME": "/home/u"])
         XCTAssertEqual(home.url.deletingLastPathComponent().path, "/home/u/.local/state/shelf")
-        let relative = DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": "state", "HOME": "/home/u"])
+        let relative = DraftFile(place: data, environment: ["XDG_STATE_HOME": "state", "HOME": "/home/u"])
         XCTAssertEqual(relative.url.deletingLastPathComponent().path, "/home/u/.local/state/shelf", "a relative XDG path is ignored, as the spec says")
     }
 
     func testEachDataFolderHasItsOwnDraft() {
         let environment = ["XDG_STATE_HOME": "/x/state"]
-        let a = DraftFile(dataFolder: URL(fileURLWithPath: "/data/a"), environment: environment)
-        let b = DraftFile(dataFolder: URL(fileURLWithPath: "/data/b"), environment: environment)
+        let a = DraftFile(place: "/data/a", environment: environment)
+        let b = DraftFile(place: "/data/b", environment: environment)
         XCTAssertNotEqual(a.url, b.url)
-        XCTAssertEqual(a.url, DraftFile(dataFolder: URL(fileURLWithPath: "/data/a/"), environment: environment).url)
-        let server = DraftFile(dataFolder: URL(string: "postgresql://shelf@db1:5432/shelf")!, environment: environment)
-        let other = DraftFile(dataFolder: URL(string: "postgresql://shelf@db2:5432/shelf")!, environment: environment)
+        XCTAssertEqual(a.url, DraftFile(place: "/data/a/", environment: environment).url)
+        let server = DraftFile(place: "postgresql://shelf@db1:5432/shelf", environment: environment)
+        let other = DraftFile(place: "postgresql://shelf@db2:5432/shelf", environment: environment)
         XCTAssertNotEqual(server.url, other.url, "two servers' databases of the same name")
-        XCTAssertNotEqual(server.url, DraftFile(dataFolder: URL(fileURLWithPath: "/shelf"), environment: environment).url)
+        XCTAssertNotEqual(server.url, DraftFile(place: "/shelf", environment: environment).url)
     }
 
     func testADraftRoundTripsAndIsRemoved() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-draft-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = DraftFile(dataFolder: URL(fileURLWithPath: "/data"), environment: ["XDG_STATE_HOME": folder.path])
+        let file = DraftFile(place: "/data", environment: ["XDG_STATE_HOME": folder.path])
         XCTAssertNil(file.load())
         let draft = FormDraft(title: "Edit books/x", collectionID: "books", documentID: "x", labels: ["Title"],
                               values: ["Typed ✍️"], initialValues: ["Old"], focus: 0,
@@ -42,7 +42,7 @@ final class DraftFileTests: XCTestCase {
     func testADraftIsReadableByItsOwnerOnlyInAFolderOnlyTheOwnerCanEnter() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-draft-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = DraftFile(dataFolder: URL(fileURLWithPath: "/data"), environment: ["XDG_STATE_HOME": folder.path])
+        let file = DraftFile(place: "/data", environment: ["XDG_STATE_HOME": folder.path])
         // A state folder made earlier, open to all, is closed too.
         try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])

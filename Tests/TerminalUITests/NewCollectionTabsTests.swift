@@ -25,7 +25,8 @@ final class NewCollectionTabsTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none)
+        // The start's listing of the collections, done at once, so no late one follows the tests' own.
+        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
         try await deliver(app) { app.tab.isLoaded }
         return app
     }
@@ -70,5 +71,23 @@ final class NewCollectionTabsTests: XCTestCase {
         XCTAssertTrue(app.refreshCollections(), "back again")
         try await deliver(app) { app.tab.rowCount == 1 }
         XCTAssertFalse(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("gone"))
+    }
+
+    /// The start lists the collections as an effect: the first frame is drawn while the listing
+    /// is pending (on a server that does not answer, until its deadline), with the tabs known
+    /// from the view models; the collections it finds join when it comes back.
+    func testTheFirstFrameIsDrawnWhileTheCollectionsAreBeingListed() async throws {
+        let runner = ManualEffects()
+        let app = AppModel(store: try Firestore(directory: folder, settings: FirestoreSettings()), colorMode: .none, effects: runner)
+        XCTAssertEqual(runner.pendingPaths, ["the store's collections"])
+        try await app.deliver()
+        let size = Size(width: 90, height: 16)
+        XCTAssertEqual(app.frame(size: size).canvas.lines[0],
+                       " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles                                ")
+        XCTAssertEqual(app.tabs.count, 5)
+        runner.complete()
+        XCTAssertTrue(runner.pending.isEmpty)
+        XCTAssertEqual(app.frame(size: size).canvas.lines[0],
+                       " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles   6 zines                      ")
     }
 }

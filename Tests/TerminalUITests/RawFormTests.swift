@@ -64,7 +64,7 @@ final class RawFormTests: XCTestCase {
         let data = folder.appendingPathComponent("data")
         let settings = FirestoreSettings()
         let app = AppModel(store: try Firestore(directory: data, settings: settings), colorMode: .none,
-                           draftFile: DraftFile(dataFolder: data, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]), effects: SynchronousEffects())
+                           draftFile: DraftFile(place: data.path, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]), effects: SynchronousEffects())
         if case .browse = app.state.mode {} else { return app }
         _ = app.apply(.key(.character("6")))
         try await deliver(app) { app.tab.isLoaded && app.tab.rowCount > 0 }

@@ -57,6 +57,7 @@ final class SubcollectionTabsTests: XCTestCase {
         let settings = FirestoreSettings()
         let runner = ManualEffects()
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: runner)
+        runner.completeStartListing()
         try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
         _ = app.apply(.key(.character("c")))
         XCTAssertEqual(runner.pendingPaths, ["collections of books/dune"], "on a server, a call: an effect")

@@ -44,7 +44,8 @@ final class TabBarScrollingTests: XCTestCase {
         for collection in ["books", "notes", "papers"] {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(collection), withIntermediateDirectories: true)
         }
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        // The start's listing of the collections, done at once: notes and papers are tabs.
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         try await app.deliver()
         let size = Size(width: 60, height: 16)
         var bar = app.frame(size: size).canvas.lines[0]

@@ -24,6 +24,7 @@ final class ManualEffects: EffectRunner {
             case .write(let write): write.reference.path
             case .readTimes(let snapshot): "times of \(snapshot.reference.path)"
             case .listCollections(let reference): "collections of \(reference.path)"
+            case .listStoreCollections: "the store's collections"
             }
         }
     }
@@ -39,6 +40,13 @@ final class ManualEffects: EffectRunner {
     func complete() {
         let (effect, deliver) = pending.removeFirst()
         deliver(effect.perform())
+    }
+
+    /// Completes the listing of the store's collections that every app starts with, for the
+    /// tests about the effects that come after it.
+    func completeStartListing() {
+        guard case .listStoreCollections = pending.first?.effect else { preconditionFailure("no listing at start: \(pendingPaths)") }
+        complete()
     }
 
     func fail(with error: any Error) {

@@ -27,6 +27,7 @@ final class WritesInFlightTests: XCTestCase {
 
     private func makeApp() async throws -> AppModel {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: runner)
+        runner.completeStartListing()
         try await app.deliver()
         XCTAssertTrue(app.tab.isLoaded)
         return app
@@ -142,7 +143,7 @@ final class WritesInFlightTests: XCTestCase {
 
     func testQuittingWaitsForTheWritesInFlight() async throws {
         let app = try await makeApp()
-        var outcomes: [AppModel.Outcome] = []
+        var outcomes: [Outcome] = []
         app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
         XCTAssertEqual(app.apply(.key(.character("q"))), .keepRunning)
@@ -154,7 +155,7 @@ final class WritesInFlightTests: XCTestCase {
 
     func testAFailedWriteCancelsTheQuitThatWaitedForIt() async throws {
         let app = try await makeApp()
-        var outcomes: [AppModel.Outcome] = []
+        var outcomes: [Outcome] = []
         app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
         XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning)

@@ -35,4 +35,15 @@ final class ServerConnection {
         guard let error = error as? FirestoreErrorCode, error.code == .unavailable || error.code == .deadlineExceeded else { return nil }
         return error.errorUserInfo[NSLocalizedFailureReasonErrorKey] as? String ?? error.description
     }
+
+    /// The server answered: no longer offline, and the failures of writes tried while it was
+    /// are forgotten by `tabs` (they said it could not be reached; the form kept says the
+    /// rest). Returns whether it was offline.
+    @discardableResult
+    func answered(forgetting tabs: [CollectionTab]) -> Bool {
+        guard isOffline else { return false }
+        note(nil)
+        for tab in tabs { tab.forgetWriteError() }
+        return true
+    }
 }

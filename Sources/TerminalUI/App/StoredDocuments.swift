@@ -1,25 +1,29 @@
 import DocumentStore
 import Foundation
+import ShelfModels
 
 /// The documents as stored, for what shows or hands over their text: `v`, `Y` and the editor.
 /// A folder's documents are files; a server's are the JSON it stores.
 struct StoredDocuments {
-    /// The data folder, or the server's URL.
-    let directory: URL
+    /// The store, which knows whether its documents are files and where.
+    let store: Firestore
+    /// True when the documents are files an editor can open (not rows on a database server):
+    /// the store names a file for a collection.
+    let hasFiles: Bool
 
-    /// True when the documents are files an editor can open (not rows on a database server).
-    var hasFiles: Bool { directory.isFileURL }
-
-    /// A document's file in the data folder.
-    func fileURL(of reference: DocumentReference) -> URL {
-        directory.appendingPathComponent(reference.path + ".json")
+    init(store: Firestore) {
+        self.store = store
+        hasFiles = store.fileURL(for: KnownCollection.books.rawValue) != nil
     }
+
+    /// A document's file, when the documents are files.
+    func fileURL(of reference: DocumentReference) -> URL? { store.fileURL(for: reference.path) }
 
     /// The document as stored: its file as it is (even one that cannot be read), or on a
     /// server the stored JSON.
     func text(of snapshot: DocumentSnapshot) throws -> String {
-        if hasFiles {
-            return try String(contentsOf: fileURL(of: snapshot.reference), encoding: .utf8)
+        if let file = fileURL(of: snapshot.reference) {
+            return try String(contentsOf: file, encoding: .utf8)
         }
         guard let json = snapshot.storedJSON else {
             throw snapshot.readError.map { $0 as Error } ?? Missing(errorDescription: "the document does not exist")
@@ -29,10 +33,15 @@ struct StoredDocuments {
 
     private struct Missing: LocalizedError { let errorDescription: String? }
 
-    /// Why the editor cannot open the documents here, or nil when it can.
-    var editorRefusal: String? {
-        hasFiles ? nil : "The editor works on files; this store is on a server (\(directory.absoluteString)): use e, the form"
+    /// `E`: the document's file for the editor, or why the editor cannot open it.
+    func editorFile(of reference: DocumentReference) -> Result<URL, EditorRefusal> {
+        guard let file = fileURL(of: reference) else {
+            return .failure(EditorRefusal(reason: "The editor works on files; this store is on a server (\(store.placeName)): use e, the form"))
+        }
+        return .success(file)
     }
+
+    struct EditorRefusal: Error { let reason: String }
 
     /// `Y`: the document as stored, for the terminal's clipboard, and what the status line
     /// says of it; no text when it cannot be read or is too large for a terminal's clipboard
@@ -44,7 +53,7 @@ struct StoredDocuments {
             let text = try text(of: snapshot)
             let bytes = text.utf8.count
             guard bytes <= Clipboard.maxBytes else {
-                let instead = hasFiles ? "E opens \(path), or copy the file \(fileURL(of: reference).path)" : "v shows \(path)"
+                let instead = fileURL(of: reference).map { "E opens \(path), or copy the file \($0.path)" } ?? "v shows \(path)"
                 return ("Not copied: \(bytes.formatted()) bytes, over the \(Clipboard.maxBytes.formatted()) "
                     + "a terminal's clipboard takes; \(instead)", nil)
             }
@@ -52,5 +61,13 @@ struct StoredDocuments {
         } catch {
             return ("Not copied: cannot read \(path).json: \(error.localizedDescription)", nil)
         }
+    }
+
+    /// `Y`: the selected document as stored, for the terminal's clipboard (`clipboardCopy`).
+    @MainActor
+    func copySelected(in state: inout AppState) -> Reply {
+        guard let index = state.selectedIndex else { return Reply(notice: "Nothing to copy: the list is empty") }
+        let copy = clipboardCopy(of: state.tab.snapshot(at: index))
+        return Reply(notice: copy.notice, outcome: copy.text.map(Outcome.copyToClipboard) ?? .keepRunning)
     }
 }

@@ -14,6 +14,9 @@ enum Effect: Sendable {
     case readTimes(DocumentSnapshot)
     /// Lists a document's collections, for `c` (on a server, a call).
     case listCollections(DocumentReference)
+    /// Lists the store's collections, at start: the tabs known from the view models show at
+    /// once, and a server that does not answer holds up nothing but the tabs it would add.
+    case listStoreCollections(Firestore)
 
     /// Does what the effect says, where the runner runs it (never the main thread in the app),
     /// and returns what the model needs to know of it.
@@ -22,6 +25,7 @@ enum Effect: Sendable {
         case .write(let write): .written(Result { try write.perform() })
         case .readTimes(let snapshot): .timesRead(snapshot, (try? snapshot.reference.firestore.documentTimes([snapshot.reference.path]))?.first ?? nil)
         case .listCollections(let reference): .collectionsListed(reference, Result { try reference.listCollections().map(\.collectionID) })
+        case .listStoreCollections(let store): .storeCollectionsListed(CollectionListing(of: store, selected: nil))
         }
     }
 }
@@ -34,6 +38,8 @@ enum EffectResult: Sendable {
     case timesRead(DocumentSnapshot, DocumentTimes?)
     /// The ids of the document's collections, or why they could not be listed.
     case collectionsListed(DocumentReference, Result<[String], any Error>)
+    /// The store's collections, or why they could not be listed.
+    case storeCollectionsListed(CollectionListing)
 }
 
 /// One change to one document, with the reads undo needs around it.

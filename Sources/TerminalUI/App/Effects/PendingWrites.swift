@@ -43,6 +43,14 @@ final class PendingWrites {
     /// Whether a write of the document is in flight.
     func isWriting(_ reference: DocumentReference) -> Bool { inFlight.contains { $0.write.reference == reference } }
 
+    /// The form of a save that failed or has not finished, while it holds typed text: its text
+    /// is in no document yet.
+    var unsavedSession: FormSession? {
+        for case .formBack(let session, _) in interruptions where session.isDirty { return session }
+        for case .save(let session) in inFlight.map(\.purpose) where session.isDirty { return session }
+        return nil
+    }
+
     /// The status line while writes are in flight: "Saving books/dune…", and what waits.
     var progress: String? {
         guard let first = inFlight.first else { return nil }

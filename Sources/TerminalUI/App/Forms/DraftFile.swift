@@ -1,3 +1,4 @@
+import DocumentStore
 import Foundation
 
 /// Where the draft of one data folder is kept: `$XDG_STATE_HOME/shelf` (or
@@ -9,9 +10,14 @@ public struct DraftFile: Sendable {
 
     public init(url: URL) { self.url = url }
 
-    /// The draft file for `dataFolder` (or a server's URL), in the user's state folder as
-    /// `environment` gives it.
-    public init(dataFolder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// The draft file of `store`, in the user's state folder as `environment` gives it.
+    public init(store: Firestore, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(place: store.placeName, environment: environment)
+    }
+
+    /// The draft file of the store at `place` (its `placeName`: a folder's path, or a server's
+    /// URL without the password), in the user's state folder as `environment` gives it.
+    public init(place: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let state: URL
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             state = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -20,9 +26,10 @@ public struct DraftFile: Sendable {
                 ?? FileManager.default.homeDirectoryForCurrentUser
             state = home.appendingPathComponent(".local/state", isDirectory: true)
         }
-        let path = dataFolder.isFileURL ? dataFolder.standardizedFileURL.path : dataFolder.absoluteString
+        // "/data/a/" is the folder "/data/a".
+        let place = place.count > 1 && place.hasSuffix("/") ? String(place.dropLast()) : place
         url = state.appendingPathComponent("shelf", isDirectory: true)
-            .appendingPathComponent("draft-\(Self.hash(path)).json")
+            .appendingPathComponent("draft-\(Self.hash(place)).json")
     }
 
     /// FNV-1a of the path, in hex: stable across runs (Swift's Hasher is not).

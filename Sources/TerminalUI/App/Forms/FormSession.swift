@@ -30,3 +30,11 @@ struct FormSession {
         return valid
     }
 }
+
+extension FormSession {
+    /// The form as a draft: what SIGTERM and SIGHUP keep of it.
+    var draft: FormDraft {
+        FormDraft(title: spec.title, collectionID: tabID, documentID: documentID, labels: widget.fields.map(\.label),
+                  values: widget.values, initialValues: initialValues, focus: widget.focus)
+    }
+}

@@ -3,10 +3,12 @@ import Foundation
 import ShelfModels
 
 /// The app: its state (`AppState`, a value), changed only by `apply(_:)` over a closed set of
-/// actions (keys, clicks, frames, listings, finished effects), and what it runs on. Drawing is
-/// `AppView.render`'s, a pure function of this; writes, reads and listings are effects run off
-/// the main thread whose results come back as actions; the view models' listeners are what the
-/// `frame` action takes in.
+/// actions (keys, clicks, frames, listings, finished effects), and what it runs on. `apply`
+/// routes each action to a focused update over the state (`BrowseUpdate`, `FormUpdate`,
+/// `WriteUpdate`, ...), which replies with what it wants done beyond it (`Reply`: a message,
+/// effects, an outcome) and this does it. Drawing is `AppView.render`'s, a pure function of
+/// this; writes, reads and listings are effects run off the main thread whose results come
+/// back as actions; the view models' listeners are what the `frame` action takes in.
 @MainActor
 public final class AppModel {
     /// Everything the actions change but the status line's messages, the server's state and
@@ -66,10 +68,10 @@ public final class AppModel {
         self.effects = effects
         self.draftFile = draftFile
         self.store = store
-        documents = StoredDocuments(directory: store.directory)
+        documents = StoredDocuments(store: store)
         self.colorMode = colorMode
         isReadOnly = store.isReadOnly
-        connection = store.directory.isFileURL ? nil : ServerConnection(server: store.directory.absoluteString)
+        connection = documents.hasFiles ? nil : ServerConnection(server: store.placeName)
         books = BooksViewModel(db: store)
         colors = MappingColorsViewModel(db: store)
         let languages = CustomizeMappingViewModel(db: store)
@@ -89,60 +91,29 @@ public final class AppModel {
             ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
                      subscribe: articles.subscribe, unsubscribe: {}),
         ]))
-        refreshCollections()
+        run(.listStoreCollections(store))
         self.notice = notice
         status.reportWriteErrors(of: store)
-        if isReadOnly && self.notice == nil { self.notice = "The folder \(store.directory.path) is read-only: browsing only" }
+        if isReadOnly && self.notice == nil { self.notice = "The folder \(store.placeName) is read-only: browsing only" }
         tab.show()
         if let draft = draftFile?.load() { state.mode = .confirm(.reopenDraft(draft)) }
     }
 
     var tab: CollectionTab { state.tab }
 
-
     // MARK: Collections made and removed while running
 
     /// Adds a tab for each collection folder made since the last look (by another program's
     /// `mkdir`), among the tabs after the known ones in byte order of names, and marks the tabs
     /// whose folder is gone (or back). One readdir of the data folder (on a server, one query,
-    /// which also tells `connection` whether it answers); returns whether the tabs changed, so
-    /// the caller draws again.
+    /// which also tells `connection` whether it answers), made here and now: the app's own
+    /// looks are made off the main thread (the start's an effect, then `shelf`'s timer's);
+    /// returns whether the tabs changed, so the caller draws again.
     @discardableResult
-    public func refreshCollections() -> Bool { applyCollections(CollectionListing(of: store, selected: selectedDocument)) }
-
-    /// `refreshCollections` with the listing already made.
-    @discardableResult
-    func applyCollections(_ listing: CollectionListing) -> Bool {
-        var changed = false
-        if let selected = listing.selected, state.documentCollections.map({ $0 != selected }) ?? true {
-            state.documentCollections = selected
-            changed = true
-        }
-        let listed: [String]
-        switch listing.collections {
-        case .success(let ids):
-            listed = ids
-            if serverAnswered(), let connection { notice = "Back online: \(connection.server)" }
-        case .failure(let error):
-            connection?.note(error)
-            return changed
-        }
-        return state.tabSet.take(listed: listed, store: store) || changed
-    }
-
-    /// The server answered: no longer offline, and the failures of writes tried while it was
-    /// are forgotten (they said it could not be reached; the form kept says the rest). Returns
-    /// whether it was offline.
-    @discardableResult
-    func serverAnswered() -> Bool {
-        guard let connection, connection.isOffline else { return false }
-        connection.note(nil)
-        for tab in tabs { tab.forgetWriteError() }
-        return true
-    }
+    public func refreshCollections() -> Bool { apply(.collectionsListed(CollectionListing(of: store, selected: selectedDocument))) != .unchanged }
 
     /// The selected document, whose collections the once-a-second look lists.
-    public var selectedDocument: DocumentReference? { state.selectedIndex.map { tab.snapshot(at: $0).reference } }
+    public var selectedDocument: DocumentReference? { state.selectedDocument }
 
     // MARK: Actions
 
@@ -152,10 +123,10 @@ public final class AppModel {
         switch action {
         case .key(let key, let pageSize):
             let outcome = handleKey(key, pageSize: pageSize)
-            let afterWrites = continueAfterWrites()
+            let afterWrites = perform(writing.continueAfterWrites(in: &state))
             return outcome == .keepRunning ? afterWrites : outcome
         case .mouse(let kind, let hit):
-            handle(mouse: kind, on: hit)
+            return perform(MouseUpdate.handle(kind, on: hit, in: &state))
         case .frame(let size):
             settle(size: size)
         case .sortSlice:
@@ -163,15 +134,16 @@ public final class AppModel {
         case .replayWaitingKeys:
             return replayKeysWaitingForLoad()
         case .collectionsListed(let listing):
-            return applyCollections(listing) ? .keepRunning : .unchanged
+            return perform(collections.listed(listing, in: &state))
         case .effectFinished(let outcome):
             switch outcome.result {
-            case .written(let result): return finished(result)
+            case .written(let result): return perform(writing.finished(result, in: &state))
             case .timesRead(let snapshot, let times): timesRead(of: snapshot, times)
-            case .collectionsListed(let reference, let listed): openCollections(of: reference, listed: listed)
+            case .collectionsListed(let reference, let listed): return perform(collections.opened(collectionsOf: reference, listed, in: &state))
+            case .storeCollectionsListed(let listing): return perform(collections.listed(listing, in: &state))
             }
         case .editorFinished(let file, let result):
-            let name = file.deletingPathExtension().path.replacingOccurrences(of: store.directory.path + "/", with: "")
+            let name = file.deletingPathExtension().path.replacingOccurrences(of: store.placeName + "/", with: "")
             notice = result.map { "Editor: \($0)" } ?? "Back from the editor: changes to \(name) show as soon as they are read"
         case .suspensionRefused:
             // The process was not stopped, as a process group no shell waits on is never
@@ -179,6 +151,21 @@ public final class AppModel {
             notice = "Ctrl-Z does nothing here: no shell's job control could bring Shelf back (run it from a shell to suspend it)"
         }
         return .keepRunning
+    }
+
+    /// Does what an update's reply asks beyond the state: the status line's message, the
+    /// lookup's fetch, the effects (started once the state and the message are set); returns
+    /// its outcome.
+    func perform(_ reply: Reply) -> Outcome {
+        if reply.notice != nil || reply.clearsNotice { notice = reply.notice }
+        if notice == nil, let fallback = reply.fallbackNotice { notice = fallback }
+        if let id = reply.lookup {
+            books.lookup.book = .empty
+            books.lookup.errorMessage = nil
+            fetchLookup(id)
+        }
+        for effect in reply.effects { run(effect) }
+        return reply.outcome
     }
 
     /// Starts an effect; its result comes back as an action, then the app draws again
@@ -191,6 +178,15 @@ public final class AppModel {
         }
     }
 
+    // MARK: The focused updates, with what each is given (made when needed: `isReadOnly` is
+    // settable, and an update holds only what it reads)
+
+    var writing: WriteUpdate { WriteUpdate(store: store, writes: writes, connection: connection) }
+    var forms: FormUpdate { FormUpdate(isReadOnly: isReadOnly, draftFile: draftFile, writing: writing) }
+    var browsing: BrowseUpdate { BrowseUpdate(bindings: browseBindings, documents: documents, forms: forms, writing: writing) }
+    var collections: CollectionsUpdate { CollectionsUpdate(store: store, connection: connection) }
+    var confirming: ConfirmationUpdate { ConfirmationUpdate(forms: forms, writing: writing) }
+
     /// The collections whose first snapshot has arrived and been ordered, for the benchmark's
     /// timing log.
     public var loadedCollectionIDs: [String] { tabs.filter { $0.isLoaded && state.isReady($0) }.map(\.collectionID) }
@@ -201,7 +197,7 @@ public final class AppModel {
     /// lists every key with why it does nothing now, and pressed, such a key says why.
     var browseBindings: [KeyBinding<Keymap.Action>] {
         guard isReadOnly else { return Keymap.browse }
-        return Keymap.browse.disabling { Self.writes.contains($0) ? "The folder is read-only" : nil }
+        return Keymap.browse.disabling { BrowseUpdate.writes.contains($0) ? "The folder is read-only" : nil }
     }
 
     var bindings: [KeyBinding<Keymap.Action>] {
@@ -216,4 +212,29 @@ public final class AppModel {
         case .confirm: return Keymap.confirm
         }
     }
+
+    // MARK: Quitting
+
+    /// For quitting: waits up to `timeout` for the writes in flight and takes in their results
+    /// (a failed save's form then counts for `formDraft`); returns what each write still in
+    /// flight was doing ("saving books/dune"), for the app to say as it leaves.
+    public func finishWrites(within timeout: DispatchTimeInterval) -> [String] {
+        writes.quitWhenDone = false
+        let saved = afterEffect
+        afterEffect = nil  // the app is already quitting
+        defer { afterEffect = saved }
+        _ = effects.finish(within: timeout)
+        return writes.inFlight.map(\.activity)
+    }
+
+    /// The form as a draft, when one holds typed text: the open one, else a save's that failed
+    /// or has not finished. What SIGTERM and SIGHUP keep.
+    public var formDraft: FormDraft? {
+        if let form, form.isDirty { return form.draft }
+        return unsavedDraft
+    }
+
+    /// The form of a save that failed or has not finished, as a draft: kept however Shelf
+    /// quits, since no question was asked about it.
+    public var unsavedDraft: FormDraft? { writes.unsavedSession?.draft }
 }

@@ -42,6 +42,11 @@ extension AppState {
         }
     }
 
+    /// The selected document, the selection following it from now on.
+    var selectedDocument: DocumentReference? {
+        mutating get { selectedIndex.map { tab.snapshot(at: $0).reference } }
+    }
+
     mutating func select(position: Int?, in visible: [Int]) {
         detailScroll = nil  // a move, even back to the same document, shows the top
         lists.select(position, of: tab, in: visible)

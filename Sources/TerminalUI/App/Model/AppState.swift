@@ -4,7 +4,7 @@ import DocumentStore
 /// `AppModel.apply`. Per-mode state is in `mode`'s case, per-tab state in `lists`.
 @MainActor
 struct AppState {
-    var mode: AppModel.Mode = .browse
+    var mode: Mode = .browse
     /// The tabs in their order and the one shown.
     var tabSet: CollectionTabs
     /// Every tab's list: its state, rows, selection and sorting.
@@ -33,4 +33,10 @@ struct AppState {
     var keysWaitingForLoad: [(key: Key, pageSize: Int)] = []
     /// A draft to reopen once its tab has loaded.
     var draftWaitingForLoad: FormDraft?
+
+    /// Back to the list from a form (saved, cancelled or dropped).
+    mutating func closeForm() {
+        mode = .browse
+        showsLookup = false
+    }
 }

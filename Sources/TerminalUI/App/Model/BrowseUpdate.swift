@@ -1,0 +1,104 @@
+import DocumentStore
+
+/// The list's keys (`Keymap.browse`): moves, tabs, the prompts, forms and writes, the views and
+/// copies of the selected document. Keys that act on a tab's documents wait for its rows; a
+/// key that does nothing here says why.
+@MainActor
+struct BrowseUpdate {
+    /// The list's keys as they are now (some disabled in a read-only folder).
+    let bindings: [KeyBinding<Keymap.Action>]
+    let documents: StoredDocuments
+    let forms: FormUpdate
+    let writing: WriteUpdate
+
+    /// Keys that change documents: refused, and left out of the hint line, in a read-only folder.
+    static let writes: Set<Keymap.Action> = [.add, .edit, .openInEditor, .delete, .undo, .redo]
+
+    static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .copyPath, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
+
+    func handle(_ key: Key, pageSize: Int, in state: inout AppState) -> Reply {
+        let tab = state.tab
+        if let action = Keymap.browse.action(for: key), !state.isReady(tab) && Self.actsOnDocuments.contains(action) {
+            state.keysWaitingForLoad.append((key, pageSize))
+            return Reply()
+        }
+        guard let binding = bindings.binding(for: key) else {
+            guard case .character(let c) = key else { return Reply() }
+            return Reply(notice: "\"\(c)\" does nothing here: press ? for the keys")
+        }
+        if let reason = binding.disabledReason { return Reply(notice: "\(reason): \(key.label) does nothing") }
+        let action = binding.action
+        let tabs = state.tabSet.all
+        let visible = state.visibleRows(of: tab)
+        switch action {
+        case .up: state.move(-1)
+        case .down: state.move(1)
+        case .pageUp: state.move(-max(1, pageSize - 1))
+        case .pageDown: state.move(max(1, pageSize - 1))
+        case .top: state.move(-max(1, visible.count))
+        case .bottom: state.move(max(1, visible.count))
+        case .nextTab: state.switchTab(to: (state.tabSet.active + 1) % tabs.count)
+        case .previousTab: state.switchTab(to: (state.tabSet.active + tabs.count - 1) % tabs.count)
+        case .tabNumber:
+            guard case .character(let c) = key, let number = c.wholeNumberValue else { break }
+            guard number <= tabs.count else { return Reply(notice: "There is no tab \(number): \(tabs.count) tabs") }
+            state.switchTab(to: number - 1)
+        case .filter:
+            state.mode = .filter(TextField(text: state.current.filter ?? ""))
+        case .clearFilter:
+            state.showsLookup = false
+            if state.current.filter != nil { state.current.filter = nil; return Reply(notice: "Filter cleared") }
+        case .open:
+            state.mode = .openPrompt(TextField(), completion: nil)
+        case .add: return forms.open(editing: nil, in: &state)
+        case .edit:
+            guard let index = state.selectedIndex else { return Reply(notice: "Nothing to edit: the list is empty") }
+            // A file that cannot be read has no fields for a form: it is edited in the editor,
+            // whole, so nothing is lost.
+            if tab.snapshot(at: index).readError != nil { return openInEditor(tab.snapshot(at: index).reference) }
+            // The form would show the document as it was before that write.
+            let reference = tab.snapshot(at: index).reference
+            if writing.writes.isWriting(reference) { return Reply(notice: "\(reference.path) is being written: e edits it once that is done") }
+            return forms.open(editing: index, in: &state)
+        case .openInEditor:
+            guard let reference = state.selectedDocument else { return Reply(notice: "Nothing to open: the list is empty") }
+            return openInEditor(reference)
+        case .delete:
+            guard let index = state.selectedIndex else { return Reply(notice: "Nothing to delete: the list is empty") }
+            state.mode = .confirm(.delete(id: tab.snapshot(at: index).documentID))
+        case .undo: return writing.undoOrRedo(redo: false, in: &state)
+        case .redo: return writing.undoOrRedo(redo: true, in: &state)
+        case .collections:
+            // Listing them is an effect: on a server, a call the keys do not wait for.
+            guard let reference = state.selectedDocument else { return Reply(notice: "Nothing selected: the list is empty") }
+            return Reply(effects: [.listCollections(reference)])
+        case .rawView:
+            guard let index = state.selectedIndex else { return Reply(notice: "Nothing to show: the list is empty") }
+            state.mode = .raw(RawJSONView(snapshot: tab.snapshot(at: index), text: documents.text(of:)))
+        case .copyJSON: return documents.copySelected(in: &state)
+        case .copyPath:
+            guard let reference = state.selectedDocument else { return Reply(notice: "Nothing to copy: the list is empty") }
+            return Reply(notice: "Copied \(reference.path) to the clipboard", outcome: .copyToClipboard(reference.path))
+        case .sortNext, .sortReverse:
+            let order = state.sortOrder(of: tab)
+            // Only the columns on screen: a sort by one out of sight would look like none.
+            let shown = TableLayout(columns: tab.columns, width: max(1, ScreenLayout(size: state.size).header.width)).shownCount
+            return Reply(notice: state.sort(by: action == .sortNext ? order.next(columnCount: shown) : order.reversed))
+        case .help: state.mode = .help(offset: 0)
+        case .messages: state.mode = .messages(offset: 0)
+        case .scrollDetailDown: state.scrollDetail(by: 1)
+        case .scrollDetailUp: state.scrollDetail(by: -1)
+        case .quit: return Reply(outcome: writing.quitAfterWrites())
+        default: break
+        }
+        return Reply()
+    }
+
+    /// `E`: the document's file in the editor, when the documents are files.
+    func openInEditor(_ reference: DocumentReference) -> Reply {
+        switch documents.editorFile(of: reference) {
+        case .success(let file): Reply(outcome: .runEditor(file))
+        case .failure(let refusal): Reply(notice: refusal.reason)
+        }
+    }
+}

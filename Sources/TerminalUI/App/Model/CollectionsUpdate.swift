@@ -1,0 +1,49 @@
+import DocumentStore
+
+/// The collections as listed: the top-level ones (a tab for each one found while running, gone
+/// tabs marked, and on a server whether it answers), and a document's, which `c` opens as tabs.
+@MainActor
+struct CollectionsUpdate {
+    /// What the tabs of collections found are made on.
+    let store: Firestore
+    /// On a server: a listing says whether it answers.
+    let connection: ServerConnection?
+
+    /// Takes in a look at the collections (`CollectionListing`): the selected document's, which
+    /// its detail names, and the top-level ones. Answers `.unchanged` when the tabs and the
+    /// detail stay as they were, so no frame is needed.
+    func listed(_ listing: CollectionListing, in state: inout AppState) -> Reply {
+        var changed = false
+        if let selected = listing.selected, state.documentCollections.map({ $0 != selected }) ?? true {
+            state.documentCollections = selected
+            changed = true
+        }
+        var reply = Reply()
+        switch listing.collections {
+        case .success(let ids):
+            if let connection, connection.answered(forgetting: state.tabSet.all) { reply.notice = "Back online: \(connection.server)" }
+            changed = state.tabSet.take(listed: ids, store: store) || changed
+        case .failure(let error):
+            connection?.note(error)
+        }
+        reply.outcome = changed ? .keepRunning : .unchanged
+        return reply
+    }
+
+    /// `c`'s listing back: each collection of the document becomes a tab (once), after the
+    /// others so the numbers of those stay, and the first of them is shown.
+    func opened(collectionsOf reference: DocumentReference, _ listed: Result<[String], any Error>, in state: inout AppState) -> Reply {
+        let ids: [String]
+        switch listed {
+        case .success(let listed): ids = listed.sorted(by: CollectionTabs.precedes)
+        case .failure(let error): return Reply(notice: "Cannot list the collections of \(reference.path): \(error)")
+        }
+        state.documentCollections = (reference.path, ids)
+        let paths = ids.map { "\(reference.path)/\($0)" }
+        guard let first = paths.first else { return Reply(notice: "\(reference.path) has no collections") }
+        state.tabSet.add(paths, store: store)
+        state.switchTab(to: state.tabSet.all.firstIndex { $0.collectionID == first } ?? state.tabSet.active)
+        return Reply(notice: ids.count == 1 ? "Opened \(first)"
+            : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))")
+    }
+}

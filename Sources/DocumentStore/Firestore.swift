@@ -336,7 +336,8 @@ public final class Firestore: @unchecked Sendable {
             keys.insert(.collection(collection))
             keys.insert(.collectionGroup(collection.last))
         }
-        let watchers = state.withLock { state in keys.compactMap { state.watchers[$0] } }
+        // A query followed on its own (a window on a server) is woken by its collection's writes.
+        let watchers = state.withLock { state in state.watchers.filter { keys.contains($0.key.broadened) }.map(\.value) }
         for watcher in watchers { watcher.wrote(paths) }
     }
 }

@@ -193,7 +193,7 @@ final class RemoteBackend: ChangePushingBackend {
     // MARK: Listening
 
     /// Each listened query is a target of its own: the server sends only its documents.
-    var watchesQueries: Bool { true }
+    func watches(_ query: QueryDefinition) -> Bool { true }
 
     func follow(_ key: Firestore.WatchKey, store: Firestore,
                 receive: @escaping @Sendable (Result<PushedChanges, Error>) -> Void) -> @Sendable () -> Void {

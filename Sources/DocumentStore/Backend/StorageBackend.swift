@@ -32,9 +32,10 @@ package protocol StorageBackend: AnyObject, Sendable {
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID>
     /// The ids of the collections directly below `parent` (the root: no segments), sorted.
     func collectionIDs(under parent: ResourcePath) throws -> [String]
-    /// True when the storage follows each listened query on its own (a Firestore server's
-    /// listen target: only the query's documents come), rather than its whole collection.
-    var watchesQueries: Bool { get }
+    /// True when the storage follows this listened query on its own (only the query's
+    /// documents are read: a Firestore server's listen target, a window of a database
+    /// server's collection), rather than its whole collection.
+    func watches(_ query: QueryDefinition) -> Bool
     /// Where the watcher of `key` learns which documents changed (see `ChangeSource`).
     func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource
     /// The file of the document, or the folder of the collection, at `path`, when the
@@ -67,7 +68,7 @@ package struct WrittenDocument: Sendable {
 }
 
 extension StorageBackend {
-    package var watchesQueries: Bool { false }
+    package func watches(_ query: QueryDefinition) -> Bool { false }
     package func fileURL(for path: ResourcePath) -> URL? { nil }
     package func idsWithCollections(in collection: ResourcePath) throws -> [String]? { nil }
     package func otherFileCount(in collection: ResourcePath) throws -> Int { 0 }

@@ -191,7 +191,7 @@ public class Query: @unchecked Sendable, Hashable {
             subscription.deliver(error: error)
             return subscription
         }
-        firestore.subscribe(subscription, to: firestore.backend.watchesQueries ? .query(definition) : Firestore.WatchKey.query(definition).broadened)
+        firestore.subscribe(subscription, to: firestore.backend.watches(definition) ? .query(definition) : Firestore.WatchKey.query(definition).broadened)
         return subscription
     }
 

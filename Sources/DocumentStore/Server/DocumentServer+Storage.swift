@@ -95,6 +95,11 @@ extension DocumentServer {
         try collectionIDs(under: parent.description)
     }
 
+    /// A query with a limit is a window (a page of a list): it is run again when its collection
+    /// changes, so its listeners read the window, not the whole collection. Without a limit the
+    /// whole collection is followed, its changed documents read one by one.
+    package func watches(_ query: QueryDefinition) -> Bool { query.limit != nil }
+
     package func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource {
         ServerChangeFeed(server: self, key: key)
     }

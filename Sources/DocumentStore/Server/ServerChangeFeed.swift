@@ -1,11 +1,12 @@
 import Foundation
 
-/// Follows a collection, a collection group or one document on a database server: the server
-/// names the paths each commit wrote (`DocumentServer.observe`), and a look reads only those
-/// the watcher follows; when the server says changes may have been missed (a dropped
-/// connection), and at the first look, it reads everything the watcher follows, and the
-/// watcher keeps what is unchanged, so nothing is lost and nothing is `.added` twice. A look
-/// that fails keeps what it had to do for the next one.
+/// Follows a collection, a collection group, one document or a window of a collection (a query
+/// with a limit) on a database server: the server names the paths each commit wrote
+/// (`DocumentServer.observe`), and a look reads only those the watcher follows; a window is
+/// run again when a path of its collection was written. When the server says changes may have
+/// been missed (a dropped connection), and at the first look, it reads everything the watcher
+/// follows, and the watcher keeps what is unchanged, so nothing is lost and nothing is `.added`
+/// twice. A look that fails keeps what it had to do for the next one.
 final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
     private struct Pending {
         var everything = true
@@ -56,6 +57,10 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
             return pending
         }
         do {
+            if case .query(let definition) = key {
+                if taken.everything || taken.paths.contains(where: follows) { try run(definition, documents, firestore) }
+                return
+            }
             if taken.everything { return try readAll(documents, watcher, firestore) }
             try read(Set(taken.paths.filter(follows).map { ExactID($0) }), documents, firestore)
         } catch {
@@ -76,6 +81,18 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
         case .collectionGroup(let id): return segments.count >= 2 && UTF8Bytes.equal(segments[segments.count - 2], id)
         case .query: return false  // a broadened key is never a query
         }
+    }
+
+    /// Runs the window's query and hands over its documents: those that left it are removed.
+    private func run(_ definition: QueryDefinition, _ documents: WatchedDocuments, _ firestore: Firestore) throws {
+        var kept: Set<ExactID> = []
+        for snapshot in try server.results(of: Query(firestore: firestore, definition: definition, invalid: nil)) {
+            let path = snapshot.reference.resourcePath
+            let id = key.tableKey(of: path)
+            kept.insert(id)
+            _ = documents.take(id, snapshot.stored) { snapshot }
+        }
+        documents.removeAll(except: kept)
     }
 
     /// Reads everything the watcher follows and hands it over, then removes what is gone. A collection or

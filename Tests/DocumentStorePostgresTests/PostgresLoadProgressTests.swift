@@ -10,12 +10,7 @@ final class PostgresLoadProgressTests: PostgresTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        // Rows as another SQL client would write them: faster than 20,000 writes.
-        try sql("""
-            INSERT INTO shelf_documents (path, parent, collection_id, fields)
-            SELECT 'books/b' || lpad(i::text, 5, '0'), 'books', 'books', jsonb_build_object('n', i)
-            FROM generate_series(0, \(count - 1)) AS i
-            """)
+        try insertBooks(count)
     }
 
     override func tearDown() {

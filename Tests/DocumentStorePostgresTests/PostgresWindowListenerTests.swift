@@ -10,11 +10,7 @@ final class PostgresWindowListenerTests: PostgresTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        try sql("""
-            INSERT INTO shelf_documents (path, parent, collection_id, fields)
-            SELECT 'books/b' || lpad(i::text, 5, '0'), 'books', 'books', jsonb_build_object('n', i)
-            FROM generate_series(0, \(count - 1)) AS i
-            """)
+        try insertBooks(count)
     }
 
     private var window: Query { db.collection("books").order(by: "n").limit(to: 20) }

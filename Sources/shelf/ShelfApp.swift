@@ -45,10 +45,10 @@ final class ShelfApp {
     }
 
     private func start() {
-        sources.append(screen.makeInputSource(
+        sources.append(ScreenEventSources.input(of: screen,
             onKeys: { [self] keys in handle(keys) },
             onEndOfInput: { [self] in quit(signal: SIGHUP) }))
-        sources.append(screen.makeResizeSource { [self] _ in scheduleDraw() })
+        sources.append(ScreenEventSources.resize(of: screen) { [self] _ in scheduleDraw() })
         sources += TerminalRestorer.makeTerminationSources { [self] signal in
             MainActor.assumeIsolated { () -> Void in quit(signal: signal) }
         }

@@ -43,7 +43,8 @@ public final class NcursesScreen {
     private var pairsExhausted = false
     private var cursorVisible: Int32 = -1
     private var lastSize: Size?
-    private var emptyInputReads = 0
+    /// Reads in a row that found nothing to read (see `ScreenEventSources.input`).
+    var emptyInputReads = 0
 
     private struct PairKey: Hashable {
         var foreground: Int32
@@ -348,63 +349,5 @@ public final class NcursesScreen {
     /// An environment variable, nil when unset.
     public nonisolated static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
-    }
-}
-
-// MARK: Event sources
-
-extension NcursesScreen {
-    /// A resumed read source on stdin for the main queue: when input arrives it drains every
-    /// waiting key with `readKeys()` and passes them to `onKeys` (never an empty array).
-    /// When the terminal is gone (stdin fails with EIO, or is readable with nothing to read
-    /// three times running) the source is cancelled and `onEndOfInput` runs: stop the screen
-    /// and exit, as on SIGHUP. A detached process gets no SIGHUP, so this is its only notice.
-    /// Keep the source alive (store it) for as long as input should be read.
-    public func makeInputSource(onKeys: @escaping @MainActor ([Key]) -> Void,
-                                onEndOfInput: @escaping @MainActor () -> Void) -> any DispatchSourceRead {
-        nonisolated(unsafe) let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        source.setEventHandler {
-            MainActor.assumeIsolated {
-                let keys = self.readKeys()
-                if !keys.isEmpty {
-                    self.emptyInputReads = 0
-                    onKeys(keys)
-                } else {
-                    // EIO: the terminal hung up (libdispatch also stops watching the fd then,
-                    // so this is the last call). 0: readable with nothing to read, end of input
-                    // unless it is a stray wake-up, so wait for three in a row.
-                    let available = shelf_bytes_available(STDIN_FILENO)
-                    if available < 0 {
-                        self.emptyInputReads = 3
-                    } else if available == 0 {
-                        self.emptyInputReads += 1
-                    }
-                    if self.emptyInputReads >= 3 {
-                        source.cancel()
-                        onEndOfInput()
-                    }
-                }
-            }
-        }
-        source.resume()
-        return source
-    }
-
-    /// A resumed SIGWINCH source for the main queue that resizes ncurses to the terminal
-    /// (`updateSize()`) and calls `onResize` with the new size.
-    ///
-    /// Needed because a dispatch source takes SIGWINCH away from ncurses' own handler (checked
-    /// here: with both in place ncurses never sees the signal, so no KEY_RESIZE arrives and the
-    /// size stays stale); without any source, KEY_RESIZE only shows up with the next key press.
-    public func makeResizeSource(onResize: @escaping @MainActor (Size) -> Void) -> any DispatchSourceSignal {
-        signal(SIGWINCH, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-        source.setEventHandler {
-            MainActor.assumeIsolated {
-                onResize(self.updateSize())
-            }
-        }
-        source.resume()
-        return source
     }
 }

@@ -6,7 +6,6 @@ import Foundation
 /// Every path is walked from the root folder with `O_NOFOLLOW`, so neither an id nor a
 /// symbolic link can lead a read or a write outside the store.
 final class DocumentFiles: Sendable {
-    static let maxDocumentBytes = 1 << 20
     static let fileExtension = ".json"
 
     let rootPath: String
@@ -180,7 +179,7 @@ final class DocumentFiles: Sendable {
         guard fstat(fd, &st) == 0 else { return (.unreadable(String(cString: strerror(errno))), nil) }
         let stamp = FileStamp(st)
         guard (st.st_mode & S_IFMT) == S_IFREG else { return (.unreadable("it is not a regular file"), stamp) }
-        guard st.st_size <= Self.maxDocumentBytes else {
+        guard st.st_size <= WriteLimits.maxDocumentBytes else {
             return (.unreadable("the file is \(st.st_size) bytes; a document is at most 1 MiB"), stamp)
         }
         // Room for one byte more than the size, so a file that grew since the fstat is seen to
@@ -188,7 +187,7 @@ final class DocumentFiles: Sendable {
         if scratch.buffer.count < Int(st.st_size) + 1 { scratch.buffer = [UInt8](repeating: 0, count: max(Int(st.st_size) + 1, 4096)) }
         let limit = Int(st.st_size) + 1
         var count = 0
-        while count < limit && (count != st.st_size || st.st_size == Self.maxDocumentBytes) {
+        while count < limit && (count != st.st_size || st.st_size == WriteLimits.maxDocumentBytes) {
             let n = scratch.buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit - count) }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -197,7 +196,7 @@ final class DocumentFiles: Sendable {
             if n == 0 { break }
             count += n
         }
-        guard count <= Self.maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
+        guard count <= WriteLimits.maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
         return (Self.parseDocument(scratch.buffer[0..<count], store: store, scratch: &scratch.parsing), stamp)
     }
 
@@ -288,9 +287,7 @@ final class DocumentFiles: Sendable {
                                                                        updated: { try self.times(at: $0)?.updated }) {
             guard case .fields(let fields) = document else { entries.append(.init(path: path, bytes: nil)); continue }
             let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))
-            guard bytes.count <= Self.maxDocumentBytes else {
-                throw DocumentStoreError.documentTooLarge(path: path.description, bytes: bytes.count)
-            }
+            try WriteLimits.checkSize(bytes.count, document: path.description)
             entries.append(.init(path: path, bytes: bytes, keptTimes: keptTimes))
         }
         let times = entries.count == 1 ? [try persist(entries[0].bytes, at: entries[0].path, keptTimes: entries[0].keptTimes)]

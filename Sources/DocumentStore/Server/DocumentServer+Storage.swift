@@ -38,9 +38,7 @@ extension DocumentServer {
             return try staged.map { path, document, keptTimes in
                 guard let fields = document.fields else { return ServerDocument(path: path.description, json: nil) }
                 let text = DocumentText.text(fields)
-                guard text.utf8.count <= DocumentFiles.maxDocumentBytes else {
-                    throw DocumentStoreError.documentTooLarge(path: path.description, bytes: text.utf8.count)
-                }
+                try WriteLimits.checkSize(text.utf8.count, document: path.description)
                 return ServerDocument(path: path.description, json: text, times: keptTimes)
             }
         }

@@ -7,6 +7,8 @@ import Foundation
 enum WriteLimits {
     /// Maps and arrays nest at most this deep.
     static let maxDepth = 20
+    /// A document's stored bytes (the folder's file, a server's text) are at most 1 MiB.
+    static let maxDocumentBytes = 1 << 20
     static let maxFieldNameBytes = 1500
 
     /// The fields as they will be stored: checked, and timestamps truncated to microseconds, as
@@ -70,6 +72,11 @@ enum WriteLimits {
             guard depth <= maxDepth || value == stored else { throw tooDeep(field: field, document: document) }
             return .map(try checked(fields, stored: stored?.mapValue, under: field, depth: depth + 1, document: document, store: store))
         }
+    }
+
+    /// Checks the size of a document as its backend stores it, once encoded.
+    static func checkSize(_ bytes: Int, document: String) throws(DocumentStoreError) {
+        guard bytes <= maxDocumentBytes else { throw .documentTooLarge(path: document, bytes: bytes) }
     }
 
     private static func tooDeep(field: String, document: String) -> DocumentStoreError {

@@ -258,7 +258,8 @@ public final class Firestore: @unchecked Sendable {
         case collection(ResourcePath)
         case document(ResourcePath)
         case collectionGroup(String)
-        /// One query, for a backend that follows each query on its own (`watchesQueries`).
+        /// One query, for a backend that follows it on its own (`StorageBackend.watches(_:)`: a
+        /// Firestore server's listen target, a window of a database server's collection).
         case query(QueryDefinition)
 
         /// What a backend that follows whole collections watches for this key.

@@ -65,6 +65,20 @@ def in_venv():
     return os.path.realpath(sys.prefix) == os.path.realpath(VENV)
 
 
+def run_in_venv(script, skip_peers):
+    """Runs `script` again in the virtual environment (made if missing), unless already there."""
+    if not in_venv():
+        os.makedirs(WORK, exist_ok=True)
+        ensure_venv(skip_peers)
+        os.execv(VENV_PYTHON, [VENV_PYTHON, os.path.abspath(script)] + sys.argv[1:])
+
+
+def require_release_binary(path, who):
+    """Stops with how to build it when the release `shelf` is missing."""
+    if not os.access(path, os.X_OK):
+        raise SystemExit(f"{who}: {path} not found: build it with `swift build -c release --product shelf`")
+
+
 # MARK: Figures
 
 class Figure:
@@ -531,10 +545,7 @@ def main():
     if args.count < 1 or args.repeats < 1:
         parser.error("--count and --repeats must be at least 1")
 
-    if not in_venv():
-        os.makedirs(WORK, exist_ok=True)
-        ensure_venv(args.skip_peers)
-        os.execv(VENV_PYTHON, [VENV_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
+    run_in_venv(__file__, args.skip_peers)
 
     began = time.monotonic()
     release = os.path.join(ROOT, ".build", "release") if args.no_build else build()

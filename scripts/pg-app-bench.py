@@ -32,12 +32,8 @@ def main():
     parser.add_argument("--seed", action="store_true", help="with --url: write COUNT books into it first")
     parser.add_argument("--binary", default=os.path.join(compare.ROOT, ".build", "release", "shelf"))
     args = parser.parse_args()
-    if not compare.in_venv():
-        os.makedirs(compare.WORK, exist_ok=True)
-        compare.ensure_venv(skip_peers=True)
-        os.execv(compare.VENV_PYTHON, [compare.VENV_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
-    if not os.access(args.binary, os.X_OK):
-        raise SystemExit(f"pg-app-bench: {args.binary} not found: build it with `swift build -c release --product shelf`")
+    compare.run_in_venv(__file__, skip_peers=True)
+    compare.require_release_binary(args.binary, "pg-app-bench")
     cluster = None if args.url else Cluster()
     try:
         url = args.url or cluster.url

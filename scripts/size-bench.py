@@ -96,12 +96,8 @@ def main():
     args = parser.parse_args()
     if args.url and len(sizes(args.postgres)) != 1:
         parser.error("--url takes one PostgreSQL size")
-    if not compare.in_venv():
-        os.makedirs(compare.WORK, exist_ok=True)
-        compare.ensure_venv(args.skip_peers)
-        os.execv(compare.VENV_PYTHON, [compare.VENV_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
-    if not os.access(args.binary, os.X_OK):
-        raise SystemExit(f"size-bench: {args.binary} not found: build it with `swift build -c release --product shelf`")
+    compare.run_in_venv(__file__, args.skip_peers)
+    compare.require_release_binary(args.binary, "size-bench")
     os.makedirs(CACHE, exist_ok=True)
     began = time.monotonic()
     rows, jsonl_of = [], {}

@@ -81,12 +81,8 @@ def main():
     parser.add_argument("--delay", type=float, default=0.5, help="seconds the trigger sleeps per row (default 0.5)")
     parser.add_argument("--binary", default=os.path.join(compare.ROOT, ".build", "release", "shelf"))
     args = parser.parse_args()
-    if not compare.in_venv():
-        os.makedirs(compare.WORK, exist_ok=True)
-        compare.ensure_venv(skip_peers=True)
-        os.execv(compare.VENV_PYTHON, [compare.VENV_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
-    if not os.access(args.binary, os.X_OK):
-        raise SystemExit(f"slow-save-bench: {args.binary} not found: build it with `swift build -c release --product shelf`")
+    compare.run_in_venv(__file__, skip_peers=True)
+    compare.require_release_binary(args.binary, "slow-save-bench")
     cluster = Cluster()
     server = None
     work = tempfile.mkdtemp(prefix="shelf-slow-save-")

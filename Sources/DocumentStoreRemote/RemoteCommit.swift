@@ -67,7 +67,10 @@ extension RemoteBackend {
         var stamped: [ResourcePath: [FieldPath]] = [:]
         for write in writes {
             if !write.readsCurrent { stamped[write.path] = [] }
-            stamped[write.path, default: []] += write.serverTimestampFields
+            // Once each: one transform per field, as the SDKs send them (two writes of a batch may stamp the same field).
+            for field in write.serverTimestampFields where !(stamped[write.path]?.contains(field) ?? false) {
+                stamped[write.path, default: []].append(field)
+            }
         }
         return stamped
     }

@@ -1,4 +1,4 @@
-import DocumentStore
+@testable import DocumentStore
 import Foundation
 import ShelfModels
 import XCTest
@@ -35,6 +35,18 @@ final class LiveCollectionTests: DemoDataTestCase {
                 && live.rows.allSatisfy { nameOnDisk(of: $0.id) == $0.model?.name }
         }
         XCTAssertEqual(Set(live.rows.map(\.id)).count, live.rows.count, "no row twice after \(step)", file: file, line: line)
+    }
+
+    /// Its listener ends with it: one left running would keep a watcher (and its inotify
+    /// instance, of the few a user may open) for as long as the store lives.
+    @MainActor
+    func testALiveCollectionThatGoesAwayStopsListening() async throws {
+        var live: LiveCollection<ColorEntry>? = LiveCollection<ColorEntry>(db.collection("colors"))
+        live?.subscribe()
+        try await waitUntil("the colours are loaded") { live?.hasLoaded == true }
+        XCTAssertEqual(db.activeWatcherCount, 1)
+        live = nil
+        XCTAssertEqual(db.activeWatcherCount, 0)
     }
 
     @MainActor

@@ -68,6 +68,10 @@ public final class LiveCollection<Model: Codable & Sendable> {
         self.collection = collection
     }
 
+    /// A listener left running would keep its watcher (and its inotify instance) for as long
+    /// as the store lives.
+    deinit { registration?.remove() }
+
     public var isSubscribed: Bool { registration != nil }
     public var models: [Model] { rows.compactMap(\.model) }
     public var problems: [DocumentProblem] { rows.compactMap(\.problem) }

@@ -13,7 +13,8 @@ import PostgresNIO
 struct PostgresPageQuery {
     let query: PostgresQuery
 
-    init(_ page: ServerPage) {
+    /// The page's rows; `counting`: only how many there are.
+    init(_ page: ServerPage, counting: Bool = false) {
         var sql = PostgresSelectionSQL()
         var conditions = [sql.conditions(page.selection)]
         let keys = Self.keys(page)
@@ -36,10 +37,11 @@ struct PostgresPageQuery {
         if let end = page.end { conditions.append(comparison(end, after: false)) }
         let reversed = Self.reversed(page)
         let order = zip(keys, reversed).map { key, reversed in key + (reversed != (page.descending != page.fromEnd) ? " DESC" : "") }
-        query = PostgresQuery(unsafeSQL: """
-            SELECT path, fields::text FROM shelf_documents WHERE \(conditions.joined(separator: " AND ")) \
-            ORDER BY \(order.joined(separator: ", ")) LIMIT \(page.limit)
-            """, binds: sql.binds)
+        let limit = page.limit.map { " LIMIT \($0)" } ?? ""
+        let rows = "FROM shelf_documents WHERE \(conditions.joined(separator: " AND "))"
+        query = PostgresQuery(unsafeSQL: counting ? "SELECT count(*) FROM (SELECT 1 \(rows)\(limit)) AS page"
+                                                  : "SELECT path, fields::text \(rows) ORDER BY \(order.joined(separator: ", "))\(limit)",
+                              binds: sql.binds)
     }
 
     /// The page's order: each field's rank, key and text, then the path's key.

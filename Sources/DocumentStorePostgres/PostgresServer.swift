@@ -167,6 +167,13 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
     }
 
+    func count(_ page: ServerPage) throws -> Int {
+        let query = PostgresPageQuery(page, counting: true).query
+        return try withConnection(doing: "count a page of \(page.selection.collection) in") { connection in
+            try PostgresQueries(connection: connection, logger: logger).rows(query).first?.decode(Int.self) ?? 0
+        }
+    }
+
     func sums(_ selection: ServerSelection, fields: [[String]]) throws -> ServerSums {
         var sql = PostgresSelectionSQL()
         let query = PostgresSums.query(selection, fields: fields, sql: &sql)

@@ -84,6 +84,10 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
         throw FirestoreErrorCode(.unimplemented, "pages are not served from memory")
     }
 
+    func count(_ page: ServerPage) throws -> Int {
+        throw FirestoreErrorCode(.unimplemented, "pages are not counted in memory")
+    }
+
     func readSlice(_ selection: ServerSelection, after: String?, limit: Int) throws -> [ServerDocument] {
         let sorted = try read(selection).sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return Array(sorted.filter { after == nil || after!.utf8.lexicographicallyPrecedes($0.path.utf8) }.prefix(limit))

@@ -46,7 +46,7 @@ extension DocumentServer {
     }
 
     package func results(of query: Query) throws -> [QueryDocumentSnapshot] {
-        if let page = ServerPage(query.definition) {
+        if query.definition.limit != nil, let page = ServerPage(query.definition) {
             let rows = try snapshots(readPage(page), store: query.firestore)
             if page.isExact(rows) { return query.evaluator.results(from: rows) }
         }
@@ -64,10 +64,17 @@ extension DocumentServer {
         return isExact ? ServerSelection(definition.source, conditions: conditions) : nil
     }
 
+    /// With cursors (a list's position: the documents before the one shown first), counted
+    /// as a page: a loose value is ordered inexactly only among values of its own kind, never
+    /// across an exact cursor (`ServerOrderRank` keeps each type's place), so the rows within
+    /// the cursors are exactly the query's, and a limit only caps their number.
     package func count(of query: Query) throws -> Int? {
-        guard let selection = exactSelection(query.definition) else { return nil }
-        let count = try count(selection)
-        return query.definition.limit.map { min($0, count) } ?? count
+        if let selection = exactSelection(query.definition) {
+            let count = try count(selection)
+            return query.definition.limit.map { min($0, count) } ?? count
+        }
+        guard let page = ServerPage(query.definition) else { return nil }
+        return try count(page)
     }
 
     package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? {

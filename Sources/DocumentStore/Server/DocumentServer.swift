@@ -22,6 +22,9 @@ package protocol DocumentServer: StorageBackend {
     func readSlice(_ selection: ServerSelection, after: String?, limit: Int) throws -> [ServerDocument]
     /// How many documents `read(selection)` would read.
     func count(_ selection: ServerSelection) throws -> Int
+    /// How many documents `readPage(page)` would read: those of its selection within its
+    /// cursors, up to its limit.
+    func count(_ page: ServerPage) throws -> Int
     /// The numbers at `fields` in the documents `read(selection)` would read, added up (see
     /// `ServerSums`).
     func sums(_ selection: ServerSelection, fields: [[String]]) throws -> ServerSums

@@ -21,14 +21,14 @@ package struct ServerPage: Sendable, Equatable {
     package var descending: Bool
     /// True for `limit(toLast:)`: the server reads from the other end.
     package var fromEnd: Bool
-    package var limit: Int
+    /// nil: every row within the cursors (a count).
+    package var limit: Int?
     /// Rows at or after (`start`) and at or before (`end`) these, in the query's order.
     package var start: ServerCursor?
     package var end: ServerCursor?
 
     /// The page for `definition`, or nil when the server cannot order or cut it exactly.
     init?(_ definition: QueryDefinition) {
-        guard let limit = definition.limit else { return nil }
         let orders = definition.orders
         guard let last = orders.last, last.field.isDocumentID else { return nil }
         // Cursors compare rows in one direction only (a row comparison).
@@ -46,7 +46,7 @@ package struct ServerPage: Sendable, Equatable {
         self.fields = fields
         descending = last.descending
         fromEnd = definition.limitKind == .last
-        self.limit = limit
+        limit = definition.limit
         start = nil
         end = nil
         let collection: ResourcePath? = definition.isCollectionGroup ? nil : definition.basePath
@@ -63,7 +63,7 @@ package struct ServerPage: Sendable, Equatable {
     /// True when the server's rows are the page's exactly: fewer than the limit (all there
     /// are), or none with a loose value or unreadable.
     func isExact(_ rows: [QueryDocumentSnapshot]) -> Bool {
-        guard rows.count >= limit else { return true }
+        guard let limit, rows.count >= limit else { return true }  // every row: the evaluator orders them
         return rows.allSatisfy { row in
             guard let values = row.stored.fields else { return false }
             return fields.allSatisfy { ServerOrderRank(values.value(at: $0)).isExact }

@@ -83,7 +83,7 @@ let package = Package(
         // files) the store's tests run again on PostgreSQL: one suite, two backends.
         .testTarget(
             name: "DocumentStorePostgresTests",
-            dependencies: ["DocumentStore", "DocumentStorePostgres"],
+            dependencies: ["DocumentStore", "DocumentStorePostgres", "ShelfModels"],
             swiftSettings: [.define("SHELF_POSTGRES_TESTS")]),
         // The store's tests run again as a client of a `shelf serve` on a folder, started in
         // the test process (through Shared/, links to DocumentStoreTests' files): one suite,

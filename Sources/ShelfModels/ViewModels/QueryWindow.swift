@@ -1,0 +1,254 @@
+import DocumentStore
+import Foundation
+import Observation
+
+/// A window onto an ordered query's results, for a list of any size on a database server: the
+/// documents at and around the positions shown, and how many there are in all (a count
+/// aggregation); never the whole collection. A position not read yet has no document (a list
+/// shows "…" there), so showing a part of the list never waits on the server.
+///
+/// The window is one run of the query's documents, `first` the position of its first one. A
+/// part shown next to it extends it by a cursor from one of its ends (`start(afterDocument:)`;
+/// `end(beforeDocument:)` with `limit(toLast:)`); the end of the list is read with
+/// `limit(toLast:)`; a part elsewhere replaces the window, read from the nearer end. Documents
+/// far from the part shown are let go, so what is held stays a few pages whatever the size.
+///
+/// The window follows the server: a listener on the window's own query (from its first
+/// document, as many as it holds) sends what changes in it, and each change counts the list
+/// again, and the documents before the window, so positions stay exact.
+@Observable @MainActor
+public final class QueryWindow {
+    /// The query listed, ordered as the list is (Firestore orders ties by id).
+    public let query: Query
+    /// How many documents a read asks for at least, and the margin read beyond the part shown.
+    public let pageSize: Int
+    /// How many documents the query has, once counted.
+    public private(set) var count: Int?
+    /// The position of `documents`' first one.
+    public private(set) var first = 0
+    public private(set) var documents: [QueryDocumentSnapshot] = []
+    /// The last read's or the listener's error, nil once one works.
+    public private(set) var error: String?
+    /// Goes up whenever `documents`, `first` or `count` change.
+    public private(set) var version = 0
+
+    /// For tests: how many documents reads brought, and how many reads there were.
+    @ObservationIgnored private(set) var documentsRead = 0
+    @ObservationIgnored private(set) var reads = 0
+
+    /// The part of the list last shown.
+    @ObservationIgnored private var shown: Range<Int> = 0..<0
+    @ObservationIgnored private var isReading = false
+    /// Reads and counts not answered yet.
+    @ObservationIgnored private var inFlight = 0
+    /// True while a read or a count is on its way.
+    var isBusy: Bool { inFlight > 0 }
+    @ObservationIgnored private var isStarted = false
+    @ObservationIgnored private var registration: ListenerRegistration?
+    /// Tells the answers of reads and listeners from before `stop()` or a replaced window.
+    @ObservationIgnored private var generation = 0
+
+    public init(_ query: Query, pageSize: Int = 100) {
+        self.query = query
+        self.pageSize = max(1, pageSize)
+    }
+
+    deinit { registration?.remove() }
+
+    /// Counts the list and reads its first page.
+    public func start() {
+        guard !isStarted else { return }
+        isStarted = true
+        recount()
+        readWhatIsMissing()
+    }
+
+    /// Stops following the server; the documents held stay.
+    public func stop() {
+        isStarted = false
+        generation += 1
+        isReading = false
+        registration?.remove()
+        registration = nil
+    }
+
+    /// The document at `position`, or nil while it is not read.
+    public func document(at position: Int) -> QueryDocumentSnapshot? {
+        let index = position - first
+        return documents.indices.contains(index) ? documents[index] : nil
+    }
+
+    /// The position of the document with `id`, when the window holds it.
+    public func position(of id: String) -> Int? {
+        documents.firstIndex { $0.documentID == id }.map { first + $0 }
+    }
+
+    /// The list shows `positions` now: what is missing of them, and a margin, is read.
+    public func show(_ positions: Range<Int>) {
+        shown = positions
+        readWhatIsMissing()
+    }
+
+    /// The positions to hold: the part shown and a page each side, within the list.
+    private var wanted: Range<Int> {
+        let upper = shown.upperBound + pageSize
+        let lower = max(0, shown.lowerBound - pageSize)
+        guard let count else { return lower..<max(lower, upper) }
+        return min(lower, count)..<min(max(lower, upper), count)
+    }
+
+    // MARK: Reading
+
+    /// How the next read reaches the positions wanted.
+    private enum Read {
+        /// After the window's last document, this many.
+        case after(QueryDocumentSnapshot, Int)
+        /// Before the window's first document, this many.
+        case before(QueryDocumentSnapshot, Int)
+        /// From the start of the list, up to this position.
+        case fromStart(Int)
+        /// The last documents of the list, from this position on.
+        case fromEnd(Int)
+    }
+
+    /// The read that brings the window closest to `wanted`, nil when it holds all of it.
+    private func nextRead() -> Read? {
+        let wanted = wanted
+        guard !wanted.isEmpty else { return nil }
+        let end = first + documents.count
+        if let last = documents.last, wanted.lowerBound >= first, wanted.lowerBound <= end, wanted.upperBound > end {
+            return .after(last, max(pageSize, wanted.upperBound - end))
+        }
+        if let head = documents.first, wanted.upperBound <= end, wanted.upperBound >= first, wanted.lowerBound < first {
+            return .before(head, max(pageSize, first - wanted.lowerBound))
+        }
+        if !documents.isEmpty, wanted.lowerBound >= first, wanted.upperBound <= end { return nil }
+        // Elsewhere: from the nearer end of the list.
+        if let count, count - wanted.lowerBound < wanted.upperBound { return .fromEnd(wanted.lowerBound) }
+        return .fromStart(wanted.upperBound)
+    }
+
+    private func readWhatIsMissing() {
+        guard isStarted, !isReading, let read = nextRead() else { return }
+        isReading = true
+        let generation = generation
+        let query = query
+        let count = count
+        inFlight += 1
+        Task { [weak self] in
+            defer { self?.inFlight -= 1 }
+            let result: Result<QuerySnapshot, Error>
+            do {
+                result = .success(try await Self.documents(of: query, read, count: count))
+            } catch {
+                result = .failure(error)
+            }
+            guard let self, self.generation == generation else { return }
+            self.isReading = false
+            switch result {
+            case .success(let snapshot):
+                self.error = nil
+                self.take(snapshot.documents, from: read)
+                self.readWhatIsMissing()
+            case .failure(let failure):
+                self.error = "\(failure)"
+            }
+        }
+    }
+
+    private nonisolated static func documents(of query: Query, _ read: Read, count: Int?) async throws -> QuerySnapshot {
+        switch read {
+        case .after(let last, let limit): try await query.start(afterDocument: last).limit(to: limit).getDocuments()
+        case .before(let head, let limit): try await query.end(beforeDocument: head).limit(toLast: limit).getDocuments()
+        case .fromStart(let end): try await query.limit(to: max(1, end)).getDocuments()
+        case .fromEnd(let start): try await query.limit(toLast: max(1, (count ?? start + 1) - start)).getDocuments()
+        }
+    }
+
+    /// Puts what a read brought into the window, then lets go of what is far from the part shown.
+    private func take(_ read: [QueryDocumentSnapshot], from kind: Read) {
+        reads += 1
+        documentsRead += read.count
+        switch kind {
+        case .after(let last, _):
+            guard documents.last?.documentID == last.documentID else { return readWhatIsMissing() }  // the window moved meanwhile
+            documents += read
+        case .before(let head, _):
+            guard documents.first?.documentID == head.documentID else { return readWhatIsMissing() }
+            documents.insert(contentsOf: read, at: 0)
+            first = max(0, first - read.count)
+        case .fromStart:
+            documents = read
+            first = 0
+        case .fromEnd:
+            documents = read
+            first = max(0, (count ?? read.count) - read.count)
+        }
+        trim()
+        version += 1
+        follow()
+    }
+
+    /// Keeps the documents within a few pages of the part shown.
+    private func trim() {
+        let keep = max(0, shown.lowerBound - 2 * pageSize)..<(shown.upperBound + 2 * pageSize)
+        let drop = max(0, keep.lowerBound - first)
+        if drop > 0 {
+            documents.removeFirst(min(drop, documents.count))
+            first += drop
+        }
+        let end = first + documents.count
+        if end > keep.upperBound { documents.removeLast(min(end - keep.upperBound, documents.count)) }
+    }
+
+    // MARK: Following the server
+
+    /// Listens to the window's own query: from its first document (from the start of the list
+    /// when it is there, so a document added before it shows), as many as it holds.
+    private func follow() {
+        registration?.remove()
+        registration = nil
+        guard isStarted, let head = documents.first else { return }
+        let window = (first == 0 ? query : query.start(atDocument: head)).limit(to: documents.count)
+        let generation = generation
+        var isFirst = true
+        registration = window.addSnapshotListener { [weak self] snapshot, error in
+            onMain {
+                guard let self, self.generation == generation else { return }
+                // The first snapshot is what was just read.
+                if isFirst { isFirst = false; return }
+                guard let snapshot else {
+                    self.error = error.map { "\($0)" }
+                    return
+                }
+                self.documents = snapshot.documents
+                self.version += 1
+                self.recount()
+            }
+        }
+    }
+
+    /// Counts the list, and the documents before the window, off the main thread.
+    private func recount() {
+        let generation = generation
+        let query = query
+        let head = first > 0 ? documents.first : nil
+        inFlight += 1
+        Task { [weak self] in
+            defer { self?.inFlight -= 1 }
+            do {
+                let total = try await query.count.getAggregation(source: .server).count.intValue
+                var before: Int?
+                if let head { before = try await query.end(beforeDocument: head).count.getAggregation(source: .server).count.intValue }
+                guard let self, self.generation == generation else { return }
+                self.count = total
+                if let before, self.documents.first?.documentID == head?.documentID { self.first = before }
+                self.version += 1
+                self.readWhatIsMissing()
+            } catch {
+                guard let self, self.generation == generation else { return }
+                self.error = "\(error)"
+            }
+        }
+    }
+}

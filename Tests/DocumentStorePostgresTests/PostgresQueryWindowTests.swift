@@ -1,0 +1,54 @@
+@testable import DocumentStore
+import Foundation
+@testable import ShelfModels
+import XCTest
+
+/// A list's `QueryWindow` on PostgreSQL reads its pages and counts its positions on the
+/// server: what the app holds is the window, never the collection.
+@MainActor
+final class PostgresQueryWindowTests: PostgresTestCase {
+    private let total = 5_000
+
+    private func open() async throws -> QueryWindow {
+        try insertBooks(total)
+        let window = QueryWindow(db.collection("books").order(by: "n"), pageSize: 50)
+        addTeardownBlock { @MainActor in window.stop() }
+        window.show(0..<30)
+        window.start()
+        try await settle(window)
+        return window
+    }
+
+    private func settle(_ window: QueryWindow, _ what: String = "the window") async throws {
+        try await waitFor("\(what) to be read") { window.count != nil && !window.isBusy }
+        XCTAssertNil(window.error)
+    }
+
+    private func waitFor(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return XCTFail("waited 10 s for \(what)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func testTheWindowReadsItsPagesAndTheServerCountsAndFollowsOnlyThem() async throws {
+        let window = try await open()
+        XCTAssertEqual(window.count, total)
+        XCTAssertEqual(window.documentsRead, 30 + 50)
+        XCTAssertNil(db.activeWatcher(.collection(ResourcePath(segments: ["books"]))), "no watcher reads the whole collection")
+
+        window.show(total - 30..<total)
+        try await settle(window, "the end")
+        XCTAssertEqual((total - 30..<total).map { window.document(at: $0)?.get("n") as? Int }, Array(total - 30..<total))
+        XCTAssertEqual(window.documentsRead, 2 * (30 + 50), "the end and a page above it, nothing between")
+        let watcher = try XCTUnwrap(db.activeWatcher(.query(db.collection("books").order(by: "n").start(atDocument: window.documents[0]).limit(to: window.documents.count).definition)))
+        try await waitFor("the window's watcher to look") { watcher.currentDocuments.count == window.documents.count }
+
+        try await anotherClient().document("books/b04990").updateData(["n": 4990.5])
+        try await waitFor("another client's change to show") {
+            window.position(of: "b04990").flatMap { window.document(at: $0)?.get("n") as? Double } == 4990.5
+        }
+        XCTAssertEqual(window.position(of: "b04990"), 4990)
+    }
+}

@@ -1,0 +1,96 @@
+import DocumentStore
+import Foundation
+@testable import ShelfModels
+import XCTest
+
+/// A `QueryWindow` holds the part of a list shown and a page each side, read by cursors from
+/// its ends or from the nearer end of the list, whatever the list's size; it follows changes
+/// in it and keeps its positions exact. Counts of documents read, not timings.
+@MainActor
+final class QueryWindowTests: DemoDataTestCase {
+    private let total = 1_000
+    private let page = 20
+
+    private func open(_ descending: Bool = false) async throws -> QueryWindow {
+        for start in stride(from: 0, to: total, by: 500) {
+            let batch = db.batch()
+            for n in start..<start + 500 { batch.setData(["n": n], forDocument: db.document("numbers/\(String(format: "d%04d", n))")) }
+            try await batch.commit()
+        }
+        let window = QueryWindow(db.collection("numbers").order(by: "n", descending: descending), pageSize: page)
+        addTeardownBlock { @MainActor in window.stop() }
+        window.show(0..<10)
+        window.start()
+        try await settle(window)
+        return window
+    }
+
+    /// Waits until the window holds what `show` asked for, then until its reads stop.
+    private func settle(_ window: QueryWindow, _ what: String = "the window", file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await waitUntil("\(what) is read", file: file, line: line) { window.count != nil && !window.isBusy }
+    }
+
+    private func numbers(_ window: QueryWindow, _ positions: Range<Int>) -> [Int?] {
+        positions.map { window.document(at: $0)?.get("n") as? Int }
+    }
+
+    func testOpeningReadsTheFirstRowsAndAPageMoreAndCountsTheRest() async throws {
+        let window = try await open()
+        XCTAssertEqual(window.count, total)
+        XCTAssertEqual(numbers(window, 0..<10), Array(0..<10))
+        XCTAssertEqual(window.first, 0)
+        XCTAssertEqual(window.documentsRead, 10 + page, "the rows shown and a page below them, of \(total)")
+        XCTAssertEqual(window.reads, 1)
+    }
+
+    func testScrollingDownExtendsTheWindowByCursorsAndLetsGoOfRowsFarAbove() async throws {
+        let window = try await open()
+        for top in stride(from: 10, to: 200, by: 10) {
+            window.show(top..<top + 10)
+            try await settle(window, "rows from \(top)")
+            XCTAssertEqual(numbers(window, top..<top + 10), Array(top..<top + 10))
+            XCTAssertLessThanOrEqual(window.documents.count, 10 + 4 * page, "a few pages held at \(top)")
+        }
+        XCTAssertEqual(window.documentsRead, window.first + window.documents.count, "each row read once, on the way down")
+        XCTAssertLessThanOrEqual(window.documentsRead, 200 + 2 * page)
+    }
+
+    func testTheEndIsReadFromTheEndAndScrollingUpReadsBeforeTheWindow() async throws {
+        let window = try await open()
+        let readBefore = window.documentsRead
+        window.show(total - 10..<total)
+        try await settle(window, "the last rows")
+        XCTAssertEqual(numbers(window, total - 10..<total), Array(total - 10..<total))
+        XCTAssertEqual(window.documentsRead - readBefore, 10 + page, "the end and a page above it, nothing between")
+        XCTAssertNil(window.document(at: 500), "the middle is not read")
+
+        window.show(total - 50..<total - 40)
+        try await settle(window, "rows above the end")
+        XCTAssertEqual(numbers(window, total - 50..<total - 40), Array(total - 50..<total - 40))
+    }
+
+    /// A change in the window shows, and counts the list again, with the documents above the
+    /// window: so one added above it meanwhile moves its positions down.
+    func testAChangeInTheWindowShowsAndCountsItsPositionsAgain() async throws {
+        let window = try await open()
+        window.show(total - 10..<total)
+        try await settle(window, "the last rows")
+
+        try await db.document("numbers/aaa").setData(["n": -1])
+        try await db.document("numbers/d0995").updateData(["n": 995.5])
+        try await waitUntil("the change in the window shows") {
+            window.position(of: "d0995").flatMap { window.document(at: $0)?.get("n") as? Double } == 995.5
+        }
+        try await waitUntil("the window's documents move down one") {
+            window.count == total + 1 && window.position(of: "d0980") == 981 && window.position(of: "d0999") == total
+        }
+    }
+
+    func testAStoppedWindowFollowsNothing() async throws {
+        let window = try await open()
+        window.stop()
+        try await db.document("numbers/d0003").updateData(["n": 3.5])
+        try await Task.sleep(for: .milliseconds(300))
+        XCTAssertEqual(window.document(at: 3)?.get("n") as? Int, 3)
+    }
+}

@@ -22,11 +22,7 @@ final class AppViewTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func write(_ path: String, _ json: String) throws {
-        let url = folder.appendingPathComponent(path + ".json")
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(json.utf8).write(to: url)
-    }
+    private func write(_ path: String, _ json: String) throws { try folder.writeDocument(path, json) }
 
     /// An app on the test folder, once the shown tab has its first snapshot.
     private func makeApp(_ mode: ColorMode = .palette256) async throws -> AppModel {

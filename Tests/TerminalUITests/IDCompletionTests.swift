@@ -20,12 +20,12 @@ final class IDCompletionTests: XCTestCase {
         let step = IDCompletion.complete("alp", among: ids)
         XCTAssertEqual(step.text, "alp")
         var listing = try XCTUnwrap(step.listing)
-        XCTAssertEqual(listing.line(collectionID: "books"), "3 ids: alpha-1  alpha-2  alpine")
+        XCTAssertEqual(listing.line(naming: "id", in: "books"), "3 ids: alpha-1  alpha-2  alpine")
         XCTAssertEqual(listing.cycle(forward: true), "alpha-1")
         XCTAssertEqual(listing.cycle(forward: true), "alpha-2")
-        XCTAssertEqual(listing.line(collectionID: "books"), "3 ids: alpha-1  [alpha-2]  alpine")
+        XCTAssertEqual(listing.line(naming: "id", in: "books"), "3 ids: alpha-1  [alpha-2]  alpine")
         XCTAssertEqual(listing.cycle(forward: true), "alpine")
-        XCTAssertEqual(listing.line(collectionID: "books"), "3 ids: … alpha-2  [alpine]")
+        XCTAssertEqual(listing.line(naming: "id", in: "books"), "3 ids: … alpha-2  [alpine]")
         XCTAssertEqual(listing.cycle(forward: false), "alpha-2")
         XCTAssertEqual(listing.cycle(forward: true), "alpine")
         XCTAssertEqual(listing.cycle(forward: true), "alpha-1", "round again")
@@ -35,7 +35,7 @@ final class IDCompletionTests: XCTestCase {
     func testNoMatchSaysSo() async {
         let step = IDCompletion.complete("zz", among: ids)
         XCTAssertEqual(step.text, "zz")
-        XCTAssertEqual(step.listing?.line(collectionID: "books"), "No id in books starts with \"zz\"")
+        XCTAssertEqual(step.listing?.line(naming: "id", in: "books"), "No id in books starts with \"zz\"")
     }
 
     func testThePromptCompletesFromTheShownTabAndOpensTheId() async throws {

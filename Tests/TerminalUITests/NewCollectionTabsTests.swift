@@ -17,11 +17,7 @@ final class NewCollectionTabsTests: XCTestCase {
 
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
-    private func write(_ path: String, _ json: String) throws {
-        let url = folder.appendingPathComponent(path + ".json")
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(json.utf8).write(to: url)
-    }
+    private func write(_ path: String, _ json: String) throws { try folder.writeDocument(path, json) }
 
     private func makeApp() async throws -> AppModel {
         let settings = FirestoreSettings()

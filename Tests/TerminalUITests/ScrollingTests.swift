@@ -37,9 +37,9 @@ final class ScrollingTests: XCTestCase {
         XCTAssertFalse(screen(app).contains("Quit from anywhere"), "at 80×24 the help does not fit:\n\(screen(app))")
         XCTAssertTrue(screen(app).contains("↓ more"), "the help says there is more:\n\(screen(app))")
         for key in [Key.character(" "), .pageDown, .down, .character("j")] {
-            for _ in 0..<40 { _ = app.apply(.key(key)) }
+            for _ in 0..<80 { _ = app.apply(.key(key)) }
             XCTAssertTrue(screen(app).contains("Quit from anywhere"), "\(key) scrolls to the end:\n\(screen(app))")
-            for _ in 0..<40 { _ = app.apply(.key(.character("k"))) }
+            for _ in 0..<80 { _ = app.apply(.key(.character("k"))) }
             XCTAssertTrue(screen(app).contains("Move up"), "k scrolls back up:\n\(screen(app))")
         }
         _ = app.apply(.key(.pageDown))

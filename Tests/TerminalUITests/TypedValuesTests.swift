@@ -31,11 +31,7 @@ final class TypedValuesTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func write(_ path: String, _ json: String) throws {
-        let url = folder.appendingPathComponent(path + ".json")
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(json.utf8).write(to: url)
-    }
+    private func write(_ path: String, _ json: String) throws { try folder.writeDocument(path, json) }
 
     private func file(_ path: String) throws -> String {
         try String(contentsOf: folder.appendingPathComponent(path + ".json"), encoding: .utf8)

@@ -7,7 +7,7 @@ enum Keymap {
         case scrollDetailDown, scrollDetailUp
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
-        case rawView, copyJSON, copyPath, redo, collections, messages
+        case rawView, copyJSON, copyPath, redo, collections, messages, goTo
         case save, cancel, nextField, previousField, choose
         case yes, no, suspend
         /// The mouse: what a click or the wheel does depends on where it points.
@@ -33,6 +33,7 @@ enum Keymap {
         KeyBinding(keys: [.character("S")], action: Action.sortReverse, description: "Reverse the sort direction"),
         KeyBinding(keys: [.escape], action: Action.clearFilter, description: "Clear the filter"),
         KeyBinding(keys: [.character("o")], action: Action.open, description: "Open a document by id", hint: "open"),
+        KeyBinding(keys: [.character(":")], action: Action.goTo, description: "Go to a row by its number (:120) or a tab by its name (:colors; Tab completes)"),
         // Before the other minor hints (E, u), which give way first.
         KeyBinding(keys: [.character("m")], action: Action.messages,
                    description: "Show the last 50 messages whole, newest first (the status line may cut them)",
@@ -70,6 +71,12 @@ enum Keymap {
     static let openPrompt: [KeyBinding<Action>] = [
         KeyBinding(keys: [.enter], action: Action.save, description: "Open the document", hint: "open"),
         KeyBinding(keys: [.tab], action: Action.nextField, description: "Complete the id; again: list the ids and cycle (Shift-Tab back)", hint: "complete"),
+        KeyBinding(keys: [.escape], action: Action.cancel, description: "Cancel", hint: "cancel"),
+    ]
+
+    static let goToPrompt: [KeyBinding<Action>] = [
+        KeyBinding(keys: [.enter], action: Action.save, description: "Go to the row or the tab", hint: "go"),
+        KeyBinding(keys: [.tab], action: Action.nextField, description: "Complete a tab's name; again: list the tabs and cycle (Shift-Tab back)", hint: "complete"),
         KeyBinding(keys: [.escape], action: Action.cancel, description: "Cancel", hint: "cancel"),
     ]
 

@@ -26,7 +26,7 @@ extension AppModel {
         switch state.mode {
         case .browse: reply = browsing.handle(key, pageSize: pageSize, in: &state)
         case .filter(let field): reply = PromptUpdate.filter(key, field, in: &state)
-        case .openPrompt(let field, let completion): reply = PromptUpdate.openPrompt(key, field, completion, in: &state)
+        case .prompt(let prompt, let field, let completion): reply = PromptUpdate.prompt(prompt, key, field, completion, in: &state)
         case .form(let session): reply = forms.handle(key, session, in: &state)
         case .help(let offset):
             ViewerUpdate.overlay(Keymap.help, key, offset: offset, pageSize: pageSize, in: &state) { .help(offset: $0) }

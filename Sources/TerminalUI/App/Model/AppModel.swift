@@ -28,7 +28,7 @@ public final class AppModel {
     /// The text being typed in the status line (a filter, an id), if any.
     var textField: TextField? {
         switch state.mode {
-        case .filter(let field), .openPrompt(let field, _): field
+        case .filter(let field), .prompt(_, let field, _): field
         default: nil
         }
     }
@@ -204,7 +204,8 @@ public final class AppModel {
         switch state.mode {
         case .browse: return browseBindings
         case .filter: return Keymap.textInput
-        case .openPrompt: return Keymap.openPrompt
+        case .prompt(.open, _, _): return Keymap.openPrompt
+        case .prompt(.goTo, _, _): return Keymap.goToPrompt
         case .form: return Keymap.form
         case .help: return Keymap.help
         case .messages: return Keymap.messages

@@ -49,7 +49,9 @@ struct BrowseUpdate {
             state.showsLookup = false
             if state.current.filter != nil { state.current.filter = nil; return Reply(notice: "Filter cleared") }
         case .open:
-            state.mode = .openPrompt(TextField(), completion: nil)
+            state.mode = .prompt(.open, TextField(), completion: nil)
+        case .goTo:
+            state.mode = .prompt(.goTo, TextField(), completion: nil)
         case .add: return forms.open(editing: nil, in: &state)
         case .edit:
             guard let index = state.selectedIndex else { return Reply(notice: "Nothing to edit: the list is empty") }

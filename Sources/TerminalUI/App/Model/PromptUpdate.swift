@@ -1,5 +1,5 @@
-/// The text typed in the status line: the filter (`/`) and the id to open (`o`, Tab completing
-/// it from the shown tab's ids).
+/// The text typed in the status line: the filter (`/`), the id to open (`o`, Tab completing it
+/// from the shown tab's ids), and the row or tab to go to (`:`, Tab completing tabs' names).
 @MainActor
 enum PromptUpdate {
     static func filter(_ key: Key, _ field: TextField, in state: inout AppState) -> Reply {
@@ -22,27 +22,68 @@ enum PromptUpdate {
         return Reply()
     }
 
-    static func openPrompt(_ key: Key, _ field: TextField, _ completion: IDCompletion?, in state: inout AppState) -> Reply {
+    static func prompt(_ prompt: Mode.Prompt, _ key: Key, _ field: TextField, _ completion: IDCompletion?, in state: inout AppState) -> Reply {
         switch key {
         case .escape: state.mode = .browse
         case .enter:
             state.mode = .browse
-            return open(documentID: field.text.trimmed, in: &state)
+            switch prompt {
+            case .open: return open(documentID: field.text.trimmed, in: &state)
+            case .goTo: return goTo(field.text.trimmed, in: &state)
+            }
         case .tab, .backTab:
             if var listing = completion, !listing.candidates.isEmpty {
-                state.mode = .openPrompt(TextField(text: listing.cycle(forward: key == .tab)), completion: listing)
+                state.mode = .prompt(prompt, TextField(text: listing.cycle(forward: key == .tab)), completion: listing)
             } else {
-                let tab = state.tab
-                let ids = (0..<tab.rowCount).map { tab.snapshot(at: $0).documentID }
-                let step = IDCompletion.complete(field.text, among: ids)
-                state.mode = .openPrompt(TextField(text: step.text), completion: step.listing)
+                let step = IDCompletion.complete(field.text, among: names(for: prompt, in: state))
+                state.mode = .prompt(prompt, TextField(text: step.text), completion: step.listing)
             }
         default:
             var field = field
             _ = field.handle(key)
-            state.mode = .openPrompt(field, completion: nil)
+            state.mode = .prompt(prompt, field, completion: nil)
         }
         return Reply()
+    }
+
+    /// What Tab completes: the shown tab's ids, or the tabs' names.
+    private static func names(for prompt: Mode.Prompt, in state: AppState) -> [String] {
+        switch prompt {
+        case .open:
+            let tab = state.tab
+            return (0..<tab.rowCount).map { tab.snapshot(at: $0).documentID }
+        case .goTo:
+            return state.tabSet.all.map(\.collectionID)
+        }
+    }
+
+    /// `:`: a number goes to that row of the list as it is shown (1 is the first; past the
+    /// end, the last); a name goes to the tab of that collection: the name whole, else the one
+    /// tab whose name starts so (case ignored).
+    static func goTo(_ text: String, in state: inout AppState) -> Reply {
+        guard !text.isEmpty else { return Reply() }
+        if text.allSatisfy(\.isASCIIDigit) {
+            let visible = state.visibleRows(of: state.tab)
+            guard !visible.isEmpty else { return Reply(notice: "No row to go to: the list is empty") }
+            let number = Int(text) ?? .max
+            state.select(position: min(max(number, 1), visible.count) - 1, in: visible)
+            return number > visible.count ? Reply(notice: "There is no row \(text): went to the last, row \(visible.count.formatted())") : Reply()
+        }
+        let names = state.tabSet.all.map(\.collectionID)
+        let folded = text.lowercased()
+        let found = names.firstIndex(of: text).map { [$0] }
+            ?? names.indices.filter { names[$0].lowercased() == folded }.nonEmpty
+            ?? names.indices.filter { names[$0].lowercased().hasPrefix(folded) }
+        switch found.count {
+        case 1:
+            state.switchTab(to: found[0])
+            return Reply()
+        case 0:
+            return Reply(notice: "No tab is named \"\(text.shownInMessage)\" (a number goes to a row)")
+        default:
+            let shown = found.prefix(5).map { names[$0] }.joined(separator: ", ")
+            return Reply(notice: "\(found.count.formatted()) tabs start with \"\(text.shownInMessage)\": \(shown)\(found.count > 5 ? ", …" : "")")
+        }
     }
 
     /// `o`: selects the document when it is listed; on the books tab the guide's fetch
@@ -64,4 +105,13 @@ enum PromptUpdate {
         }
         return reply
     }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+private extension Array {
+    /// nil when empty, so `??` tries the next way of finding.
+    var nonEmpty: Self? { isEmpty ? nil : self }
 }

@@ -1,5 +1,5 @@
-/// Tab in the `o` prompt, as a shell completes: the typed prefix grows to the longest prefix
-/// its ids share; when it cannot grow, the ids are listed in the status line and each further
+/// Tab in the `o` and `:` prompts, as a shell completes: the typed prefix grows to the longest
+/// prefix its ids (or tabs' names) share; when it cannot grow, the ids are listed in the status line and each further
 /// Tab (Shift-Tab: back) puts the next one in the field.
 struct IDCompletion: Equatable {
     /// What was typed when the ids were listed.
@@ -31,12 +31,12 @@ struct IDCompletion: Equatable {
         return candidates[current!]
     }
 
-    /// The status line's text: the ids, the one in the field in brackets, starting near it so
-    /// it stays in view; or that none matches.
-    func line(collectionID: String) -> String {
-        guard !candidates.isEmpty else { return "No id in \(collectionID) starts with \"\(typed.shownInMessage)\"" }
+    /// The status line's text: the names (`noun`s: ids, tabs), the one in the field in
+    /// brackets, starting near it so it stays in view; or that none in `place` matches.
+    func line(naming noun: String, in place: String?) -> String {
+        guard !candidates.isEmpty else { return "No \(noun)\(place.map { " in \($0)" } ?? "") starts with \"\(typed.shownInMessage)\"" }
         let start = max(0, (current ?? 0) - 1)
         let shown = candidates.enumerated().dropFirst(start).map { $0.offset == current ? "[\($0.element)]" : $0.element }
-        return "\(candidates.count.formatted()) ids: " + (start > 0 ? "… " : "") + shown.joined(separator: "  ")
+        return "\(candidates.count.formatted()) \(noun)s: " + (start > 0 ? "… " : "") + shown.joined(separator: "  ")
     }
 }

@@ -4,8 +4,8 @@ enum Mode {
     case browse
     /// `/`: the filter being typed.
     case filter(TextField)
-    /// `o`: the id being typed, and the ids Tab listed while it cycles through them.
-    case openPrompt(TextField, completion: IDCompletion?)
+    /// `o` or `:`: what is being typed, and the names Tab listed while it cycles through them.
+    case prompt(Prompt, TextField, completion: IDCompletion?)
     case form(FormSession)
     /// Lines of the help scrolled off its top.
     case help(offset: Int)
@@ -14,6 +14,14 @@ enum Mode {
     /// `v`: the selected document's stored JSON fills the detail pane.
     case raw(RawJSONView)
     case confirm(Confirmation)
+
+    /// What a line typed in the status line is for.
+    enum Prompt {
+        /// `o`: a document's id, in the shown tab.
+        case open
+        /// `:`: a row's number, or a tab's name.
+        case goTo
+    }
 
     /// The form being typed in, also while a question about it is asked.
     var form: FormSession? {

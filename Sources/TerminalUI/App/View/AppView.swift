@@ -61,18 +61,22 @@ public enum AppView {
         if offline != nil { counts += " · offline" }
         let statusStyle = Style(bold: offline != nil, reverse: true)
         switch model.state.mode {
-        case .filter(var field), .openPrompt(var field, _):
+        case .filter(var field), .prompt(_, var field, _):
             let prompt: String
-            var completion: IDCompletion?
-            if case .openPrompt(_, let listing) = model.state.mode {
+            var completion: String?
+            switch model.state.mode {
+            case .prompt(.open, _, let listing):
                 prompt = "Open \(tab.collectionID)/"
-                completion = listing
-            } else {
+                completion = listing?.line(naming: "id", in: tab.collectionID)
+            case .prompt(.goTo, _, let listing):
+                prompt = "Go to row or tab: "
+                completion = listing?.line(naming: "tab", in: nil)
+            default:
                 prompt = "Filter: "
             }
             let fieldArea = Rect(x: 1 + prompt.displayWidth, y: statusRow.y, width: max(1, statusRow.width / 2 - prompt.displayWidth), height: 1)
             // Tab's listing of ids, else the counts, in what the field leaves.
-            let right = completion.map { $0.line(collectionID: tab.collectionID) } ?? counts
+            let right = completion ?? counts
             StatusBar(left: "", right: right.truncated(toWidth: max(0, statusRow.width - fieldArea.maxX - 2)), style: statusStyle)
                 .render(into: &canvas, area: statusRow)
             canvas.write(prompt, at: Point(x: 1, y: statusRow.y), style: Style(bold: true, reverse: true))
@@ -109,6 +113,7 @@ public enum AppView {
         HelpOverlay(sections: [HelpSection(title: "Browsing", bindings: model.browseBindings),
                                HelpSection(title: "In a form", bindings: Keymap.form),
                                HelpSection(title: "Opening by id (o)", bindings: Keymap.openPrompt),
+                               HelpSection(title: "Going to a row or a tab (:)", bindings: Keymap.goToPrompt),
                                HelpSection(title: "In the JSON view (v)", bindings: Keymap.raw),
                                HelpSection(title: "Mouse (off with --no-mouse)", bindings: Keymap.mouse),
                                HelpSection(title: "Anywhere", bindings: Keymap.global)],

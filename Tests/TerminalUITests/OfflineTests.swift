@@ -85,7 +85,7 @@ final class OfflineTests: XCTestCase {
         _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: cannot commit to \(server.description): Connection refused")
         guard case .form = app.state.mode else { return XCTFail("the form stays open") }
-        XCTAssertEqual(app.form?.widget.values, ["Coral", "#ff7f50"], "what was typed stays")
+        XCTAssertEqual(app.form?.widget.values, ["", "Coral", "#ff7f50"], "what was typed stays (the Id left blank)")
         XCTAssertTrue(app.connection?.isOffline == true, "a failed write asks the server at once")
         _ = app.apply(.key(.character(" ")))
         _ = app.apply(.key(.backspace))
@@ -100,7 +100,7 @@ final class OfflineTests: XCTestCase {
         let status = statusRow(app).text
         XCTAssertFalse(status.contains("ffline"), "the line goes by itself: \(status)")
         XCTAssertFalse(status.contains("Connection refused"), "the failed write's message is forgotten: \(status)")
-        XCTAssertEqual(app.form?.widget.values, ["Coral", "#ff7f50"])
+        XCTAssertEqual(app.form?.widget.values, ["", "Coral", "#ff7f50"])
 
         _ = app.apply(.key(.enter))
         XCTAssertTrue(app.notice?.hasPrefix("Added colors/") == true, app.notice ?? "no notice")

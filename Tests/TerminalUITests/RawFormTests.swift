@@ -258,7 +258,7 @@ final class RawFormTests: XCTestCase {
         let app = try await makeApp()
         _ = app.apply(.key(.character("a")))
         XCTAssertEqual(app.form?.spec.title, "New document in notes")
-        XCTAssertEqual(app.form?.widget.fields.map(\.label), ["new field"])
+        XCTAssertEqual(app.form?.widget.fields.map(\.label), ["Id", "new field"], "an Id left blank, then the fields")
         _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Not saved: nothing to add: write a field in the new field row, as name: JSON value")
         guard case .form = app.state.mode else { return XCTFail("the form stays: \(app.state.mode)") }

@@ -50,6 +50,18 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     /// Longest id whose file name `<id>.json` fits the 255-byte limit of Linux file systems.
     static let maxIDBytes = 250
 
+    /// Why `id` cannot name a document (`validate`'s reason), or nil when it can: for a form
+    /// to say so as the id is typed.
+    package static func problem(withID id: String) -> String? {
+        do throws(DocumentStoreError) {
+            try validate(id: id, in: "")
+            return nil
+        } catch {
+            if case .invalidPath(_, let reason) = error { return reason }
+            return error.description
+        }
+    }
+
     /// Firestore's id rules, plus what one file per document needs. Checked on the bytes, as the
     /// file system sees them: `"a/\u{301}"` holds a slash even though Swift's `contains("/")`
     /// sees only the character "/́".

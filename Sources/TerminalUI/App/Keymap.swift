@@ -38,7 +38,7 @@ enum Keymap {
         KeyBinding(keys: [.character("m")], action: Action.messages,
                    description: "Show the last 50 messages whole, newest first (the status line may cut them)",
                    hint: "messages", isMinorHint: true),
-        KeyBinding(keys: [.character("a")], action: Action.add, description: "Add a document in a form (without a model: a field as name: JSON value)", hint: "add"),
+        KeyBinding(keys: [.character("a")], action: Action.add, description: "Add a document in a form (an Id typed names it; blank: automatic; without a model: a field as name: JSON value)", hint: "add"),
         KeyBinding(keys: [.character("e"), .enter], action: Action.edit, description: "Edit the selected document (without a model: each field as JSON; broken: in the editor)", hint: "edit"),
         KeyBinding(keys: [.character("E")], action: Action.openInEditor,
                    description: "Open its file in $VISUAL/$EDITOR/vi (fixes a broken one)", hint: "editor", isMinorHint: true),

@@ -82,7 +82,16 @@ struct FormWrite: Sendable {
     let reference: DocumentReference
     /// A document the save creates (an automatic id): it has nothing before to read for undo.
     let isNew: Bool
+    /// A new document's fields, which `named(_:)` writes under another id.
+    private var newFields: Fields?
     private let write: @Sendable () throws -> Void
+
+    private init(reference: DocumentReference, isNew: Bool, newFields: Fields? = nil, write: @escaping @Sendable () throws -> Void) {
+        self.reference = reference
+        self.isNew = isNew
+        self.newFields = newFields
+        self.write = write
+    }
 
     func perform() throws { try write() }
 
@@ -91,10 +100,7 @@ struct FormWrite: Sendable {
     /// as a new document of `collection` with an automatic id.
     static func model<T: Encodable & Sendable>(_ model: T, over snapshot: DocumentSnapshot?, in collection: CollectionReference,
                                                removing fields: [String] = []) throws -> FormWrite {
-        guard let snapshot else {
-            let reference = collection.document()
-            return FormWrite(reference: reference, isNew: true) { try reference.write(model) }
-        }
+        guard let snapshot else { return .fields(try Firestore.Encoder().encode(model), over: nil, in: collection) }
         let reference = snapshot.reference
         guard !fields.isEmpty else { return FormWrite(reference: reference, isNew: false) { try reference.write(model, merge: true) } }
         var data = try Firestore.Encoder().encode(model)
@@ -108,7 +114,25 @@ struct FormWrite: Sendable {
                        merge: Bool = false) -> FormWrite {
         let fields = Fields(values: fields)
         let reference = snapshot?.reference ?? collection.document()
-        return FormWrite(reference: reference, isNew: snapshot == nil) { try reference.write(fields.values, merge: merge) }
+        return FormWrite(reference: reference, isNew: snapshot == nil, newFields: snapshot == nil ? fields : nil) {
+            try reference.write(fields.values, merge: merge)
+        }
+    }
+
+    /// The new document this write adds, under the id chosen in its form instead of an
+    /// automatic one: added only if no document has that id (checked in a transaction, so
+    /// one written meanwhile is not overwritten either).
+    func named(_ id: String) throws -> FormWrite {
+        guard isNew, let fields = newFields else { return self }
+        let reference = reference.parent.document(id)
+        return FormWrite(reference: reference, isNew: true) {
+            try reference.firestore.runTransactionNow { transaction in
+                guard try !transaction.getDocument(reference).exists else {
+                    throw FirestoreErrorCode(.alreadyExists, userInfo: [NSLocalizedDescriptionKey: "\(reference.path) already exists: choose another id, or edit that document"])
+                }
+                transaction.setData(fields.values, forDocument: reference)
+            }
+        }
     }
 
     /// A document's fields as the encoder or the JSON reader made them: values never changed

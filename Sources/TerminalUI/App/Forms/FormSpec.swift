@@ -17,6 +17,21 @@ struct FormSpec {
     var save: ([String]) throws -> FormWrite
 }
 
+extension FormSpec {
+    /// A new document's form: an Id field first, so the document can be named (`books/dune`)
+    /// rather than given an automatic id, which it gets when the field is left blank.
+    func choosingID() -> FormSpec {
+        let rule = FieldRule(hint: "blank: an automatic id") { text in
+            text.trimmed.isEmpty ? nil : ResourcePath.problem(withID: text.trimmed).map { "not an id: \($0)" }
+        }
+        return FormSpec(title: title, fields: [Field(label: "Id", text: "", rule: rule)] + fields) { values in
+            let write = try save(Array(values.dropFirst()))
+            let id = values.first?.trimmed ?? ""
+            return id.isEmpty ? write : try write.named(id)
+        }
+    }
+}
+
 /// What a field accepts: `check` returns why a text is not accepted, or nil.
 struct FieldRule: Sendable {
     var hint: String

@@ -16,12 +16,14 @@ struct FormUpdate {
     func open(editing index: Int?, in state: inout AppState) -> Reply {
         guard !isReadOnly else { return Reply(notice: "The folder is read-only: nothing can be changed") }
         let tab = state.tab
-        let spec = tab.form(editing: index)
+        let spec = index == nil ? tab.form(editing: nil).choosingID() : tab.form(editing: index)
         let fields = spec.fields.map {
             FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint, choices: $0.rule.choices, keptChoice: $0.rule.keptChoice)
         }
         let original = index.map { tab.snapshot(at: $0) }
-        var session = FormSession(spec: spec, widget: FormWidget(fields: fields), initialValues: fields.map(\.text),
+        // A new document's form starts at its first field, below the Id most leave blank.
+        let focus = index == nil && fields.count > 1 ? 1 : 0
+        var session = FormSession(spec: spec, widget: FormWidget(fields: fields, focus: focus), initialValues: fields.map(\.text),
                                   tabID: tab.collectionID, documentID: original?.documentID, original: original,
                                   initialCharacters: fields.map(\.field.characters))
         session.validate(all: false)

@@ -143,6 +143,18 @@ public class Query: @unchecked Sendable, Hashable {
     @discardableResult
     public func end(beforeDocument document: DocumentSnapshot) -> Query { cursor(document: document, inclusive: false, isStart: false) }
 
+    /// Ours: whether `document` passes this query's filters and cursors (before any limit),
+    /// as a listener on it would keep it: for a list that filters the documents it holds by
+    /// a query's own rules. A refused query keeps none (`refusal` says why).
+    package func matches(_ document: DocumentSnapshot) -> Bool {
+        guard invalid == nil, document.exists else { return false }
+        let snapshot = document as? QueryDocumentSnapshot ?? QueryDocumentSnapshot(reference: document.reference, stored: document.stored)
+        return evaluator.matches(snapshot)
+    }
+
+    /// Why this query was refused while it was built, nil when it was not.
+    package var refusal: String? { invalid.map { "\(publicError($0))" } }
+
     // MARK: Reading
 
     /// Throws why this query cannot be run.

@@ -28,7 +28,7 @@ enum Keymap {
         KeyBinding(keys: (1...9).map { .character(Character("\($0)")) }, action: Action.tabNumber,
                    description: "Tab 1-9 (1 books, 2 colors, 3 languages, 4 offices, 5 articles)"),
         KeyBinding(keys: [.character("/")], action: Action.filter,
-                   description: "Filter by every shown field as you type (case and accents ignored)", hint: "filter"),
+                   description: "Filter by every shown field as you type (case and accents ignored); pages>400 compares a field", hint: "filter"),
         KeyBinding(keys: [.character("s")], action: Action.sortNext, description: "Sort by the next column (ascending first)", hint: "sort"),
         KeyBinding(keys: [.character("S")], action: Action.sortReverse, description: "Reverse the sort direction"),
         KeyBinding(keys: [.escape], action: Action.clearFilter, description: "Clear the filter"),

@@ -9,10 +9,14 @@ struct Column<Model> {
     var text: (Model, DocumentSnapshot) -> String
     var prefix: ((Model, ColorMode) -> Span)?
     var sortKey: ((Model) -> SortKey)?
+    /// The stored field the column shows, which a filter's comparison by the column's title
+    /// (`pages>400`) compares: its title in lower case unless given.
+    var field: String
 
-    init(_ spec: ColumnSpec, style: Style = .plain, text: @escaping (Model, DocumentSnapshot) -> String,
+    init(_ spec: ColumnSpec, field: String? = nil, style: Style = .plain, text: @escaping (Model, DocumentSnapshot) -> String,
          prefix: ((Model, ColorMode) -> Span)? = nil, sortKey: ((Model) -> SortKey)? = nil) {
         self.spec = spec
+        self.field = field ?? spec.title.lowercased()
         self.style = style
         self.text = text
         self.prefix = prefix
@@ -20,9 +24,9 @@ struct Column<Model> {
     }
 
     /// A column over the model alone.
-    init(_ spec: ColumnSpec, style: Style = .plain, prefix: ((Model, ColorMode) -> Span)? = nil,
+    init(_ spec: ColumnSpec, field: String? = nil, style: Style = .plain, prefix: ((Model, ColorMode) -> Span)? = nil,
          sortKey: ((Model) -> SortKey)? = nil, _ text: @escaping (Model) -> String) {
-        self.init(spec, style: style, text: { model, _ in text(model) }, prefix: prefix, sortKey: sortKey)
+        self.init(spec, field: field, style: style, text: { model, _ in text(model) }, prefix: prefix, sortKey: sortKey)
     }
 }
 

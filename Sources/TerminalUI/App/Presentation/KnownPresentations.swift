@@ -19,7 +19,7 @@ enum KnownPresentations {
             columns: [
                 Column(ColumnSpec("Title", minWidth: 14, weight: 3)) { $0.title },
                 Column(ColumnSpec("Author", minWidth: 10, weight: 2), style: dim) { $0.author },
-                Column(ColumnSpec("Pages", minWidth: 5, alignment: .right), style: dim,
+                Column(ColumnSpec("Pages", minWidth: 5, alignment: .right), field: "numberOfPages", style: dim,
                        sortKey: { .number(Double($0.numberOfPages)) }) { "\($0.numberOfPages)" },
                 Column(ColumnSpec("Genres", minWidth: 10, weight: 1), style: dim) { ($0.genres ?? []).joined(separator: ", ") },
                 Column(ColumnSpec("Tags", minWidth: 12, weight: 1), style: dim) { book in
@@ -93,7 +93,7 @@ enum KnownPresentations {
                 // The swatch leads the name's cell: drawn, never searched or highlighted.
                 Column(ColumnSpec("Name", minWidth: 14, weight: 1),
                        prefix: { entry, mode in Span("    ", style: listSwatchStyle(entry.color, mode)) }) { " " + $0.name },
-                Column(ColumnSpec("Hex", minWidth: 9), style: dim) { $0.color.hex },
+                Column(ColumnSpec("Hex", minWidth: 9), field: "color", style: dim) { $0.color.hex },
             ],
             nameFields: ["name"],
             detail: { entry, snapshot, mode in

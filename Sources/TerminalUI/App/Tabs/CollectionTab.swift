@@ -30,9 +30,12 @@ protocol CollectionTab: AnyObject {
     func missingSortKeys(for sort: SortOrder) -> Int
     /// Makes up to `budget` more of the keys `sort` needs; returns how many rows have theirs.
     func makeSortKeys(for sort: SortOrder, budget: Int) -> Int
-    /// The `candidates` (row indices) whose id or shown fields contain `needle` (folded text,
-    /// see `TextFolding`), in the candidates' order.
-    func matching(_ needle: [UInt8], among candidates: [Int]) -> [Int]
+    /// The `candidates` (row indices) that pass the filter's comparisons and whose id or
+    /// shown fields contain its words (folded: `TextFolding`), in the candidates' order.
+    func matching(_ filter: ListFilter, among candidates: [Int]) -> [Int]
+    /// Why the filter's comparisons make no query Firestore accepts (a field path with an
+    /// empty part), nil when they do.
+    func problem(with filter: ListFilter) -> String?
     func tableRow(at index: Int, mode: ColorMode) -> TabRow
     func detail(at index: Int, mode: ColorMode) -> TabDetail
     /// What names the document to a person (its title or name), when it has one.

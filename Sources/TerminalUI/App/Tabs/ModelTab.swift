@@ -37,8 +37,15 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var columns: [ColumnSpec] { presentation.columns.map(\.spec) }
     var defaultSort: SortOrder { presentation.defaultSort }
 
-    func matching(_ needle: [UInt8], among candidates: [Int]) -> [Int] {
+    func matching(_ filter: ListFilter, among candidates: [Int]) -> [Int] {
         let rows = live.rows
+        var candidates = candidates
+        if !filter.comparisons.isEmpty {
+            let query = filter.query(on: live.collection, field: field(named:))
+            candidates = candidates.filter { query.matches(rows[$0].snapshot) }
+        }
+        let needle = TextFolding.fold(filter.text)
+        guard !needle.isEmpty else { return candidates }
         let texts = searchTexts.values(of: live) { index in
             // The id and every column's text, on lines of their own so no match spans two.
             let row = rows[index]
@@ -47,6 +54,18 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
             return SearchText(([row.id] + texts).joined(separator: "\n"))
         }
         return candidates.filter { texts[$0].contains(needle) }
+    }
+
+    func problem(with filter: ListFilter) -> String? {
+        filter.comparisons.isEmpty ? nil : filter.query(on: live.collection, field: field(named:)).refusal
+    }
+
+    /// The field a comparison's name stands for: the document's id for `id`, a column's field
+    /// by its title (case ignored), else the name itself as a dotted path.
+    func field(named name: String) -> FieldPath {
+        if name.lowercased() == "id" { return FieldPath.documentID() }
+        let path = presentation.columns.first { $0.spec.title.lowercased() == name.lowercased() }?.field ?? name
+        return path == FieldPath.documentID().description ? FieldPath.documentID() : FieldPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 
     /// Row indices in `sort`'s order: ties by id (the rows' own order), documents that do not

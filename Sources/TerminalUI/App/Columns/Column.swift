@@ -8,13 +8,13 @@ struct Column<Model> {
     var style: Style = .plain
     var text: (Model, DocumentSnapshot) -> String
     var prefix: ((Model, ColorMode) -> Span)?
-    var sortKey: ((Model) -> SortKey)?
+    var sortKey: ((Model, DocumentSnapshot) -> SortKey)?
     /// The stored field the column shows, which a filter's comparison by the column's title
     /// (`pages>400`) compares: its title in lower case unless given.
     var field: String
 
     init(_ spec: ColumnSpec, field: String? = nil, style: Style = .plain, text: @escaping (Model, DocumentSnapshot) -> String,
-         prefix: ((Model, ColorMode) -> Span)? = nil, sortKey: ((Model) -> SortKey)? = nil) {
+         prefix: ((Model, ColorMode) -> Span)? = nil, sortKey: ((Model, DocumentSnapshot) -> SortKey)? = nil) {
         self.spec = spec
         self.field = field ?? spec.title.lowercased()
         self.style = style
@@ -26,7 +26,8 @@ struct Column<Model> {
     /// A column over the model alone.
     init(_ spec: ColumnSpec, field: String? = nil, style: Style = .plain, prefix: ((Model, ColorMode) -> Span)? = nil,
          sortKey: ((Model) -> SortKey)? = nil, _ text: @escaping (Model) -> String) {
-        self.init(spec, field: field, style: style, text: { model, _ in text(model) }, prefix: prefix, sortKey: sortKey)
+        self.init(spec, field: field, style: style, text: { model, _ in text(model) }, prefix: prefix,
+                  sortKey: sortKey.map { key in { model, _ in key(model) } })
     }
 }
 

@@ -34,7 +34,25 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     func snapshot(at index: Int) -> DocumentSnapshot { live.rows[index].snapshot }
     func index(of documentID: String) -> Int? { live.index(of: documentID) }
 
-    var columns: [ColumnSpec] { presentation.columns.map(\.spec) }
+    var columns: [ColumnSpec] { shownColumns.map(\.spec) }
+
+    /// The presentation's columns; for a collection without a model, those its documents'
+    /// fields make (`Presentation.columnsFromDocuments`) once it is read, kept from then on.
+    /// What was made for the columns before (sort keys, search texts) is made again.
+    private var derivedColumns: [Column<Model>]?
+    private var shownColumns: [Column<Model>] {
+        if let derivedColumns { return derivedColumns }
+        guard let derive = presentation.columnsFromDocuments, live.hasLoaded else { return presentation.columns }
+        let columns = derive(live.rows.prefix(Self.columnSample).map(\.snapshot))
+        derivedColumns = columns
+        keyCaches = [:]
+        ordered = nil
+        searchTexts = RowCache<SearchText>(placeholder: SearchText(""))
+        return columns
+    }
+
+    /// How many documents the fields of a collection without a model are counted in.
+    static var columnSample: Int { 1_000 }
     var defaultSort: SortOrder { presentation.defaultSort }
 
     func matching(_ filter: ListFilter, among candidates: [Int]) -> [Int] {
@@ -49,7 +67,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         let texts = searchTexts.values(of: live) { index in
             // The id and every column's text, on lines of their own so no match spans two.
             let row = rows[index]
-            let texts = row.model.map { model in self.presentation.columns.map { $0.text(model, row.snapshot) } }
+            let texts = row.model.map { model in self.shownColumns.map { $0.text(model, row.snapshot) } }
                 ?? self.presentation.nameFields.compactMap { row.snapshot.get($0) as? String }
             return SearchText(([row.id] + texts).joined(separator: "\n"))
         }
@@ -64,7 +82,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     /// by its title (case ignored), else the name itself as a dotted path.
     func field(named name: String) -> FieldPath {
         if name.lowercased() == "id" { return FieldPath.documentID() }
-        let path = presentation.columns.first { $0.spec.title.lowercased() == name.lowercased() }?.field ?? name
+        let path = shownColumns.first { $0.spec.title.lowercased() == name.lowercased() }?.field ?? name
         return path == FieldPath.documentID().description ? FieldPath.documentID() : FieldPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 
@@ -89,7 +107,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     /// Per column, each row's sort key (nil: the document does not decode), made only for
     /// the columns sorted by; search texts only once the list is filtered.
     private var keyCaches: [Int: RowCache<SortKey?>] = [:]
-    private let searchTexts = RowCache<SearchText>(placeholder: SearchText(""))
+    private var searchTexts = RowCache<SearchText>(placeholder: SearchText(""))
 
     private func keyCache(column index: Int) -> RowCache<SortKey?> {
         if let cache = keyCaches[index] { return cache }
@@ -100,15 +118,15 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 
     /// Makes the key of the row at an index, in the column.
     private func sortKeyMaker(column index: Int) -> (Int) -> SortKey? {
-        let column = presentation.columns[index]
+        let column = shownColumns[index]
         let rows = live.rows
-        return { index in rows[index].model.map { column.sortKey?($0) ?? SortKey(text: column.text($0, rows[index].snapshot)) } }
+        return { index in rows[index].model.map { column.sortKey?($0, rows[index].snapshot) ?? SortKey(text: column.text($0, rows[index].snapshot)) } }
     }
 
     /// For tests: sort keys made so far, all columns.
     var sortKeysMade: Int { keyCaches.values.reduce(0) { $0 + $1.madeCount } }
 
-    private func column(of sort: SortOrder) -> Int { min(max(0, sort.column), max(0, presentation.columns.count - 1)) }
+    private func column(of sort: SortOrder) -> Int { min(max(0, sort.column), max(0, shownColumns.count - 1)) }
 
     func missingSortKeys(for sort: SortOrder) -> Int {
         if let ordered, ordered.version == live.version, ordered.sort == sort { return 0 }
@@ -123,7 +141,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     func tableRow(at index: Int, mode: ColorMode) -> TabRow {
         let row = live.rows[index]
         if let model = row.model {
-            return .cells(presentation.columns.map { column in
+            return .cells(shownColumns.map { column in
                 TableCell(prefix: column.prefix.map { [$0(model, mode)] } ?? [], text: column.text(model, row.snapshot), style: column.style)
             })
         }
@@ -184,4 +202,7 @@ struct Presentation<Model> {
     var swatch: (Model) -> Color? = { _ in nil }
     /// The form for the given document, or for a new one when nil.
     var form: (DocumentSnapshot?) -> FormSpec
+    /// For a collection without a model: the columns its documents' fields make, from a
+    /// sample of them (they replace `columns` once the collection is read).
+    var columnsFromDocuments: (([DocumentSnapshot]) -> [Column<Model>])?
 }

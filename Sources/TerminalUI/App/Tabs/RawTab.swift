@@ -26,7 +26,44 @@ extension Presentation where Model == RawFields {
                       })],
             nameFields: ["title", "name"],
             detail: { _, snapshot, _ in RawValue.lines(for: snapshot, except: [], title: "Fields") },
-            form: { snapshot in RawForm.spec(snapshot, in: collection) })
+            form: { snapshot in RawForm.spec(snapshot, in: collection) },
+            columnsFromDocuments: fieldColumns)
+    }
+
+    /// Once the collection is read, the Id and the fields its documents hold (in at least a
+    /// tenth of those sampled): `title` or `name` first, then the most common (ties by name),
+    /// up to eight; numbers right-aligned and sorted as numbers when every value is one.
+    static func fieldColumns(_ sample: [DocumentSnapshot]) -> [Column<RawFields>] {
+        var counts: [String: Int] = [:]
+        var allNumbers: [String: Bool] = [:]
+        for snapshot in sample {
+            for (name, value) in snapshot.data() ?? [:] {
+                counts[name, default: 0] += 1
+                allNumbers[name] = allNumbers[name, default: true] && number(value) != nil
+            }
+        }
+        let threshold = max(1, sample.count / 10)
+        let names = counts.filter { $0.value >= threshold }.sorted { a, b in
+            let (aLeads, bLeads) = (["title", "name"].contains(a.key), ["title", "name"].contains(b.key))
+            if aLeads != bLeads { return aLeads }
+            return a.value != b.value ? a.value > b.value : a.key < b.key
+        }.prefix(8).map(\.key)
+        let id = Column<RawFields>(ColumnSpec("Id", minWidth: 10, weight: 1), field: FieldPath.documentID().description,
+                                   text: { _, snapshot in snapshot.documentID })
+        return [id] + names.map { name in
+            let isNumeric = allNumbers[name] == true
+            let path = FieldPath([name])
+            return Column(ColumnSpec(name, minWidth: min(max(name.count, 6), 14), weight: 1, alignment: isNumeric ? .right : .left),
+                          field: name, style: Style(dim: name != names.first),
+                          text: { _, snapshot in snapshot.get(path).map(RawValue.text) ?? "" },
+                          sortKey: isNumeric ? { _, snapshot in snapshot.get(path).flatMap(number).map(SortKey.number) ?? .number(-.infinity) } : nil)
+        }
+    }
+
+    /// A number's value (not a boolean's, which is an NSNumber too).
+    private static func number(_ value: Any) -> Double? {
+        guard let number = value as? NSNumber, !["c", "B"].contains(String(cString: number.objCType)) else { return nil }
+        return number.doubleValue
     }
 }
 

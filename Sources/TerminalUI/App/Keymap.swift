@@ -7,7 +7,7 @@ enum Keymap {
         case scrollDetailDown, scrollDetailUp
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
-        case rawView, copyJSON, copyPath, redo, collections, messages, goTo
+        case rawView, copyJSON, copyPath, redo, collections, messages, goTo, nextMatch, previousMatch
         case save, cancel, nextField, previousField, choose
         case yes, no, suspend
         /// The mouse: what a click or the wheel does depends on where it points.
@@ -31,7 +31,9 @@ enum Keymap {
                    description: "Filter by every shown field as you type (case and accents ignored); pages>400 compares a field", hint: "filter"),
         KeyBinding(keys: [.character("s")], action: Action.sortNext, description: "Sort by the next column (ascending first)", hint: "sort"),
         KeyBinding(keys: [.character("S")], action: Action.sortReverse, description: "Reverse the sort direction"),
-        KeyBinding(keys: [.escape], action: Action.clearFilter, description: "Clear the filter"),
+        KeyBinding(keys: [.escape], action: Action.clearFilter, description: "Clear the filter (n/N then go to its matches; again: forget them)"),
+        KeyBinding(keys: [.character("n")], action: Action.nextMatch, description: "Next row the cleared filter matches (highlighted in the whole list)"),
+        KeyBinding(keys: [.character("N")], action: Action.previousMatch, description: "Previous row the cleared filter matches"),
         KeyBinding(keys: [.character("o")], action: Action.open, description: "Open a document by id", hint: "open"),
         KeyBinding(keys: [.character(":")], action: Action.goTo, description: "Go to a row by its number (:120) or a tab by its name (:colors; Tab completes)"),
         // Before the other minor hints (E, u), which give way first.

@@ -10,6 +10,9 @@ struct TabState {
     var awaitsSelection = false
     /// The filter applied with Enter (the one being typed is the filter mode's).
     var filter: String?
+    /// The filter Esc cleared: the whole list is back, its matches still highlighted, and
+    /// n/N go from one to the next. A second Esc forgets it.
+    var search: String?
     /// The order chosen by s/S or a click on a title; nil for the tab's own.
     var sort: SortOrder?
     /// The rows as last listed, in the tab's order and through its filter: kept until its

@@ -17,6 +17,27 @@ extension AppState {
         return lists[tab].filter ?? ""
     }
 
+    /// The words highlighted in the rows: the filter's, else those of the one Esc cleared.
+    func highlightedText(for tab: CollectionTab) -> String {
+        ListFilter(filterText(for: tab).isEmpty ? lists[tab].search ?? "" : filterText(for: tab)).text
+    }
+
+    /// n/N: selects the next (or previous) row after the selection that the cleared filter
+    /// matches, round from the end to the start; says which match it is of how many.
+    mutating func goToMatch(forward: Bool) -> Reply {
+        guard let search = current.search else { return Reply(notice: "No matches to go to: filter with / first, then Esc") }
+        let tab = tab
+        let visible = visibleRows(of: tab)
+        let matches = tab.matching(ListFilter(search), among: visible)
+        guard !matches.isEmpty else { return Reply(notice: "Nothing matches \"\(search.shownInMessage)\"") }
+        let positions = matches.compactMap { self.visible(of: tab).position(of: $0) }
+        let here = selection(in: visible) ?? -1
+        let next = forward ? positions.first { $0 > here } ?? positions[0] : positions.last { $0 < here } ?? positions[positions.count - 1]
+        select(position: next, in: visible)
+        let number = positions.firstIndex(of: next).map { $0 + 1 } ?? 1
+        return Reply(notice: "Match \(number.formatted()) of \(positions.count.formatted()) for \"\(search.shownInMessage)\"")
+    }
+
     /// Indices into the tab's rows that pass the filter, in the tab's sort order.
     mutating func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
     mutating func visible(of tab: CollectionTab) -> VisibleRows { lists.visible(of: tab, filter: filterText(for: tab)) }

@@ -14,7 +14,7 @@ struct BrowseUpdate {
     /// Keys that change documents: refused, and left out of the hint line, in a read-only folder.
     static let writes: Set<Keymap.Action> = [.add, .edit, .openInEditor, .delete, .undo, .redo]
 
-    static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .copyPath, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter]
+    static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .copyPath, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter, .nextMatch, .previousMatch]
 
     func handle(_ key: Key, pageSize: Int, in state: inout AppState) -> Reply {
         let tab = state.tab
@@ -47,7 +47,14 @@ struct BrowseUpdate {
             state.mode = .filter(TextField(text: state.current.filter ?? ""))
         case .clearFilter:
             state.showsLookup = false
-            if state.current.filter != nil { state.current.filter = nil; return Reply(notice: "Filter cleared") }
+            if let filter = state.current.filter {
+                state.current.filter = nil
+                state.current.search = filter
+                return Reply(notice: "Filter cleared: n and N go to its matches")
+            }
+            state.current.search = nil
+        case .nextMatch, .previousMatch:
+            return state.goToMatch(forward: action == .nextMatch)
         case .open:
             state.mode = .prompt(.open, TextField(), completion: nil)
         case .goTo:

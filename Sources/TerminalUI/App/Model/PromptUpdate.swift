@@ -7,6 +7,7 @@ enum PromptUpdate {
         case .enter:
             let text = field.text
             state.current.filter = text.isEmpty ? nil : text
+            state.current.search = nil
             state.mode = .browse
             let visible = state.visibleRows(of: state.tab)
             state.select(position: visible.isEmpty ? nil : 0, in: visible)

@@ -177,7 +177,7 @@ public enum AppView {
         let offset = ListState(selected: position, offset: model.state.current.list.offset)
             .keptVisible(rowCount: visible.count, height: inner.height).offset
         let window = visible.dropFirst(offset).prefix(inner.height)
-        let highlighter = Highlighter(query: ListFilter(filter).text)
+        let highlighter = Highlighter(query: model.state.highlightedText(for: tab))
         let rows = window.map { index -> ListRow in
             switch tab.tableRow(at: index, mode: model.colorMode) {
             case .broken(let row): return row

@@ -8,6 +8,7 @@ enum Keymap {
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
         case rawView, copyJSON, copyPath, redo, collections, messages, goTo, nextMatch, previousMatch
+        case columnLeft, columnRight, moveColumnLeft, moveColumnRight, hideColumn, showColumns, widenColumn
         case save, cancel, nextField, previousField, choose
         case yes, no, suspend
         /// The mouse: what a click or the wheel does depends on where it points.
@@ -31,6 +32,13 @@ enum Keymap {
                    description: "Filter by every shown field as you type (case and accents ignored); pages>400 compares a field", hint: "filter"),
         KeyBinding(keys: [.character("s")], action: Action.sortNext, description: "Sort by the next column (ascending first)", hint: "sort"),
         KeyBinding(keys: [.character("S")], action: Action.sortReverse, description: "Reverse the sort direction"),
+        KeyBinding(keys: [.left, .character("h")], action: Action.columnLeft, description: "Column cursor left (the columns scroll to keep it in view)"),
+        KeyBinding(keys: [.right, .character("l")], action: Action.columnRight, description: "Column cursor right"),
+        KeyBinding(keys: [.character("H")], action: Action.moveColumnLeft, description: "Move the cursor's column left"),
+        KeyBinding(keys: [.character("L")], action: Action.moveColumnRight, description: "Move the cursor's column right"),
+        KeyBinding(keys: [.character("_")], action: Action.widenColumn, description: "Widen the cursor's column to its longest value in view (again: back)"),
+        KeyBinding(keys: [.character("-")], action: Action.hideColumn, description: "Hide the cursor's column"),
+        KeyBinding(keys: [.character("+")], action: Action.showColumns, description: "Show every hidden column again"),
         KeyBinding(keys: [.escape], action: Action.clearFilter, description: "Clear the filter (n/N then go to its matches; again: forget them)"),
         KeyBinding(keys: [.character("n")], action: Action.nextMatch, description: "Next row the cleared filter matches (highlighted in the whole list)"),
         KeyBinding(keys: [.character("N")], action: Action.previousMatch, description: "Previous row the cleared filter matches"),

@@ -43,11 +43,12 @@ public struct TableLayout: Hashable, Sendable {
         self.widths = widths
     }
 
-    /// The header: each title, and ▲ or ▼ after the column the rows are sorted by.
-    public func header(sortedBy column: Int?, ascending: Bool) -> [Span] {
+    /// The header: each title, ▲ or ▼ after the column the rows are sorted by, and the
+    /// title of the column under the column cursor, if any, in reverse.
+    public func header(sortedBy column: Int?, ascending: Bool, cursor: Int? = nil) -> [Span] {
         let cells = columns.enumerated().map { index, spec -> [Span] in
             let mark = index == column ? (ascending ? " ▲" : " ▼") : ""
-            return [Span(spec.title + mark, style: Style(bold: true, underline: index == column))]
+            return [Span(spec.title + mark, style: Style(bold: true, reverse: index == cursor, underline: index == column))]
         }
         return row(cells)
     }

@@ -4,10 +4,11 @@ struct SortOrder: Hashable, Sendable {
     var column: Int
     var ascending: Bool = true
 
-    /// The next of the first `columnCount` columns (those shown), ascending; after the last of
-    /// them, or from a column past them, the first.
-    func next(columnCount: Int) -> SortOrder {
-        SortOrder(column: column + 1 < columnCount ? column + 1 : 0, ascending: true)
+    /// The column after this one among `shown` (those on screen, in their order), ascending;
+    /// after the last of them, or from a column not among them, the first.
+    func next(among shown: [Int]) -> SortOrder {
+        let place = shown.firstIndex(of: column).map { $0 + 1 } ?? shown.count
+        return SortOrder(column: place < shown.count ? shown[place] : shown.first ?? 0, ascending: true)
     }
 
     var reversed: SortOrder { SortOrder(column: column, ascending: !ascending) }

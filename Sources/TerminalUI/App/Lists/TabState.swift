@@ -15,6 +15,8 @@ struct TabState {
     var search: String?
     /// The order chosen by s/S or a click on a title; nil for the tab's own.
     var sort: SortOrder?
+    /// The columns as h/l, H/L, -, + and _ arranged them; nil: as the tab gives them.
+    var columns: ColumnArrangement?
     /// The rows as last listed, in the tab's order and through its filter: kept until its
     /// rows, its order or its filter change.
     var visible: VisibleRows?

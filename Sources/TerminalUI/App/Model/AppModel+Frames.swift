@@ -21,6 +21,7 @@ extension AppModel {
         let layout = ScreenLayout(size: size)
         let bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
         state.keepSelectionInView(height: layout.listRows.height)
+        state.keepColumnCursorInView()
         let visible = state.visibleRows(of: tab)
         let index = state.selection(in: visible).map { visible[$0] }
         switch state.mode {

@@ -91,8 +91,10 @@ struct BrowseUpdate {
         case .sortNext, .sortReverse:
             let order = state.sortOrder(of: tab)
             // Only the columns on screen: a sort by one out of sight would look like none.
-            let shown = TableLayout(columns: tab.columns, width: max(1, ScreenLayout(size: state.size).header.width)).shownCount
-            return Reply(notice: state.sort(by: action == .sortNext ? order.next(columnCount: shown) : order.reversed))
+            let (indices, layout) = state.columnsInView(of: tab)
+            return Reply(notice: state.sort(by: action == .sortNext ? order.next(among: Array(indices.prefix(layout.shownCount))) : order.reversed))
+        case .columnLeft, .columnRight, .moveColumnLeft, .moveColumnRight, .hideColumn, .showColumns, .widenColumn:
+            return state.arrangeColumns(action)
         case .help: state.mode = .help(offset: 0)
         case .messages: state.mode = .messages(offset: 0)
         case .scrollDetailDown: state.scrollDetail(by: 1)

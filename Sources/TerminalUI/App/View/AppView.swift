@@ -36,8 +36,8 @@ public enum AppView {
 
         let visible = model.state.listed(tab).rows
         let position = model.state.shownSelection(in: visible)?.position
-        let (table, firstRow) = drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
-        let hits = HitMap(layout: layout, tabBar: bar, table: table, firstRow: firstRow, rowCount: visible.count)
+        let (table, columns, firstRow) = drawList(model, tab: tab, visible: visible, position: position, into: &canvas, area: listArea)
+        let hits = HitMap(layout: layout, tabBar: bar, table: table, columns: columns, firstRow: firstRow, rowCount: visible.count)
 
         if case .form(let session) = model.state.mode {
             cursor = drawForm(session, mode: model.colorMode, into: &canvas, area: detailArea)
@@ -151,27 +151,30 @@ public enum AppView {
         TabBar(titles: model.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: model.activeTab)
     }
 
-    /// The list; returns its columns and the place in the list of its first row in view, for
-    /// the hit map.
+    /// The list; returns its layout, the tab's column drawn in each of its columns, and the
+    /// place in the list of its first row in view, for the hit map.
     private static func drawList(_ model: AppModel, tab: CollectionTab, visible: [Int], position: Int?,
-                                 into canvas: inout Canvas, area: Rect) -> (TableLayout, firstRow: Int) {
+                                 into canvas: inout Canvas, area: Rect) -> (TableLayout, columns: [Int], firstRow: Int) {
         let filter = model.state.filterText(for: tab)
         // The marker column ("!") is kept for every row, the header's too, so all line up.
         let markerWidth = ScreenLayout.markerWidth
         var inner = Frame().inner(of: area)
-        let layout = TableLayout(columns: tab.columns, width: max(1, inner.width - markerWidth))
+        let arrangement = model.state.arrangement(of: tab)
+        let (columns, layout) = model.state.columnsInView(of: tab)
         let sort = model.state.sortOrder(of: tab)
-        // Sorted by a column the width leaves out (chosen on a wider screen): the rows keep
-        // its order, which the header cannot mark, so the title names it.
-        let hiddenSort = sort.column < layout.shownCount || !tab.columns.indices.contains(sort.column)
+        // Sorted by a column out of view (left out at this width, scrolled off or hidden): the
+        // rows keep its order, which the header cannot mark, so the title names it.
+        let sortPlace = columns.prefix(layout.shownCount).firstIndex(of: sort.column)
+        let hiddenSort = sortPlace != nil || !tab.columns.indices.contains(sort.column)
             ? "" : " by \(tab.columns[sort.column].title) \(sort.ascending ? "▲" : "▼")"
         let title = tab.title + hiddenSort + (filter.isEmpty ? "" : " /\(filter)")
         let ready = model.state.isReady(tab)
         // While the rest loads, the footer says how far (the rows read so far are listed).
         let footer = ready && tab.isLoaded ? positionText(position, count: visible.count) : waitingText(model, tab)
         Frame(title: title, footer: footer, isFocused: true).render(into: &canvas, area: area)
-        guard inner.height > 1 else { return (layout, 0) }
-        canvas.write(layout.header(sortedBy: sort.column, ascending: sort.ascending),
+        guard inner.height > 1 else { return (layout, columns, 0) }
+        let cursor = arrangement.showsCursor ? arrangement.cursorColumn.flatMap { columns.firstIndex(of: $0) } : nil
+        canvas.write(layout.header(sortedBy: sortPlace, ascending: sort.ascending, cursor: cursor),
                      at: Point(x: inner.x + markerWidth, y: inner.y), clippedTo: inner.width - markerWidth)
         inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
         let offset = ListState(selected: position, offset: model.state.current.list.offset)
@@ -182,7 +185,7 @@ public enum AppView {
             switch tab.tableRow(at: index, mode: model.colorMode) {
             case .broken(let row): return row
             case .cells(let cells):
-                return ListRow(layout.row(zip(cells, layout.widths).map { cell, width in
+                return ListRow(layout.row(zip(columns.map { cells[$0] }, layout.widths).map { cell, width in
                     cell.prefix + highlighter.spans(cell.text, style: cell.style, maxWidth: width)
                 }))
             }
@@ -196,7 +199,7 @@ public enum AppView {
             canvas.write("Only *.json files are documents".truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + 1),
                          style: Style(dim: true), clippedTo: inner.width)
         }
-        return (layout, offset)
+        return (layout, columns, offset)
     }
 
     /// "17/47", grouped as counts are ("1/30,047"); nil for an empty list.

@@ -11,21 +11,25 @@ public struct HitMap: Sendable {
     private let layout: ScreenLayout?
     private let tabBar: TabBar
     private let table: TableLayout
+    /// The tab's column drawn in each of the table's (the columns as arranged, from the first
+    /// in view): a click on a title names the tab's column.
+    private let columns: [Int]
     /// The list's place of the first row in view, and how many rows it lists.
     private let firstRow: Int
     private let rowCount: Int
 
-    init(layout: ScreenLayout?, tabBar: TabBar, table: TableLayout, firstRow: Int, rowCount: Int) {
+    init(layout: ScreenLayout?, tabBar: TabBar, table: TableLayout, columns: [Int], firstRow: Int, rowCount: Int) {
         self.layout = layout
         self.tabBar = tabBar
         self.table = table
+        self.columns = columns
         self.firstRow = firstRow
         self.rowCount = rowCount
     }
 
     /// A frame with nothing to click (the screen is too small).
     public static let none = HitMap(layout: nil, tabBar: TabBar(titles: [], selected: 0), table: TableLayout(columns: [], width: 1),
-                             firstRow: 0, rowCount: 0)
+                             columns: [], firstRow: 0, rowCount: 0)
 
     public func hit(at point: Point) -> Hit {
         guard let layout else { return .elsewhere }
@@ -33,7 +37,7 @@ public struct HitMap: Sendable {
             return tabBar.index(atColumn: point.x - layout.tabBar.x, width: layout.tabBar.width).map(Hit.tab) ?? .elsewhere
         }
         if layout.header.contains(point) {
-            return table.column(atOffset: point.x - layout.header.x).map { .header(column: $0) } ?? .list
+            return table.column(atOffset: point.x - layout.header.x).flatMap { columns.indices.contains($0) ? .header(column: columns[$0]) : nil } ?? .list
         }
         if layout.listRows.contains(point) {
             let position = firstRow + point.y - layout.listRows.y

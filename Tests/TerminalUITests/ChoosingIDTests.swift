@@ -6,23 +6,11 @@ import XCTest
 /// A new document's form has an Id field above the model's: left blank, the document gets an
 /// automatic id; typed, the document is added under it, never over one that has it.
 @MainActor
-final class ChoosingIDTests: XCTestCase {
-    private var folder: URL!
-
+final class ChoosingIDTests: FolderAppTestCase {
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-choose-id-\(UUID().uuidString)")
+        try await super.setUp()
         try folder.writeDocument("books/taken", #"{"author": "X", "numberOfPages": 1, "title": "Taken"}"#)
     }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        return app
-    }
-
-    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.apply(.key(.character(c))) } }
 
     /// `a`, the id typed in the Id field (Shift-Tab up from the title, where the form starts),
     /// then a book's fields.
@@ -30,10 +18,10 @@ final class ChoosingIDTests: XCTestCase {
         _ = app.apply(.key(.character("a")))
         XCTAssertEqual(app.form?.widget.focus, 1, "the form starts at the title")
         _ = app.apply(.key(.backTab))
-        type(app, id)
-        _ = app.apply(.key(.tab)); type(app, "Dune")
-        _ = app.apply(.key(.tab)); type(app, "Frank Herbert")
-        _ = app.apply(.key(.tab)); type(app, "412")
+        press(app, id)
+        _ = app.apply(.key(.tab)); press(app, "Dune")
+        _ = app.apply(.key(.tab)); press(app, "Frank Herbert")
+        _ = app.apply(.key(.tab)); press(app, "412")
         _ = app.apply(.key(.enter))
     }
 

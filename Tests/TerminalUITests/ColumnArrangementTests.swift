@@ -7,25 +7,14 @@ import XCTest
 /// - hides it and + shows every column again, _ widens it to its longest value in view: the
 /// column keys of visidata. Sorting and clicks follow the columns as arranged.
 @MainActor
-final class ColumnArrangementTests: XCTestCase {
-    private var folder: URL!
+final class ColumnArrangementTests: FolderAppTestCase {
     private let narrow = Size(width: 100, height: 16)
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-columns-\(UUID().uuidString)")
+        try await super.setUp()
         try folder.writeDocument("books/moby", ##"{"author": "Herman Melville the Whaler", "numberOfPages": 635, "title": "Moby-Dick", "genres": ["Sea"], "tags": [{"title": "long", "color": "#000000"}]}"##)
         try folder.writeDocument("books/dune", #"{"author": "Frank Herbert", "numberOfPages": 412, "title": "Dune", "genres": ["Sci-Fi"]}"#)
     }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        return app
-    }
-
-    private func press(_ app: AppModel, _ keys: String) { for key in keys { _ = app.apply(.key(.character(key))) } }
 
     /// The header's titles, left to right, at the narrow size.
     private func titles(_ app: AppModel) -> [String] {

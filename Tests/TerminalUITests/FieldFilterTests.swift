@@ -6,11 +6,9 @@ import XCTest
 /// Comparisons in the filter (`pages>400`, `author="Ann Leckie"`) keep the documents a
 /// Firestore query with those filters keeps; the other words are found in the shown fields.
 @MainActor
-final class FieldFilterTests: XCTestCase {
-    private var folder: URL!
-
+final class FieldFilterTests: FolderAppTestCase {
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-field-filter-\(UUID().uuidString)")
+        try await super.setUp()
         for (id, title, author, pages) in [("dune", "Dune", "Frank Herbert", 412), ("hobbit", "The Hobbit", "J. R. R. Tolkien", 310),
                                            ("justice", "Ancillary Justice", "Ann Leckie", 386), ("sword", "Ancillary Sword", "Ann Leckie", 356),
                                            ("guide", "The Hitchhiker's Guide", "Douglas Adams", 816)] {
@@ -19,14 +17,6 @@ final class FieldFilterTests: XCTestCase {
         try folder.writeDocument("books/odd", #"{"author": "Nobody", "numberOfPages": "many", "title": "Odd"}"#)
         try folder.writeDocument("notes/a", #"{"words": 3, "about": {"topic": "x"}}"#)
         try folder.writeDocument("notes/b", #"{"words": 30, "about": {"topic": "y"}}"#)
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        return app
     }
 
     /// The ids listed once `text` is typed after `/` and kept with Enter.

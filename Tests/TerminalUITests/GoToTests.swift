@@ -6,37 +6,19 @@ import XCTest
 /// `:` goes to a row by its number or to a tab by its name, as `:120` does in vim and less:
 /// what visidata's and lazygit's users reach for in long lists and with many folders.
 @MainActor
-final class GoToTests: XCTestCase {
-    private var folder: URL!
-
+final class GoToTests: FolderAppTestCase {
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-goto-\(UUID().uuidString)")
+        try await super.setUp()
         for index in 1...30 {
-            try write("books/b\(String(format: "%02d", index))", #"{"author": "A", "numberOfPages": \#(index), "title": "Book \#(String(format: "%02d", index))"}"#)
+            try folder.writeDocument("books/b\(String(format: "%02d", index))", #"{"author": "A", "numberOfPages": \#(index), "title": "Book \#(String(format: "%02d", index))"}"#)
         }
         for collection in ["colors", "notes", "notebooks", "Numbers"] {
-            try write("\(collection)/one", ##"{"name": "one", "color": "#000000"}"##)
+            try folder.writeDocument("\(collection)/one", ##"{"name": "one", "color": "#000000"}"##)
         }
-    }
-
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func write(_ path: String, _ json: String) throws { try folder.writeDocument(path, json) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        return app
-    }
-
-    private func type(_ text: String, into app: AppModel) {
-        for character in text { _ = app.apply(.key(.character(character))) }
     }
 
     private func goTo(_ text: String, _ app: AppModel) {
-        type(":" + text, into: app)
+        press(app, ":" + text)
         _ = app.apply(.key(.enter))
     }
 
@@ -86,11 +68,11 @@ final class GoToTests: XCTestCase {
 
     func testTabCompletesTheTabsNamesAndTheHelpListsTheKeys() async throws {
         let app = try await makeApp()
-        type(":c", into: app)
+        press(app, ":c")
         _ = app.apply(.key(.tab))
         XCTAssertEqual(app.textField?.text, "colors")
         _ = app.apply(.key(.escape))
-        type(":note", into: app)
+        press(app, ":note")
         _ = app.apply(.key(.tab))
         _ = app.apply(.key(.tab))
         let size = Size(width: 80, height: 16)

@@ -6,23 +6,13 @@ import XCTest
 /// Esc clears a filter but keeps its matches highlighted in the whole list, and n/N go from
 /// one to the next, as n and N do after a search in less, vim and visidata.
 @MainActor
-final class MatchJumpTests: XCTestCase {
-    private var folder: URL!
-
+final class MatchJumpTests: FolderAppTestCase {
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-match-jump-\(UUID().uuidString)")
+        try await super.setUp()
         for (id, title, author) in [("a", "Alpha", "Ann Leckie"), ("b", "Beta", "Iain Banks"), ("c", "Gamma", "Ann Leckie"),
                                     ("d", "Delta", "Ursula Le Guin"), ("e", "Epsilon", "Ann Leckie")] {
             try folder.writeDocument("books/\(id)", #"{"author": "\#(author)", "numberOfPages": 100, "title": "\#(title)"}"#)
         }
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        return app
     }
 
     private func key(_ app: AppModel, _ character: Character) { _ = app.apply(.key(.character(character))) }

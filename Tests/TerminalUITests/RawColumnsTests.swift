@@ -6,11 +6,9 @@ import XCTest
 /// A folder Shelf has no model for lists its documents' own fields as columns: what visidata
 /// shows of a JSON file, rather than an id and an empty name.
 @MainActor
-final class RawColumnsTests: XCTestCase {
-    private var folder: URL!
-
+final class RawColumnsTests: FolderAppTestCase {
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-raw-columns-\(UUID().uuidString)")
+        try await super.setUp()
         for index in 1...20 {
             var fields = [#""pages": \#(index * 7 % 23)"#, #""title": "Note \#(index)""#, #""done": \#(index % 2 == 0)"#]
             if index % 4 == 0 { fields.append(#""tags": ["a", "b"]"#) }
@@ -19,13 +17,10 @@ final class RawColumnsTests: XCTestCase {
         }
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
     /// The app on the notes tab, read.
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        for character in ":notes" { _ = app.apply(.key(.character(character))) }
+    private func notes() async throws -> AppModel {
+        let app = try await makeApp()
+        press(app, ":notes")
         _ = app.apply(.key(.enter))
         try await app.deliver()
         XCTAssertEqual(app.tab.collectionID, "notes")
@@ -33,7 +28,7 @@ final class RawColumnsTests: XCTestCase {
     }
 
     func testTheFieldsMostDocumentsHoldAreColumnsTitleFirst() async throws {
-        let app = try await makeApp()
+        let app = try await notes()
         XCTAssertEqual(app.tab.columns.map(\.title), ["Id", "title", "done", "pages", "tags"], "rare is in fewer than a tenth")
         XCTAssertEqual(app.tab.columns.map(\.alignment), [.left, .left, .left, .right, .left], "numbers right-aligned")
         let lines = app.frame(size: Size(width: 100, height: 16)).canvas.lines
@@ -43,7 +38,7 @@ final class RawColumnsTests: XCTestCase {
     }
 
     func testANumericFieldSortsAsNumbersAndFiltersByComparison() async throws {
-        let app = try await makeApp()
+        let app = try await notes()
         app.state.current.sort = SortOrder(column: 3)  // pages
         let tab = app.tab
         let pages = app.state.visibleRows(of: tab).map { tab.snapshot(at: $0).get("pages") as? Int }

@@ -76,4 +76,16 @@ final class ColumnArrangementTests: FolderAppTestCase {
         let x = header.distance(from: header.startIndex, to: try XCTUnwrap(header.range(of: "Author")).lowerBound)
         XCTAssertEqual(screen.hits.hit(at: Point(x: x, y: 2)), .header(column: 1), "the tab's Author column")
     }
+
+    func testICopiesTheIdAndCapitalCTheValueInTheCursorsColumn() async throws {
+        let app = try await makeApp()  // Dune first, by title
+        XCTAssertEqual(app.apply(.key(.character("i"))), .copyToClipboard("dune"))
+        XCTAssertEqual(app.notice, "Copied the id dune to the clipboard")
+        XCTAssertEqual(app.apply(.key(.character("C"))), .copyToClipboard("Dune"), "the first column before the cursor moves")
+        press(app, "l")
+        XCTAssertEqual(app.apply(.key(.character("C"))), .copyToClipboard("Frank Herbert"))
+        XCTAssertEqual(app.notice, "Copied its Author: Frank Herbert")
+        press(app, "lL")  // Pages moved right past Genres: the cursor stays on it
+        XCTAssertEqual(app.apply(.key(.character("C"))), .copyToClipboard("412"))
+    }
 }

@@ -7,7 +7,7 @@ enum Keymap {
         case scrollDetailDown, scrollDetailUp
         case sortNext, sortReverse
         case filter, open, add, edit, openInEditor, delete, undo, help, quit, clearFilter
-        case rawView, copyJSON, copyPath, redo, collections, messages, goTo, nextMatch, previousMatch
+        case rawView, copyJSON, copyPath, copyID, copyValue, redo, collections, messages, goTo, nextMatch, previousMatch
         case columnLeft, columnRight, moveColumnLeft, moveColumnRight, hideColumn, showColumns, widenColumn
         case save, cancel, nextField, previousField, choose
         case yes, no, suspend
@@ -57,6 +57,8 @@ enum Keymap {
         KeyBinding(keys: [.character("v")], action: Action.rawView, description: "Show its stored JSON (scrolls; v or Esc closes)"),
         KeyBinding(keys: [.character("Y")], action: Action.copyJSON, description: "Copy its JSON to the clipboard (OSC 52)"),
         KeyBinding(keys: [.character("y")], action: Action.copyPath, description: "Copy its path (books/dune) to the clipboard (OSC 52)"),
+        KeyBinding(keys: [.character("i")], action: Action.copyID, description: "Copy its id (dune)"),
+        KeyBinding(keys: [.character("C")], action: Action.copyValue, description: "Copy its value in the cursor's column (h/l move it)"),
         KeyBinding(keys: [.character("d")], action: Action.delete, description: "Delete the selected document (asks y/n)", hint: "delete"),
         KeyBinding(keys: [.character("u")], action: Action.undo, description: "Undo the last add, delete or edit (again: the one before)", hint: "undo", isMinorHint: true),
         KeyBinding(keys: [.ctrl("r")], action: Action.redo, description: "Redo what u undid"),

@@ -14,7 +14,7 @@ struct BrowseUpdate {
     /// Keys that change documents: refused, and left out of the hint line, in a read-only folder.
     static let writes: Set<Keymap.Action> = [.add, .edit, .openInEditor, .delete, .undo, .redo]
 
-    static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .copyPath, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter, .nextMatch, .previousMatch]
+    static let actsOnDocuments: Set<Keymap.Action> = [.rawView, .copyJSON, .copyPath, .copyID, .copyValue, .sortNext, .sortReverse, .openInEditor, .up, .down, .pageUp, .pageDown, .top, .bottom, .edit, .delete, .open, .filter, .nextMatch, .previousMatch]
 
     func handle(_ key: Key, pageSize: Int, in state: inout AppState) -> Reply {
         let tab = state.tab
@@ -88,6 +88,17 @@ struct BrowseUpdate {
         case .copyPath:
             guard let reference = state.selectedDocument else { return Reply(notice: "Nothing to copy: the list is empty") }
             return Reply(notice: "Copied \(reference.path) to the clipboard", outcome: .copyToClipboard(reference.path))
+        case .copyID:
+            guard let reference = state.selectedDocument else { return Reply(notice: "Nothing to copy: the list is empty") }
+            return Reply(notice: "Copied the id \(reference.documentID) to the clipboard", outcome: .copyToClipboard(reference.documentID))
+        case .copyValue:
+            guard let index = state.selectedIndex else { return Reply(notice: "Nothing to copy: the list is empty") }
+            let column = state.arrangement(of: tab).cursorColumn ?? 0
+            guard case .cells(let cells) = tab.tableRow(at: index, mode: .none), cells.indices.contains(column) else {
+                return Reply(notice: "Nothing to copy: the document does not decode (Y copies its JSON)")
+            }
+            let value = cells[column].text.trimmingCharacters(in: .whitespaces)  // a swatch's cell leads with a space
+            return Reply(notice: "Copied its \(tab.columns[column].title): \(value.shownInMessage)", outcome: .copyToClipboard(value))
         case .sortNext, .sortReverse:
             let order = state.sortOrder(of: tab)
             // Only the columns on screen: a sort by one out of sight would look like none.

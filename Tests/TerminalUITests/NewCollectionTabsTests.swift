@@ -49,6 +49,19 @@ final class NewCollectionTabsTests: XCTestCase {
         XCTAssertTrue(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("A note"))
     }
 
+    /// The start's listing and the once-a-second one run side by side: one that began before
+    /// the last taken in is older news, however late it comes back.
+    func testAListingThatBeganBeforeTheLastTakenInChangesNothing() async throws {
+        let app = try await makeApp()
+        let older = CollectionListing(of: app.store, selected: nil)
+        try write("memos/m", #"{"name": "Memo"}"#)
+        XCTAssertEqual(app.apply(.collectionsListed(CollectionListing(of: app.store, selected: nil))), .keepRunning)
+        XCTAssertTrue(app.state.tabSet.all.contains { $0.collectionID == "memos" })
+        XCTAssertEqual(app.apply(.collectionsListed(older)), .unchanged, "the older listing, without memos, comes back late")
+        XCTAssertTrue(app.state.tabSet.all.contains { $0.collectionID == "memos" })
+        XCTAssertFalse(app.state.tabSet.all.first { $0.collectionID == "memos" }?.isGone ?? true, "and is not taken for gone")
+    }
+
     func testARemovedFolderLeavesATabThatSaysItIsGone() async throws {
         let app = try await makeApp()
         _ = app.apply(.key(.character("6")))

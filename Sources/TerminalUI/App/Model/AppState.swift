@@ -19,6 +19,8 @@ struct AppState {
     /// The collections of a document, as last listed: its detail names them when it is the
     /// selected one.
     var documentCollections: (path: String, ids: [String])?
+    /// When the collection listing last taken in began (`CollectionListing.began`).
+    var lastListingBegan: ContinuousClock.Instant?
     /// The times of the document last shown, read once per snapshot of it.
     var shownTimes: (snapshot: DocumentSnapshot, times: DocumentTimes?)?
     /// The snapshot whose times are being read.

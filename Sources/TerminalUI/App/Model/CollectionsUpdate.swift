@@ -13,6 +13,8 @@ struct CollectionsUpdate {
     /// its detail names, and the top-level ones. Answers `.unchanged` when the tabs and the
     /// detail stay as they were, so no frame is needed.
     func listed(_ listing: CollectionListing, in state: inout AppState) -> Reply {
+        if let last = state.lastListingBegan, listing.began < last { return Reply(outcome: .unchanged) }
+        state.lastListingBegan = listing.began
         var changed = false
         if let selected = listing.selected, state.documentCollections.map({ $0 != selected }) ?? true {
             state.documentCollections = selected

@@ -6,9 +6,13 @@ import DocumentStore
 public struct CollectionListing: @unchecked Sendable {
     let collections: Result<[String], any Error>
     let selected: (path: String, ids: [String])?
+    /// When the look began: one begun before the last taken in is older news, however late
+    /// it comes back (the start's look and the once-a-second one run side by side).
+    let began: ContinuousClock.Instant
 
     /// Lists the store's collections, and those of the `selected` document.
     public init(of store: Firestore, selected: DocumentReference?) {
+        began = .now
         collections = Result { try store.listCollections().map(\.collectionID) }
         let ids = selected.flatMap { try? $0.listCollections().map(\.collectionID).sorted(by: CollectionTabs.precedes) }
         self.selected = selected.flatMap { reference in ids.map { (reference.path, $0) } }

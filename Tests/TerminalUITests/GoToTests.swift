@@ -57,6 +57,20 @@ final class GoToTests: FolderAppTestCase {
         XCTAssertEqual(app.tab.collectionID, "books")
     }
 
+    func testADocumentsCollectionAnswersToItsOwnId() async throws {
+        try folder.writeDocument("books/b01/reviews/r1", #"{"stars": 5}"#)
+        let app = try await makeApp()
+        press(app, "c")  // b01's collections open as tabs
+        XCTAssertEqual(app.tab.collectionID, "books/b01/reviews")
+        goTo("books", app)
+        XCTAssertEqual(app.tab.collectionID, "books")
+        goTo("Reviews", app)
+        XCTAssertEqual(app.tab.collectionID, "books/b01/reviews")
+        goTo("books", app)
+        goTo("rev", app)
+        XCTAssertEqual(app.tab.collectionID, "books/b01/reviews", "by the start of its id too")
+    }
+
     func testANameThatIsNoTabOrSeveralSaysWhich() async throws {
         let app = try await makeApp()
         goTo("zz", app)

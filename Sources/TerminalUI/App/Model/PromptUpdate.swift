@@ -60,8 +60,9 @@ enum PromptUpdate {
     }
 
     /// `:`: a number goes to that row of the list as it is shown (1 is the first; past the
-    /// end, the last); a name goes to the tab of that collection: the name whole, else the one
-    /// tab whose name starts so (case ignored).
+    /// end, the last); a name goes to the tab of that collection: the name whole, else the
+    /// collection's id whole (`reviews` for books/dune/reviews), else the one tab whose name or
+    /// id starts so (case ignored).
     static func goTo(_ text: String, in state: inout AppState) -> Reply {
         guard !text.isEmpty else { return Reply() }
         if text.allSatisfy(\.isASCIIDigit) {
@@ -73,9 +74,12 @@ enum PromptUpdate {
         }
         let names = state.tabSet.all.map(\.collectionID)
         let folded = text.lowercased()
+        // A document's collection (books/dune/reviews) answers to its own id too.
+        let ids = names.map { String($0.split(separator: "/").last ?? "").lowercased() }
         let found = names.firstIndex(of: text).map { [$0] }
             ?? names.indices.filter { names[$0].lowercased() == folded }.nonEmpty
-            ?? names.indices.filter { names[$0].lowercased().hasPrefix(folded) }
+            ?? names.indices.filter { ids[$0] == folded }.nonEmpty
+            ?? names.indices.filter { names[$0].lowercased().hasPrefix(folded) || ids[$0].hasPrefix(folded) }
         switch found.count {
         case 1:
             state.switchTab(to: found[0])

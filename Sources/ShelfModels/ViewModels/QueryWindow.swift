@@ -14,8 +14,10 @@ import Observation
 /// far from the part shown are let go, so what is held stays a few pages whatever the size.
 ///
 /// The window follows the server: a listener on the window's own query (from its first
-/// document, as many as it holds) sends what changes in it, and each change counts the list
-/// again, and the documents before the window, so positions stay exact.
+/// document, as many as it holds) sends what changes in it, and each such change counts the
+/// list again, and the documents before the window, so its positions are made exact again. A
+/// change before the window that moves nothing in it is counted at the next change in it or
+/// the next read (no Firestore listener tells of counts).
 @Observable @MainActor
 public final class QueryWindow {
     /// The query listed, ordered as the list is (Firestore orders ties by id).

@@ -16,8 +16,8 @@ import Observation
 /// The window follows the server: a listener on the window's own query (from its first
 /// document, as many as it holds) sends what changes in it, and each such change counts the
 /// list again, and the documents before the window, so its positions are made exact again. A
-/// change before the window that moves nothing in it is counted at the next change in it or
-/// the next read (no Firestore listener tells of counts).
+/// change before the window that moves nothing in it is counted only at the next change in it
+/// (no Firestore listener tells of counts).
 @Observable @MainActor
 public final class QueryWindow {
     /// The query listed, ordered as the list is (Firestore orders ties by id).

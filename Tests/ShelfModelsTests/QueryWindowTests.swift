@@ -86,6 +86,25 @@ final class QueryWindowTests: DemoDataTestCase {
         }
     }
 
+    /// Documents deleted past the window tell its listener nothing (the window is unchanged),
+    /// so its count is old news; a read that comes back short shows where the list ends
+    /// instead of being asked for again and again.
+    func testAReadThatComesBackShortEndsTheListThere() async throws {
+        let window = try await open()
+        XCTAssertEqual(window.count, total)
+        for start in stride(from: 30, to: total, by: 500) {
+            let batch = db.batch()
+            for n in start..<min(start + 500, total) { batch.deleteDocument(db.document("numbers/\(String(format: "d%04d", n))")) }
+            try await batch.commit()
+        }
+        let reads = window.reads
+        window.show(25..<35)
+        try await settle(window, "the rows past the window")
+        XCTAssertEqual(window.count, 30, "the list ends where the read came back short")
+        XCTAssertEqual(window.reads - reads, 1, "one read, not one after another")
+        XCTAssertEqual(numbers(window, 25..<30), Array(25..<30))
+    }
+
     func testAStoppedWindowFollowsNothing() async throws {
         let window = try await open()
         window.stop()

@@ -101,16 +101,22 @@ public final class QueryWindow {
 
     // MARK: Reading
 
-    /// How the next read reaches the positions wanted.
+    /// How the next read reaches the positions wanted, and how many documents it asks for.
     private enum Read {
-        /// After the window's last document, this many.
-        case after(QueryDocumentSnapshot, Int)
-        /// Before the window's first document, this many.
-        case before(QueryDocumentSnapshot, Int)
-        /// From the start of the list, up to this position.
-        case fromStart(Int)
-        /// The last documents of the list, from this position on.
-        case fromEnd(Int)
+        /// After the window's last document.
+        case after(QueryDocumentSnapshot, limit: Int)
+        /// Before the window's first document.
+        case before(QueryDocumentSnapshot, limit: Int)
+        /// From the start of the list.
+        case fromStart(limit: Int)
+        /// The last documents of the list.
+        case fromEnd(limit: Int)
+
+        var limit: Int {
+            switch self {
+            case .after(_, let limit), .before(_, let limit), .fromStart(let limit), .fromEnd(let limit): limit
+            }
+        }
     }
 
     /// The read that brings the window closest to `wanted`, nil when it holds all of it.
@@ -119,15 +125,15 @@ public final class QueryWindow {
         guard !wanted.isEmpty else { return nil }
         let end = first + documents.count
         if let last = documents.last, wanted.lowerBound >= first, wanted.lowerBound <= end, wanted.upperBound > end {
-            return .after(last, max(pageSize, wanted.upperBound - end))
+            return .after(last, limit: max(pageSize, wanted.upperBound - end))
         }
         if let head = documents.first, wanted.upperBound <= end, wanted.upperBound >= first, wanted.lowerBound < first {
-            return .before(head, max(pageSize, first - wanted.lowerBound))
+            return .before(head, limit: max(pageSize, first - wanted.lowerBound))
         }
         if !documents.isEmpty, wanted.lowerBound >= first, wanted.upperBound <= end { return nil }
         // Elsewhere: from the nearer end of the list.
-        if let count, count - wanted.lowerBound < wanted.upperBound { return .fromEnd(wanted.lowerBound) }
-        return .fromStart(wanted.upperBound)
+        if let count, count - wanted.lowerBound < wanted.upperBound { return .fromEnd(limit: count - wanted.lowerBound) }
+        return .fromStart(limit: wanted.upperBound)
     }
 
     private func readWhatIsMissing() {
@@ -135,13 +141,12 @@ public final class QueryWindow {
         isReading = true
         let generation = generation
         let query = query
-        let count = count
         inFlight += 1
         Task { [weak self] in
             defer { self?.inFlight -= 1 }
             let result: Result<QuerySnapshot, Error>
             do {
-                result = .success(try await Self.documents(of: query, read, count: count))
+                result = .success(try await Self.documents(of: query, read))
             } catch {
                 result = .failure(error)
             }
@@ -158,33 +163,41 @@ public final class QueryWindow {
         }
     }
 
-    private nonisolated static func documents(of query: Query, _ read: Read, count: Int?) async throws -> QuerySnapshot {
-        switch read {
-        case .after(let last, let limit): try await query.start(afterDocument: last).limit(to: limit).getDocuments()
-        case .before(let head, let limit): try await query.end(beforeDocument: head).limit(toLast: limit).getDocuments()
-        case .fromStart(let end): try await query.limit(to: max(1, end)).getDocuments()
-        case .fromEnd(let start): try await query.limit(toLast: max(1, (count ?? start + 1) - start)).getDocuments()
+    private nonisolated static func documents(of query: Query, _ read: Read) async throws -> QuerySnapshot {
+        let limit = max(1, read.limit)
+        return switch read {
+        case .after(let last, _): try await query.start(afterDocument: last).limit(to: limit).getDocuments()
+        case .before(let head, _): try await query.end(beforeDocument: head).limit(toLast: limit).getDocuments()
+        case .fromStart: try await query.limit(to: limit).getDocuments()
+        case .fromEnd: try await query.limit(toLast: limit).getDocuments()
         }
     }
 
-    /// Puts what a read brought into the window, then lets go of what is far from the part shown.
+    /// Puts what a read brought into the window, then lets go of what is far from the part
+    /// shown. A read that brings fewer than it asked for reached an end of the list, which
+    /// tells the count or the first position: a count made before documents were deleted
+    /// would otherwise ask for the missing ones again and again.
     private func take(_ read: [QueryDocumentSnapshot], from kind: Read) {
         reads += 1
         documentsRead += read.count
+        let reachedAnEnd = read.count < kind.limit
         switch kind {
         case .after(let last, _):
-            guard documents.last?.documentID == last.documentID else { return readWhatIsMissing() }  // the window moved meanwhile
+            guard documents.last?.documentID == last.documentID else { return }  // the window moved meanwhile
             documents += read
+            if reachedAnEnd { count = first + documents.count }
         case .before(let head, _):
-            guard documents.first?.documentID == head.documentID else { return readWhatIsMissing() }
+            guard documents.first?.documentID == head.documentID else { return }
             documents.insert(contentsOf: read, at: 0)
-            first = max(0, first - read.count)
+            first = reachedAnEnd ? 0 : max(0, first - read.count)
         case .fromStart:
             documents = read
             first = 0
+            if reachedAnEnd { count = read.count }
         case .fromEnd:
             documents = read
-            first = max(0, (count ?? read.count) - read.count)
+            first = reachedAnEnd ? 0 : max(0, (count ?? read.count) - read.count)
+            if reachedAnEnd { count = read.count }
         }
         trim()
         version += 1

@@ -28,9 +28,9 @@ extension AppState {
         guard let search = current.search else { return Reply(notice: "No matches to go to: filter with / first, then Esc") }
         let tab = tab
         let visible = visibleRows(of: tab)
-        let matches = tab.matching(ListFilter(search), among: visible)
-        guard !matches.isEmpty else { return Reply(notice: "Nothing matches \"\(search.shownInMessage)\"") }
-        let positions = matches.compactMap { self.visible(of: tab).position(of: $0) }
+        let matched = Set(tab.matching(ListFilter(search), among: visible))
+        let positions = visible.indices.filter { matched.contains(visible[$0]) }
+        guard !positions.isEmpty else { return Reply(notice: "Nothing matches \"\(search.shownInMessage)\"") }
         let here = selection(in: visible) ?? -1
         let next = forward ? positions.first { $0 > here } ?? positions[0] : positions.last { $0 < here } ?? positions[positions.count - 1]
         select(position: next, in: visible)

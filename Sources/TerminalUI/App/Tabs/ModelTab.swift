@@ -80,10 +80,10 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 
     /// The field a comparison's name stands for: the document's id for `id`, a column's field
     /// by its title (case ignored), else the name itself as a dotted path.
-    func field(named name: String) -> FieldPath {
+    private func field(named name: String) -> FieldPath {
         if name.lowercased() == "id" { return FieldPath.documentID() }
         let path = shownColumns.first { $0.spec.title.lowercased() == name.lowercased() }?.field ?? name
-        return path == FieldPath.documentID().description ? FieldPath.documentID() : FieldPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+        return FieldPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 
     /// Row indices in `sort`'s order: ties by id (the rows' own order), documents that do not

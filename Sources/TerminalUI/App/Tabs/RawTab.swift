@@ -20,7 +20,7 @@ extension Presentation where Model == RawFields {
     static func raw(_ collection: CollectionReference) -> Presentation {
         Presentation(
             title: collection.path,
-            columns: [Column(ColumnSpec("Id", minWidth: 10, weight: 1), field: FieldPath.documentID().description, text: { _, snapshot in snapshot.documentID }),
+            columns: [Column(ColumnSpec("Id", minWidth: 10, weight: 1), text: { _, snapshot in snapshot.documentID }),
                       Column(ColumnSpec("Name", minWidth: 10, weight: 1), style: Style(dim: true), text: { _, snapshot in
                           ["title", "name"].lazy.compactMap { snapshot.get($0) as? String }.first ?? ""
                       })],
@@ -48,8 +48,7 @@ extension Presentation where Model == RawFields {
             if aLeads != bLeads { return aLeads }
             return a.value != b.value ? a.value > b.value : a.key < b.key
         }.prefix(8).map(\.key)
-        let id = Column<RawFields>(ColumnSpec("Id", minWidth: 10, weight: 1), field: FieldPath.documentID().description,
-                                   text: { _, snapshot in snapshot.documentID })
+        let id = Column<RawFields>(ColumnSpec("Id", minWidth: 10, weight: 1), text: { _, snapshot in snapshot.documentID })
         return [id] + names.map { name in
             let isNumeric = allNumbers[name] == true
             let path = FieldPath([name])

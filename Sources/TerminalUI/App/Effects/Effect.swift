@@ -122,7 +122,7 @@ struct FormWrite: Sendable {
     /// The new document this write adds, under the id chosen in its form instead of an
     /// automatic one: added only if no document has that id (checked in a transaction, so
     /// one written meanwhile is not overwritten either).
-    func named(_ id: String) throws -> FormWrite {
+    func named(_ id: String) -> FormWrite {
         guard isNew, let fields = newFields else { return self }
         let reference = reference.parent.document(id)
         return FormWrite(reference: reference, isNew: true) {

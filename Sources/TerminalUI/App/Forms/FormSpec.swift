@@ -27,7 +27,7 @@ extension FormSpec {
         return FormSpec(title: title, fields: [Field(label: "Id", text: "", rule: rule)] + fields) { values in
             let write = try save(Array(values.dropFirst()))
             let id = values.first?.trimmed ?? ""
-            return id.isEmpty ? write : try write.named(id)
+            return id.isEmpty ? write : write.named(id)
         }
     }
 }

@@ -11,7 +11,7 @@ extension AppState {
     /// The tab's columns from the first in view, and their layout at the list's width.
     func columnsInView(of tab: CollectionTab) -> (indices: [Int], layout: TableLayout) {
         let (indices, specs) = arrangement(of: tab).inView(of: tab.columns)
-        return (indices, TableLayout(columns: specs, width: max(1, ScreenLayout(size: size).header.width)))
+        return (indices, TableLayout(columns: specs, width: tableWidth))
     }
 
     /// h/l, H/L, -, + and _ on the shown tab's columns.
@@ -39,9 +39,12 @@ extension AppState {
     /// Moves the first column in view as little as needed to keep the cursor's column in view.
     mutating func keepColumnCursorInView() {
         guard var arrangement = lists[tab].columns, arrangement.columnCount == tab.columns.count else { return }
-        arrangement.keepCursorInView(of: tab.columns, width: max(1, ScreenLayout(size: size).header.width))
+        arrangement.keepCursorInView(of: tab.columns, width: tableWidth)
         lists[tab].columns = arrangement
     }
+
+    /// The width the list's columns are laid out in: its header's.
+    private var tableWidth: Int { max(1, ScreenLayout(size: size).header.width) }
 
     /// The width `_` gives a column: its widest cell among the rows in view, and its title,
     /// at most the list's width.
@@ -53,6 +56,6 @@ extension AppState {
             guard case .cells(let cells) = tab.tableRow(at: index, mode: .none), cells.indices.contains(column) else { continue }
             widest = max(widest, cells[column].prefix.displayWidth + cells[column].text.displayWidth)
         }
-        return min(widest, max(1, ScreenLayout(size: size).header.width))
+        return min(widest, tableWidth)
     }
 }

@@ -87,7 +87,7 @@ final class UndoRedoTests: XCTestCase {
         _ = app.apply(.key(.enter))
         XCTAssertEqual(try title("a"), "Omega")
         // Once the list shows the edit, u puts the title back and Ctrl-R the edit.
-        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("title") as? String } == "Omega" }
+        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0)?.get("title") as? String } == "Omega" }
         _ = app.apply(.key(.character("u")))
         XCTAssertEqual(try title("a"), "Alpha")
         _ = app.apply(.key(.ctrl("r")))
@@ -191,7 +191,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         let app = try await makeApp()
         _ = app.apply(.key(.character("e")))
         try rewriteFromAnotherProgram(author: "X")
-        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0).get("note") != nil } ?? false }
+        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0)?.get("note") != nil } ?? false }
         _ = app.apply(.key(.tab))
         for _ in 0..<10 { _ = app.apply(.key(.backspace)) }
         for character in "Yves" { _ = app.apply(.key(.character(character))) }

@@ -66,8 +66,8 @@ struct StoredDocuments {
     /// `Y`: the selected document as stored, for the terminal's clipboard (`clipboardCopy`).
     @MainActor
     func copySelected(in state: inout AppState) -> Reply {
-        guard let index = state.selectedIndex else { return Reply(notice: "Nothing to copy: the list is empty") }
-        let copy = clipboardCopy(of: state.tab.snapshot(at: index))
+        guard let snapshot = state.selectedSnapshot else { return state.nothingSelected(to: "copy") }
+        let copy = clipboardCopy(of: snapshot)
         return Reply(notice: copy.notice, outcome: copy.text.map(Outcome.copyToClipboard) ?? .keepRunning)
     }
 }

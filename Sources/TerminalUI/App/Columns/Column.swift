@@ -39,8 +39,10 @@ struct TableCell {
     var style: Style = .plain
 }
 
-/// A row of a tab: its cells, or, for a document that does not decode, one line saying why.
+/// A row of a tab: its cells, or, for a document that does not decode, one line saying why;
+/// "…" while it is not read.
 enum TabRow {
     case cells([TableCell])
     case broken(ListRow)
+    case unread
 }

@@ -4,11 +4,11 @@ struct VisibleRows {
     let version: Int
     let sort: SortOrder
     let needle: [UInt8]
-    let rows: [Int]
+    let rows: ListedRows
     /// Place in `rows` per row index, -1 when filtered out; built on first use.
     private let positions: Positions
 
-    init(version: Int, sort: SortOrder, needle: [UInt8], rows: [Int], rowCount: Int) {
+    init(version: Int, sort: SortOrder, needle: [UInt8], rows: ListedRows, rowCount: Int) {
         self.version = version
         self.sort = sort
         self.needle = needle
@@ -16,11 +16,11 @@ struct VisibleRows {
         positions = Positions(rows: rows, rowCount: rowCount)
     }
 
-    func position(of index: Int) -> Int? { positions.position(of: index) }
+    func position(of index: Int) -> Int? { rows.position(of: index) { positions.table } }
 
     /// Built lazily and kept: a class, so the cached value builds it once.
     private final class Positions {
-        let rows: [Int]
+        let rows: ListedRows
         let rowCount: Int
         lazy var table: [Int32] = {
             var table = [Int32](repeating: -1, count: rowCount)
@@ -28,15 +28,9 @@ struct VisibleRows {
             return table
         }()
 
-        init(rows: [Int], rowCount: Int) {
+        init(rows: ListedRows, rowCount: Int) {
             self.rows = rows
             self.rowCount = rowCount
-        }
-
-        func position(of index: Int) -> Int? {
-            guard index >= 0, index < rowCount else { return nil }
-            let position = table[index]
-            return position < 0 ? nil : Int(position)
         }
     }
 }

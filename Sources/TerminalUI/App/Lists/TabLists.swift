@@ -60,7 +60,7 @@ struct TabLists {
         // it is read; they take the column's order when its keys are made.
         guard isOrdered(tab) else {
             if let cached, cached.needle == needle, cached.version == version || (!tab.isLoaded && cached.version >= 0) { return cached }
-            let rows = tab.isLoaded && needle.isEmpty ? Array(0..<tab.rowCount) : []
+            let rows = ListedRows.all(tab.isLoaded && needle.isEmpty ? tab.rowCount : 0)
             return VisibleRows(version: -1, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
         }
         if let cached, cached.version == version, cached.sort == sort, cached.needle == needle { return cached }
@@ -77,7 +77,7 @@ struct TabLists {
     /// The list position of the selected document: the same document while it exists, even
     /// as others come and go (`found`); otherwise the nearest position. Reads only, so drawing
     /// can call it; `selection` also remembers the document.
-    func shownSelection(of tab: CollectionTab, in visible: [Int], filter: String) -> (position: Int, found: Bool)? {
+    func shownSelection(of tab: CollectionTab, in visible: ListedRows, filter: String) -> (position: Int, found: Bool)? {
         guard !visible.isEmpty else { return nil }
         let state = self[tab]
         if let id = state.selectedID, let index = tab.index(of: id), let position = listed(tab, filter: filter).position(of: index) {
@@ -87,7 +87,7 @@ struct TabLists {
     }
 
     /// `shownSelection`, and from now on the selection follows the document at it.
-    mutating func selection(of tab: CollectionTab, in visible: [Int], filter: String) -> Int? {
+    mutating func selection(of tab: CollectionTab, in visible: ListedRows, filter: String) -> Int? {
         guard let (position, found) = shownSelection(of: tab, in: visible, filter: filter) else { return nil }
         if found {
             self[tab].awaitsSelection = false
@@ -96,17 +96,17 @@ struct TabLists {
             // meanwhile), nor while the rows wait for their order (shown by id meanwhile) or
             // are still being read (rows read later may sort above it): the top row is
             // selected then, unless a key moved it.
-            self[tab].selectedID = tab.snapshot(at: visible[position]).documentID
+            self[tab].selectedID = tab.snapshot(at: visible[position])?.documentID
         }
         return position
     }
 
     /// Selects the row at `position` of `visible` (none for nil): a move wins over waiting
     /// for a document just written.
-    mutating func select(_ position: Int?, of tab: CollectionTab, in visible: [Int]) {
+    mutating func select(_ position: Int?, of tab: CollectionTab, in visible: ListedRows) {
         self[tab].awaitsSelection = false
         self[tab].list.selected = position
-        self[tab].selectedID = position.map { tab.snapshot(at: visible[$0]).documentID }
+        self[tab].selectedID = position.flatMap { tab.snapshot(at: visible[$0])?.documentID }
     }
 
     /// Selects `id` now if it is listed, else as soon as the listener lists it.

@@ -24,10 +24,12 @@ extension AppModel {
         state.keepColumnCursorInView()
         let visible = state.visibleRows(of: tab)
         let index = state.selection(in: visible).map { visible[$0] }
+        tab.show(rows: state.current.list.offset..<state.current.list.offset + layout.listRows.height)
+        let snapshot = index.flatMap { tab.snapshot(at: $0) }
         switch state.mode {
         case .form: break
         case .raw(var view):
-            if let index, tab.snapshot(at: index).reference.path == view.path { view.follow(tab.snapshot(at: index), text: documents.text(of:)) }
+            if let snapshot, snapshot.reference.path == view.path { view.follow(snapshot, text: documents.text(of:)) }
             view.offset = AppView.rawPane(view, area: layout.detail).widget.offset
             state.mode = .raw(view)
         case .help(let offset):
@@ -40,10 +42,9 @@ extension AppModel {
         case .form, .raw: break
         case _ where state.showsLookup: followLookup()
         default:
-            guard let index else { break }
-            let snapshot = tab.snapshot(at: index)
+            guard let index, let snapshot else { break }
             readTimes(of: snapshot)
-            state.detailScroll = (snapshot.reference.path, AppView.detailPane(self, tab: tab, index: index, area: layout.detail).pane.widget.offset)
+            state.detailScroll = (snapshot.reference.path, AppView.detailPane(self, tab: tab, index: index, snapshot: snapshot, area: layout.detail).pane.widget.offset)
         }
     }
 

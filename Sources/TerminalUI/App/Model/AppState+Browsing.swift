@@ -39,7 +39,7 @@ extension AppState {
     }
 
     /// Indices into the tab's rows that pass the filter, in the tab's sort order.
-    mutating func visibleRows(of tab: CollectionTab) -> [Int] { visible(of: tab).rows }
+    mutating func visibleRows(of tab: CollectionTab) -> ListedRows { visible(of: tab).rows }
     mutating func visible(of tab: CollectionTab) -> VisibleRows { lists.visible(of: tab, filter: filterText(for: tab)) }
     /// The rows listed now, read only (for drawing).
     func listed(_ tab: CollectionTab) -> VisibleRows { lists.listed(tab, filter: filterText(for: tab)) }
@@ -48,12 +48,12 @@ extension AppState {
     func sortOrder(of tab: CollectionTab) -> SortOrder { lists.sortOrder(of: tab) }
 
     /// The shown list's selected position, read only (`TabLists.shownSelection`).
-    func shownSelection(in visible: [Int]) -> (position: Int, found: Bool)? {
+    func shownSelection(in visible: ListedRows) -> (position: Int, found: Bool)? {
         lists.shownSelection(of: tab, in: visible, filter: filterText(for: tab))
     }
 
     /// The shown list's selected position, the selection following its document from now on.
-    mutating func selection(in visible: [Int]) -> Int? { lists.selection(of: tab, in: visible, filter: filterText(for: tab)) }
+    mutating func selection(in visible: ListedRows) -> Int? { lists.selection(of: tab, in: visible, filter: filterText(for: tab)) }
 
     /// The row of the selected document, the selection following it from now on.
     var selectedIndex: Int? {
@@ -63,12 +63,23 @@ extension AppState {
         }
     }
 
-    /// The selected document, the selection following it from now on.
-    var selectedDocument: DocumentReference? {
-        mutating get { selectedIndex.map { tab.snapshot(at: $0).reference } }
+    /// The selected row's document once read, the selection following it from now on.
+    var selectedSnapshot: DocumentSnapshot? {
+        mutating get { selectedIndex.flatMap { tab.snapshot(at: $0) } }
     }
 
-    mutating func select(position: Int?, in visible: [Int]) {
+    /// The selected document, the selection following it from now on.
+    var selectedDocument: DocumentReference? {
+        mutating get { selectedSnapshot?.reference }
+    }
+
+    /// What a key that acts on the selected document says when there is none to `verb`: the
+    /// list is empty, or its row is still being read from the server.
+    mutating func nothingSelected(to verb: String) -> Reply {
+        Reply(notice: selectedIndex == nil ? "Nothing to \(verb): the list is empty" : "Nothing to \(verb) yet: the row is still being read")
+    }
+
+    mutating func select(position: Int?, in visible: ListedRows) {
         detailScroll = nil  // a move, even back to the same document, shows the top
         lists.select(position, of: tab, in: visible)
     }
@@ -85,8 +96,7 @@ extension AppState {
 
     /// Scrolls the selected document's detail `delta` rows (`settle` stops it at the end).
     mutating func scrollDetail(by delta: Int) {
-        guard let index = selectedIndex else { return }
-        let path = tab.snapshot(at: index).reference.path
+        guard let path = selectedDocument?.path else { return }
         let offset = detailScroll?.path == path ? detailScroll!.offset : 0
         detailScroll = (path, max(0, offset + delta))
     }

@@ -61,38 +61,38 @@ struct BrowseUpdate {
             state.mode = .prompt(.goTo, TextField(), completion: nil)
         case .add: return forms.open(editing: nil, in: &state)
         case .edit:
-            guard let index = state.selectedIndex else { return Reply(notice: "Nothing to edit: the list is empty") }
+            guard let index = state.selectedIndex, let snapshot = tab.snapshot(at: index) else { return state.nothingSelected(to: "edit") }
             // A file that cannot be read has no fields for a form: it is edited in the editor,
             // whole, so nothing is lost.
-            if tab.snapshot(at: index).readError != nil { return openInEditor(tab.snapshot(at: index).reference) }
+            if snapshot.readError != nil { return openInEditor(snapshot.reference) }
             // The form would show the document as it was before that write.
-            let reference = tab.snapshot(at: index).reference
+            let reference = snapshot.reference
             if writing.writes.isWriting(reference) { return Reply(notice: "\(reference.path) is being written: e edits it once that is done") }
             return forms.open(editing: index, in: &state)
         case .openInEditor:
-            guard let reference = state.selectedDocument else { return Reply(notice: "Nothing to open: the list is empty") }
+            guard let reference = state.selectedDocument else { return state.nothingSelected(to: "open") }
             return openInEditor(reference)
         case .delete:
-            guard let index = state.selectedIndex else { return Reply(notice: "Nothing to delete: the list is empty") }
-            state.mode = .confirm(.delete(id: tab.snapshot(at: index).documentID))
+            guard let snapshot = state.selectedSnapshot else { return state.nothingSelected(to: "delete") }
+            state.mode = .confirm(.delete(id: snapshot.documentID))
         case .undo: return writing.undoOrRedo(redo: false, in: &state)
         case .redo: return writing.undoOrRedo(redo: true, in: &state)
         case .collections:
             // Listing them is an effect: on a server, a call the keys do not wait for.
-            guard let reference = state.selectedDocument else { return Reply(notice: "Nothing selected: the list is empty") }
+            guard let reference = state.selectedDocument else { return state.nothingSelected(to: "list the collections of") }
             return Reply(effects: [.listCollections(reference)])
         case .rawView:
-            guard let index = state.selectedIndex else { return Reply(notice: "Nothing to show: the list is empty") }
-            state.mode = .raw(RawJSONView(snapshot: tab.snapshot(at: index), text: documents.text(of:)))
+            guard let snapshot = state.selectedSnapshot else { return state.nothingSelected(to: "show") }
+            state.mode = .raw(RawJSONView(snapshot: snapshot, text: documents.text(of:)))
         case .copyJSON: return documents.copySelected(in: &state)
         case .copyPath:
-            guard let reference = state.selectedDocument else { return Reply(notice: "Nothing to copy: the list is empty") }
+            guard let reference = state.selectedDocument else { return state.nothingSelected(to: "copy") }
             return Reply(notice: "Copied \(reference.path) to the clipboard", outcome: .copyToClipboard(reference.path))
         case .copyID:
-            guard let reference = state.selectedDocument else { return Reply(notice: "Nothing to copy: the list is empty") }
+            guard let reference = state.selectedDocument else { return state.nothingSelected(to: "copy") }
             return Reply(notice: "Copied the id \(reference.documentID) to the clipboard", outcome: .copyToClipboard(reference.documentID))
         case .copyValue:
-            guard let index = state.selectedIndex else { return Reply(notice: "Nothing to copy: the list is empty") }
+            guard let index = state.selectedIndex, tab.snapshot(at: index) != nil else { return state.nothingSelected(to: "copy") }
             let column = state.arrangement(of: tab).cursorColumn ?? 0
             guard case .cells(let cells) = tab.tableRow(at: index, mode: .none), cells.indices.contains(column) else {
                 return Reply(notice: "Nothing to copy: the document does not decode (Y copies its JSON)")

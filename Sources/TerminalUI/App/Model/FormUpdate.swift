@@ -20,7 +20,7 @@ struct FormUpdate {
         let fields = spec.fields.map {
             FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint, choices: $0.rule.choices, keptChoice: $0.rule.keptChoice)
         }
-        let original = index.map { tab.snapshot(at: $0) }
+        let original = index.flatMap { tab.snapshot(at: $0) }
         // A new document's form starts at its first field, below the Id most leave blank.
         let focus = index == nil && fields.count > 1 ? 1 : 0
         var session = FormSession(spec: spec, widget: FormWidget(fields: fields, focus: focus), initialValues: fields.map(\.text),

@@ -52,8 +52,7 @@ enum PromptUpdate {
     private static func names(for prompt: Mode.Prompt, in state: AppState) -> [String] {
         switch prompt {
         case .open:
-            let tab = state.tab
-            return (0..<tab.rowCount).map { tab.snapshot(at: $0).documentID }
+            return state.tab.documentIDs
         case .goTo:
             return state.tabSet.all.map(\.collectionID)
         }

@@ -18,7 +18,7 @@ enum Confirmation {
         let path = model.form.map { "\($0.tabID)/\($0.documentID ?? "")" } ?? ""
         switch self {
         case .delete(let id):
-            let unreadable = model.tab.index(of: id).map { model.tab.snapshot(at: $0).readError != nil } ?? false
+            let unreadable = model.tab.index(of: id).flatMap { model.tab.snapshot(at: $0) }.map { $0.readError != nil } ?? false
             let name = model.tab.index(of: id).flatMap { model.tab.name(at: $0) }
             let what = name.map { "“\($0.truncated(toWidth: 40))” (\(model.tab.collectionID)/\(id))" } ?? "\(model.tab.collectionID)/\(id)"
             return ConfirmDialog(title: "Delete", question: "Delete \(what)? Its file is removed"

@@ -19,20 +19,24 @@ protocol CollectionTab: AnyObject {
     var rowCount: Int { get }
     /// Changes whenever the rows do.
     var version: Int { get }
-    func snapshot(at index: Int) -> DocumentSnapshot
+    /// The document at a row; nil while it is not read (a window of a query reads the rows
+    /// shown, and a frame shows "…" until they come).
+    func snapshot(at index: Int) -> DocumentSnapshot?
     func index(of documentID: String) -> Int?
+    /// The ids of the documents read: all of them for a collection held whole.
+    var documentIDs: [String] { get }
     /// The list's columns, and the order a tab opens with.
     var columns: [ColumnSpec] { get }
     var defaultSort: SortOrder { get }
     /// Every row index, in `sort`'s order.
-    func order(by sort: SortOrder) -> [Int]
+    func order(by sort: SortOrder) -> ListedRows
     /// How many rows have no key for `sort` yet: `order(by:)` makes them first.
     func missingSortKeys(for sort: SortOrder) -> Int
     /// Makes up to `budget` more of the keys `sort` needs; returns how many rows have theirs.
     func makeSortKeys(for sort: SortOrder, budget: Int) -> Int
     /// The `candidates` (row indices) that pass the filter's comparisons and whose id or
     /// shown fields contain its words (folded: `TextFolding`), in the candidates' order.
-    func matching(_ filter: ListFilter, among candidates: [Int]) -> [Int]
+    func matching(_ filter: ListFilter, among candidates: ListedRows) -> ListedRows
     /// Why the filter's comparisons make no query Firestore accepts (a field path with an
     /// empty part), nil when they do.
     func problem(with filter: ListFilter) -> String?
@@ -45,6 +49,9 @@ protocol CollectionTab: AnyObject {
     /// Called when the tab is shown and left.
     func show()
     func hide()
+    /// The list shows these rows now: a window of a query reads what it lacks of them, and a
+    /// margin (a collection held whole has them all).
+    func show(rows: Range<Int>)
     /// The form for a new document (nil index) or the one at `index`.
     func form(editing index: Int?) -> FormSpec
     /// Keeps a write's failure for `statusMessage` (one that worked clears it); returns how
@@ -56,6 +63,8 @@ protocol CollectionTab: AnyObject {
 }
 
 extension CollectionTab {
+    func show(rows: Range<Int>) {}
+
     /// A collection of a document (`books/dune/reviews`) rather than a top-level one.
     var isSubcollection: Bool { collectionID.contains("/") }
 }

@@ -31,7 +31,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var rowCount: Int { live.rows.count }
 
     var version: Int { live.version }
-    func snapshot(at index: Int) -> DocumentSnapshot { live.rows[index].snapshot }
+    func snapshot(at index: Int) -> DocumentSnapshot? { live.rows[index].snapshot }
+    var documentIDs: [String] { live.rows.map(\.id) }
     func index(of documentID: String) -> Int? { live.index(of: documentID) }
 
     var columns: [ColumnSpec] { shownColumns.map(\.spec) }
@@ -55,7 +56,11 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     static var columnSample: Int { 1_000 }
     var defaultSort: SortOrder { presentation.defaultSort }
 
-    func matching(_ filter: ListFilter, among candidates: [Int]) -> [Int] {
+    func matching(_ filter: ListFilter, among candidates: ListedRows) -> ListedRows {
+        ListedRows(matching(filter, among: Array(candidates)))
+    }
+
+    private func matching(_ filter: ListFilter, among candidates: [Int]) -> [Int] {
         let rows = live.rows
         var candidates = candidates
         if !filter.comparisons.isEmpty {
@@ -90,8 +95,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     /// decode last, whichever the direction. Kept, and carried through each change of the rows.
     private var ordered: (version: Int, sort: SortOrder, rows: [Int])?
 
-    func order(by sort: SortOrder) -> [Int] {
-        if let ordered, ordered.version == live.version, ordered.sort == sort { return ordered.rows }
+    func order(by sort: SortOrder) -> ListedRows {
+        if let ordered, ordered.version == live.version, ordered.sort == sort { return ListedRows(ordered.rows) }
         let column = column(of: sort)
         let keys = keyCache(column: column).values(of: live, make: sortKeyMaker(column: column))
         let rows: [Int]
@@ -101,7 +106,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
             rows = KeyOrder.order(keys, ascending: sort.ascending)
         }
         ordered = (live.version, sort, rows)
-        return rows
+        return ListedRows(rows)
     }
 
     /// Per column, each row's sort key (nil: the document does not decode), made only for

@@ -153,7 +153,7 @@ public enum AppView {
 
     /// The list; returns its layout, the tab's column drawn in each of its columns, and the
     /// place in the list of its first row in view, for the hit map.
-    private static func drawList(_ model: AppModel, tab: CollectionTab, visible: [Int], position: Int?,
+    private static func drawList(_ model: AppModel, tab: CollectionTab, visible: ListedRows, position: Int?,
                                  into canvas: inout Canvas, area: Rect) -> (TableLayout, columns: [Int], firstRow: Int) {
         let filter = model.state.filterText(for: tab)
         // The marker column ("!") is kept for every row, the header's too, so all line up.
@@ -184,6 +184,7 @@ public enum AppView {
         let rows = window.map { index -> ListRow in
             switch tab.tableRow(at: index, mode: model.colorMode) {
             case .broken(let row): return row
+            case .unread: return ListRow([Span("…", style: Style(dim: true))])
             case .cells(let cells):
                 return ListRow(layout.row(zip(columns.map { cells[$0] }, layout.widths).map { cell, width in
                     cell.prefix + highlighter.spans(cell.text, style: cell.style, maxWidth: width)
@@ -247,8 +248,7 @@ public enum AppView {
 
     /// The document at `index` as its detail shows it in `area`: its lines scrolled by J/K,
     /// and its colour's swatch above them when it has one and there is room.
-    static func detailPane(_ model: AppModel, tab: CollectionTab, index: Int, area: Rect) -> (pane: Pane, swatch: (Color, Rect)?) {
-        let snapshot = tab.snapshot(at: index)
+    static func detailPane(_ model: AppModel, tab: CollectionTab, index: Int, snapshot: DocumentSnapshot, area: Rect) -> (pane: Pane, swatch: (Color, Rect)?) {
         let path = snapshot.reference.path
         var inner = Frame().inner(of: area).insetBy(dx: 1, dy: 0)
         let detail = tab.detail(at: index, mode: model.colorMode)
@@ -270,14 +270,15 @@ public enum AppView {
 
     /// The selected document's detail; the footer says which way there is more.
     private static func drawDetail(_ model: AppModel, tab: CollectionTab, index: Int?, into canvas: inout Canvas, area: Rect) {
-        guard let index else {
+        guard let index, let snapshot = tab.snapshot(at: index) else {
             Frame(title: "Detail").render(into: &canvas, area: area)
+            if index != nil { canvas.write("…", at: Frame().inner(of: area).origin, style: Style(dim: true), clippedTo: 1) }
             return
         }
-        let (pane, swatch) = detailPane(model, tab: tab, index: index, area: area)
+        let (pane, swatch) = detailPane(model, tab: tab, index: index, snapshot: snapshot, area: area)
         let offset = pane.widget.offset, below = pane.hasMoreBelow
         let arrows = (offset > 0 ? "K ↑" : "") + (offset > 0 && below ? " " : "") + (below ? "J ↓" : "")
-        Frame(title: tab.snapshot(at: index).reference.path, footer: arrows.isEmpty ? nil : arrows + " more").render(into: &canvas, area: area)
+        Frame(title: snapshot.reference.path, footer: arrows.isEmpty ? nil : arrows + " more").render(into: &canvas, area: area)
         if let (color, swatchArea) = swatch {
             Swatch(color: color, mode: model.colorMode).render(into: &canvas, area: swatchArea)
         }

@@ -31,7 +31,8 @@ public final class AggregateQuery: @unchecked Sendable {
 
     // MARK: Reading
 
-    func readSnapshot() throws -> AggregateQuerySnapshot {
+    /// The aggregation read here and now (the async calls run it off the caller's thread).
+    package func readSnapshot() throws -> AggregateQuerySnapshot {
         let operations: [AggregateField.Operation]
         do { operations = try validated() } catch { throw publicError(error) }
         // The backend computes from the definition alone: the query's own refusals come first.

@@ -41,8 +41,16 @@ public final class QueryWindow {
     /// The part of the list last shown.
     @ObservationIgnored private var shown: Range<Int> = 0..<0
     @ObservationIgnored private var isReading = false
-    /// Reads and counts not answered yet.
-    @ObservationIgnored private var inFlight = 0
+    /// Reads and counts not answered yet; those awaiting none (`finishReads`) are told when
+    /// it comes to 0.
+    @ObservationIgnored private var inFlight = 0 {
+        didSet {
+            guard inFlight == 0 else { return }
+            for waiter in idleWaiters { waiter.resume() }
+            idleWaiters = []
+        }
+    }
+    @ObservationIgnored private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// True while a read or a count is on its way.
     var isBusy: Bool { inFlight > 0 }
     @ObservationIgnored private var isStarted = false
@@ -161,6 +169,13 @@ public final class QueryWindow {
                 self.error = "\(failure)"
             }
         }
+    }
+
+    /// Returns once every read and count started, and those they started, are done: for a
+    /// test to await what it asked for, with no polling.
+    package func finishReads() async {
+        guard inFlight > 0 else { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
     }
 
     private nonisolated static func documents(of query: Query, _ read: Read) async throws -> QuerySnapshot {

@@ -31,6 +31,17 @@ struct Column<Model> {
     }
 }
 
+extension Column {
+    /// The field a name stands for (in a comparison, or a column sorted by): the document's
+    /// id for `id`, a column's field by its title (case ignored), else the name itself as a
+    /// dotted path.
+    static func field(named name: String, among columns: [Column]) -> FieldPath {
+        if name.lowercased() == "id" { return FieldPath.documentID() }
+        let path = columns.first { $0.spec.title.lowercased() == name.lowercased() }?.field ?? name
+        return FieldPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    }
+}
+
 /// One cell of a row as the tab gives it: drawn as `prefix`, then `text` in `style` with the
 /// filter's matches highlighted.
 struct TableCell {

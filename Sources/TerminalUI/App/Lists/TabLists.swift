@@ -64,13 +64,12 @@ struct TabLists {
             return VisibleRows(version: -1, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
         }
         if let cached, cached.version == version, cached.sort == sort, cached.needle == needle { return cached }
-        let order = tab.order(by: sort)
         // Typing more words narrows the last result: only its rows can still match (not so a
         // comparison: `pages<4` then `pages<40` matches more).
         let parsed = ListFilter(filter)
         let narrows = parsed.comparisons.isEmpty
             && (cached.map { $0.version == version && $0.sort == sort && !$0.needle.isEmpty && needle.starts(with: $0.needle) } ?? false)
-        let rows = parsed.isEmpty ? order : tab.matching(parsed, among: narrows ? cached!.rows : order)
+        let rows = tab.rows(by: sort, matching: parsed, narrowing: narrows ? cached?.rows : nil)
         return VisibleRows(version: version, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)
     }
 

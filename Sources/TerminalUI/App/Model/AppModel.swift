@@ -92,10 +92,11 @@ public final class AppModel {
                      subscribe: articles.subscribe, unsubscribe: {}),
         ]))
         run(.listStoreCollections(store))
+        for effect in collections.sizing(state.tabSet.all.map(\.collectionID), in: &state) { run(effect) }
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.placeName) is read-only: browsing only" }
-        tab.show()
+        if !state.tabSet.awaitingSize.contains(tab.collectionID) { tab.show() }
         if let draft = draftFile?.load() { state.mode = .confirm(.reopenDraft(draft)) }
     }
 
@@ -141,6 +142,7 @@ public final class AppModel {
             case .timesRead(let snapshot, let times): timesRead(of: snapshot, times)
             case .collectionsListed(let reference, let listed): return perform(collections.opened(collectionsOf: reference, listed, in: &state))
             case .storeCollectionsListed(let listing): return perform(collections.listed(listing, in: &state))
+            case .collectionsSized(let large): state.tabSet.sized(large)
             }
         case .editorFinished(let file, let result):
             let name = file.deletingPathExtension().path.replacingOccurrences(of: store.placeName + "/", with: "")

@@ -24,7 +24,9 @@ struct CollectionsUpdate {
         switch listing.collections {
         case .success(let ids):
             if let connection, connection.answered(forgetting: state.tabSet.all) { reply.notice = "Back online: \(connection.server)" }
+            let before = Set(state.tabSet.all.map(\.collectionID))
             changed = state.tabSet.take(listed: ids, store: store) || changed
+            reply.effects += sizing(state.tabSet.all.map(\.collectionID).filter { !before.contains($0) }, in: &state)
         case .failure(let error):
             connection?.note(error)
         }
@@ -43,9 +45,19 @@ struct CollectionsUpdate {
         state.documentCollections = (reference.path, ids)
         let paths = ids.map { "\(reference.path)/\($0)" }
         guard let first = paths.first else { return Reply(notice: "\(reference.path) has no collections") }
+        let new = paths.filter { path in !state.tabSet.all.contains { $0.collectionID == path } }
         state.tabSet.add(paths, store: store)
+        let effects = sizing(new, in: &state)
         state.switchTab(to: state.tabSet.all.firstIndex { $0.collectionID == first } ?? state.tabSet.active)
         return Reply(notice: ids.count == 1 ? "Opened \(first)"
-            : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))")
+            : "Opened the \(ids.count) collections of \(reference.path): \(ids.joined(separator: ", "))", effects: effects)
+    }
+
+    /// On a server, the new tabs of these collections wait to listen until counted
+    /// (`CollectionTabs.sized`): the effect that counts them. On a folder, nothing.
+    func sizing(_ paths: [String], in state: inout AppState) -> [Effect] {
+        guard connection != nil, !paths.isEmpty else { return [] }
+        state.tabSet.awaitSize(of: paths)
+        return [.sizeCollections(store, paths, limit: CollectionTabs.windowThreshold)]
     }
 }

@@ -28,8 +28,10 @@ protocol CollectionTab: AnyObject {
     /// The list's columns, and the order a tab opens with.
     var columns: [ColumnSpec] { get }
     var defaultSort: SortOrder { get }
-    /// Every row index, in `sort`'s order.
-    func order(by sort: SortOrder) -> ListedRows
+    /// The rows the list shows: every row index in `sort`'s order through `filter`. When the
+    /// filter only adds words to the one `earlier` was listed through (same rows, same
+    /// order), only `earlier`'s rows can still match.
+    func rows(by sort: SortOrder, matching filter: ListFilter, narrowing earlier: ListedRows?) -> ListedRows
     /// How many rows have no key for `sort` yet: `order(by:)` makes them first.
     func missingSortKeys(for sort: SortOrder) -> Int
     /// Makes up to `budget` more of the keys `sort` needs; returns how many rows have theirs.
@@ -52,6 +54,9 @@ protocol CollectionTab: AnyObject {
     /// The list shows these rows now: a window of a query reads what it lacks of them, and a
     /// margin (a collection held whole has them all).
     func show(rows: Range<Int>)
+    /// The same collection as a window of a query (`WindowTab`), for one too large to hold
+    /// whole on a server; nil for a tab that is one already.
+    func windowed() -> CollectionTab?
     /// The form for a new document (nil index) or the one at `index`.
     func form(editing index: Int?) -> FormSpec
     /// Keeps a write's failure for `statusMessage` (one that worked clears it); returns how
@@ -64,6 +69,7 @@ protocol CollectionTab: AnyObject {
 
 extension CollectionTab {
     func show(rows: Range<Int>) {}
+    func windowed() -> CollectionTab? { nil }
 
     /// A collection of a document (`books/dune/reviews`) rather than a top-level one.
     var isSubcollection: Bool { collectionID.contains("/") }

@@ -9,6 +9,12 @@ import ShelfModels
 struct CollectionTabs {
     private(set) var all: [CollectionTab]
     private(set) var active = 0
+    /// On a database server, the collections (paths) being counted: a tab starts listening
+    /// once its collection's size is known, as a window of a query past `windowThreshold`
+    /// documents (`sized`), so no list starts reading a collection it will not hold.
+    private(set) var awaitingSize: Set<String> = []
+    /// How many documents a list on a server holds whole; past it, the list is a window.
+    static let windowThreshold = 10_000
 
     /// The tabs, the first of them to be shown (`shown.show()` starts it).
     init(_ tabs: [CollectionTab]) { all = tabs }
@@ -20,8 +26,22 @@ struct CollectionTabs {
         guard index != active, all.indices.contains(index) else { return false }
         shown.hide()
         active = index
-        shown.show()
+        if !awaitingSize.contains(shown.collectionID) { shown.show() }
         return true
+    }
+
+    /// The collections of these tabs are being counted: they listen once `sized` says how
+    /// large they are.
+    mutating func awaitSize(of paths: [String]) { awaitingSize.formUnion(paths) }
+
+    /// Takes in whether each collection counted is too large to hold whole: such a tab becomes
+    /// a window of a query (`CollectionTab.windowed()`), and the shown tab starts listening.
+    mutating func sized(_ large: [String: Bool]) {
+        for (path, isLarge) in large where awaitingSize.remove(path) != nil {
+            guard isLarge, let index = all.firstIndex(where: { $0.collectionID == path }), let window = all[index].windowed() else { continue }
+            all[index] = window
+        }
+        if large[shown.collectionID] != nil { shown.show() }
     }
 
     /// Takes in the top-level collections listed now: a tab whose folder went says it is gone

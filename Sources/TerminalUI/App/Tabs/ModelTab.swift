@@ -83,20 +83,19 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         filter.comparisons.isEmpty ? nil : filter.query(on: live.collection, field: field(named:)).refusal
     }
 
-    /// The field a comparison's name stands for: the document's id for `id`, a column's field
-    /// by its title (case ignored), else the name itself as a dotted path.
-    private func field(named name: String) -> FieldPath {
-        if name.lowercased() == "id" { return FieldPath.documentID() }
-        let path = shownColumns.first { $0.spec.title.lowercased() == name.lowercased() }?.field ?? name
-        return FieldPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
-    }
+    private func field(named name: String) -> FieldPath { Column.field(named: name, among: shownColumns) }
 
     /// Row indices in `sort`'s order: ties by id (the rows' own order), documents that do not
     /// decode last, whichever the direction. Kept, and carried through each change of the rows.
     private var ordered: (version: Int, sort: SortOrder, rows: [Int])?
 
-    func order(by sort: SortOrder) -> ListedRows {
-        if let ordered, ordered.version == live.version, ordered.sort == sort { return ListedRows(ordered.rows) }
+    func rows(by sort: SortOrder, matching filter: ListFilter, narrowing earlier: ListedRows?) -> ListedRows {
+        let order = order(by: sort)
+        return filter.isEmpty ? ListedRows(order) : ListedRows(matching(filter, among: earlier.map(Array.init) ?? order))
+    }
+
+    private func order(by sort: SortOrder) -> [Int] {
+        if let ordered, ordered.version == live.version, ordered.sort == sort { return ordered.rows }
         let column = column(of: sort)
         let keys = keyCache(column: column).values(of: live, make: sortKeyMaker(column: column))
         let rows: [Int]
@@ -106,7 +105,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
             rows = KeyOrder.order(keys, ascending: sort.ascending)
         }
         ordered = (live.version, sort, rows)
-        return ListedRows(rows)
+        return rows
     }
 
     /// Per column, each row's sort key (nil: the document does not decode), made only for
@@ -183,6 +182,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     }
 
     func show() { subscribe() }
+    func windowed() -> CollectionTab? { WindowTab(collection: live.collection, presentation: presentation) }
     func hide() { unsubscribe() }
 
     func form(editing index: Int?) -> FormSpec {

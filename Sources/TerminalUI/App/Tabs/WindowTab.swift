@@ -1,0 +1,166 @@
+import DocumentStore
+import ShelfModels
+
+/// A tab over a window of a query (`QueryWindow`), for a collection on a database server too
+/// large to hold whole: its rows are the query's positions, so the list's order and filter
+/// are the query's. A sort by a column is the query ordered by the column's field, a filter's
+/// comparisons are the query's filters, and only the rows shown and a margin are read; a row
+/// not read yet draws as "…".
+@MainActor
+final class WindowTab<Model: Codable & Sendable>: CollectionTab {
+    let collection: CollectionReference
+    let presentation: Presentation<Model>
+    /// The window of the order and filter listed now; replaced when they change.
+    private(set) var window: QueryWindow
+    private var listed: (sort: SortOrder, filter: ListFilter)
+    /// What earlier windows' versions add up to, so `version` only grows.
+    private var versionBase = 0
+    private let pageSize: Int
+    /// For tests: how many windows were made (each a query of its own).
+    private(set) var windowsMade = 1
+
+    init(collection: CollectionReference, presentation: Presentation<Model>, pageSize: Int = 100) {
+        self.collection = collection
+        self.presentation = presentation
+        self.pageSize = pageSize
+        listed = (presentation.defaultSort, ListFilter(""))
+        window = QueryWindow(Self.query(on: collection, sort: presentation.defaultSort, filter: ListFilter(""), columns: presentation.columns),
+                             pageSize: pageSize)
+    }
+
+    var collectionID: String { collection.path }
+    var title: String { presentation.title }
+    /// Loaded once counted: the rows are then known, each read as it is shown.
+    var isLoaded: Bool { window.count != nil }
+    var loadProgress: (read: Int, total: Int?)? { nil }
+    var statusMessage: String? {
+        if isGone { return "The '\(collectionID)' collection is gone" }
+        return writeError ?? window.error
+    }
+    var isGone = false
+    private var writeError: String?
+    func forgetWriteError() { writeError = nil }
+
+    var rowCount: Int { window.count ?? window.first + window.documents.count }
+    var version: Int { versionBase + window.version }
+    func snapshot(at index: Int) -> DocumentSnapshot? { window.document(at: index) }
+    func index(of documentID: String) -> Int? { window.position(of: documentID) }
+    var documentIDs: [String] { window.documents.map(\.documentID) }
+
+    /// The presentation's columns; for a collection without a model, those the documents of
+    /// the first window read make (`Presentation.columnsFromDocuments`), kept from then on.
+    private var derivedColumns: [Column<Model>]?
+    private var shownColumns: [Column<Model>] {
+        if let derivedColumns { return derivedColumns }
+        guard let derive = presentation.columnsFromDocuments, !window.documents.isEmpty else { return presentation.columns }
+        let columns = derive(window.documents)
+        derivedColumns = columns
+        return columns
+    }
+    var columns: [ColumnSpec] { shownColumns.map(\.spec) }
+    var defaultSort: SortOrder { presentation.defaultSort }
+
+    /// A filter refused (`problem(with:)`) lists nothing, as on a collection held whole.
+    func rows(by sort: SortOrder, matching filter: ListFilter, narrowing earlier: ListedRows?) -> ListedRows {
+        if listed.sort != sort || listed.filter != filter { replaceWindow(sort: sort, filter: filter) }
+        return .all(problem(with: filter) == nil ? rowCount : 0)
+    }
+
+    private func replaceWindow(sort: SortOrder, filter: ListFilter) {
+        window.stop()
+        versionBase += window.version + 1
+        listed = (sort, filter)
+        window = QueryWindow(Self.query(on: collection, sort: sort, filter: filter, columns: shownColumns), pageSize: pageSize)
+        windowsMade += 1
+    }
+
+    /// The query a list is the window of: the filter's comparisons, ordered by the sorted
+    /// column's field (ties by id, as Firestore orders them).
+    static func query(on collection: CollectionReference, sort: SortOrder, filter: ListFilter, columns: [Column<Model>]) -> Query {
+        let filtered = filter.query(on: collection, field: { Column.field(named: $0, among: columns) })
+        guard columns.indices.contains(sort.column) else { return filtered }
+        let field = Column.field(named: columns[sort.column].spec.title, among: columns)
+        return filtered.order(by: field, descending: !sort.ascending)
+    }
+
+    /// Every row is in the query's order already: no key to make.
+    func missingSortKeys(for sort: SortOrder) -> Int { 0 }
+    func makeSortKeys(for sort: SortOrder, budget: Int) -> Int { rowCount }
+
+    /// Among the rows read (n/N): those the filter's comparisons and words match.
+    func matching(_ filter: ListFilter, among candidates: ListedRows) -> ListedRows {
+        let query = filter.query(on: collection, field: { Column.field(named: $0, among: self.shownColumns) })
+        let needle = TextFolding.fold(filter.text)
+        return ListedRows(candidates.filter { index in
+            guard let snapshot = window.document(at: index) else { return false }
+            if !filter.comparisons.isEmpty && !query.matches(snapshot) { return false }
+            guard !needle.isEmpty else { return true }
+            let texts = decoded(snapshot).map { model in shownColumns.map { $0.text(model, snapshot) } } ?? []
+            return SearchText(([snapshot.documentID] + texts).joined(separator: "\n")).contains(needle)
+        })
+    }
+
+    /// Words are matched on the server by a query, which Firestore's queries cannot say: a
+    /// list this large is filtered by its fields' comparisons.
+    func problem(with filter: ListFilter) -> String? {
+        if !filter.text.isEmpty {
+            return "words are not matched in a collection this large on a server (n/N find them among the rows read); compare fields instead, as pages>400"
+        }
+        return filter.comparisons.isEmpty ? nil : Self.query(on: collection, sort: listed.sort, filter: filter, columns: shownColumns).refusal
+    }
+
+    /// The models of the documents read, decoded as they are drawn, kept while the window's
+    /// documents stay.
+    private var models: (version: Int, byID: [String: Model?]) = (-1, [:])
+    private func decoded(_ snapshot: DocumentSnapshot) -> Model? {
+        if models.version != version { models = (version, [:]) }
+        if let model = models.byID[snapshot.documentID] { return model }
+        let model = try? snapshot.data(as: Model.self)
+        models.byID[snapshot.documentID] = model
+        return model
+    }
+
+    func tableRow(at index: Int, mode: ColorMode) -> TabRow {
+        guard let snapshot = window.document(at: index) else { return .unread }
+        guard let model = decoded(snapshot) else {
+            let name = name(at: index) ?? snapshot.documentID
+            return .broken(ListRow([Span(name), Span("  does not decode", style: Style(dim: true))], marker: "!"))
+        }
+        return .cells(shownColumns.map { column in
+            TableCell(prefix: column.prefix.map { [$0(model, mode)] } ?? [], text: column.text(model, snapshot), style: column.style)
+        })
+    }
+
+    func name(at index: Int) -> String? {
+        guard let snapshot = window.document(at: index) else { return nil }
+        return presentation.nameFields.lazy.compactMap { snapshot.get($0) as? String }.first
+    }
+
+    func detail(at index: Int, mode: ColorMode) -> TabDetail {
+        guard let snapshot = window.document(at: index) else { return TabDetail(swatch: nil, lines: []) }
+        guard let model = decoded(snapshot) else {
+            return TabDetail(swatch: nil, lines: [DetailLine("Problem", "does not decode", valueStyle: Style(bold: true))]
+                             + RawValue.lines(for: snapshot, except: [], title: "Fields"))
+        }
+        return TabDetail(swatch: presentation.swatch(model), lines: presentation.detail(model, snapshot, mode))
+    }
+
+    /// Counting them would decode the whole collection.
+    var problemCount: Int? { nil }
+
+    /// The window starts with the first rows a frame shows (`show(rows:)`), so its first read
+    /// is of them and a margin.
+    func show() {}
+    func hide() {}
+    func show(rows: Range<Int>) {
+        window.show(rows)
+        window.start()
+    }
+
+    func form(editing index: Int?) -> FormSpec { presentation.form(index.flatMap { window.document(at: $0) }) }
+
+    func noteWrite(_ error: (any Error)?) -> String {
+        writeError = error.map { DocumentProblem(path: collectionID, error: $0).message }
+        return writeError ?? ""
+    }
+}

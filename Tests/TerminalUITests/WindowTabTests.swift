@@ -1,0 +1,117 @@
+import DocumentStore
+import Foundation
+@testable import ShelfModels
+@testable import TerminalUI
+import XCTest
+
+/// A collection too large to hold whole is listed as a window of a query (`WindowTab`): only
+/// the rows shown and a margin are read, a sort is one query ordered by the column's field, a
+/// filter's comparisons are one query, the end is one read, and a row not read yet draws as
+/// "…" while keys go on. Counts of documents read and of queries made, not timings. (On a
+/// folder here: the tab is the same on every store, and the app makes it on a server.)
+@MainActor
+final class WindowTabTests: FolderAppTestCase {
+    private let total = 1_000
+    private let size = Size(width: 100, height: 30)
+
+    override func setUp() async throws {
+        try await super.setUp()
+        let store = try Firestore(directory: folder)
+        for start in stride(from: 0, to: total, by: 500) {
+            let batch = store.batch()
+            for n in start..<start + 500 {
+                batch.setData(["title": String(format: "Book %04d", n), "author": "Author \(n % 7)", "numberOfPages": (n * 37) % 1_000],
+                              forDocument: store.document(String(format: "books/b%04d", n)))
+            }
+            try batch.commitNow()
+        }
+    }
+
+    /// The app with its books tab made a window, as the count of a large collection on a
+    /// server makes it, and its first rows read.
+    private func makeWindowedApp() async throws -> (AppModel, WindowTab<ShelfBook>) {
+        let app = try await makeApp()
+        app.state.tabSet.awaitSize(of: ["books"])
+        app.state.tabSet.sized(["books": true])
+        let tab = try XCTUnwrap(app.tab as? WindowTab<ShelfBook>, "the books tab is a window")
+        try await read(app)
+        return (app, tab)
+    }
+
+    /// Draws a frame (which tells the window what it shows), waits for the reads it started,
+    /// replays the keys that waited for the count (as each frame of the app does), and so on
+    /// until none waits; returns the next frame's text.
+    @discardableResult
+    private func read(_ app: AppModel) async throws -> String {
+        repeat {
+            _ = app.frame(size: size)
+            await (app.tab as? WindowTab<ShelfBook>)?.window.finishReads()
+            _ = app.apply(.replayWaitingKeys)
+        } while !app.state.keysWaitingForLoad.isEmpty
+        _ = app.frame(size: size)
+        await (app.tab as? WindowTab<ShelfBook>)?.window.finishReads()
+        return app.frame(size: size).canvas.lines.joined(separator: "\n")
+    }
+
+    func testALargeCollectionShowsTheRowsInViewAndAMarginReadAndCountsTheRest() async throws {
+        let (app, tab) = try await makeWindowedApp()
+        let text = app.frame(size: size).canvas.lines.joined(separator: "\n")
+        XCTAssertTrue(text.contains("Book 0000"), text)
+        XCTAssertTrue(text.contains("1/1,000"), "the position is exact, from a count:\n\(text)")
+        XCTAssertEqual(tab.rowCount, total)
+        XCTAssertLessThanOrEqual(tab.window.documentsRead, 30 + 100, "the rows in view and a page, never the collection")
+    }
+
+    func testGoingToTheEndReadsTheLastPageAloneAndShowsDotsUntilItComes() async throws {
+        let (app, tab) = try await makeWindowedApp()
+        let readsBefore = tab.window.reads
+        _ = app.apply(.key(.character("G")))
+        let before = app.frame(size: size).canvas.lines.joined(separator: "\n")
+        XCTAssertTrue(before.contains("…"), "rows not read yet draw as …:\n\(before)")
+        XCTAssertEqual(app.apply(.key(.character("e"))), .keepRunning)
+        XCTAssertEqual(app.notice, "Nothing to edit yet: the row is still being read")
+        let text = try await read(app)
+        XCTAssertTrue(text.contains("Book 0999"), text)
+        XCTAssertTrue(text.contains("1,000/1,000"), text)
+        XCTAssertEqual(tab.window.reads - readsBefore, 1, "one read from the end, none of the middle")
+    }
+
+    func testASortIsOneQueryOrderedByTheColumnsField() async throws {
+        let (app, tab) = try await makeWindowedApp()
+        let made = tab.windowsMade
+        press(app, "ss")  // Author, then Pages
+        let text = try await read(app)
+        XCTAssertEqual(tab.windowsMade - made, 2, "one query for each order asked")
+        let pages = (0..<5).compactMap { tab.snapshot(at: $0)?.get("numberOfPages") as? Int }
+        XCTAssertEqual(pages, pages.sorted(), "ordered by numberOfPages, the Pages column's field")
+        XCTAssertEqual(pages.first, 0)
+        XCTAssertTrue(text.contains("1/1,000"), text)
+    }
+
+    func testAComparisonFiltersByAQueryAndWordsAreRefusedWithTheReason() async throws {
+        let (app, tab) = try await makeWindowedApp()
+        press(app, "/pages>=990")
+        _ = app.apply(.key(.enter))
+        let text = try await read(app)
+        let expected = (0..<total).filter { ($0 * 37) % 1_000 >= 990 }.count
+        XCTAssertEqual(tab.rowCount, expected, "counted by the query")
+        XCTAssertTrue(text.contains("1/\(expected)"), text)
+        XCTAssertTrue((0..<expected).allSatisfy { (tab.snapshot(at: $0)?.get("numberOfPages") as? Int ?? 0) >= 990 })
+
+        _ = app.apply(.key(.escape))
+        _ = app.apply(.key(.escape))
+        press(app, "/dune")
+        _ = app.apply(.key(.enter))
+        try await read(app)  // the keys typed wait for the whole list's count
+        XCTAssertTrue(app.notice?.contains("is refused: words are not matched") == true, app.notice ?? "no notice")
+        XCTAssertEqual(app.state.visibleRows(of: tab).count, 0, "a refused filter lists nothing, as on a collection held whole")
+    }
+
+    func testASmallCollectionOnAServerStaysWhole() async throws {
+        let app = try await makeApp()
+        app.state.tabSet.awaitSize(of: ["books"])
+        app.state.tabSet.sized(["books": false])
+        XCTAssertFalse(app.tab is WindowTab<ShelfBook>)
+        XCTAssertTrue(app.state.tabSet.awaitingSize.isEmpty)
+    }
+}

@@ -78,14 +78,17 @@ final class WindowTabTests: FolderAppTestCase {
 
     func testASortIsOneQueryOrderedByTheColumnsField() async throws {
         let (app, tab) = try await makeWindowedApp()
+        press(app, "G")
+        try await read(app)
         let made = tab.windowsMade
-        press(app, "ss")  // Author, then Pages
+        press(app, "ss")  // Author, then Pages: from the end of the list, the new order's top
         let text = try await read(app)
         XCTAssertEqual(tab.windowsMade - made, 2, "one query for each order asked")
         let pages = (0..<5).compactMap { tab.snapshot(at: $0)?.get("numberOfPages") as? Int }
         XCTAssertEqual(pages, pages.sorted(), "ordered by numberOfPages, the Pages column's field")
         XCTAssertEqual(pages.first, 0)
-        XCTAssertTrue(text.contains("1/1,000"), text)
+        XCTAssertTrue(text.contains("1/1,000"), "the new order shows from its first row:\n\(text)")
+        XCTAssertLessThanOrEqual(tab.window.documentsRead, 30 + 100, "its first rows and a page, not the rows up to where the selection was")
     }
 
     func testAComparisonFiltersByAQueryAndWordsAreRefusedWithTheReason() async throws {

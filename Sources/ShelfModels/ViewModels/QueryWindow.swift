@@ -139,7 +139,9 @@ public final class QueryWindow {
             return .before(head, limit: max(pageSize, first - wanted.lowerBound))
         }
         if !documents.isEmpty, wanted.lowerBound >= first, wanted.upperBound <= end { return nil }
-        // Elsewhere: from the nearer end of the list.
+        // Elsewhere: from the nearer end of the list, which past the first page needs the count
+        // (its answer reads then), else it would read every document before the part wanted.
+        guard count != nil || wanted.lowerBound < pageSize else { return nil }
         if let count, count - wanted.lowerBound < wanted.upperBound { return .fromEnd(limit: count - wanted.lowerBound) }
         return .fromStart(limit: wanted.upperBound)
     }

@@ -107,14 +107,25 @@ extension AppState {
 
     /// Sorts the shown tab; the selected document stays on the row of the pane it was on
     /// where it can (its rows all moved, so the first row in view from before means nothing).
-    /// Returns what the status line says.
+    /// A window of a query shows the new order's first rows: where the document went is not
+    /// known without reading. Returns what the status line says.
     mutating func sort(by sort: SortOrder) -> String {
+        guard tab.holdsEveryRow else {
+            current.sort = sort
+            current.list = ListState(selected: 0, offset: 0)
+            current.selectedID = nil
+            return sortedText(sort)
+        }
         let visible = visibleRows(of: tab)
         let rowOnScreen = selection(in: visible).map { $0 - current.list.offset }
         current.sort = sort
         if let rowOnScreen, isOrdered(tab), let position = selection(in: visibleRows(of: tab)) {
             current.list.offset = max(0, position - rowOnScreen)
         }
-        return "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
+        return sortedText(sort)
+    }
+
+    private func sortedText(_ sort: SortOrder) -> String {
+        "Sorted by \(tab.columns[sort.column].title) \(sort.ascending ? "▲ ascending" : "▼ descending")"
     }
 }

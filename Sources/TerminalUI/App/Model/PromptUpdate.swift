@@ -12,7 +12,7 @@ enum PromptUpdate {
             let visible = state.visibleRows(of: state.tab)
             state.select(position: visible.isEmpty ? nil : 0, in: visible)
             if let problem = state.tab.problem(with: ListFilter(text)) { return Reply(notice: "The filter \"\(text.shownInMessage)\" is refused: \(problem)") }
-            if visible.isEmpty && !text.isEmpty { return Reply(notice: "Nothing matches \"\(text)\"") }
+            if visible.isEmpty && !text.isEmpty && state.tab.isLoaded { return Reply(notice: "Nothing matches \"\(text)\"") }
         case .escape:
             state.current.filter = nil
             state.mode = .browse

@@ -25,6 +25,9 @@ protocol CollectionTab: AnyObject {
     func index(of documentID: String) -> Int?
     /// The ids of the documents read: all of them for a collection held whole.
     var documentIDs: [String] { get }
+    /// Whether every row is held (a collection listened to whole), rather than a window of a
+    /// query whose rows elsewhere are read when shown.
+    var holdsEveryRow: Bool { get }
     /// The list's columns, and the order a tab opens with.
     var columns: [ColumnSpec] { get }
     var defaultSort: SortOrder { get }

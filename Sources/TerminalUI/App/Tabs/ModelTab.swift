@@ -29,6 +29,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var isGone = false
     func forgetWriteError() { live.forgetWriteError() }
     var rowCount: Int { live.rows.count }
+    var holdsEveryRow: Bool { true }
 
     var version: Int { live.version }
     func snapshot(at index: Int) -> DocumentSnapshot? { live.rows[index].snapshot }

@@ -42,6 +42,7 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     func forgetWriteError() { writeError = nil }
 
     var rowCount: Int { window.count ?? window.first + window.documents.count }
+    var holdsEveryRow: Bool { false }
     var version: Int { versionBase + window.version }
     func snapshot(at index: Int) -> DocumentSnapshot? { window.document(at: index) }
     func index(of documentID: String) -> Int? { window.position(of: documentID) }

@@ -357,6 +357,7 @@ def aggregations(check, db):
     check.equal("sum of integers and doubles is a double", (total, type(total)), (22.0, float))
     check.equal("count with a filter", results(cities.where(filter=FieldFilter("capital", "==", True)).count(alias="c")), {"c": 2})
     check.equal("count with a limit", results(cities.limit(4).count(alias="c")), {"c": 4})
+    check.equal("count after an offset", results(cities.order_by("pop").offset(4).count(alias="c")), {"c": 2})
     empty = db.collection("nothing-here")
     # The client reads a null as 0.0 and the integer 0 as 0.0: look at the response itself.
     request = {"parent": db._database_string + "/documents",

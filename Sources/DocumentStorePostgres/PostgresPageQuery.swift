@@ -37,7 +37,7 @@ struct PostgresPageQuery {
         if let end = page.end { conditions.append(comparison(end, after: false)) }
         let reversed = Self.reversed(page)
         let order = zip(keys, reversed).map { key, reversed in key + (reversed != (page.descending != page.fromEnd) ? " DESC" : "") }
-        let limit = page.limit.map { " LIMIT \($0)" } ?? ""
+        let limit = (page.limit.map { " LIMIT \($0)" } ?? "") + (page.offset > 0 ? " OFFSET \(page.offset)" : "")
         let rows = "FROM shelf_documents WHERE \(conditions.joined(separator: " AND "))"
         query = PostgresQuery(unsafeSQL: counting ? "SELECT count(*) FROM (SELECT 1 \(rows)\(limit)) AS page"
                                                   : "SELECT path, fields::text \(rows) ORDER BY \(order.joined(separator: ", "))\(limit)",

@@ -44,6 +44,7 @@ struct RemoteQuery {
         if let start { query.startAt = Self.cursor(start, values: values, before: start.inclusive) }
         if let end { query.endAt = Self.cursor(end, values: values, before: !end.inclusive) }
         if let limit = definition.limit { query.limit = .init(Int32(clamping: limit)) }
+        if definition.offset > 0 { query.offset = Int32(clamping: definition.offset) }
         structured = query
     }
 

@@ -18,8 +18,8 @@ struct WireAggregation {
         guard aggregations.count <= 5 else {
             throw WireError.invalidArgument("aggregations: a query takes at most 5 aggregations, this one has \(aggregations.count)")
         }
-        guard query.offset == 0, query.under == nil else {
-            throw WireError.unimplemented("an aggregation over a query with an offset or a collection group under a document is not supported by Shelf yet")
+        guard query.under == nil else {
+            throw WireError.unimplemented("an aggregation over a collection group under a document is not supported by Shelf yet")
         }
         var fields: [(alias: String, field: AggregateField, upTo: Int64?)] = []
         for (index, aggregation) in aggregations.enumerated() {

@@ -70,6 +70,16 @@ final class ServedReadsTests: XCTestCase {
         }
     }
 
+    func testAnAggregationCountsAndAddsUpWhatAnOffsetLeaves() async throws {
+        try await ServedStore.eachBackend { served in
+            try await Self.addBooks(served)
+            var skipped = Google_Firestore_V1_StructuredQuery.collection("books").ordered("pages", descending: true)
+            skipped.offset = 3
+            let result = try await served.aggregate(skipped, [.count("left"), .sum("pages", of: "pages")])
+            XCTAssertEqual(result, ["left": .integer(2), "pages": .integer(300)], "the two thinnest books are left; \(served.backend)")
+        }
+    }
+
     func testAnInFilterComparesAnArrayAmongItsValuesWhole() async throws {
         try await ServedStore.eachBackend { served in
             try await served.commit([served.set("tags/pair", ["v": .array([.integer(1), .integer(2)])]),

@@ -87,6 +87,13 @@ extension QueryDefinition {
         return refined
     }
 
+    func skipping(_ count: Int) throws(FirestoreErrorCode) -> QueryDefinition {
+        if count < 0 { throw Self.invalid("Query offset (\(count)) is invalid. Offset must not be negative.") }
+        var refined = self
+        refined.offset = count
+        return refined
+    }
+
     func bounded(start: Bound? = nil, end: Bound? = nil) -> QueryDefinition {
         var refined = self
         if let start { refined.start = start }
@@ -137,6 +144,9 @@ extension QueryDefinition {
     func checkReadable() throws(FirestoreErrorCode) {
         if limitKind == .last && limit != nil && explicitOrders.isEmpty {
             throw FirestoreErrorCode(.invalidArgument, "limit(toLast:) queries require specifying at least one order(by:) clause.")
+        }
+        if offset > 0 && limitKind == .last && limit != nil {
+            throw FirestoreErrorCode(.invalidArgument, "An offset counts from the first result: it cannot go with limit(toLast:).")
         }
     }
 }

@@ -14,6 +14,7 @@ extension QueryDefinition: Hashable {
         text += "|where:" + filters.map(Self.canonical).joined(separator: ",")
         text += "|order:" + orders.map { Self.quoted($0.field.description) + ($0.descending ? " desc" : " asc") }.joined(separator: ",")
         if let limit { text += "|limit:\(limitKind == .first ? "first" : "last") \(limit)" }
+        if offset > 0 { text += "|offset:\(offset)" }
         if let start { text += "|start:" + Self.canonical(start) }
         if let end { text += "|end:" + Self.canonical(end) }
         return text

@@ -17,6 +17,9 @@ package struct QueryDefinition: Sendable {
     package var explicitOrders: [OrderBy] = []
     package var limit: Int?
     package var limitKind: LimitKind = .first
+    /// Results skipped before the limit's first (`Query.offset`, the protocol's
+    /// `StructuredQuery.offset`).
+    package var offset = 0
     package var start: Bound?
     package var end: Bound?
 

@@ -64,11 +64,18 @@ struct QueryEvaluator: Sendable {
     /// best `limit` are kept while scanning, so a page of 100,000 documents sorts 10, not all.
     func results(from documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
         if isOrderedByIDOnly { return Array(window(of: sortedByID(matching(documents)))) }
-        guard let limit = definition.limit, limit <= 1000 else {
+        guard let limit = pageLimit else {
             return Array(window(of: matching(documents).sorted(by: areInIncreasingOrder)))
         }
         let documents = Array(documents)
-        return page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: nil)
+        return Array(page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: nil).dropFirst(definition.offset))
+    }
+
+    /// How many documents a small page keeps while scanning (the offset's before the limit's),
+    /// nil when too many to keep that way.
+    private var pageLimit: Int? {
+        guard let limit = definition.limit, definition.limitKind == .first || definition.offset == 0, limit + definition.offset <= 1000 else { return nil }
+        return limit + definition.offset
     }
 
     /// The documents that match, without a pass over them when all do.
@@ -79,9 +86,9 @@ struct QueryEvaluator: Sendable {
     /// The same, for `documents` with the values of the first ordered field (not the id) given
     /// in `column`: only documents that could enter the page are looked at.
     func results(from documents: [QueryDocumentSnapshot], firstOrderColumn column: [FirestoreValue?]) -> [QueryDocumentSnapshot] {
-        guard let limit = definition.limit, limit <= 1000, documents.count == column.count,
+        guard let limit = pageLimit, documents.count == column.count,
               let first = orders.first, !first.field.isDocumentID else { return results(from: documents) }
-        return page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: { column[$0] })
+        return Array(page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: { column[$0] }).dropFirst(definition.offset))
     }
 
     /// The best `limit` of `count` documents, kept sorted while scanning. Once the page is full,
@@ -162,9 +169,10 @@ struct QueryEvaluator: Sendable {
         return documents.indices.dropFirst().allSatisfy { compare(documents[$0 - 1], documents[$0]) < 0 }
     }
 
-    /// The page a limit keeps of `sorted` (every matching document, in order).
+    /// The page an offset and a limit keep of `sorted` (every matching document, in order).
     func window<C: RandomAccessCollection>(of sorted: C) -> C.SubSequence {
-        guard let limit = definition.limit else { return sorted[...] }
-        return definition.limitKind == .first ? sorted.prefix(limit) : sorted.suffix(limit)
+        let after = sorted.dropFirst(definition.offset)
+        guard let limit = definition.limit else { return after }
+        return definition.limitKind == .first ? after.prefix(limit) : after.suffix(limit)
     }
 }

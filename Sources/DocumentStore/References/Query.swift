@@ -105,6 +105,11 @@ public class Query: @unchecked Sendable, Hashable {
     @discardableResult
     public func limit(toLast count: Int) -> Query { refined { try $0.limited(to: count, .last) } }
 
+    /// Ours, as the protocol's `StructuredQuery.offset` (Firebase's Swift API has none): the
+    /// results after the first `count`, for a list that jumps far into a large query. A server
+    /// skips them in its index instead of sending them. Not listened to.
+    package func offset(_ count: Int) -> Query { refined { try $0.skipping(count) } }
+
     // MARK: Cursors
 
     private func cursor(values: [Any], inclusive: Bool, isStart: Bool) -> Query {
@@ -199,7 +204,10 @@ public class Query: @unchecked Sendable, Hashable {
     public func addSnapshotListener(progress: ((LoadProgress) -> Void)?,
                                     _ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
         let subscription = QuerySubscription(query: self, progress: progress, listener: listener)
-        do { try checkRunnable() } catch {
+        do {
+            try checkRunnable()
+            if definition.offset > 0 { throw FirestoreErrorCode(.unimplemented, "A query with an offset cannot be listened to: listen from a cursor instead.") }
+        } catch {
             subscription.deliver(error: error)
             return subscription
         }

@@ -46,9 +46,16 @@ extension DocumentServer {
     }
 
     package func results(of query: Query) throws -> [QueryDocumentSnapshot] {
-        if query.definition.limit != nil, let page = ServerPage(query.definition) {
+        if query.definition.limit != nil, let exact = ServerPage(query.definition) {
+            let page = exact.withLastSkipped()
+            let lastSkippedFirst = exact.offset > 0
             let rows = try snapshots(readPage(page), store: query.firestore)
-            if page.isExact(rows) { return query.evaluator.results(from: rows) }
+            if page.isExact(rows, lastSkippedFirst: lastSkippedFirst) {
+                // The server skipped the offset's rows: the evaluator only orders and limits.
+                var kept = query.definition
+                kept.offset = 0
+                return QueryEvaluator(kept).results(from: Array(rows.dropFirst(lastSkippedFirst ? 1 : 0)))
+            }
         }
         let definition = query.definition
         let selection = ServerSelection(definition.source, conditions: ServerPrefilter.conditions(definition).conditions)
@@ -71,14 +78,15 @@ extension DocumentServer {
     package func count(of query: Query) throws -> Int? {
         if let selection = exactSelection(query.definition) {
             let count = try count(selection)
-            return query.definition.limit.map { min($0, count) } ?? count
+            let after = max(0, count - query.definition.offset)
+            return query.definition.limit.map { min($0, after) } ?? after
         }
         guard let page = ServerPage(query.definition) else { return nil }
         return try count(page)
     }
 
     package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? {
-        guard query.definition.limit == nil, var selection = exactSelection(query.definition) else { return nil }
+        guard query.definition.limit == nil, query.definition.offset == 0, var selection = exactSelection(query.definition) else { return nil }
         var fields: [FieldPath] = []
         for operation in operations {
             if let field = operation.field, !fields.contains(field) { fields.append(field) }

@@ -23,6 +23,8 @@ package struct ServerPage: Sendable, Equatable {
     package var fromEnd: Bool
     /// nil: every row within the cursors (a count).
     package var limit: Int?
+    /// Rows skipped before the limit's first.
+    package var offset: Int
     /// Rows at or after (`start`) and at or before (`end`) these, in the query's order.
     package var start: ServerCursor?
     package var end: ServerCursor?
@@ -47,6 +49,7 @@ package struct ServerPage: Sendable, Equatable {
         descending = last.descending
         fromEnd = definition.limitKind == .last
         limit = definition.limit
+        offset = definition.offset
         start = nil
         end = nil
         let collection: ResourcePath? = definition.isCollectionGroup ? nil : definition.basePath
@@ -60,14 +63,29 @@ package struct ServerPage: Sendable, Equatable {
         }
     }
 
+    /// The page that also reads the last row its offset skips, first, to check that the skip
+    /// fell between rows ordered exactly (`isExact(_:lastSkippedFirst:)`); itself without an offset.
+    func withLastSkipped() -> ServerPage {
+        guard offset > 0 else { return self }
+        var page = self
+        page.offset -= 1
+        page.limit = limit.map { $0 + 1 }
+        return page
+    }
+
     /// True when the server's rows are the page's exactly: fewer than the limit (all there
-    /// are), or none with a loose value or unreadable.
-    func isExact(_ rows: [QueryDocumentSnapshot]) -> Bool {
+    /// are), or none with a loose value or unreadable; and, when the first row is the last one
+    /// skipped, it and the first one kept ordered exactly (a skip between two loose values of a
+    /// kind may have skipped the wrong one).
+    func isExact(_ rows: [QueryDocumentSnapshot], lastSkippedFirst: Bool = false) -> Bool {
+        if lastSkippedFirst && !rows.prefix(2).allSatisfy(isOrderedExactly) { return false }
         guard let limit, rows.count >= limit else { return true }  // every row: the evaluator orders them
-        return rows.allSatisfy { row in
-            guard let values = row.stored.fields else { return false }
-            return fields.allSatisfy { ServerOrderRank(values.value(at: $0)).isExact }
-        }
+        return rows.allSatisfy(isOrderedExactly)
+    }
+
+    private func isOrderedExactly(_ row: QueryDocumentSnapshot) -> Bool {
+        guard let values = row.stored.fields else { return false }
+        return fields.allSatisfy { ServerOrderRank(values.value(at: $0)).isExact }
     }
 }
 

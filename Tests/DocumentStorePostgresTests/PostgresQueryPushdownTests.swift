@@ -25,6 +25,7 @@ final class PostgresQueryPushdownTests: PushdownTestCase {
             queries.append { base($0).limit(to: limit) }
             queries.append { base($0).limit(toLast: limit) }
             queries.append { base($0).offset(3).limit(to: limit) }
+            queries.append { base($0).offset(2).limit(toLast: limit) }
         }
         queries.append { base($0).offset(4) }
         return queries
@@ -83,7 +84,8 @@ final class PostgresQueryPushdownTests: PushdownTestCase {
         for make in [{ $0.collection("clean").order(by: "n").limit(to: 4) },
                      { $0.collection("clean").order(by: FieldPath.documentID()).limit(toLast: 3) },
                      { $0.collection("clean").order(by: "n", descending: true).start(after: [7]).limit(to: 2) },
-                     { $0.collection("clean").order(by: "n").offset(3).limit(to: 2) }] as [(Firestore) -> Query] {
+                     { $0.collection("clean").order(by: "n").offset(3).limit(to: 2) },
+                     { $0.collection("clean").order(by: "n").offset(3).limit(toLast: 2) }] as [(Firestore) -> Query] {
             let page = try XCTUnwrap(ServerPage(make(db).definition))
             let rows = try server.readPage(page)
             XCTAssertEqual(rows.count, page.limit, "only the page's rows are read")

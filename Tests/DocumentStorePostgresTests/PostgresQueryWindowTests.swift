@@ -42,6 +42,12 @@ final class PostgresQueryWindowTests: PostgresTestCase {
         try await settle(window, "the end")
         XCTAssertEqual((total - 30..<total).map { window.document(at: $0)?.get("n") as? Int }, Array(total - 30..<total))
         XCTAssertEqual(window.documentsRead, 2 * (30 + 50), "the end and a page above it, nothing between")
+        window.show(2000..<2030)
+        try await settle(window, "the middle")
+        XCTAssertEqual((2000..<2030).map { window.document(at: $0)?.get("n") as? Int }, Array(2000..<2030))
+        XCTAssertEqual(window.documentsRead, 2 * (30 + 50) + 30 + 2 * 50, "the middle and a page each side: the server skipped what lies before")
+        window.show(total - 30..<total)
+        try await settle(window, "the end again")
         let watcher = try XCTUnwrap(db.activeWatcher(.query(db.collection("books").order(by: "n").start(atDocument: window.documents[0]).limit(to: window.documents.count).definition)))
         try await waitFor("the window's watcher to look") { watcher.currentDocuments.count == window.documents.count }
 

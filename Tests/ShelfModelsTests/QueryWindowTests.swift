@@ -69,6 +69,19 @@ final class QueryWindowTests: DemoDataTestCase {
         XCTAssertEqual(numbers(window, total - 50..<total - 40), Array(total - 50..<total - 40))
     }
 
+    func testAJumpFarIntoTheListReadsOnlyThePartWantedFromTheNearerEnd() async throws {
+        let window = try await open()
+        for (top, end) in [(400, "the start"), (700, "the end")] {
+            let (read, reads) = (window.documentsRead, window.reads)
+            window.show(top..<top + 10)
+            try await settle(window, "rows from \(top)")
+            XCTAssertEqual(numbers(window, top - page..<top + 10 + page), Array(top - page..<top + 10 + page))
+            XCTAssertEqual(window.first, top - page, "counted from \(end)")
+            XCTAssertEqual(window.documentsRead - read, 10 + 2 * page, "the rows and a page each side, none skipped to reach them")
+            XCTAssertEqual(window.reads - reads, 1)
+        }
+    }
+
     /// A change in the window shows, and counts the list again, with the documents above the
     /// window: so one added above it meanwhile moves its positions down.
     func testAChangeInTheWindowShowsAndCountsItsPositionsAgain() async throws {

@@ -76,6 +76,18 @@ final class WindowTabTests: FolderAppTestCase {
         XCTAssertEqual(tab.window.reads - readsBefore, 1, "one read from the end, none of the middle")
     }
 
+    func testGoingToARowFarDownReadsTheRowsAroundItAloneWithOneRead() async throws {
+        let (app, tab) = try await makeWindowedApp()
+        let (readBefore, readsBefore) = (tab.window.documentsRead, tab.window.reads)
+        press(app, ":600")
+        _ = app.apply(.key(.enter))
+        let text = try await read(app)
+        XCTAssertTrue(text.contains("Book 0599"), text)
+        XCTAssertTrue(text.contains("600/1,000"), text)
+        XCTAssertLessThanOrEqual(tab.window.documentsRead - readBefore, 30 + 2 * 100, "the rows in view and a page each side, none of the 500 before them")
+        XCTAssertEqual(tab.window.reads - readsBefore, 1)
+    }
+
     func testASortIsOneQueryOrderedByTheColumnsField() async throws {
         let (app, tab) = try await makeWindowedApp()
         press(app, "G")

@@ -30,7 +30,7 @@ final class FolderBackend: StorageBackend {
     }
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {
-        query.evaluator.results(from: try QuerySource.documents(for: query.definition, files: files, firestore: query.firestore))
+        try QuerySource.results(of: query, files: files)
     }
 
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {

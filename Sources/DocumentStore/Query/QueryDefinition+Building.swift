@@ -145,8 +145,5 @@ extension QueryDefinition {
         if limitKind == .last && limit != nil && explicitOrders.isEmpty {
             throw FirestoreErrorCode(.invalidArgument, "limit(toLast:) queries require specifying at least one order(by:) clause.")
         }
-        if offset > 0 && limitKind == .last && limit != nil {
-            throw FirestoreErrorCode(.invalidArgument, "An offset counts from the first result: it cannot go with limit(toLast:).")
-        }
     }
 }

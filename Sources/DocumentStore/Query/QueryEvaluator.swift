@@ -68,14 +68,19 @@ struct QueryEvaluator: Sendable {
             return Array(window(of: matching(documents).sorted(by: areInIncreasingOrder)))
         }
         let documents = Array(documents)
-        return Array(page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: nil).dropFirst(definition.offset))
+        return Array(skipping(page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: nil)))
     }
 
-    /// How many documents a small page keeps while scanning (the offset's before the limit's),
+    /// How many documents a small page keeps while scanning (the offset's with the limit's),
     /// nil when too many to keep that way.
     private var pageLimit: Int? {
-        guard let limit = definition.limit, definition.limitKind == .first || definition.offset == 0, limit + definition.offset <= 1000 else { return nil }
+        guard let limit = definition.limit, limit + definition.offset <= 1000 else { return nil }
         return limit + definition.offset
+    }
+
+    /// `sorted` without the offset's documents: its first, or with `limit(toLast:)` its last.
+    private func skipping<C: BidirectionalCollection>(_ sorted: C) -> C.SubSequence {
+        definition.limitKind == .last && definition.limit != nil ? sorted.dropLast(definition.offset) : sorted.dropFirst(definition.offset)
     }
 
     /// The documents that match, without a pass over them when all do.
@@ -88,7 +93,7 @@ struct QueryEvaluator: Sendable {
     func results(from documents: [QueryDocumentSnapshot], firstOrderColumn column: [FirestoreValue?]) -> [QueryDocumentSnapshot] {
         guard let limit = pageLimit, documents.count == column.count,
               let first = orders.first, !first.field.isDocumentID else { return results(from: documents) }
-        return Array(page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: { column[$0] }).dropFirst(definition.offset))
+        return Array(skipping(page(limit: limit, count: documents.count, document: { documents[$0] }, firstValue: { column[$0] })))
     }
 
     /// The best `limit` of `count` documents, kept sorted while scanning. Once the page is full,
@@ -171,8 +176,8 @@ struct QueryEvaluator: Sendable {
 
     /// The page an offset and a limit keep of `sorted` (every matching document, in order).
     func window<C: RandomAccessCollection>(of sorted: C) -> C.SubSequence {
-        let after = sorted.dropFirst(definition.offset)
-        guard let limit = definition.limit else { return after }
-        return definition.limitKind == .first ? after.prefix(limit) : after.suffix(limit)
+        let kept = skipping(sorted)
+        guard let limit = definition.limit else { return kept }
+        return definition.limitKind == .first ? kept.prefix(limit) : kept.suffix(limit)
     }
 }

@@ -107,7 +107,8 @@ public class Query: @unchecked Sendable, Hashable {
 
     /// Ours, as the protocol's `StructuredQuery.offset` (Firebase's Swift API has none): the
     /// results after the first `count`, for a list that jumps far into a large query. A server
-    /// skips them in its index instead of sending them. Not listened to.
+    /// skips them in its index instead of sending them. With `limit(toLast:)`, which goes to a
+    /// server reversed (as Firebase's SDK sends it), the last `count` are skipped. Not listened to.
     package func offset(_ count: Int) -> Query { refined { try $0.skipping(count) } }
 
     // MARK: Cursors

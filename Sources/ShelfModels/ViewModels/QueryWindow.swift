@@ -9,9 +9,10 @@ import Observation
 ///
 /// The window is one run of the query's documents, `first` the position of its first one. A
 /// part shown next to it extends it by a cursor from one of its ends (`start(afterDocument:)`;
-/// `end(beforeDocument:)` with `limit(toLast:)`); the end of the list is read with
-/// `limit(toLast:)`; a part elsewhere replaces the window, read from the nearer end. Documents
-/// far from the part shown are let go, so what is held stays a few pages whatever the size.
+/// `end(beforeDocument:)` with `limit(toLast:)`); a part elsewhere replaces the window, read
+/// from the nearer end of the list with an offset, which the server skips in its index
+/// instead of sending what lies between. Documents far from the part shown are let go, so
+/// what is held stays a few pages whatever the size.
 ///
 /// The window follows the server: a listener on the window's own query (from its first
 /// document, as many as it holds) sends what changes in it, and each such change counts the
@@ -115,14 +116,14 @@ public final class QueryWindow {
         case after(QueryDocumentSnapshot, limit: Int)
         /// Before the window's first document.
         case before(QueryDocumentSnapshot, limit: Int)
-        /// From the start of the list.
-        case fromStart(limit: Int)
-        /// The last documents of the list.
-        case fromEnd(limit: Int)
+        /// From the start of the list, after its first `skipping`.
+        case fromStart(skipping: Int, limit: Int)
+        /// The last documents of the list but its last `skipping`.
+        case fromEnd(skipping: Int, limit: Int)
 
         var limit: Int {
             switch self {
-            case .after(_, let limit), .before(_, let limit), .fromStart(let limit), .fromEnd(let limit): limit
+            case .after(_, let limit), .before(_, let limit), .fromStart(_, let limit), .fromEnd(_, let limit): limit
             }
         }
     }
@@ -139,11 +140,11 @@ public final class QueryWindow {
             return .before(head, limit: max(pageSize, first - wanted.lowerBound))
         }
         if !documents.isEmpty, wanted.lowerBound >= first, wanted.upperBound <= end { return nil }
-        // Elsewhere: from the nearer end of the list, which past the first page needs the count
-        // (its answer reads then), else it would read every document before the part wanted.
-        guard count != nil || wanted.lowerBound < pageSize else { return nil }
-        if let count, count - wanted.lowerBound < wanted.upperBound { return .fromEnd(limit: count - wanted.lowerBound) }
-        return .fromStart(limit: wanted.upperBound)
+        // Elsewhere: from the nearer end of the list (the start until it is counted).
+        if let count, count - wanted.upperBound < wanted.lowerBound {
+            return .fromEnd(skipping: count - wanted.upperBound, limit: wanted.count)
+        }
+        return .fromStart(skipping: wanted.lowerBound, limit: wanted.count)
     }
 
     private func readWhatIsMissing() {
@@ -185,15 +186,16 @@ public final class QueryWindow {
         return switch read {
         case .after(let last, _): try await query.start(afterDocument: last).limit(to: limit).getDocuments()
         case .before(let head, _): try await query.end(beforeDocument: head).limit(toLast: limit).getDocuments()
-        case .fromStart: try await query.limit(to: limit).getDocuments()
-        case .fromEnd: try await query.limit(toLast: limit).getDocuments()
+        case .fromStart(let skipping, _): try await query.offset(skipping).limit(to: limit).getDocuments()
+        case .fromEnd(let skipping, _): try await query.offset(skipping).limit(toLast: limit).getDocuments()
         }
     }
 
     /// Puts what a read brought into the window, then lets go of what is far from the part
     /// shown. A read that brings fewer than it asked for reached an end of the list, which
     /// tells the count or the first position: a count made before documents were deleted
-    /// would otherwise ask for the missing ones again and again.
+    /// would otherwise ask for the missing ones again and again. One that skipped past the
+    /// end and brought nothing tells neither: the list is counted again.
     private func take(_ read: [QueryDocumentSnapshot], from kind: Read) {
         reads += 1
         documentsRead += read.count
@@ -207,14 +209,14 @@ public final class QueryWindow {
             guard documents.first?.documentID == head.documentID else { return }
             documents.insert(contentsOf: read, at: 0)
             first = reachedAnEnd ? 0 : max(0, first - read.count)
-        case .fromStart:
+        case .fromStart(let skipped, _):
             documents = read
-            first = 0
-            if reachedAnEnd { count = read.count }
-        case .fromEnd:
+            first = skipped
+            if reachedAnEnd { if read.isEmpty && skipped > 0 { recount() } else { count = skipped + read.count } }
+        case .fromEnd(let skipped, _):
             documents = read
-            first = reachedAnEnd ? 0 : max(0, (count ?? read.count) - read.count)
-            if reachedAnEnd { count = read.count }
+            first = reachedAnEnd ? 0 : max(0, (count ?? read.count) - skipped - read.count)
+            if reachedAnEnd { if read.isEmpty && skipped > 0 { recount() } else { count = read.count + skipped } }
         }
         trim()
         version += 1

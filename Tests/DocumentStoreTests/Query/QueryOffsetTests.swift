@@ -45,8 +45,21 @@ final class QueryOffsetTests: StoreTestCase {
         XCTAssertEqual(byTime, [4, 5, 6])
         let lastByTime = try await values(loose.order(by: "at").offset(7).limit(to: 5))
         XCTAssertEqual(lastByTime, [7, 8, 9], "fewer than the limit are left, and they are the last ones")
+        let firstByTime = try await values(loose.order(by: "at").offset(7).limit(toLast: 5))
+        XCTAssertEqual(firstByTime, [0, 1, 2], "the same from the end")
         let byBig = try await values(loose.order(by: "big", descending: true).offset(1).limit(to: 2))
         XCTAssertEqual(byBig, [8, 7])
+    }
+
+    func testAnOffsetSkipsOnceWhenTheResultsComeFromAListenersMemory() async throws {
+        let listened = expectation(description: "the collection is listened to")
+        let registration = numbers.addSnapshotListener { snapshot, _ in if snapshot != nil { listened.fulfill() } }
+        await fulfillment(of: [listened], timeout: 5)
+        defer { registration.remove() }
+        let page = try await values(numbers.order(by: "n").offset(10).limit(to: 3))
+        XCTAssertEqual(page, [10, 11, 12])
+        let group = try await values(db.collectionGroup("numbers").order(by: "n").offset(28))
+        XCTAssertEqual(group, [28, 29])
     }
 
     func testACountAfterAnOffsetCountsWhatIsLeft() async throws {
@@ -54,14 +67,19 @@ final class QueryOffsetTests: StoreTestCase {
         XCTAssertEqual(count, 5)
     }
 
-    func testANegativeOffsetAnOffsetFromTheEndAndListeningToOneAreRefused() async throws {
+    func testWithLimitToLastAnOffsetSkipsTheLastResults() async throws {
+        let page = try await values(numbers.order(by: "n").offset(2).limit(toLast: 3))
+        XCTAssertEqual(page, [25, 26, 27])
+        let large = try await values(numbers.order(by: "n").offset(25).limit(toLast: 2000))
+        XCTAssertEqual(large, [0, 1, 2, 3, 4], "a limit too large to keep while scanning")
+        let odd = try await values(numbers.whereField("odd", isEqualTo: true).order(by: "n", descending: true).offset(1).limit(toLast: 2))
+        XCTAssertEqual(odd, [5, 3], "skipped among the matches, in the query's order")
+        let count = try await numbers.order(by: "n").offset(28).limit(toLast: 5).count.getAggregation(source: .server).count.intValue
+        XCTAssertEqual(count, 2)
+    }
+
+    func testANegativeOffsetAndListeningToAnOffsetAreRefused() async throws {
         XCTAssertNotNil(numbers.offset(-1).refusal)
-        do {
-            _ = try await numbers.order(by: "n").offset(2).limit(toLast: 3).getDocuments()
-            XCTFail("an offset with limit(toLast:) was read")
-        } catch {
-            XCTAssertTrue("\(error)".contains("cannot go with limit(toLast:)"), "\(error)")
-        }
         let refused = expectation(description: "the listener is told why")
         let registration = numbers.offset(2).addSnapshotListener { snapshot, error in
             XCTAssertNil(snapshot)

@@ -181,6 +181,49 @@ enum PostgresSchema {
         "CREATE INDEX IF NOT EXISTS shelf_documents_group_ids ON shelf_documents (collection_id, shelf_path_key(path))",
         // The planner learns the new expressions now rather than when autovacuum gets to it.
         "ANALYZE shelf_documents",
+    ], [
+        // 8: words within a document's strings (DocumentStore's TextWords, a list's filter as
+        // you type): the strings of a value, at any depth, as the store reads them (a tagged
+        // value holds none; "$map" holds a map); a document's are its fields', joined by a
+        // newline (never in a word matched here), ASCII folded to lower case as TextWords folds.
+        """
+        CREATE OR REPLACE FUNCTION shelf_strings(v jsonb) RETURNS SETOF text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+        DECLARE
+            item jsonb;
+        BEGIN
+            CASE jsonb_typeof(v)
+            WHEN 'string' THEN RETURN NEXT v #>> '{}';
+            WHEN 'array' THEN
+                FOR item IN SELECT jsonb_array_elements(v) LOOP RETURN QUERY SELECT shelf_strings(item); END LOOP;
+            WHEN 'object' THEN
+                IF (SELECT count(*) FROM jsonb_object_keys(v)) = 1 THEN
+                    IF v ?| ARRAY['$double', '$timestamp', '$bytes', '$ref', '$geopoint'] THEN RETURN; END IF;
+                    IF v ? '$map' THEN RETURN QUERY SELECT shelf_strings(v -> '$map'); RETURN; END IF;
+                END IF;
+                FOR item IN SELECT value FROM jsonb_each(v) LOOP RETURN QUERY SELECT shelf_strings(item); END LOOP;
+            ELSE
+                RETURN;
+            END CASE;
+        END;
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION shelf_search_text(fields jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT translate(coalesce(string_agg(s, chr(10)), ''), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
+        FROM jsonb_each(fields) AS f(name, value), shelf_strings(f.value) AS s
+        $$
+        """,
+        // A trigram index finds the words (LIKE '%word%') without reading every row, where the
+        // server has pg_trgm (Debian's PostgreSQL does) and lets this database use it; else the
+        // words are still matched, by reading the collection's rows.
+        """
+        DO $$ BEGIN
+            CREATE EXTENSION IF NOT EXISTS pg_trgm;
+            CREATE INDEX IF NOT EXISTS shelf_documents_words ON shelf_documents USING gin (shelf_search_text(fields) gin_trgm_ops);
+        EXCEPTION WHEN OTHERS THEN
+            RAISE NOTICE 'Shelf: no trigram index for words (%)', SQLERRM;
+        END $$
+        """,
     ]]
 
     /// Drops the indexes that pages ordered by fields made (`PostgresPageQuery.orderIndex`),

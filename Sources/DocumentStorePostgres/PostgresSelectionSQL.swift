@@ -52,10 +52,22 @@ struct PostgresSelectionSQL {
             // A path in the collection itself compares by id alone, along the collection's index.
             let byID = !selection.isGroup && Self.parent(of: path).elementsEqual(selection.collection.utf8)
             return "\(Self.key(isGroup: !byID)) \(op) \(key(ofPath: path, isGroup: !byID))"
+        case .words(let words):
+            return words.map { "shelf_search_text(fields) LIKE \(bind("%" + Self.likeEscaped($0) + "%"))" }.joined(separator: " AND ")
         case .anyOf(let branches):
             let branches = branches.map { branch in "(" + branch.map { sql($0, in: selection) }.joined(separator: " AND ") + ")" }
             return "(" + branches.joined(separator: " OR ") + ")"
         }
+    }
+
+    /// `text` matched as itself in a LIKE pattern (backslash its escape).
+    private static func likeEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 
     private mutating func containment(_ jsons: [String]) -> String {

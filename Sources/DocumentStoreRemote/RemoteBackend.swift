@@ -86,7 +86,7 @@ final class RemoteBackend: ChangePushingBackend {
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {
         let documents = RemoteDocuments(address: address, store: query.firestore)
-        let remote = RemoteQuery(query.definition, values: documents.values)
+        let remote = try RemoteQuery(query.definition, values: documents.values)
         var request = Google_Firestore_V1_RunQueryRequest()
         request.parent = remote.parent
         request.structuredQuery = remote.structured
@@ -138,7 +138,7 @@ final class RemoteBackend: ChangePushingBackend {
     }
 
     private func aggregate(_ aggregations: [Google_Firestore_V1_StructuredAggregationQuery.Aggregation], of query: Query) throws -> [String: Google_Firestore_V1_Value] {
-        let remote = RemoteQuery(query.definition, values: WireValues(databaseName: address.databaseName, store: query.firestore))
+        let remote = try RemoteQuery(query.definition, values: WireValues(databaseName: address.databaseName, store: query.firestore))
         var request = Google_Firestore_V1_RunAggregationQueryRequest()
         request.parent = remote.parent
         request.structuredAggregationQuery.structuredQuery = remote.structured

@@ -54,7 +54,11 @@ final class RemoteListen: Sendable {
     func follow(_ key: Firestore.WatchKey, store: Firestore,
                 receive: @escaping @Sendable (Result<PushedChanges, Error>) -> Void) -> @Sendable () -> Void {
         let documents = RemoteDocuments(address: address, store: store)
-        let wire = Self.target(for: key, documents: documents)
+        let wire: Google_Firestore_V1_Target
+        do { wire = try Self.target(for: key, documents: documents) } catch {
+            receive(.failure(error))
+            return {}
+        }
         let (id, startStream) = state.withLock { state -> (Int32, Bool) in
             let id = state.nextTargetID
             state.nextTargetID += 2
@@ -87,21 +91,21 @@ final class RemoteListen: Sendable {
         }
     }
 
-    private static func target(for key: Firestore.WatchKey, documents: RemoteDocuments) -> Google_Firestore_V1_Target {
+    private static func target(for key: Firestore.WatchKey, documents: RemoteDocuments) throws(FirestoreErrorCode) -> Google_Firestore_V1_Target {
         var target = Google_Firestore_V1_Target()
         switch key {
         case .document(let path):
             target.documents.documents = [documents.name(of: path)]
         case .collection(let path):
-            let remote = RemoteQuery(QueryDefinition(source: .collection(path)), values: documents.values)
+            let remote = try RemoteQuery(QueryDefinition(source: .collection(path)), values: documents.values)
             target.query.parent = remote.parent
             target.query.structuredQuery = remote.structured
         case .collectionGroup(let id):
-            let remote = RemoteQuery(QueryDefinition(source: .group(id)), values: documents.values)
+            let remote = try RemoteQuery(QueryDefinition(source: .group(id)), values: documents.values)
             target.query.parent = remote.parent
             target.query.structuredQuery = remote.structured
         case .query(let definition):
-            let remote = RemoteQuery(definition, values: documents.values)
+            let remote = try RemoteQuery(definition, values: documents.values)
             target.query.parent = remote.parent
             target.query.structuredQuery = remote.structured
         }

@@ -14,7 +14,12 @@ struct RemoteQuery {
     /// The results come back in reverse order (a `limit(toLast:)`).
     let isReversed: Bool
 
-    init(_ definition: QueryDefinition, values: WireValues) {
+    /// Throws for what Firestore's protocol cannot say: words in a document's text
+    /// (`Query.containing(words:)`, ours).
+    init(_ definition: QueryDefinition, values: WireValues) throws(FirestoreErrorCode) {
+        guard definition.words.isEmpty else {
+            throw RemoteError.make(.unimplemented, "words in a document's text are matched by a store on a folder or PostgreSQL: Firestore's protocol has no text search")
+        }
         var query = Google_Firestore_V1_StructuredQuery()
         var from = Google_Firestore_V1_StructuredQuery.CollectionSelector()
         switch definition.source {

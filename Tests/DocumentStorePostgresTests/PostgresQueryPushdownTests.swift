@@ -78,6 +78,20 @@ final class PostgresQueryPushdownTests: PushdownTestCase {
         XCTAssertGreaterThan(paged, 300, "most of these queries are paged by the server")
     }
 
+    func testWordsAreFoundByTheServerExactlyAsTheFolderFindsThem() throws {
+        try seed("tricky", Self.tricky)
+        let wordLists: [[String]] = [["a"], ["A"], ["é"], ["E"], ["e\u{301}"], ["日本"], ["a b"], ["b", "a"], ["text"], ["t"], ["x"], ["%"], ["_"], [""]]
+        for words in wordLists {
+            try assertSameAnswers { $0.collection("tricky").containing(words: words) }
+            XCTAssertTrue(try assertSameAnswers { $0.collection("tricky").containing(words: words).order(by: "n").limit(to: 3) })
+            let query = db.collection("tricky").containing(words: words)
+            XCTAssertTrue(ServerPrefilter.isExact(query.definition), "\(words) matched by the server alone")
+            XCTAssertEqual(try db.backend.count(of: query), try ids(folder.collection("tricky").containing(words: words)).count, "\(words) counted by the server")
+        }
+        XCTAssertFalse(ServerPrefilter.isExact(db.collection("tricky").containing(words: ["a\nb"]).definition), "a control character is left to the evaluator")
+        XCTAssertEqual(try sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'shelf_documents_words'"), "1", "a trigram index finds words")
+    }
+
     func testTheServerReadsOnlyAPageWhenItsOrderIsExact() throws {
         try seed("clean", Self.clean)
         let server = try XCTUnwrap(db.backend as? DocumentServer)

@@ -87,6 +87,12 @@ extension QueryDefinition {
         return refined
     }
 
+    func containing(words: [String]) -> QueryDefinition {
+        var refined = self
+        refined.words += TextWords.folded(words).map { String(decoding: $0, as: UTF8.self) }
+        return refined
+    }
+
     func skipping(_ count: Int) throws(FirestoreErrorCode) -> QueryDefinition {
         if count < 0 { throw Self.invalid("Query offset (\(count)) is invalid. Offset must not be negative.") }
         var refined = self

@@ -15,6 +15,7 @@ extension QueryDefinition: Hashable {
         text += "|order:" + orders.map { Self.quoted($0.field.description) + ($0.descending ? " desc" : " asc") }.joined(separator: ",")
         if let limit { text += "|limit:\(limitKind == .first ? "first" : "last") \(limit)" }
         if offset > 0 { text += "|offset:\(offset)" }
+        if !words.isEmpty { text += "|words:" + words.map(Self.quoted).joined(separator: ",") }
         if let start { text += "|start:" + Self.canonical(start) }
         if let end { text += "|end:" + Self.canonical(end) }
         return text

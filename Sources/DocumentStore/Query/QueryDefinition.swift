@@ -20,6 +20,8 @@ package struct QueryDefinition: Sendable {
     /// Results skipped before the limit's first (`Query.offset`, the protocol's
     /// `StructuredQuery.offset`).
     package var offset = 0
+    /// Words each matching document holds in its strings (`TextWords`), folded to lower case.
+    package var words: [String] = []
     package var start: Bound?
     package var end: Bound?
 

@@ -7,6 +7,7 @@ struct QueryEvaluator: Sendable {
     /// The filters, the fields orders require, then the cursors: cheapest first.
     private let filters: [QueryFilter]
     private let requiredFields: [FieldPath]
+    private let words: [[UInt8]]
     private let isGroup: Bool
     /// True when the order is by id alone: documents sort by their keys, no field read.
     private let isOrderedByIDOnly: Bool
@@ -23,9 +24,10 @@ struct QueryEvaluator: Sendable {
             return nil
         }
         requiredFields = orders.map(\.field).filter { field in !field.isDocumentID && !filtered.contains(field) }
+        words = definition.words.map { Array($0.utf8) }
         isGroup = definition.isCollectionGroup
         isOrderedByIDOnly = orders.count == 1 && orders[0].field.isDocumentID && !isGroup
-        matchesEverything = filters.isEmpty && requiredFields.isEmpty && definition.start == nil && definition.end == nil
+        matchesEverything = filters.isEmpty && requiredFields.isEmpty && words.isEmpty && definition.start == nil && definition.end == nil
     }
 
     /// True when `document` belongs in the results before any limit: it has every ordered
@@ -38,6 +40,9 @@ struct QueryEvaluator: Sendable {
                 if !present { return false }
             }
             for filter in filters where !filter.matches(document) { return false }
+        }
+        if !words.isEmpty {
+            guard let fields = document.stored.fields, TextWords.match(words, in: fields) else { return false }
         }
         if let start = definition.start, !start.isBefore(document, orders: orders) { return false }
         if let end = definition.end, !end.isAfter(document, orders: orders) { return false }

@@ -111,6 +111,12 @@ public class Query: @unchecked Sendable, Hashable {
     /// server reversed (as Firebase's SDK sends it), the last `count` are skipped. Not listened to.
     package func offset(_ count: Int) -> Query { refined { try $0.skipping(count) } }
 
+    /// Ours (Firestore has no text search): the documents holding each of `words` in one of
+    /// their strings, ASCII letters in either case (`TextWords`), for a list's filter as you
+    /// type over a collection too large to read; a PostgreSQL store finds them with a trigram
+    /// index. A store served over Firestore's protocol refuses it: the protocol has no such filter.
+    package func containing(words: [String]) -> Query { refined { $0.containing(words: words) } }
+
     // MARK: Cursors
 
     private func cursor(values: [Any], inclusive: Bool, isStart: Bool) -> Query {

@@ -26,6 +26,13 @@ enum ServerPrefilter {
         for order in definition.orders where !order.field.isDocumentID && !filtered.contains(order.field) {
             if let field = storedField(order.field) { conditions.append(.present(field)) } else { isExact = false }
         }
+        // A server joins a document's strings by a newline and may escape the first control
+        // characters: a word holding one is left to the evaluator.
+        if definition.words.contains(where: { $0.unicodeScalars.contains { $0.value < 0x20 } }) {
+            isExact = false
+        } else if !definition.words.isEmpty {
+            conditions.append(.words(definition.words))
+        }
         return (conditions, isExact)
     }
 

@@ -44,6 +44,9 @@ package enum ServerCondition: Sendable, Equatable {
     /// The document's path compares so with `path`, segment by segment in Firestore's order of
     /// ids (`IDOrder`: numeric ids first), as Firestore compares references.
     case path(op: String, path: String)
+    /// Each word is within one of the document's strings (`TextWords`: folded words, ASCII
+    /// letters in either case, UTF-8 bytes).
+    case words([String])
     /// All the conditions of one of these branches hold (an `or`).
     case anyOf([[ServerCondition]])
 }

@@ -4,8 +4,9 @@ import ShelfModels
 /// A tab over a window of a query (`QueryWindow`), for a collection on a database server too
 /// large to hold whole: its rows are the query's positions, so the list's order and filter
 /// are the query's. A sort by a column is the query ordered by the column's field, a filter's
-/// comparisons are the query's filters, and only the rows shown and a margin are read; a row
-/// not read yet draws as "…".
+/// comparisons are the query's filters and its words the query's words (found in any text
+/// field, by the server's index), and only the rows shown and a margin are read; a row not
+/// read yet draws as "…".
 @MainActor
 final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     let collection: CollectionReference
@@ -75,10 +76,12 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
         windowsMade += 1
     }
 
-    /// The query a list is the window of: the filter's comparisons, ordered by the sorted
-    /// column's field (ties by id, as Firestore orders them).
+    /// The query a list is the window of: the filter's comparisons and its words (one text, as
+    /// a list held whole matches them), ordered by the sorted column's field (ties by id, as
+    /// Firestore orders them).
     static func query(on collection: CollectionReference, sort: SortOrder, filter: ListFilter, columns: [Column<Model>]) -> Query {
-        let filtered = filter.query(on: collection, field: { Column.field(named: $0, among: columns) })
+        var filtered = filter.query(on: collection, field: { Column.field(named: $0, among: columns) })
+        if !filter.text.isEmpty { filtered = filtered.containing(words: [filter.text]) }
         guard columns.indices.contains(sort.column) else { return filtered }
         let field = Column.field(named: columns[sort.column].spec.title, among: columns)
         return filtered.order(by: field, descending: !sort.ascending)
@@ -101,13 +104,10 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
         })
     }
 
-    /// Words are matched on the server by a query, which Firestore's queries cannot say: a
-    /// list this large is filtered by its fields' comparisons.
+    /// A comparison Firestore refuses; a store that cannot match words (one served over
+    /// Firestore's protocol) says so when the window reads (`statusMessage`).
     func problem(with filter: ListFilter) -> String? {
-        if !filter.text.isEmpty {
-            return "words are not matched in a collection this large on a server (n/N find them among the rows read); compare fields instead, as pages>400"
-        }
-        return filter.comparisons.isEmpty ? nil : Self.query(on: collection, sort: listed.sort, filter: filter, columns: shownColumns).refusal
+        filter.comparisons.isEmpty ? nil : Self.query(on: collection, sort: listed.sort, filter: filter, columns: shownColumns).refusal
     }
 
     /// The models of the documents read, decoded as they are drawn, kept while the window's

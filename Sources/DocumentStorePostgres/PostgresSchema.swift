@@ -6,8 +6,9 @@ import PostgresNIO
 ///
 /// `shelf_documents` holds one row per document: its full path (the key), its parent
 /// collection's path and that collection's id (for collection and collection group queries),
-/// its fields as `jsonb` in the on-disk encoding (see DocumentStore's `DocumentText`), and when
-/// it was created and last written (kept by a trigger, see migration 6).
+/// its fields as `jsonb` in the on-disk encoding (see DocumentStore's `DocumentText`), when
+/// it was created and last written (kept by a trigger, see migration 6), and the text of its
+/// strings that words are found in (see migration 8).
 ///
 /// Changes are announced on the channel `shelf_changes`, as JSON naming the paths written (see
 /// `PostgresChanges.payload`):
@@ -213,13 +214,16 @@ enum PostgresSchema {
         FROM jsonb_each(fields) AS f(name, value), shelf_strings(f.value) AS s
         $$
         """,
+        // Kept beside the fields, so a word found in most rows (a filter's first letter) is a
+        // scan of text, not of the function.
+        "ALTER TABLE shelf_documents ADD COLUMN IF NOT EXISTS search_text text GENERATED ALWAYS AS (shelf_search_text(fields)) STORED",
         // A trigram index finds the words (LIKE '%word%') without reading every row, where the
         // server has pg_trgm (Debian's PostgreSQL does) and lets this database use it; else the
         // words are still matched, by reading the collection's rows.
         """
         DO $$ BEGIN
             CREATE EXTENSION IF NOT EXISTS pg_trgm;
-            CREATE INDEX IF NOT EXISTS shelf_documents_words ON shelf_documents USING gin (shelf_search_text(fields) gin_trgm_ops);
+            CREATE INDEX IF NOT EXISTS shelf_documents_words ON shelf_documents USING gin (search_text gin_trgm_ops);
         EXCEPTION WHEN OTHERS THEN
             RAISE NOTICE 'Shelf: no trigram index for words (%)', SQLERRM;
         END $$

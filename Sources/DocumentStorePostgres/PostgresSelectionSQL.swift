@@ -53,7 +53,7 @@ struct PostgresSelectionSQL {
             let byID = !selection.isGroup && Self.parent(of: path).elementsEqual(selection.collection.utf8)
             return "\(Self.key(isGroup: !byID)) \(op) \(key(ofPath: path, isGroup: !byID))"
         case .words(let words):
-            return words.map { "shelf_search_text(fields) LIKE \(bind("%" + Self.likeEscaped($0) + "%"))" }.joined(separator: " AND ")
+            return words.map { "search_text LIKE \(bind("%" + Self.likeEscaped($0) + "%"))" }.joined(separator: " AND ")
         case .anyOf(let branches):
             let branches = branches.map { branch in "(" + branch.map { sql($0, in: selection) }.joined(separator: " AND ") + ")" }
             return "(" + branches.joined(separator: " OR ") + ")"

@@ -119,6 +119,7 @@ final class WindowTabTests: FolderAppTestCase {
         press(app, "/book 012")
         text = try await read(app)
         XCTAssertEqual(tab.rowCount, 10, "Book 0120 to Book 0129, counted by the query")
+        XCTAssertTrue(text.contains("10 of 1,000 documents"), "the collection's count beside the filter's:\n\(text)")
         XCTAssertTrue(text.contains("Book 0125") && !text.contains("Book 0130"), text)
         XCTAssertLessThanOrEqual(tab.windowsMade - windows, "book 012".count, "a query a key at most")
         XCTAssertLessThanOrEqual(tab.window.documentsRead, 10, "the last window read its matches alone")

@@ -16,7 +16,12 @@ protocol CollectionTab: AnyObject {
     var statusMessage: String? { get }
     /// Its folder was removed on disk while Shelf ran: the tab stays and says so.
     var isGone: Bool { get set }
+    /// The rows before any filter: every document of the collection held whole; of a window of
+    /// a query, its count (the query's filter and words included, as the server counts them).
     var rowCount: Int { get }
+    /// The collection's documents, for the status line's "110 of 50,000": `rowCount`, but for a
+    /// window listed through a filter, as last counted without one.
+    var documentCount: Int { get }
     /// Changes whenever the rows do.
     var version: Int { get }
     /// The document at a row; nil while it is not read (a window of a query reads the rows

@@ -29,6 +29,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var isGone = false
     func forgetWriteError() { live.forgetWriteError() }
     var rowCount: Int { live.rows.count }
+    var documentCount: Int { rowCount }
     var holdsEveryRow: Bool { true }
 
     var version: Int { live.version }

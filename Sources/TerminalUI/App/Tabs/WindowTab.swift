@@ -43,6 +43,9 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     func forgetWriteError() { writeError = nil }
 
     var rowCount: Int { window.count ?? window.first + window.documents.count }
+    /// The count of the last window listed without a filter (the first one, at least).
+    private var unfilteredCount: Int?
+    var documentCount: Int { listed.filter.isEmpty ? rowCount : unfilteredCount ?? rowCount }
     var holdsEveryRow: Bool { false }
     var version: Int { versionBase + window.version }
     func snapshot(at index: Int) -> DocumentSnapshot? { window.document(at: index) }
@@ -69,6 +72,7 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     }
 
     private func replaceWindow(sort: SortOrder, filter: ListFilter) {
+        if listed.filter.isEmpty, let count = window.count { unfilteredCount = count }
         window.stop()
         versionBase += window.version + 1
         listed = (sort, filter)

@@ -54,7 +54,7 @@ public enum AppView {
         // says "offline" beside the counts whatever the message.
         let statusRow = bounds.row(size.height - 2)
         let ready = model.state.isReady(tab)
-        var counts = countText(visible: ready ? visible.count : tab.rowCount, total: tab.rowCount)
+        var counts = countText(visible: ready ? visible.count : tab.rowCount, total: tab.documentCount)
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
         let offline = model.connection?.statusLine

@@ -13,7 +13,8 @@ For each size it writes the books with `shelf generate` (in batches, kept betwee
   fully loaded     Shelf: its `loaded books` timing line; visidata: its status line shows every row
   peak memory      VmHWM once fully loaded
   sort key         Shelf: `s`, `S`, `s` once loaded, each from the key written to the end of the
-                   frame that shows it (SHELF_TIMINGS frames, CLOCK_MONOTONIC)
+                   frame that shows it (SHELF_TIMINGS frames, CLOCK_MONOTONIC), and to the screen
+                   with no row still being read (a window of a query draws those as …)
   filter key       Shelf: `/` then "river 9", each key the same way
 
 visidata reads the same books as JSON lines (on PostgreSQL sizes: the folder's books of that size
@@ -48,21 +49,33 @@ def seeded_folder(shelf, count):
     return folder, jsonl
 
 
+def rows_read(lines):
+    """No row of the list still waits to be read (a window of a query draws those as …)."""
+    return not any(UNREAD.match(line) for line in lines[1:-1])
+
+
+UNREAD = __import__("re").compile(r"^│\s+…\s")
+
+
 def key_latencies(session, keys, pause):
-    """Milliseconds from each key written to the end of the frame that shows it."""
-    values = []
+    """Milliseconds from each key written to the end of the frame that shows it, and to the
+    screen whose rows are all read (the same on a list held whole)."""
+    frames, rows = [], []
     for key in keys:
         sent = time.monotonic()
         os.write(session.fd, key.encode())
-        values.append(compare.key_to_frame(session, sent))
+        frames.append(compare.key_to_frame(session, sent))
+        session.drain(0.01)
+        session.wait(rows_read, 120, "the rows after a key")
+        rows.append((time.monotonic() - sent) * 1000)
         session.drain(pause)
-    return values
+    return frames, rows
 
 
 def shelf_run(shelf, data, repeats):
     """First rows, fully loaded, peak memory over `repeats` starts; sort and filter keys on the last."""
     timings = os.path.join(compare.WORK, "size-timings.log")
-    visible, loaded, memory, sorts, filters = [], [], [], [], []
+    visible, loaded, memory, sorts, filters = [], [], [], ([], []), ([], [])
     for attempt in range(repeats):
         session = compare.Session([shelf, "--data", data], {"SHELF_TIMINGS": timings, "SWIFT_BACKTRACE": "interactive=no"}, timings)
         try:
@@ -73,6 +86,7 @@ def shelf_run(shelf, data, repeats):
             if attempt == repeats - 1:
                 sorts = key_latencies(session, ["s", "S", "s"], 0.5)
                 filters = key_latencies(session, ["/"] + list("river 9"), 0.2)
+                compare.log(f"  keys: sort {keys_text(sorts)}, filter {keys_text(filters)}")
                 os.write(session.fd, b"\x1b")
         finally:
             session.stop()
@@ -80,8 +94,12 @@ def shelf_run(shelf, data, repeats):
     return compare.Figure(visible), compare.Figure(loaded), compare.Figure(memory, "B"), sorts, filters
 
 
-def keys_text(values):
-    return f"{statistics.median(values):.0f} / {max(values):.0f} ms" if values else "n/a"
+def keys_text(latencies):
+    """"frame median / slowest, rows read median / slowest" in ms."""
+    frames, rows = latencies
+    if not frames:
+        return "n/a"
+    return f"{statistics.median(frames):.0f} / {max(frames):.0f}; rows {statistics.median(rows):.0f} / {max(rows):.0f} ms"
 
 
 def main():
@@ -137,7 +155,8 @@ def main():
                 peers[count] = (visible, loaded, memory)
     print()
     print(f"Shelf at any size, and visidata on the same books (JSON lines); machine: {compare.machine()}")
-    print(f"medians of {args.repeats} start(s); keys: median / slowest of those pressed once loaded")
+    print(f"medians of {args.repeats} start(s); keys, pressed once loaded: median / slowest to the frame showing the key,"
+          " then to the screen whose rows are all read")
     print()
     print("| store | books | first rows | fully loaded | peak memory | sort key | filter key |"
           " visidata: first rows | loaded | memory | loaded ÷ visidata | memory ÷ visidata |")

@@ -50,8 +50,12 @@ def seeded_folder(shelf, count):
 
 
 def rows_read(lines):
-    """No row of the list still waits to be read (a window of a query draws those as …)."""
-    return not any(UNREAD.match(line) for line in lines[1:-1])
+    """The list shows its rows, none still on its way (a window of a query draws those as …,
+    and says "Loading" until counted), or that nothing matches."""
+    body = lines[1:-1]
+    if any(UNREAD.match(line) or "│Loading " in line or "│Sorting " in line for line in body):
+        return False
+    return compare.has_book_row(lines) or any("Nothing matches" in line for line in body)
 
 
 UNREAD = __import__("re").compile(r"^│\s+…\s")

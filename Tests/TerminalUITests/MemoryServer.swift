@@ -12,6 +12,9 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
     private var documents: [String: String] = [:]  // path: JSON text; under `lock`
     private var observers: [ObjectIdentifier: @Sendable ([String]?) -> Void] = [:]
     private var down = false
+    /// For tests: how many counts were of whole selections, and how many of pages.
+    private(set) var selectionsCounted = 0
+    private(set) var pagesCounted = 0
 
     private init(description: String) { self.description = description }
 
@@ -84,8 +87,14 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
         throw FirestoreErrorCode(.unimplemented, "pages are not served from memory")
     }
 
+    /// Without cursors or conditions: the selection's documents after the offset, up to the limit.
     func count(_ page: ServerPage) throws -> Int {
-        throw FirestoreErrorCode(.unimplemented, "pages are not counted in memory")
+        guard page.start == nil, page.end == nil, page.selection.conditions.isEmpty else {
+            throw FirestoreErrorCode(.unimplemented, "pages with cursors or conditions are not counted in memory")
+        }
+        lock.withLock { pagesCounted += 1 }
+        let after = max(0, try read(page.selection).count - page.offset)
+        return page.limit.map { min($0, after) } ?? after
     }
 
     func readSlice(_ selection: ServerSelection, after: String?, limit: Int) throws -> [ServerDocument] {
@@ -95,6 +104,7 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
 
     func count(_ selection: ServerSelection) throws -> Int {
         guard selection.conditions.isEmpty else { throw FirestoreErrorCode(.unimplemented, "conditions are not counted in memory") }
+        lock.withLock { selectionsCounted += 1 }
         return try read(selection).count
     }
 

@@ -75,7 +75,10 @@ extension DocumentServer {
     /// as a page: a loose value is ordered inexactly only among values of its own kind, never
     /// across an exact cursor (`ServerOrderRank` keeps each type's place), so the rows within
     /// the cursors are exactly the query's, and a limit only caps their number.
+    /// A limit caps the count: counted as a page, the server stops there instead of counting
+    /// every match first (a list sizing a collection of ten million asks for 10,001).
     package func count(of query: Query) throws -> Int? {
+        if query.definition.limit != nil, let page = ServerPage(query.definition) { return try count(page) }
         if let selection = exactSelection(query.definition) {
             let count = try count(selection)
             let after = max(0, count - query.definition.offset)

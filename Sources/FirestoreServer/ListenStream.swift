@@ -151,7 +151,7 @@ final class ListenStream: Sendable {
                 throw WireError.invalidArgument("add_target.query.structured_query: a query is needed")
             }
             let query = try WireQuery(structured, parent: target.parent, in: database)
-            guard !query.skips, query.under == nil else {
+            guard query.offset == 0, query.under == nil else {
                 throw WireError.unimplemented("add_target.query: listening to a query with an offset or a collection group under a document is not supported by Shelf yet")
             }
             registrations.append(try query.query(for: "listening to").addSnapshotListener { [weak self] snapshot, error in

@@ -4,21 +4,18 @@ import FirestoreWire
 import Foundation
 
 /// A `StructuredQuery` as the store's `Query`, and what the store's queries do not do
-/// themselves (a projection, a collection group under a document, and then its offset),
-/// done here on their results. Filters, orders and cursors go to the store, which checks them as Firestore's
-/// SDK does and words what is wrong.
+/// themselves (a projection, a collection group under a document, and then its offset and
+/// limit), done here on their results. Filters, orders, cursors, the offset and the limit
+/// otherwise go to the store, which checks them as Firestore's SDK does and words what is wrong.
 struct WireQuery {
     /// The store's query; nil for a query over every collection (`descendants`).
     private let storeQuery: Query?
     /// A query over every collection under the parent (an empty collection_id with
     /// all_descendants, as `recursive_delete` sends), which the store's queries do not do.
     let descendants: DescendantsQuery?
-    /// Results to skip here before the first one returned: the query's offset when the store
-    /// cannot skip them itself (every collection, a group under a document), 0 otherwise.
+    /// Results to skip before the first one returned.
     let offset: Int
     let limit: Int?
-    /// The query asks to skip results (`offset`), whoever skips them.
-    let skips: Bool
     /// Only these fields in the documents returned (nil: all).
     let projection: [FieldPath]?
     /// A collection group under a document: only results whose path starts with this.
@@ -43,7 +40,6 @@ struct WireQuery {
             under = nil
             projection = try Self.projection(wire)
             (offset, limit) = try Self.offsetAndLimit(wire)
-            skips = offset > 0
             return
         }
         descendants = nil
@@ -77,16 +73,11 @@ struct WireQuery {
             let position = try Self.position(wire.endAt, ordered: ordered, collection: collection, values: values, field: "end_at")
             query = wire.endAt.before ? query.end(before: position) : query.end(at: position)
         }
-        let (skipped, limit) = try Self.offsetAndLimit(wire)
-        self.limit = limit
-        skips = skipped > 0
+        (offset, limit) = try Self.offsetAndLimit(wire)
         // The store skips and limits only when nothing is taken out after it.
         if under == nil {
-            offset = 0
-            if skipped > 0 { query = query.offset(skipped) }
+            if offset > 0 { query = query.offset(offset) }
             if let limit, limit > 0 { query = query.limit(to: limit) }
-        } else {
-            offset = skipped
         }
         projection = try Self.projection(wire)
         storeQuery = query
@@ -110,6 +101,8 @@ struct WireQuery {
         } else {
             documents = try await query(for: "running").getDocuments().documents
         }
+        // The store skipped and limited, unless something is taken out after it.
+        guard descendants != nil || under != nil else { return documents }
         if let under { documents = documents.filter { $0.reference.path.hasPrefix(under) } }
         documents = Array(documents.dropFirst(offset))
         if let limit { documents = Array(documents.prefix(limit)) }

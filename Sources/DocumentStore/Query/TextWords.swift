@@ -2,7 +2,7 @@
 /// matches when each word is within one of its strings, at any depth of maps and arrays,
 /// compared by UTF-8 bytes with ASCII letters in either case. Only ASCII is folded, as a
 /// server folds it too (`PostgresSchema`'s `shelf_search_text`), so both agree on every match.
-package enum TextWords {
+enum TextWords {
     /// The words as matched: folded to lower case, empty ones dropped.
     static func folded(_ words: [String]) -> [[UInt8]] {
         words.map { fold(Array($0.utf8)) }.filter { !$0.isEmpty }

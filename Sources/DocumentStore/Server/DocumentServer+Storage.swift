@@ -74,9 +74,9 @@ extension DocumentServer {
     /// With cursors (a list's position: the documents before the one shown first), counted
     /// as a page: a loose value is ordered inexactly only among values of its own kind, never
     /// across an exact cursor (`ServerOrderRank` keeps each type's place), so the rows within
-    /// the cursors are exactly the query's, and a limit only caps their number.
-    /// A limit caps the count: counted as a page, the server stops there instead of counting
-    /// every match first (a list sizing a collection of ten million asks for 10,001).
+    /// the cursors are exactly the query's, and a limit only caps their number. With a limit,
+    /// always as a page: the server stops there instead of counting every match first (a list
+    /// sizing a collection of ten million asks for 10,001).
     package func count(of query: Query) throws -> Int? {
         if query.definition.limit != nil, let page = ServerPage(query.definition) { return try count(page) }
         if let selection = exactSelection(query.definition) {

@@ -212,15 +212,21 @@ public final class QueryWindow {
         case .fromStart(let skipped, _):
             documents = read
             first = skipped
-            if reachedAnEnd { if read.isEmpty && skipped > 0 { recount() } else { count = skipped + read.count } }
+            if reachedAnEnd { ended(skipping: skipped, reading: read.count) }
         case .fromEnd(let skipped, _):
             documents = read
             first = reachedAnEnd ? 0 : max(0, (count ?? read.count) - skipped - read.count)
-            if reachedAnEnd { if read.isEmpty && skipped > 0 { recount() } else { count = read.count + skipped } }
+            if reachedAnEnd { ended(skipping: skipped, reading: read.count) }
         }
         trim()
         version += 1
         follow()
+    }
+
+    /// A read from one end of the list reached the other: the list holds what it skipped and
+    /// what it read, unless it skipped past the end and read nothing, which tells no count.
+    private func ended(skipping skipped: Int, reading read: Int) {
+        if read == 0 && skipped > 0 { recount() } else { count = skipped + read }
     }
 
     /// Keeps the documents within a few pages of the part shown.

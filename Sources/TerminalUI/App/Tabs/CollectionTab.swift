@@ -16,8 +16,8 @@ protocol CollectionTab: AnyObject {
     var statusMessage: String? { get }
     /// Its folder was removed on disk while Shelf ran: the tab stays and says so.
     var isGone: Bool { get set }
-    /// The rows before any filter: every document of the collection held whole; of a window of
-    /// a query, its count (the query's filter and words included, as the server counts them).
+    /// The tab's rows: every document of a collection held whole (the list's filter narrows
+    /// them afterwards); of a window of a query, the query's count, its filter included.
     var rowCount: Int { get }
     /// The collection's documents, for the status line's "110 of 50,000": `rowCount`, but for a
     /// window listed through a filter, as last counted without one.

@@ -74,6 +74,6 @@ struct PostgresPageQuery {
         // index serves the page in either direction.
         let columns = zip(keys(page), reversed(page)).map { $0 + ($1 ? " DESC" : "") }
         let indexName = "shelf_order_" + String(hash, radix: 16)
-        return (indexName, "CREATE INDEX IF NOT EXISTS \(indexName) ON shelf_documents (\(column), \(columns.joined(separator: ", ")))")
+        return (indexName, "CREATE INDEX CONCURRENTLY IF NOT EXISTS \(indexName) ON shelf_documents (\(column), \(columns.joined(separator: ", ")))")
     }
 }

@@ -9,6 +9,8 @@ struct PostgresQueries {
 
     let connection: PostgresConnection
     let logger: Logger
+    /// How long an answer may take; longer for what is slow by nature (building an index).
+    var timeout = Self.timeout
 
     @discardableResult
     func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
@@ -16,8 +18,8 @@ struct PostgresQueries {
         let answer = connection.query(query, logger: logger)
         let promise = answer.eventLoop.makePromise(of: PostgresQueryResult.self)
         answer.cascade(to: promise)
-        let timer = answer.eventLoop.scheduleTask(in: Self.timeout) {
-            promise.fail(PostgresFailure.NoAnswer(seconds: Self.timeout.nanoseconds / 1_000_000_000))
+        let timer = answer.eventLoop.scheduleTask(in: timeout) { [timeout] in
+            promise.fail(PostgresFailure.NoAnswer(seconds: timeout.nanoseconds / 1_000_000_000))
         }
         defer { timer.cancel() }
         do {

@@ -12,8 +12,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     let address: PostgresAddress
     let logger: Logger
     private let pool: PostgresConnectionPool
-    /// The order indexes this client has made sure of, by name.
-    private let orderIndexes = Locked<Set<String>>([])
+    let orderIndexes: PostgresOrderIndexes
     private let changes: PostgresChanges
     /// How many times a commit is tried when the server reports a serialization failure or a
     /// deadlock before `.aborted` is returned (a transaction's caller then runs its block again).
@@ -26,6 +25,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         self.logger = logger
         changes = PostgresChanges(address: address, logger: logger)
         pool = PostgresConnectionPool(address: address, logger: logger, size: address.poolSize)
+        orderIndexes = PostgresOrderIndexes(address: address, logger: logger)
         // Connect now, so a wrong address or password is said when the store is opened.
         try withConnection(doing: "open the store at") { connection in
             try PostgresSchema.migrate(connection, logger: logger)
@@ -117,14 +117,15 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
 
     func readPage(_ page: ServerPage) throws -> [ServerDocument] {
         let query = PostgresPageQuery(page).query
+        // The first page ordered by some fields waits for their index (once per database).
+        if let index = PostgresPageQuery.orderIndex(page) { orderIndexes.waitFor(index) }
         return try withConnection(doing: "read a page of \(page.selection.collection) from") { connection in
-            // The first page ordered by some fields makes their index (once per database; writers
-            // wait while it is built). Failing to is only slower: another client may be making it.
-            if let index = PostgresPageQuery.orderIndex(page), orderIndexes.withLock({ $0.insert(index.name).inserted }) {
-                try? makeOrderIndex(index, on: connection)
-            }
-            return try documents(query, on: connection)
+            try documents(query, on: connection)
         }
+    }
+
+    func prepareOrder(_ page: ServerPage) {
+        if let index = PostgresPageQuery.orderIndex(page) { orderIndexes.prepare(index) }
     }
 
     /// PostgreSQL's plan for a page's query (`EXPLAIN`, a line a step): whether an index serves
@@ -135,17 +136,6 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         return try withConnection(doing: "plan a page of \(page.selection.collection) in") { connection in
             try strings(query, on: connection).joined(separator: "\n")
         }
-    }
-
-    /// Makes an order index unless it is there, then has the planner learn its expressions
-    /// (ANALYZE): until then it guesses that a collection holds one row and sorts the whole
-    /// collection instead of reading the index (576 ms instead of 2 ms at a million rows), and
-    /// after a bulk load nothing may prompt autovacuum to learn it.
-    private func makeOrderIndex(_ index: (name: String, creation: String), on connection: PostgresConnection) throws {
-        let queries = PostgresQueries(connection: connection, logger: logger)
-        guard try queries.rows("SELECT to_regclass(\(index.name)) IS NULL").first?.decode(Bool.self) == true else { return }
-        try queries.rows(PostgresQuery(unsafeSQL: index.creation))
-        try queries.rows("ANALYZE shelf_documents")
     }
 
     func readSlice(_ selection: ServerSelection, after: String?, limit: Int) throws -> [ServerDocument] {
@@ -322,6 +312,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     }
 
     func close() {
+        orderIndexes.close()
         pool.close()
         changes.stop()
     }

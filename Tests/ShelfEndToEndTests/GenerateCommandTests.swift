@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// `shelf generate --data DIR --count N`, run as a user runs it: it writes in batches of 500
-/// (Firestore's largest), prints as before, and what it writes decodes.
+/// (Firestore's largest), prints as before, and what it writes decodes. On a server it then
+/// has each field's order index made, as Firestore keeps one for every field.
 final class GenerateCommandTests: ScratchFolderTestCase {
     private func bookFiles(in data: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("books").path)
@@ -69,5 +70,18 @@ final class GenerateCommandTests: ScratchFolderTestCase {
         XCTAssertTrue(again.output.hasPrefix("wrote 2 books (generated-0000002 to generated-0000003, after generated-0000001, already there) to \(data.path)/books in "), again.output)
         XCTAssertEqual(try bookFiles(in: data), (0..<4).map { String(format: "generated-%07d.json", $0) })
         XCTAssertEqual(try String(contentsOf: edited, encoding: .utf8), #"{"author": "Me", "numberOfPages": 1, "title": "Mine now"}"#)
+    }
+
+    func testOnAServerEachFieldsOrderIsMadeReadyOnceTheBooksAreWritten() throws {
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.makeDatabase()
+        defer { cluster.dropDatabase(database) }
+        let result = try run(["generate", "--data", cluster.url(database: database).absoluteString, "--count", "3"])
+        XCTAssertEqual(result.status, 0, result.output)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.dropFirst().map { $0.components(separatedBy: " in ")[0] },
+                       ["ordered by author", "ordered by genres", "ordered by numberOfPages", "ordered by title"], result.output)
+        let valid = "SELECT count(*) FROM pg_index WHERE indisvalid AND indexrelid::regclass::text LIKE 'shelf\\_order\\_%'"
+        XCTAssertEqual(try cluster.psql(valid, database: database).trimmingCharacters(in: .whitespacesAndNewlines), "4")
     }
 }

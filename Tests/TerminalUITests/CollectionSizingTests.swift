@@ -1,10 +1,14 @@
 @testable import DocumentStore
 import Foundation
+@testable import ShelfModels
+@testable import TerminalUI
 import XCTest
 
 /// A tab on a server is sized by a count capped just past the window threshold: the server
 /// counts a page of that many and stops, never every document of a collection of ten million
-/// (which took 3.4 s at 10,000,000 before the first rows could show).
+/// (which took 3.4 s at 10,000,000 before the first rows could show). A tab made a window has
+/// the server make its columns' orders ready, so a first sort need not wait for an index.
+@MainActor
 final class CollectionSizingTests: XCTestCase {
     func testACountWithALimitIsAPageCountStoppedAtTheLimit() async throws {
         var documents: [String: String] = [:]
@@ -18,5 +22,11 @@ final class CollectionSizingTests: XCTestCase {
         let all = try await books.count.getAggregation(source: .server).count.intValue
         XCTAssertEqual(all, 25)
         XCTAssertEqual(server.selectionsCounted, 1, "without a limit, the whole selection")
+    }
+
+    func testAWindowTabHasTheServerPrepareEachColumnsOrderTheListsOwnFirst() async throws {
+        let (server, store) = try MemoryServer.open([:])
+        _ = WindowTab(collection: store.collection("books"), presentation: KnownPresentations.books(BooksViewModel(db: store)))
+        XCTAssertEqual(server.ordersPrepared, [[["title"]], [["author"]], [["numberOfPages"]], [["genres"]], [["tags"]]])
     }
 }

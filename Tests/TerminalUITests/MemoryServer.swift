@@ -15,6 +15,8 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
     /// For tests: how many counts were of whole selections, and how many of pages.
     private(set) var selectionsCounted = 0
     private(set) var pagesCounted = 0
+    /// For tests: the fields of each order prepared (`prepareOrder`), in the order asked.
+    private(set) var ordersPrepared: [[[String]]] = []
 
     private init(description: String) { self.description = description }
 
@@ -55,6 +57,8 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
             return try body(&documents)
         }
     }
+
+    func prepareOrder(_ page: ServerPage) { lock.withLock { ordersPrepared.append(page.fields) } }
 
     private static func parent(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
 

@@ -27,6 +27,9 @@ package protocol StorageBackend: AnyObject, Sendable {
     /// The aggregations of the query's matches, when the storage can compute them exactly as
     /// `AggregateEvaluator` without reading the documents; nil: read them.
     func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]?
+    /// Starts making, in the background, what serves the query's order (`Query.prepareOrder`);
+    /// nothing where no order needs making.
+    func prepareOrder(of query: Query)
     /// The ids of the documents of `collection`, with those of missing documents that have
     /// collections under them (`listDocuments`).
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID>
@@ -74,5 +77,6 @@ extension StorageBackend {
     package func otherFileCount(in collection: ResourcePath) throws -> Int { 0 }
     package func strayTemporaryFilesRemoved(sweepingNow: Bool) -> [String] { [] }
     package func count(of query: Query) throws -> Int? { nil }
+    package func prepareOrder(of query: Query) {}
     package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
 }

@@ -117,6 +117,14 @@ public class Query: @unchecked Sendable, Hashable {
     /// index. A store served over Firestore's protocol refuses it: the protocol has no such filter.
     package func containing(words: [String]) -> Query { refined { $0.containing(words: words) } }
 
+    /// Ours: has the store make ready, in the background, what serves this query's order (a
+    /// database server's index of its fields, as Firestore keeps one for every field), so a
+    /// list's first sort by a column need not wait for it. A query that cannot run prepares nothing.
+    package func prepareOrder() {
+        guard (try? checkRunnable()) != nil else { return }
+        firestore.backend.prepareOrder(of: self)
+    }
+
     // MARK: Cursors
 
     private func cursor(values: [Any], inclusive: Bool, isStart: Bool) -> Query {

@@ -11,6 +11,7 @@ import Foundation
 /// the same `QueryEvaluator` as the folder backend, so both agree.
 extension DocumentServer {
     package var isReadOnly: Bool { false }
+    package func prepareOrder(_ page: ServerPage) {}
 
     package func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
         let found = try read([path.description])
@@ -60,6 +61,10 @@ extension DocumentServer {
         let definition = query.definition
         let selection = ServerSelection(definition.source, conditions: ServerPrefilter.conditions(definition).conditions)
         return query.evaluator.results(from: try snapshots(read(selection), store: query.firestore))
+    }
+
+    package func prepareOrder(of query: Query) {
+        if let page = ServerPage(query.definition) { prepareOrder(page) }
     }
 
     /// The documents the server can count or add up for `definition`: all of its matches, when

@@ -20,6 +20,9 @@ package protocol DocumentServer: StorageBackend {
     /// after the path `after` (from the start when nil): a large first read in slices that
     /// other calls can come between.
     func readSlice(_ selection: ServerSelection, after: String?, limit: Int) throws -> [ServerDocument]
+    /// Starts making, in the background, what serves the page's order, so that the first
+    /// `readPage` in it need not wait; nothing where no order needs making.
+    func prepareOrder(_ page: ServerPage)
     /// How many documents `read(selection)` would read.
     func count(_ selection: ServerSelection) throws -> Int
     /// How many documents `readPage(page)` would read: those of its selection within its

@@ -125,4 +125,25 @@ final class QueryWindowTests: DemoDataTestCase {
         try await Task.sleep(for: .milliseconds(300))
         XCTAssertEqual(window.document(at: 3)?.get("n") as? Int, 3)
     }
+
+    /// A filter typed replaces a list's window at each key: the windows wait their turn to be
+    /// counted, and those replaced meanwhile are never counted.
+    func testWindowsReplacedWhileACountRunsCountOnlyTheLastOne() async throws {
+        let first = try await open()
+        let counts = CountQueue()
+        var windows: [QueryWindow] = []
+        for above in [100, 200, 300, 400] {
+            windows.last?.stop()
+            let window = QueryWindow(db.collection("numbers").whereField("n", isGreaterThanOrEqualTo: above).order(by: "n"), pageSize: page, counts: counts)
+            addTeardownBlock { @MainActor in window.stop() }
+            window.show(0..<10)
+            window.start()
+            windows.append(window)
+        }
+        let last = try XCTUnwrap(windows.last)
+        try await settle(last)
+        XCTAssertEqual(last.count, 600)
+        XCTAssertEqual(windows.map(\.counted), [0, 0, 0, 1], "the windows stopped before their turn came are not counted")
+        XCTAssertEqual(first.counted, 1, "a window of its own counts at once")
+    }
 }

@@ -18,7 +18,9 @@ import Observation
 /// document, as many as it holds) sends what changes in it, and each such change counts the
 /// list again, and the documents before the window, so its positions are made exact again. A
 /// change before the window that moves nothing in it is counted only at the next change in it
-/// (no Firestore listener tells of counts).
+/// (no Firestore listener tells of counts). Counts take turns with those of the windows that
+/// replace this one (`CountQueue`), so the rows of the window shown never wait behind counts
+/// of windows no one sees.
 @Observable @MainActor
 public final class QueryWindow {
     /// The query listed, ordered as the list is (Firestore orders ties by id).
@@ -35,9 +37,11 @@ public final class QueryWindow {
     /// Goes up whenever `documents`, `first` or `count` change.
     public private(set) var version = 0
 
-    /// For tests: how many documents reads brought, and how many reads there were.
+    /// For tests: how many documents reads brought, how many reads there were, and how many
+    /// counts of the list.
     @ObservationIgnored private(set) var documentsRead = 0
     @ObservationIgnored private(set) var reads = 0
+    @ObservationIgnored private(set) var counted = 0
 
     /// The part of the list last shown.
     @ObservationIgnored private var shown: Range<Int> = 0..<0
@@ -59,9 +63,14 @@ public final class QueryWindow {
     /// Tells the answers of reads and listeners from before `stop()` or a replaced window.
     @ObservationIgnored private var generation = 0
 
-    public init(_ query: Query, pageSize: Int = 100) {
+    /// Where this window's counts wait their turn: shared by the windows that replace one
+    /// another in a list (`CountQueue`).
+    @ObservationIgnored private let counts: CountQueue
+
+    public init(_ query: Query, pageSize: Int = 100, counts: CountQueue = CountQueue()) {
         self.query = query
         self.pageSize = max(1, pageSize)
+        self.counts = counts
     }
 
     deinit { registration?.remove() }
@@ -268,27 +277,62 @@ public final class QueryWindow {
         }
     }
 
-    /// Counts the list, and the documents before the window, off the main thread.
+    /// Counts the list, and the documents before the window, off the main thread, when the
+    /// count running for this list's windows is done (`CountQueue`).
     private func recount() {
         let generation = generation
         let query = query
-        let head = first > 0 ? documents.first : nil
         inFlight += 1
-        Task { [weak self] in
+        counts.enqueue(count: { [weak self] in
             defer { self?.inFlight -= 1 }
+            // The window's first document as it is once its turn comes.
+            guard let self, self.generation == generation else { return }
+            let head = self.first > 0 ? self.documents.first : nil
+            self.counted += 1
             do {
                 let total = try await query.count.getAggregation(source: .server).count.intValue
                 var before: Int?
                 if let head { before = try await query.end(beforeDocument: head).count.getAggregation(source: .server).count.intValue }
-                guard let self, self.generation == generation else { return }
+                guard self.generation == generation else { return }
                 self.count = total
                 if let before, self.documents.first?.documentID == head?.documentID { self.first = before }
                 self.version += 1
                 self.readWhatIsMissing()
             } catch {
-                guard let self, self.generation == generation else { return }
+                guard self.generation == generation else { return }
                 self.error = "\(error)"
             }
+        }, dropped: { [weak self] in self?.inFlight -= 1 })
+    }
+}
+
+/// The counts of the windows of one list, one at a time, the latest asked for next: a list
+/// replaced key by key (a filter typed at ten million documents, where a count may take
+/// seconds) counts only its last window once the count under way ends, instead of every
+/// window at once, whose counts would hold the server's connections and cores while the rows
+/// of the window shown wait. A count waiting is dropped when another is asked for: it is of a
+/// window replaced since, or of the same window, asking again.
+@MainActor
+public final class CountQueue {
+    private var isCounting = false
+    private var next: (count: @MainActor () async -> Void, dropped: @MainActor () -> Void)?
+
+    public init() {}
+
+    func enqueue(count: @escaping @MainActor () async -> Void, dropped: @escaping @MainActor () -> Void) {
+        next?.dropped()
+        next = (count, dropped)
+        countNext()
+    }
+
+    private func countNext() {
+        guard !isCounting, let count = next?.count else { return }
+        next = nil
+        isCounting = true
+        Task {
+            await count()
+            isCounting = false
+            countNext()
         }
     }
 }

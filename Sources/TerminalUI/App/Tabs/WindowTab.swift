@@ -17,6 +17,9 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     /// What earlier windows' versions add up to, so `version` only grows.
     private var versionBase = 0
     private let pageSize: Int
+    /// The counts of this tab's windows, one at a time (a filter typed replaces its window
+    /// at each key).
+    private let counts = CountQueue()
     /// For tests: how many windows were made (each a query of its own).
     private(set) var windowsMade = 1
 
@@ -26,7 +29,7 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
         self.pageSize = pageSize
         listed = (presentation.defaultSort, ListFilter(""))
         window = QueryWindow(Self.query(on: collection, sort: presentation.defaultSort, filter: ListFilter(""), columns: presentation.columns),
-                             pageSize: pageSize)
+                             pageSize: pageSize, counts: counts)
         // The server makes each column's order ready now, the list's own first, so that a first
         // sort by a column need not wait for its index (a minute at ten million documents).
         let columns = [presentation.defaultSort.column] + presentation.columns.indices.filter { $0 != presentation.defaultSort.column }
@@ -82,7 +85,7 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
         window.stop()
         versionBase += window.version + 1
         listed = (sort, filter)
-        window = QueryWindow(Self.query(on: collection, sort: sort, filter: filter, columns: shownColumns), pageSize: pageSize)
+        window = QueryWindow(Self.query(on: collection, sort: sort, filter: filter, columns: shownColumns), pageSize: pageSize, counts: counts)
         windowsMade += 1
     }
 

@@ -72,6 +72,21 @@ final class GenerateCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(try String(contentsOf: edited, encoding: .utf8), #"{"author": "Me", "numberOfPages": 1, "title": "Mine now"}"#)
     }
 
+    /// The last number is found by the last id in byte order, unless numbers went past seven
+    /// digits (`generated-10000000` sorts before `generated-9999999`) or the last id is no number.
+    func testNumbersGoOnPastSevenDigitsAndPastIdsThatAreNoNumber() throws {
+        let data = scratch.appendingPathComponent("big")
+        XCTAssertEqual(try run(["generate", "--data", data.path, "--count", "2"]).status, 0)
+        let book = #"{"author": "Me", "numberOfPages": 1, "title": "Mine"}"#
+        try Data(book.utf8).write(to: data.appendingPathComponent("books/generated-10000000.json"))
+        let past = try run(["generate", "--data", data.path, "--count", "1"])
+        XCTAssertTrue(past.output.hasPrefix("wrote 1 book (generated-10000001 to generated-10000001, after generated-10000000, already there)"), past.output)
+        try Data(book.utf8).write(to: data.appendingPathComponent("books/generated-9zz.json"))
+        let again = try run(["generate", "--data", data.path, "--count", "1"])
+        XCTAssertTrue(again.output.hasPrefix("wrote 1 book (generated-10000002 to generated-10000002, after generated-10000001, already there)"), again.output)
+        XCTAssertEqual(try String(contentsOf: data.appendingPathComponent("books/generated-10000000.json"), encoding: .utf8), book)
+    }
+
     func testOnAServerEachFieldsOrderIsMadeReadyOnceTheBooksAreWritten() throws {
         let cluster = try PostgresCluster.shared()
         let database = try cluster.makeDatabase()

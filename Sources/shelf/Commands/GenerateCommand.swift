@@ -55,8 +55,9 @@ struct GenerateCommand: ParsableCommand {
 
     /// The highest generated number among the books: the last generated id in byte order, one
     /// read (a server's index; listing ten million ids took more than a minute). Past
-    /// 9,999,999 numbers have more digits and no longer sort as ids do, and an id such as
-    /// `generated-7b` is no number: then every id is listed.
+    /// 9,999,999 numbers have more digits and no longer sort as ids do (there are such numbers
+    /// when `generated-10000000` is there), and an id such as `generated-7b` is no number:
+    /// then every id is listed.
     private func lastGeneratedNumber(in books: CollectionReference) throws -> Int? {
         func number(_ id: String) -> Int? { id.hasPrefix(Self.idPrefix) ? Int(id.dropFirst(Self.idPrefix.count)) : nil }
         let numbered = books.whereField(FieldPath.documentID(), isGreaterThanOrEqualTo: Self.idPrefix + "0")
@@ -64,7 +65,8 @@ struct GenerateCommand: ParsableCommand {
         guard let last = try waitFor({ try await numbered.order(by: FieldPath.documentID(), descending: true).limit(to: 1).getDocuments() })
             .documents.first?.documentID else { return nil }
         let longer = books.document(Self.id(Self.firstLongerNumber))
-        if let found = number(last), found < Self.firstLongerNumber - 1, !(try waitFor { try await longer.getDocument() }.exists) { return found }
+        // Numbers past seven digits are written after 10,000,000, so without it there are none.
+        if let found = number(last), !(try waitFor { try await longer.getDocument() }.exists) { return found }
         return try books.listDocuments().compactMap { number($0.documentID) }.max()
     }
 

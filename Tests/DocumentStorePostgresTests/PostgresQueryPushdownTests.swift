@@ -4,7 +4,8 @@ import XCTest
 
 /// Queries ordered, cut and counted by PostgreSQL (`ServerPage`, `DocumentServer.count(of:)`) give
 /// exactly the folder backend's answers, on data made to catch them out: every type in the
-/// ordered field, missing fields, NaN, ±Infinity, -0.0, ties of 1 and 1.0, numbers beyond 2^53.
+/// ordered field, missing fields, NaN, ±Infinity, -0.0, ties of 1 and 1.0, numbers beyond 2^53,
+/// arrays of strings that are prefixes of one another or hold the characters ending their elements.
 final class PostgresQueryPushdownTests: PushdownTestCase {
     /// Each query, made for a store, gives the same paths on both, and the server counts every
     /// query it pages (cursors included: a list's position) as many as the folder finds;
@@ -39,6 +40,10 @@ final class PostgresQueryPushdownTests: PushdownTestCase {
             { $0.collection(collection).order(by: "n") },
             { $0.collection(collection).order(by: "n", descending: true) },
             { $0.collection(collection).order(by: "m.x") },
+            { $0.collection(collection).order(by: "t") },
+            { $0.collection(collection).order(by: "t", descending: true) },
+            { $0.collection(collection).order(by: "t").start(after: [["a"]]) },
+            { $0.collection(collection).order(by: "t").start(at: [["a", "b"]]).end(before: [["b"]]) },
             { $0.collection(collection).whereField("kind", isEqualTo: "a").order(by: "n") },
             { $0.collection(collection).whereField("kind", isEqualTo: "b").order(by: "n", descending: true) },
             { $0.collection(collection).order(by: "n").start(at: [1]) },

@@ -34,7 +34,8 @@ class PushdownTestCase: PostgresTestCase {
     /// Arrays for `t` (array filters) and values for `s` (string ranges), cycled through.
     static var arrays: [Any] { [
         ["a", 1], [1.0], ["a", "a"], "a", [-0.0], [NSNull()], [Double.nan], ["é", true], [9_007_199_254_740_993 as Int64],
-        [0], [], [["x": 1]], [2.5, "b"], [1e300],
+        [0], [], [["x": 1]], [2.5, "b"], [1e300], ["a"], ["a", "b"], ["ab"], ["b"], ["a\u{1}"], ["a\u{2}b"], ["a", "b\u{1}"],
+        [false, "x"], [true], [NSNull(), "a"], ["é"], ["e\u{301}"], ["a", Timestamp(seconds: 1, nanoseconds: 0)],
     ] }
     static var strings: [Any] { ["", "a", "B", "b", "é", "e\u{301}", "z", "日本", "😀", "a b", "A", "ab", 5, NSNull(), "éa"] }
 

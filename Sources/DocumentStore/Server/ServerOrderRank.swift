@@ -4,14 +4,16 @@
 /// within an exact rank the decimal key orders exactly as Firestore (doubles below 2^53 in
 /// size are written exactly enough: no integer lies between one and its shortest text), and
 /// the types after numbers (rank 8) told apart by a text: timestamps "\u{1}", then strings
-/// "\u{2}" and their text (UTF-8 bytes, as Firestore orders them), then the rest "\u{3}".
+/// "\u{2}" and their text (UTF-8 bytes, as Firestore orders them), bytes, references and
+/// geopoints "\u{3}", arrays "\u{4}" and their elements (`elementText`), maps "\u{5}".
 struct ServerOrderRank {
     let rawValue: Int
     /// A decimal for numbers and booleans, ordering them within their rank.
     let key: String
     /// For rank 8: the class and, for a string, its text; "" otherwise.
     let text: String
-    /// Exact ordering: not a large number, and of rank 8 only a string.
+    /// Exact ordering: not a large number, and of rank 8 only a string or an array of nulls,
+    /// booleans and strings.
     let isExact: Bool
 
     static let largeNumber = 9_007_199_254_740_992.0  // 2^53
@@ -30,7 +32,11 @@ struct ServerOrderRank {
         case .integer(let i)?: (rawValue, key) = (Self.numberRank(Double(i)), String(i))
         default: (rawValue, key) = (8, "0")
         }
-        if case .string(let string)? = value { isExact = !string.contains("\0") } else { isExact = rawValue != 4 && rawValue != 6 && rawValue != 8 }
+        switch value {
+        case .string(let string)?: isExact = !string.contains("\0")
+        case .array(let elements)?: isExact = elements.allSatisfy(Self.isExactElement)
+        default: isExact = rawValue != 4 && rawValue != 6 && rawValue != 8
+        }
     }
 
     private static func numberRank(_ value: Double) -> Int {
@@ -42,7 +48,35 @@ struct ServerOrderRank {
         case .null?, .boolean?, .integer?, .double?: return ""
         case .timestamp?: return "\u{1}"
         case .string(let string)?: return "\u{2}" + string
-        default: return "\u{3}"
+        case .bytes?, .reference?, .geoPoint?: return "\u{3}"
+        case .array(let elements)?: return "\u{4}" + elements.map(elementText).joined()
+        case .map?, nil: return "\u{5}"
+        }
+    }
+
+    /// An element of an array in its text: a letter for its type in Firestore's order, then
+    /// for a boolean its value and for a string its text, "\u{1}" and "\u{2}" escaped so that
+    /// the "\u{1}" ending each element sorts before anything that follows (a shorter string
+    /// first, then a shorter array). Other elements are told apart by their type alone (loose).
+    private static func elementText(_ element: FirestoreValue) -> String {
+        let text = switch element {
+        case .null: "a"
+        case .boolean(let b): b ? "b1" : "b0"
+        case .integer, .double: "c"
+        case .timestamp: "d"
+        case .string(let string): "e" + string.replacingOccurrences(of: "\u{2}", with: "\u{2}\u{2}").replacingOccurrences(of: "\u{1}", with: "\u{2}\u{1}")
+        case .bytes, .reference, .geoPoint: "f"
+        case .array: "i"
+        case .map: "k"
+        }
+        return text + "\u{1}"
+    }
+
+    private static func isExactElement(_ element: FirestoreValue) -> Bool {
+        switch element {
+        case .null, .boolean: true
+        case .string(let string): !string.contains("\0")
+        default: false
         }
     }
 }

@@ -48,7 +48,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                 throw PostgresFailure.error(error, server: description, doing: operation)
             }
             do {
-                let result = try body(connection)
+                let result = try givingUpOnCancel(connection) { try body(connection) }
                 pool.give(connection)
                 return result
             } catch {
@@ -61,6 +61,29 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                 throw PostgresFailure.error(error, server: description, doing: operation)
             }
         }
+    }
+
+    /// The server's process of each connection by its id, for `givingUpOnCancel`.
+    private let backendProcesses = Locked<[Int: Int32]>([:])
+
+    /// Runs `body` on `connection`; when the read that runs it is given up on
+    /// (`ReadCancellation`: a list's window replaced before its rows came), the server is asked
+    /// to cancel what the connection is running (`pg_cancel_backend`, from a connection of its
+    /// own), so its cores go to the reads still wanted.
+    private func givingUpOnCancel<T>(_ connection: PostgresConnection, _ body: () throws -> T) throws -> T {
+        guard let cancellation = ReadCancellation.current else { return try body() }
+        let process = try backendProcesses.withLock({ $0[connection.id] }) ?? {
+            let process = try PostgresQueries(connection: connection, logger: logger).rows("SELECT pg_backend_pid()").first?.decode(Int32.self) ?? 0
+            backendProcesses.withLock { $0[connection.id] = process }
+            return process
+        }()
+        let (address, serverLogger) = (address, logger)
+        return try cancellation.whileRunning(onCancel: {
+            guard let canceller = try? PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: address.configuration,
+                                                                   id: Int.random(in: 0..<Int.max), logger: serverLogger).wait() else { return }
+            _ = try? PostgresQueries(connection: canceller, logger: serverLogger).rows("SELECT pg_cancel_backend(\(process))")
+            try? canceller.close().wait()
+        }, body)
     }
 
     private func documents(_ query: PostgresQuery, on connection: PostgresConnection) throws -> [ServerDocument] {

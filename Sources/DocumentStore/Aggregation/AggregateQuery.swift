@@ -26,7 +26,7 @@ public final class AggregateQuery: @unchecked Sendable {
 
     @discardableResult
     nonisolated(nonsending) public func getAggregation(source: AggregateSource) async throws -> AggregateQuerySnapshot {
-        try await onIOQueue { try self.readSnapshot() }
+        try await onIOQueue(cancellable: true) { try self.readSnapshot() }
     }
 
     // MARK: Reading

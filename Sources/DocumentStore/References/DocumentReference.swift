@@ -100,7 +100,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
 
     @discardableResult
     nonisolated(nonsending) public func getDocument(source: FirestoreSource = .default) async throws -> DocumentSnapshot {
-        try await onIOQueue { try self.readSnapshot() }
+        try await onIOQueue(cancellable: true) { try self.readSnapshot() }
     }
 
     /// Reads on a background thread and decodes in the caller's context, as Firebase's, so a
@@ -144,9 +144,16 @@ extension Result {
     }
 }
 
-/// Runs blocking file I/O off the caller's thread (and off Swift's cooperative pool).
-func onIOQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+/// Runs blocking file I/O off the caller's thread (and off Swift's cooperative pool). A read
+/// (`cancellable`) is given up on when the task is cancelled (`ReadCancellation`); a write is
+/// not, as Firestore's are not once sent.
+func onIOQueue<T: Sendable>(cancellable: Bool = false, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    let cancellation = cancellable ? ReadCancellation() : nil
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try cancellation?.reading(work) ?? work() }) }
+        }
+    } onCancel: {
+        cancellation?.cancel()
     }
 }

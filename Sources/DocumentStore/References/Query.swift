@@ -201,7 +201,7 @@ public class Query: @unchecked Sendable, Hashable {
 
     @discardableResult
     nonisolated(nonsending) public func getDocuments(source: FirestoreSource = .default) async throws -> QuerySnapshot {
-        try await onIOQueue { try self.readSnapshot() }
+        try await onIOQueue(cancellable: true) { try self.readSnapshot() }
     }
 
     // MARK: Listening

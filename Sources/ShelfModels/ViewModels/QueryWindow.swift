@@ -59,6 +59,9 @@ public final class QueryWindow {
     /// True while a read or a count is on its way.
     var isBusy: Bool { inFlight > 0 }
     @ObservationIgnored private var isStarted = false
+    /// The read and the count under way, cancelled when the window stops.
+    @ObservationIgnored private var reading: Task<Void, Never>?
+    @ObservationIgnored private var counting: Task<(Int, Int?), Error>?
     @ObservationIgnored private var registration: ListenerRegistration?
     /// Tells the answers of reads and listeners from before `stop()` or a replaced window.
     @ObservationIgnored private var generation = 0
@@ -90,6 +93,9 @@ public final class QueryWindow {
         isReading = false
         registration?.remove()
         registration = nil
+        // Their answers would be dropped: the server stops working on them.
+        reading?.cancel()
+        counting?.cancel()
     }
 
     /// The document at `position`, or nil while it is not read.
@@ -162,7 +168,7 @@ public final class QueryWindow {
         let generation = generation
         let query = query
         inFlight += 1
-        Task { [weak self] in
+        reading = Task { [weak self] in
             defer { self?.inFlight -= 1 }
             let result: Result<QuerySnapshot, Error>
             do {
@@ -289,10 +295,15 @@ public final class QueryWindow {
             guard let self, self.generation == generation else { return }
             let head = self.first > 0 ? self.documents.first : nil
             self.counted += 1
-            do {
+            let counting = Task {
                 let total = try await query.count.getAggregation(source: .server).count.intValue
                 var before: Int?
                 if let head { before = try await query.end(beforeDocument: head).count.getAggregation(source: .server).count.intValue }
+                return (total, before)
+            }
+            self.counting = counting
+            do {
+                let (total, before) = try await counting.value
                 guard self.generation == generation else { return }
                 self.count = total
                 if let before, self.documents.first?.documentID == head?.documentID { self.first = before }

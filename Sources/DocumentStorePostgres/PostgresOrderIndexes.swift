@@ -8,8 +8,9 @@ import PostgresNIO
 /// ten million rows). A page waits for its order's index (`waitFor`), which goes ahead of
 /// those only prepared (`prepare`: a list's columns, made before anyone sorts by them).
 ///
-/// A build that cannot be made now (another client is building the same index, the server
-/// went) leaves its pages to be sorted by the server, and is tried again by the next page.
+/// Each index is tried once per client: one that could not be made (another client is building
+/// it, the user may not create indexes, the server went) leaves its pages to be sorted by the
+/// server, which reads along the index once another client has made it.
 final class PostgresOrderIndexes: @unchecked Sendable {
     typealias Index = (name: String, creation: String)
 
@@ -17,13 +18,11 @@ final class PostgresOrderIndexes: @unchecked Sendable {
     private let logger: Logger
     private let condition = NSCondition()
     // Under `condition`:
-    /// The indexes known to be there and valid.
-    private var made: Set<String> = []
+    /// The indexes tried, made or not: no page waits for them again.
+    private var tried: Set<String> = []
     /// Those to build, the next first.
     private var pending: [Index] = []
     private var building: String?
-    /// How many builds of each index ended (made or not), so a waiter knows when its ended.
-    private var ended: [String: Int] = [:]
     private var isBuilderRunning = false
     private var isClosed = false
     private var builderConnection: PostgresConnection?
@@ -43,7 +42,7 @@ final class PostgresOrderIndexes: @unchecked Sendable {
     /// Has `index` built in the background, after those asked for before it.
     func prepare(_ index: Index) {
         condition.withLock {
-            guard !made.contains(index.name), building != index.name, !pending.contains(where: { $0.name == index.name }) else { return }
+            guard !tried.contains(index.name), building != index.name, !pending.contains(where: { $0.name == index.name }) else { return }
             pending.append(index)
             startBuilder()
         }
@@ -54,14 +53,13 @@ final class PostgresOrderIndexes: @unchecked Sendable {
     func waitFor(_ index: Index) {
         condition.lock()
         defer { condition.unlock() }
-        guard !made.contains(index.name), !isClosed else { return }
-        let ticket = ended[index.name, default: 0]
+        guard !tried.contains(index.name), !isClosed else { return }
         if building != index.name {
             pending.removeAll { $0.name == index.name }
             pending.insert(index, at: 0)
             startBuilder()
         }
-        while ended[index.name, default: 0] == ticket && !isClosed { condition.wait() }
+        while !tried.contains(index.name) && !isClosed { condition.wait() }
     }
 
     /// Stops building: what is pending is dropped, and a build under way is left to fail
@@ -93,21 +91,19 @@ final class PostgresOrderIndexes: @unchecked Sendable {
             building = pending[0].name
             return pending.removeFirst()
         }) {
-            var isMade = false
             do {
                 if connection == nil || connection!.isClosed {
                     connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: address.configuration,
                                                                 id: Int.random(in: 0..<Int.max), logger: logger).wait()
                     condition.withLock { builderConnection = connection }
                 }
-                isMade = try build(index, on: connection!)
+                if try !build(index, on: connection!) { logger.notice("Shelf: the order index \(index.name) is being made by another client") }
             } catch {
                 logger.notice("Shelf: the order index \(index.name) was not made: \(error)")
             }
             condition.withLock {
-                if isMade { made.insert(index.name) }
+                tried.insert(index.name)
                 building = nil
-                ended[index.name, default: 0] += 1
                 condition.broadcast()
             }
         }

@@ -4,8 +4,9 @@ import ShelfModels
 @testable import TerminalUI
 import XCTest
 
-/// A large collection's sort keys are made a slice a frame, so no frame waits for all of them
-/// (sizes scaled down here: "large" is over 10 rows, 10 keys a slice).
+/// A large collection's sort keys, and the search texts its filter's words need, are made a
+/// slice a frame, so no frame waits for all of them (sizes scaled down here: "large" is over
+/// 10 rows, 10 keys a slice).
 @MainActor
 final class SortingInSlicesTests: XCTestCase {
     private var folder: URL!
@@ -73,6 +74,24 @@ final class SortingInSlicesTests: XCTestCase {
         XCTAssertGreaterThan(authors, 20, text)
         let first = text.components(separatedBy: "\n").first { $0.hasPrefix("│  Book ") } ?? ""
         XCTAssertTrue(first.contains("Author 00"), "by author now:\n\(text)")
+    }
+
+    func testAFiltersSearchTextsAreMadeASliceAFrame() async throws {
+        let app = try await makeApp()
+        while app.apply(.sortSlice) == .keepRunning {}
+        for key in "/book 1" { _ = app.apply(.key(.character(key))) }
+        var text = screen(app)
+        XCTAssertTrue(text.contains("Filtering books… 0 of 25"), text)
+        XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
+        XCTAssertTrue(screen(app).contains("Filtering books… 10 of 25"), screen(app))
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "5 texts left, few enough for the frame that lists the rows")
+        text = screen(app)
+        XCTAssertFalse(text.contains("Filtering"), text)
+        XCTAssertTrue(text.contains("│  Book 10"), text)
+        XCTAssertFalse(text.contains("│  Book 09"), text)
+        XCTAssertTrue(text.contains("10 of 25 documents"), text)
+        _ = app.apply(.key(.character("9")))
+        XCTAssertTrue(screen(app).contains("1 of 25 documents"), "the next key narrows at once:\n\(screen(app))")
     }
 
     func testASmallCollectionIsOrderedAtOnce() async throws {

@@ -11,8 +11,9 @@ struct TabLists {
     /// 100,000 of them take most of a second, which no frame should wait for.
     var sortAtOnceLimit = 20_000
     var sortSlice = 5_000
-    /// Rows of the shown tab that have their sort key, while it is being sorted.
-    private(set) var sortProgress: (made: Int, total: Int)?
+    /// Rows of the shown tab that have their sort key, or their search text, while they are
+    /// being made.
+    private(set) var sortProgress: (made: Int, total: Int, isFiltering: Bool)?
 
     subscript(tab: CollectionTab) -> TabState {
         get { states[tab.collectionID] ?? TabState() }
@@ -27,15 +28,29 @@ struct TabLists {
         tab.missingSortKeys(for: sortOrder(of: tab)) <= sortAtOnceLimit
     }
 
-    /// Loaded, or loading with rows already read, and ordered: its rows can be listed, and
-    /// keys that act on them handled (on what is there while the rest loads).
-    func isReady(_ tab: CollectionTab) -> Bool { (tab.isLoaded || tab.rowCount > 0) && isOrdered(tab) }
+    /// Whether the tab's rows can be matched against `filter`'s words now: no words, or the
+    /// rows' search texts made, but for as many as a frame makes (more are made a slice a
+    /// frame, as sort keys are: a million of them take seconds).
+    func isSearchable(_ tab: CollectionTab, filter: String) -> Bool {
+        TextFolding.fold(ListFilter(filter).text).isEmpty || tab.missingSearchTexts() <= sortAtOnceLimit
+    }
 
-    /// Makes the next slice of the tab's sort keys. Returns true while more remain.
-    mutating func advanceSorting(of tab: CollectionTab) -> Bool {
-        guard !isOrdered(tab) else { sortProgress = nil; return false }
-        sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount)
-        if isOrdered(tab) { sortProgress = nil; return false }
+    /// Loaded, or loading with rows already read, ordered and searchable through `filter`:
+    /// its rows can be listed, and keys that act on them handled (on what is there while the
+    /// rest loads).
+    func isReady(_ tab: CollectionTab, filter: String) -> Bool {
+        (tab.isLoaded || tab.rowCount > 0) && isOrdered(tab) && isSearchable(tab, filter: filter)
+    }
+
+    /// Makes the next slice of the tab's sort keys, then of its search texts when `filter`
+    /// has words. Returns true while more remain.
+    mutating func advanceSorting(of tab: CollectionTab, filter: String) -> Bool {
+        if !isOrdered(tab) {
+            sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount, false)
+        } else if !isSearchable(tab, filter: filter) {
+            sortProgress = (tab.makeSearchTexts(budget: sortSlice), tab.rowCount, true)
+        }
+        if isOrdered(tab) && isSearchable(tab, filter: filter) { sortProgress = nil; return false }
         return true
     }
 
@@ -58,7 +73,7 @@ struct TabLists {
         // order of those read before stays right). Before the first order is ready, the rows
         // show as the store gives them (by id), so a large collection is on screen as soon as
         // it is read; they take the column's order when its keys are made.
-        guard isOrdered(tab) else {
+        guard isOrdered(tab) && isSearchable(tab, filter: filter) else {
             if let cached, cached.needle == needle, cached.version == version || (!tab.isLoaded && cached.version >= 0) { return cached }
             let rows = ListedRows.all(tab.isLoaded && needle.isEmpty ? tab.rowCount : 0)
             return VisibleRows(version: -1, sort: sort, needle: needle, rows: rows, rowCount: tab.rowCount)

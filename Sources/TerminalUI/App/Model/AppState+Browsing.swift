@@ -44,7 +44,7 @@ extension AppState {
     /// The rows listed now, read only (for drawing).
     func listed(_ tab: CollectionTab) -> VisibleRows { lists.listed(tab, filter: filterText(for: tab)) }
     func isOrdered(_ tab: CollectionTab) -> Bool { lists.isOrdered(tab) }
-    func isReady(_ tab: CollectionTab) -> Bool { lists.isReady(tab) }
+    func isReady(_ tab: CollectionTab) -> Bool { lists.isReady(tab, filter: filterText(for: tab)) }
     func sortOrder(of tab: CollectionTab) -> SortOrder { lists.sortOrder(of: tab) }
 
     /// The shown list's selected position, read only (`TabLists.shownSelection`).

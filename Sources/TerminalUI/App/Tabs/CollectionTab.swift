@@ -44,6 +44,10 @@ protocol CollectionTab: AnyObject {
     func missingSortKeys(for sort: SortOrder) -> Int
     /// Makes up to `budget` more of the keys `sort` needs; returns how many rows have theirs.
     func makeSortKeys(for sort: SortOrder, budget: Int) -> Int
+    /// How many rows have no search text yet: a filter's words make them first.
+    func missingSearchTexts() -> Int
+    /// Makes up to `budget` more search texts; returns how many rows have theirs.
+    func makeSearchTexts(budget: Int) -> Int
     /// The `candidates` (row indices) that pass the filter's comparisons and whose id or
     /// shown fields contain its words (folded: `TextFolding`), in the candidates' order.
     func matching(_ filter: ListFilter, among candidates: ListedRows) -> ListedRows

@@ -63,23 +63,32 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     }
 
     private func matching(_ filter: ListFilter, among candidates: [Int]) -> [Int] {
-        let rows = live.rows
         var candidates = candidates
         if !filter.comparisons.isEmpty {
             let query = filter.query(on: live.collection, field: field(named:))
+            let rows = live.rows
             candidates = candidates.filter { query.matches(rows[$0].snapshot) }
         }
         let needle = TextFolding.fold(filter.text)
         guard !needle.isEmpty else { return candidates }
-        let texts = searchTexts.values(of: live) { index in
-            // The id and every column's text, on lines of their own so no match spans two.
+        let texts = searchTexts.values(of: live, make: searchTextMaker())
+        return candidates.filter { texts[$0].contains(needle) }
+    }
+
+    /// Makes the search text of the row at an index: the id and every column's text, on
+    /// lines of their own so no match spans two.
+    private func searchTextMaker() -> (Int) -> SearchText {
+        let rows = live.rows
+        return { index in
             let row = rows[index]
             let texts = row.model.map { model in self.shownColumns.map { $0.text(model, row.snapshot) } }
                 ?? self.presentation.nameFields.compactMap { row.snapshot.get($0) as? String }
             return SearchText(([row.id] + texts).joined(separator: "\n"))
         }
-        return candidates.filter { texts[$0].contains(needle) }
     }
+
+    func missingSearchTexts() -> Int { searchTexts.missingCount(live) }
+    func makeSearchTexts(budget: Int) -> Int { searchTexts.prepare(live, budget: budget, make: searchTextMaker()) }
 
     func problem(with filter: ListFilter) -> String? {
         filter.comparisons.isEmpty ? nil : filter.query(on: live.collection, field: field(named:)).refusal

@@ -103,6 +103,9 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     /// Every row is in the query's order already: no key to make.
     func missingSortKeys(for sort: SortOrder) -> Int { 0 }
     func makeSortKeys(for sort: SortOrder, budget: Int) -> Int { rowCount }
+    /// The server finds the words.
+    func missingSearchTexts() -> Int { 0 }
+    func makeSearchTexts(budget: Int) -> Int { rowCount }
 
     /// Among the rows read (n/N): those the filter's comparisons and words match.
     func matching(_ filter: ListFilter, among candidates: ListedRows) -> ListedRows {

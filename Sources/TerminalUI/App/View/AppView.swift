@@ -214,13 +214,16 @@ public enum AppView {
         (visible == total ? "" : "\(visible.formatted()) of ") + "\(total.formatted()) document\(total == 1 ? "" : "s")"
     }
 
-    /// "Loading books… 12,345 of 100,000", then "Sorting books by Title… 45,000 of 100,000".
+    /// "Loading books… 12,345 of 100,000", then "Sorting books by Title… 45,000 of 100,000"
+    /// or "Filtering books… 45,000 of 100,000".
     static func waitingText(_ model: AppModel, _ tab: CollectionTab) -> String {
         guard tab.isLoaded else { return loadingText(tab) }
+        let progress = model.state.lists.sortProgress
+        let of = "… \((progress?.made ?? 0).formatted()) of \(tab.rowCount.formatted())"
+        if progress?.isFiltering == true || model.state.lists.isOrdered(tab) { return "Filtering \(tab.collectionID)" + of }
         let sort = model.state.sortOrder(of: tab)
         let column = tab.columns.indices.contains(sort.column) ? " by \(tab.columns[sort.column].title)" : ""
-        let made = model.state.lists.sortProgress?.made ?? 0
-        return "Sorting \(tab.collectionID)\(column)… \(made.formatted()) of \(tab.rowCount.formatted())"
+        return "Sorting \(tab.collectionID)\(column)" + of
     }
 
     /// "Loading books… 12,345 of 100,000"

@@ -9,8 +9,9 @@ import PostgresNIO
 /// those only prepared (`prepare`: a list's columns, made before anyone sorts by them).
 ///
 /// Each index is tried once per client: one that could not be made (another client is building
-/// it, the user may not create indexes, the server went) leaves its pages to be sorted by the
-/// server, which reads along the index once another client has made it.
+/// it, the user may not create indexes) leaves its pages to be sorted by the server, which
+/// reads along the index once another client has made it. One tried while the server could not
+/// be reached is tried again by the next page.
 final class PostgresOrderIndexes: @unchecked Sendable {
     typealias Index = (name: String, creation: String)
 
@@ -20,6 +21,8 @@ final class PostgresOrderIndexes: @unchecked Sendable {
     // Under `condition`:
     /// The indexes tried, made or not: no page waits for them again.
     private var tried: Set<String> = []
+    /// How many attempts at each index ended, so a page waiting for one knows when its ended.
+    private var attempts: [String: Int] = [:]
     /// Those to build, the next first.
     private var pending: [Index] = []
     private var building: String?
@@ -54,12 +57,13 @@ final class PostgresOrderIndexes: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !tried.contains(index.name), !isClosed else { return }
+        let attempt = attempts[index.name, default: 0]
         if building != index.name {
             pending.removeAll { $0.name == index.name }
             pending.insert(index, at: 0)
             startBuilder()
         }
-        while !tried.contains(index.name) && !isClosed { condition.wait() }
+        while attempts[index.name, default: 0] == attempt && !isClosed { condition.wait() }
     }
 
     /// Stops building: what is pending is dropped, and a build under way is left to fail
@@ -91,6 +95,7 @@ final class PostgresOrderIndexes: @unchecked Sendable {
             building = pending[0].name
             return pending.removeFirst()
         }) {
+            var isUnreachable = false
             do {
                 if connection == nil || connection!.isClosed {
                     connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: address.configuration,
@@ -99,10 +104,12 @@ final class PostgresOrderIndexes: @unchecked Sendable {
                 }
                 if try !build(index, on: connection!) { logger.notice("Shelf: the order index \(index.name) is being made by another client") }
             } catch {
+                isUnreachable = PostgresFailure.isConnectionLost(error) || connection?.isClosed != false
                 logger.notice("Shelf: the order index \(index.name) was not made: \(error)")
             }
             condition.withLock {
-                tried.insert(index.name)
+                if !isUnreachable { tried.insert(index.name) }
+                attempts[index.name, default: 0] += 1
                 building = nil
                 condition.broadcast()
             }

@@ -67,4 +67,26 @@ final class PostgresOrderIndexTests: PostgresTestCase {
         XCTAssertEqual(try sql(orderIndexes), "1")
         XCTAssertEqual(try postgres.orderIndexes.built, 0, "found there, not built again")
     }
+
+    func testAnIndexTriedWhileTheServerWasDownIsTriedAgainOnceItIsBack() async throws {
+        let own = try PostgresCluster.startOwn()
+        defer { own.stop() }
+        try own.psql("CREATE DATABASE books")
+        let store = try Firestore(url: own.url(database: "books"), settings: FirestoreSettings())
+        defer { store.backend.close() }
+        try await store.document("books/a").setData(["rating": 1])
+        let server = try XCTUnwrap(store.backend as? PostgresServer)
+        let byRating = store.collection("books").order(by: "rating").limit(to: 1)
+        try own.stopServer()
+        do {
+            _ = try await byRating.getDocuments()
+            XCTFail("the server is down")
+        } catch {}
+        XCTAssertEqual(server.orderIndexes.built, 0)
+        try own.startServer()
+        var page = try? await byRating.getDocuments()  // the pool's connection from before may fail once
+        if page == nil { page = try await byRating.getDocuments() }
+        XCTAssertEqual(page?.documents.map(\.documentID), ["a"])
+        XCTAssertEqual(server.orderIndexes.built, 1, "tried again, and made")
+    }
 }

@@ -11,6 +11,13 @@ struct PostgresAddress: Sendable {
     let poolSize: Int
     static let defaultPoolSize = 4
 
+    /// A new connection to the server, blocking until it is open; each has an id of its own
+    /// (`PostgresServer` knows a connection's server process by it).
+    func connect(logger: Logger) throws -> PostgresConnection {
+        try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration,
+                                       id: Int.random(in: 0..<Int.max), logger: logger).wait()
+    }
+
     init(url: URL) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let host = components.host, !host.isEmpty else {

@@ -45,9 +45,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
         opened += 1
         condition.unlock()
         do {
-            let id = Int.random(in: 0..<Int.max)
-            return try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(),
-                                                  configuration: address.configuration, id: id, logger: logger).wait()
+            return try address.connect(logger: logger)
         } catch {
             condition.withLock { opened -= 1 }
             condition.signal()

@@ -26,8 +26,7 @@ extension Firestore {
         let doing = "make database \(target) on"
         let connection: PostgresConnection
         do {
-            connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(),
-                                                        configuration: address.configuration, id: 0, logger: logger).wait()
+            connection = try address.connect(logger: logger)
         } catch {
             throw PostgresFailure.error(error, server: address.description, doing: doing)
         }

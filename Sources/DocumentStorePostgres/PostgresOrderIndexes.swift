@@ -98,8 +98,7 @@ final class PostgresOrderIndexes: @unchecked Sendable {
             var isUnreachable = false
             do {
                 if connection == nil || connection!.isClosed {
-                    connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: address.configuration,
-                                                                id: Int.random(in: 0..<Int.max), logger: logger).wait()
+                    connection = try address.connect(logger: logger)
                     condition.withLock { builderConnection = connection }
                 }
                 if try !build(index, on: connection!) { logger.notice("Shelf: the order index \(index.name) is being made by another client") }

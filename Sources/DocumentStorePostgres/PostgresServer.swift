@@ -79,8 +79,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }()
         let (address, serverLogger) = (address, logger)
         return try cancellation.whileRunning(onCancel: {
-            guard let canceller = try? PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: address.configuration,
-                                                                   id: Int.random(in: 0..<Int.max), logger: serverLogger).wait() else { return }
+            guard let canceller = try? address.connect(logger: serverLogger) else { return }
             _ = try? PostgresQueries(connection: canceller, logger: serverLogger).rows("SELECT pg_cancel_backend(\(process))")
             try? canceller.close().wait()
         }, body)

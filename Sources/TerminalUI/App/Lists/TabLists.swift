@@ -13,7 +13,7 @@ struct TabLists {
     var sortSlice = 5_000
     /// Rows of the shown tab that have their sort key, or their search text, while they are
     /// being made.
-    private(set) var sortProgress: (made: Int, total: Int, isFiltering: Bool)?
+    private(set) var sortProgress: (made: Int, total: Int)?
 
     subscript(tab: CollectionTab) -> TabState {
         get { states[tab.collectionID] ?? TabState() }
@@ -46,9 +46,9 @@ struct TabLists {
     /// has words. Returns true while more remain.
     mutating func advanceSorting(of tab: CollectionTab, filter: String) -> Bool {
         if !isOrdered(tab) {
-            sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount, false)
+            sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount)
         } else if !isSearchable(tab, filter: filter) {
-            sortProgress = (tab.makeSearchTexts(budget: sortSlice), tab.rowCount, true)
+            sortProgress = (tab.makeSearchTexts(budget: sortSlice), tab.rowCount)
         }
         if isOrdered(tab) && isSearchable(tab, filter: filter) { sortProgress = nil; return false }
         return true

@@ -218,9 +218,9 @@ public enum AppView {
     /// or "Filtering books… 45,000 of 100,000".
     static func waitingText(_ model: AppModel, _ tab: CollectionTab) -> String {
         guard tab.isLoaded else { return loadingText(tab) }
-        let progress = model.state.lists.sortProgress
-        let of = "… \((progress?.made ?? 0).formatted()) of \(tab.rowCount.formatted())"
-        if progress?.isFiltering == true || model.state.lists.isOrdered(tab) { return "Filtering \(tab.collectionID)" + of }
+        let of = "… \((model.state.lists.sortProgress?.made ?? 0).formatted()) of \(tab.rowCount.formatted())"
+        // Search texts are made once the rows are ordered.
+        if model.state.lists.isOrdered(tab) { return "Filtering \(tab.collectionID)" + of }
         let sort = model.state.sortOrder(of: tab)
         let column = tab.columns.indices.contains(sort.column) ? " by \(tab.columns[sort.column].title)" : ""
         return "Sorting \(tab.collectionID)\(column)" + of

@@ -87,7 +87,7 @@ extension DocumentFiles {
                 guard let bytes = entry.bytes, let dirFD = try folders.open(entry.path.parent.segments, create: true, in: self) else { continue }
                 let name = journal.temporaryName(index)
                 times[index] = try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile, display: display(entry.path.parent.segments),
-                              replacing: entry.path.last + Self.fileExtension, keptTimes: entry.keptTimes)
+                                             times: entry.keptTimes.map { .kept($0) } ?? .new)
                 temporaries.append((dirFD, name))
             }
             try syncFile(CommitJournal.temporaryFileName, in: shelf, display: shelfDisplay)
@@ -102,14 +102,17 @@ extension DocumentFiles {
         sync(shelf)  // the commit point: from here the batch happens, now or at recovery
 
         // 7. Apply; 8. one barrier; 9. forget the journal.
-        try apply(journal, folders: &folders, writeTemporaries: false, barrier: barrier, failpoint: BatchFailpoint.beforeApplyingEntry)
+        var written: [DocumentTimes?]? = times
+        try apply(journal, folders: &folders, written: &written, barrier: barrier, failpoint: BatchFailpoint.beforeApplyingEntry)
         try finish(journal: shelf, barrier: barrier, folders: folders)
-        return times
+        return written ?? times
     }
 
-    /// Renames each document's temporary file over it (writing it first when
-    /// `writeTemporaries`, as recovery does) and unlinks the deleted ones. Idempotent.
-    private func apply(_ journal: CommitJournal, folders: inout FolderCache, writeTemporaries: Bool,
+    /// Renames each document's temporary file over it and unlinks the deleted ones. Idempotent.
+    /// `written`: the times the commit stamped each temporary file with (new documents' unless
+    /// kept, so one found to exist is stamped again here, see `placeNewDocument`); nil for
+    /// recovery, which writes the temporary files again, stamped from the documents they replace.
+    private func apply(_ journal: CommitJournal, folders: inout FolderCache, written: inout [DocumentTimes?]?,
                        barrier: DurabilityBarrier, failpoint: ((Int) -> Void)? = nil) throws(DocumentStoreError) {
         for (index, entry) in journal.entries.enumerated() {
             failpoint?(index)
@@ -119,12 +122,18 @@ extension DocumentFiles {
             if let bytes = entry.bytes {
                 guard let dirFD = try folders.open(segments, create: true, in: self) else { continue }
                 let name = journal.temporaryName(index)
-                if writeTemporaries {
-                    try writeFile(name, in: dirFD, bytes, exclusive: false, sync: barrier.syncsEachFile, display: display(segments),
-                                  replacing: fileName, keptTimes: entry.keptTimes)
+                let failure: Int32
+                if written != nil, entry.keptTimes == nil {
+                    failure = placeNewDocument(name, as: fileName, in: dirFD, syncing: barrier.syncsEachFile, stamped: &written![index])
+                } else {
+                    if written == nil {
+                        try writeFile(name, in: dirFD, bytes, exclusive: false, sync: barrier.syncsEachFile, display: display(segments),
+                                      times: .replacing(fileName))
+                    }
+                    failure = renameat(dirFD, name, dirFD, fileName) == 0 ? 0 : errno
                 }
-                guard renameat(dirFD, name, dirFD, fileName) == 0 else {
-                    throw .io(shown, "write (the batch is committed and will be completed by the next open, read or write of the store)", errno: errno)
+                guard failure == 0 else {
+                    throw .io(shown, "write (the batch is committed and will be completed by the next open, read or write of the store)", errno: failure)
                 }
             } else {
                 guard let dirFD = try folders.open(segments, create: false, in: self) else { continue }
@@ -210,7 +219,8 @@ extension DocumentFiles {
         }
         var folders = FolderCache()
         defer { folders.closeAll() }
-        try apply(journal, folders: &folders, writeTemporaries: true, barrier: barrier)
+        var rewritten: [DocumentTimes?]? = nil
+        try apply(journal, folders: &folders, written: &rewritten, barrier: barrier)
         try finish(journal: shelf, barrier: barrier, folders: folders)
     }
 

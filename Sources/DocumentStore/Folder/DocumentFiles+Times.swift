@@ -18,9 +18,21 @@ extension DocumentFiles {
 
     /// The times of the document at `path`; nil when it has no file.
     func times(at path: ResourcePath) throws(DocumentStoreError) -> DocumentTimes? {
-        guard let dirFD = try openFolder(path.parent.segments, create: false) else { return nil }
-        defer { close(dirFD) }
-        return Self.times(of: path.last + Self.fileExtension, in: dirFD)
+        try times(at: [path])[0]
+    }
+
+    /// The times of the documents at `paths`, each folder opened once (`shelf export` asks for
+    /// 500 documents of one collection at a time).
+    func times(at paths: [ResourcePath]) throws(DocumentStoreError) -> [DocumentTimes?] {
+        var folders = FolderCache()
+        defer { folders.closeAll() }
+        var times: [DocumentTimes?] = []
+        times.reserveCapacity(paths.count)
+        for path in paths {
+            guard let dirFD = try folders.open(path.parent.segments, create: false, in: self) else { times.append(nil); continue }
+            times.append(Self.times(of: path.last + Self.fileExtension, in: dirFD))
+        }
+        return times
     }
 
     /// The times of the file `name` in an open folder (not following a symbolic link); nil when
@@ -41,40 +53,73 @@ extension DocumentFiles {
         return DocumentTimes(created: LinuxCalls.birthTime(dirFD: dirFD, name: name, flags: AT_SYMLINK_NOFOLLOW) ?? updated, updated: updated)
     }
 
-    /// Gives a new file `fd`, written to replace the document file `document` of the folder
-    /// `dirFD`, the document's times: `keptTimes` when given; else a modification time later
-    /// than the document's (the file's own, unless the clock has not moved since) and the
-    /// document's create time, or that modification time for a new document. Sets `stamped` to
-    /// them and returns 0, or returns the errno of a failure to set the time. A file system
-    /// without extended attributes keeps no create time (see above), which is no failure.
-    func stampTimes(_ fd: Int32, replacing document: String, in dirFD: Int32, keptTimes: DocumentTimes?,
-                    stamped: inout DocumentTimes?) -> Int32 {
-        var times: DocumentTimes
+    /// The times a new file gets before it takes a document's place (see `stampTimes`).
+    enum FileTimes {
+        /// Those of the document file of this name it replaces: its create time and an update
+        /// time later than its own; the new file's own time for a new document.
+        case replacing(String)
+        /// The new file's own time, as a new document's, without looking for the document: a
+        /// batch's rename finds out whether there is one (see `placeNewDocument`).
+        case new
+        /// Given times (`shelf export`).
+        case kept(DocumentTimes)
+    }
+
+    /// Gives a new file `fd` of the folder `dirFD` the times `times` says (else a modification
+    /// time later than the document's when the clock has not moved since it was written). Sets
+    /// `stamped` to them and returns 0, or returns the errno of a failure to set the time. A
+    /// file system without extended attributes keeps no create time (see above), which is no
+    /// failure.
+    func stampTimes(_ fd: Int32, _ times: FileTimes, in dirFD: Int32, stamped: inout DocumentTimes?) -> Int32 {
+        var chosen: DocumentTimes
         var setsModified = true
-        if let keptTimes {
-            times = keptTimes
+        if case .kept(let kept) = times {
+            chosen = kept
         } else {
             var st = stat()
             guard fstat(fd, &st) == 0 else { return errno }
-            times = DocumentTimes(created: Timestamp(st.st_mtim), updated: Timestamp(st.st_mtim))
+            chosen = DocumentTimes(created: Timestamp(st.st_mtim), updated: Timestamp(st.st_mtim))
             setsModified = false
-            if let previous = Self.times(of: document, in: dirFD) {
-                times.created = previous.created
-                if times.updated <= previous.updated {
-                    times.updated = previous.updated.addingNanosecond
-                    setsModified = true
+            if case .replacing(let document) = times {
+                documentsLookedUp.withLock { $0 += 1 }
+                if let previous = Self.times(of: document, in: dirFD) {
+                    chosen.created = previous.created
+                    if chosen.updated <= previous.updated {
+                        chosen.updated = previous.updated.addingNanosecond
+                        setsModified = true
+                    }
                 }
             }
         }
         if setsModified {
             let omitted = timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)  // UTIME_OMIT: the access time stays
-            let stamps = [omitted, times.updated.fileTime]
+            let stamps = [omitted, chosen.updated.fileTime]
             guard futimens(fd, stamps) == 0 else { return errno }
         }
-        let text = times.created.rfc3339
+        let text = chosen.created.rfc3339
         _ = text.withCString { LinuxCalls.setAttribute?(fd, Self.createTimeAttribute, $0, strlen($0), 0) }
-        stamped = times
+        stamped = chosen
         return 0
+    }
+
+    /// Renames the temporary file `name`, stamped as a new document's (`FileTimes.new`), to the
+    /// document file `document`, unless that is there already: then the temporary file is
+    /// stamped from it first (`FileTimes.replacing`) and `stamped` set to its new times. One
+    /// rename for a new document, where looking first would cost a lookup in a folder that may
+    /// hold millions of names. Returns 0 or the errno of the failure.
+    func placeNewDocument(_ name: String, as document: String, in dirFD: Int32, syncing: Bool, stamped: inout DocumentTimes?) -> Int32 {
+        if let renameNoReplace = LinuxCalls.renameNoReplace {
+            if renameNoReplace(dirFD, name, dirFD, document, LinuxCalls.noReplace) == 0 { return 0 }
+            // EINVAL: a file system that cannot rename so; it is looked up as before.
+            guard errno == EEXIST || errno == EINVAL else { return errno }
+        }
+        let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return errno }
+        var failure = stampTimes(fd, .replacing(document), in: dirFD, stamped: &stamped)
+        if failure == 0 && syncing && sync(fd) != 0 { failure = errno }
+        close(fd)
+        guard failure == 0 else { return failure }
+        return renameat(dirFD, name, dirFD, document) == 0 ? 0 : errno
     }
 
     /// The create time the attribute holds; nil when it has none, or none that reads as a time.
@@ -108,10 +153,14 @@ enum LinuxCalls {
     typealias GetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
     typealias SetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
     typealias Statx = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer) -> Int32
+    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
 
     static let getAttribute: GetAttribute? = symbol("fgetxattr")
     static let setAttribute: SetAttribute? = symbol("fsetxattr")
     private static let statx: Statx? = symbol("statx")
+    /// `renameat2`, with `noReplace` (RENAME_NOREPLACE): fails with EEXIST rather than replace.
+    static let renameNoReplace: RenameAt2? = symbol("renameat2")
+    static let noReplace: UInt32 = 1
 
     /// AT_EMPTY_PATH: `birthTime` of the open file `dirFD` itself, with an empty name.
     static let emptyPath: Int32 = 0x1000

@@ -261,6 +261,9 @@ final class DocumentFiles: Sendable {
         var barriers = 0
     }
     let syncs = Locked(SyncCount())
+    /// How many times a write looked for the document its file replaces (for its times); tests
+    /// check that a batch of new documents looks for none.
+    let documentsLookedUp = Locked(0)
 
     /// `fsync`, counted.
     @discardableResult
@@ -306,7 +309,7 @@ final class DocumentFiles: Sendable {
             var random = SystemRandomNumberGenerator()
             let tempName = ".shelf-\(String(random.next(), radix: 36)).tmp"
             times = try writeFile(tempName, in: dirFD, bytes, exclusive: true, sync: true, display: folder,
-                                  replacing: fileName, keptTimes: keptTimes)
+                                  times: keptTimes.map { .kept($0) } ?? .replacing(fileName))
             guard renameat(dirFD, tempName, dirFD, fileName) == 0 else {
                 let code = errno
                 unlinkat(dirFD, tempName, 0)
@@ -322,12 +325,11 @@ final class DocumentFiles: Sendable {
     }
 
     /// Writes `bytes` to a new file `name` in an open folder (replacing one of that name unless
-    /// `exclusive`), fsynced when `sync`. A failure removes the file. When the file is to
-    /// replace the document file `document`, it gets that document's times first (see
-    /// `stampTimes`), which it returns.
+    /// `exclusive`), fsynced when `sync`. A failure removes the file. A file that is to become
+    /// a document gets its `times` first (see `stampTimes`), which it returns.
     @discardableResult
     func writeFile(_ name: String, in dirFD: Int32, _ bytes: [UInt8], exclusive: Bool, sync: Bool,
-                   display folder: String, replacing document: String? = nil, keptTimes: DocumentTimes? = nil) throws(DocumentStoreError) -> DocumentTimes? {
+                   display folder: String, times: FileTimes? = nil) throws(DocumentStoreError) -> DocumentTimes? {
         let fd = openat(dirFD, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
         guard fd >= 0 else { throw .io(folder, "write a file in", errno: errno) }
         var written = 0
@@ -342,7 +344,7 @@ final class DocumentFiles: Sendable {
             written += n
         }
         var stamped: DocumentTimes?
-        if failure == 0, let document { failure = stampTimes(fd, replacing: document, in: dirFD, keptTimes: keptTimes, stamped: &stamped) }
+        if failure == 0, let times { failure = stampTimes(fd, times, in: dirFD, stamped: &stamped) }
         if failure == 0 && sync && self.sync(fd) != 0 { failure = errno }
         if close(fd) != 0 && failure == 0 && errno != EINTR { failure = errno }
         if failure != 0 {

@@ -17,7 +17,7 @@ final class FolderBackend: StorageBackend {
     }
 
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
-        try files.reading { try paths.map { path throws(DocumentStoreError) in try files.times(at: path) } }
+        try files.reading { try files.times(at: paths) }
     }
 
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {

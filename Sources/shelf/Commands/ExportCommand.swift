@@ -69,42 +69,47 @@ struct StoreExport {
     mutating func copy(_ collection: CollectionReference) throws {
         let snapshot = try waitFor { try await collection.getDocuments() }
         collections += 1
-        var batch: [QueryDocumentSnapshot] = [], done = 0
+        var readable: [QueryDocumentSnapshot] = []
         for document in snapshot.documents {
-            done += 1
-            if let error = document.readError {
-                unreadable.append(document.reference.path)
-                progress.interrupt(with: PrintableText.safe("\(document.reference.path): cannot be read, left out: \(error)"))
-                continue
-            }
-            batch.append(document)
-            if batch.count == Self.batchSize {
-                try commit(batch)
-                batch = []
-                progress.show(collection.path, done, of: snapshot.count)
-            }
+            guard let error = document.readError else { readable.append(document); continue }
+            unreadable.append(document.reference.path)
+            progress.interrupt(with: PrintableText.safe("\(document.reference.path): cannot be read, left out: \(error)"))
         }
-        if !batch.isEmpty { try commit(batch) }
+        // Each next batch (the documents' times read, their values rebased) made while one is written.
+        let destination = destination
+        let batchSize = Self.batchSize
+        try BatchPipeline.run(count: (readable.count + batchSize - 1) / batchSize, make: { [readable] number in
+            let documents = Array(readable[(number * batchSize)..<min((number + 1) * batchSize, readable.count)])
+            return (documents, try Self.batch(of: documents, into: destination))
+        }, write: { made, number in
+            try commit(made.0, made.1)
+            progress.show(collection.path, min((number + 1) * batchSize, readable.count), of: readable.count)
+        })
         progress.finish(collection.path, snapshot.count)
         for subcollection in try collection.subcollections() { try copy(subcollection) }
+    }
+
+    /// The documents as one batch of the destination, each keeping its times.
+    private static func batch(of documents: [QueryDocumentSnapshot], into destination: Firestore) throws -> WriteBatch {
+        let batch = destination.batch()
+        let times = try documents[0].reference.firestore.documentTimes(documents.map(\.reference.path))
+        for (document, times) in zip(documents, times) {
+            batch.setData(document.data().mapValues { rebased($0, to: destination) }, forDocument: destination.document(document.reference.path),
+                          keepingTimes: times)
+        }
+        return batch
     }
 
     /// Writes the documents in one batch. The store reads what it would refuse to write (maps
     /// nested deeper than Firestore's 20 levels, which it reads up to 100): when the batch is
     /// refused so, each document is written alone, and those refused are named and left out.
-    private mutating func commit(_ documents: [QueryDocumentSnapshot]) throws {
-        let batch = destination.batch()
-        let times = try documents[0].reference.firestore.documentTimes(documents.map(\.reference.path))
-        for (document, times) in zip(documents, times) {
-            batch.setData(document.data().mapValues { Self.rebased($0, to: destination) }, forDocument: destination.document(document.reference.path),
-                          keepingTimes: times)
-        }
+    private mutating func commit(_ documents: [QueryDocumentSnapshot], _ batch: WriteBatch) throws {
         do {
             try batch.commitNow()
             copied += documents.count
         } catch let error as FirestoreErrorCode where error.code == .invalidArgument {
             guard documents.count == 1, let document = documents.first else {
-                for document in documents { try commit([document]) }
+                for document in documents { try commit([document], Self.batch(of: [document], into: destination)) }
                 return
             }
             refused.append(document.reference.path)

@@ -37,16 +37,20 @@ struct GenerateCommand: ParsableCommand {
         let last = try lastGeneratedNumber(in: books)
         let first = last.map { $0 + 1 } ?? 0
         let start = Date()
-        // Firestore's largest batch: one commit (one durability barrier) per 500 books.
-        for offset in stride(from: 0, to: count, by: Self.batchSize) {
-            let end = min(offset + Self.batchSize, count)
+        // Firestore's largest batch: one commit (one durability barrier) per 500 books, each
+        // next batch's books made while one is written.
+        let count = count
+        try BatchPipeline.run(count: (count + Self.batchSize - 1) / Self.batchSize, make: { number in
             let batch = store.batch()
-            for index in (first + offset)..<(first + end) {
+            for index in (first + number * Self.batchSize)..<(first + min((number + 1) * Self.batchSize, count)) {
                 try batch.setData(from: SyntheticBooks.book(index), forDocument: books.document(Self.id(index)))
             }
+            return batch
+        }, write: { batch, number in
             try batch.commitNow()
+            let offset = number * Self.batchSize, end = min(offset + Self.batchSize, count)
             for written in stride(from: (offset / 10_000 + 1) * 10_000, through: end, by: 10_000) { print("\(written) books written") }
-        }
+        })
         let after = last.map { ", after \(Self.id($0)), already there" } ?? ""
         print("wrote \(count) book\(count == 1 ? "" : "s") (\(Self.id(first)) to \(Self.id(first + count - 1))\(after)) "
             + "to \(location.displayName)/\(books.path) in \(Self.seconds(since: start))")

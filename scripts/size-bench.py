@@ -2,7 +2,7 @@
 """The app at any size, side by side with visidata: one table for a folder and for PostgreSQL.
 
     swift build -c release --product shelf
-    python3 scripts/size-bench.py [--folder 100000,1000000] [--postgres 1000000] [--repeats 1]
+    python3 scripts/size-bench.py [--folder 100000,1000000] [--postgres 1000000] [--repeats 1] [--cold]
 
 For each size it writes the books with `shelf generate` (in batches, kept between runs under
 .build-compare/sizes/ for a folder; into a database of a throwaway PostgreSQL cluster, or of
@@ -19,8 +19,9 @@ For each size it writes the books with `shelf generate` (in batches, kept betwee
 
 visidata reads the same books as JSON lines (on PostgreSQL sizes: the folder's books of that size
 when there are some, else none). The ratios are Shelf's median over visidata's (below 1: Shelf is
-faster or smaller). A size of 10,000,000 takes long to write: run it on its own, with --url to a
-database that already holds the books and --keep.
+faster or smaller). With --cold (as root), each start of Shelf on a folder follows
+`echo 3 > /proc/sys/vm/drop_caches`, as after a boot. A size of 10,000,000 takes long to
+write: run it on its own, with --url to a database that already holds the books and --keep.
 """
 import argparse, os, statistics, subprocess, sys, time
 
@@ -76,11 +77,21 @@ def key_latencies(session, keys, pause):
     return frames, rows
 
 
-def shelf_run(shelf, data, repeats):
-    """First rows, fully loaded, peak memory over `repeats` starts; sort and filter keys on the last."""
+def drop_page_cache():
+    """Empties the kernel's page cache (root only), so the next start reads from the disk."""
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+
+
+def shelf_run(shelf, data, repeats, cold=False):
+    """First rows, fully loaded, peak memory over `repeats` starts; sort and filter keys on the last.
+    `cold`: each start just after the page cache is dropped."""
     timings = os.path.join(compare.WORK, "size-timings.log")
     visible, loaded, memory, sorts, filters = [], [], [], ([], []), ([], [])
     for attempt in range(repeats):
+        if cold:
+            drop_page_cache()
         session = compare.Session([shelf, "--data", data], {"SHELF_TIMINGS": timings, "SWIFT_BACKTRACE": "interactive=no"}, timings)
         try:
             visible.append(session.wait(compare.has_book_row, 300, "a book row"))
@@ -114,10 +125,13 @@ def main():
     parser.add_argument("--keep", action="store_true", help="with --url: its books are already there (no generate)")
     parser.add_argument("--repeats", type=int, default=1, help="starts of each app; medians printed (default 1)")
     parser.add_argument("--skip-peers", action="store_true", help="no visidata")
+    parser.add_argument("--cold", action="store_true", help="each start of Shelf on a folder just after the page cache is dropped (root)")
     parser.add_argument("--binary", default=os.path.join(compare.ROOT, ".build", "release", "shelf"))
     args = parser.parse_args()
     if args.url and len(sizes(args.postgres)) != 1:
         parser.error("--url takes one PostgreSQL size")
+    if args.cold and os.geteuid() != 0:
+        parser.error("--cold drops the page cache, which only root may do")
     compare.run_in_venv(__file__, args.skip_peers)
     compare.require_release_binary(args.binary, "size-bench")
     os.makedirs(CACHE, exist_ok=True)
@@ -127,7 +141,7 @@ def main():
         folder, jsonl = seeded_folder(args.binary, count)
         jsonl_of[count] = jsonl
         compare.log(f"Shelf on a folder of {count:,} books")
-        rows.append(("folder", count) + shelf_run(args.binary, folder, args.repeats))
+        rows.append(("folder" + (", cold" if args.cold else ""), count) + shelf_run(args.binary, folder, args.repeats, args.cold))
     cluster = None
     try:
         for count in sizes(args.postgres):

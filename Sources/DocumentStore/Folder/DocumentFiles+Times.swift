@@ -148,12 +148,14 @@ extension Timestamp {
 }
 
 /// The C library's calls that Glibc's Swift module leaves out (`<sys/xattr.h>`, and `statx`,
-/// declared only under `_GNU_SOURCE`), found when first used; nil where the library lacks them.
+/// `renameat2` and `preadv2`, declared only under `_GNU_SOURCE`), found when first used; nil
+/// where the library lacks them.
 enum LinuxCalls {
     typealias GetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
     typealias SetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
     typealias Statx = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer) -> Int32
     typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    typealias ReadV2 = @convention(c) (Int32, UnsafePointer<iovec>, Int32, Int, Int32) -> Int
 
     static let getAttribute: GetAttribute? = symbol("fgetxattr")
     static let setAttribute: SetAttribute? = symbol("fsetxattr")
@@ -161,6 +163,9 @@ enum LinuxCalls {
     /// `renameat2`, with `noReplace` (RENAME_NOREPLACE): fails with EEXIST rather than replace.
     static let renameNoReplace: RenameAt2? = symbol("renameat2")
     static let noReplace: UInt32 = 1
+    /// `preadv2`, with `noWait` (RWF_NOWAIT): fails with EAGAIN rather than wait for the disk.
+    static let readNoWait: ReadV2? = symbol("preadv2")
+    static let noWait: Int32 = 8
 
     /// AT_EMPTY_PATH: `birthTime` of the open file `dirFD` itself, with an empty name.
     static let emptyPath: Int32 = 0x1000

@@ -205,19 +205,19 @@ final class DocumentFiles: Sendable {
     private static let filesPerTask = 512
 
     /// Reads the files of `count` documents of one open folder (`id(index)`, never an
-    /// undecodable name) on every core (`ReaderThreads`), as `readDocument` does:
+    /// undecodable name) on every core (`ReaderThreads`), as `readDocument` does, the files
+    /// asked for ahead when they are not in memory (`ColdFilePrefetch`):
     /// `body(index, stored, stamp)` is called once per index, on any of them, concurrently.
     func readDocuments(count: Int, in dirFD: Int32, store: Firestore, id: @escaping @Sendable (Int) -> ExactID,
                        _ body: @escaping @Sendable (Int, StoredDocument, FileStamp?) -> Void) {
+        let name: @Sendable (Int, inout [UInt8]) -> Void = { index, fileName in Self.fileName(of: id(index), into: &fileName) }
+        let prefetch = ColdFilePrefetch.startIfCold(count: count, in: dirFD, name: name)
         let tasks = (count + Self.filesPerTask - 1) / Self.filesPerTask
         ReaderThreads.shared.perform(iterations: tasks) { [self] task in
             var scratch = Scratch()
-            var fileName: [UInt8] = []  // `<id>.json` and a NUL, made here rather than as a string
+            var fileName: [UInt8] = []
             for index in task * Self.filesPerTask..<min(count, (task + 1) * Self.filesPerTask) {
-                fileName.removeAll(keepingCapacity: true)
-                fileName += id(index).text.utf8
-                fileName += Self.fileExtension.utf8
-                fileName.append(0)
+                name(index, &fileName)
                 let (stored, stamp) = fileName.withUnsafeBytes { name in
                     readDocument(in: dirFD, fileName: name.baseAddress!.assumingMemoryBound(to: CChar.self), store: store, scratch: &scratch)
                 }
@@ -225,6 +225,18 @@ final class DocumentFiles: Sendable {
             }
         }
         filesRead.withLock { $0 += count }
+        if let prefetch { filesPrefetched.withLock { $0 += prefetch.finish() } }
+    }
+
+    /// How many document files reads asked for ahead (`ColdFilePrefetch`).
+    let filesPrefetched = Locked(0)
+
+    /// `<id>.json` and a NUL, made in `buffer` (kept from one file to the next) rather than as a string.
+    private static func fileName(of id: ExactID, into buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer += id.text.utf8
+        buffer += fileExtension.utf8
+        buffer.append(0)
     }
 
     static func parseDocument(_ bytes: ArraySlice<UInt8>, store: Firestore, scratch: inout DocumentParser.Scratch) -> StoredDocument {

@@ -36,8 +36,22 @@ struct OpenCommand: ParsableCommand {
     }
 
     func run() throws {
+        limitMallocArenas()
         let location = try options.location(creatingMissing: true)
         let store = try location.openStore(pollingInterval: Double(pollInterval) / 1000)
         ShelfApp.run(store: store, notice: location.notice, mouse: !noMouse)
     }
+}
+
+/// One malloc arena a core (glibc's default is eight a core), unless MALLOC_ARENA_MAX says
+/// otherwise: each thread that allocates gets one and
+/// keeps what was freed in it for its own next allocations, so the threads that read and decode
+/// a large collection left resident memory behind in arenas nobody used again (100,000 books:
+/// 174 MiB at the peak, 161 MiB with one arena a core, as fast).
+private func limitMallocArenas() {
+    guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
+    let arenaMax: Int32 = -8  // M_ARENA_MAX, which Glibc's module leaves out with <malloc.h>
+    typealias MallocOption = @convention(c) (Int32, Int32) -> Int32
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }
+    _ = unsafeBitCast(symbol, to: MallocOption.self)(arenaMax, Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
 }

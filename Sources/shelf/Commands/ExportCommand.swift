@@ -34,7 +34,7 @@ struct ExportCommand: ParsableCommand {
             throw DataLocation.Problem(description: PrintableText.safe(
                 "\(destinationLocation.displayName) already holds collections (\(existing.joined(separator: ", "))): export into a new or empty folder"))
         }
-        var export = StoreExport(destination: destination)
+        var export = StoreExport(destination: destination, readsInPages: sourceLocation.isServer)
         let started = Date()
         do {
             for collection in try source.listCollections() { try export.copy(collection) }
@@ -63,14 +63,36 @@ struct StoreExport {
     /// Documents read but refused by the destination's write limits.
     private(set) var refused: [String] = []
     private let progress = ProgressLine()
+    /// A server's collection is read a page at a time, in id order, so that one of any size is
+    /// copied in the memory of a page; a folder's whole (each query of a folder reads every file).
+    private let readsInPages: Bool
+    static let pageSize = 10_000
 
-    init(destination: Firestore) { self.destination = destination }
+    init(destination: Firestore, readsInPages: Bool) {
+        self.destination = destination
+        self.readsInPages = readsInPages
+    }
 
     mutating func copy(_ collection: CollectionReference) throws {
-        let snapshot = try waitFor { try await collection.getDocuments() }
         collections += 1
+        let total = readsInPages ? try waitFor { try await collection.count.getAggregation(source: .server) }.count.intValue : nil
+        var read = 0, last: QueryDocumentSnapshot?
+        repeat {
+            let byID = collection.order(by: FieldPath.documentID())
+            let query = !readsInPages ? collection : (last.map { byID.start(afterDocument: $0) } ?? byID).limit(to: Self.pageSize)
+            let page = try waitFor { try await query.getDocuments() }.documents
+            try copy(page, of: collection, after: read, of: total ?? page.count)
+            read += page.count
+            last = page.last
+        } while readsInPages && last != nil && read % Self.pageSize == 0
+        progress.finish(collection.path, read)
+        for subcollection in try collection.subcollections() { try copy(subcollection) }
+    }
+
+    /// Copies one page of the collection's documents, `done` of `total` read before it.
+    private mutating func copy(_ documents: [QueryDocumentSnapshot], of collection: CollectionReference, after done: Int, of total: Int) throws {
         var readable: [QueryDocumentSnapshot] = []
-        for document in snapshot.documents {
+        for document in documents {
             guard let error = document.readError else { readable.append(document); continue }
             unreadable.append(document.reference.path)
             progress.interrupt(with: PrintableText.safe("\(document.reference.path): cannot be read, left out: \(error)"))
@@ -83,10 +105,8 @@ struct StoreExport {
             return (documents, try Self.batch(of: documents, into: destination))
         }, write: { made, number in
             try commit(made.0, made.1)
-            progress.show(collection.path, min((number + 1) * batchSize, readable.count), of: readable.count)
+            progress.show(collection.path, done + min((number + 1) * batchSize, readable.count), of: max(total, done + documents.count))
         })
-        progress.finish(collection.path, snapshot.count)
-        for subcollection in try collection.subcollections() { try copy(subcollection) }
     }
 
     /// The documents as one batch of the destination, each keeping its times.

@@ -72,7 +72,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         let needle = TextFolding.fold(filter.text)
         guard !needle.isEmpty else { return candidates }
         let texts = searchTexts.values(of: live, make: searchTextMaker())
-        return candidates.filter { texts[$0].contains(needle) }
+        return SearchText.matching(needle, among: candidates, in: texts)
     }
 
     /// Makes the search text of the row at an index: the id and every column's text, on

@@ -235,6 +235,33 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }.sorted()
     }
 
+    /// The ids of the collection's documents that have collections below them, found by skipping
+    /// through the index on parent paths as `collectionIDs` does: from the first parent inside the
+    /// collection's documents ("books/dune/reviews") past every parent of that document
+    /// ("books/dune0"), one index lookup a document that has any; none for the others, where
+    /// asking each document would make a query for every one (a million for a million books).
+    func idsWithCollections(in collection: ResourcePath) throws -> [String]? {
+        let prefix = collection.description + "/"
+        var binds = PostgresBindings()
+        binds.append(prefix)
+        binds.append(Int32(prefix.unicodeScalars.count))  // PostgreSQL counts characters as code points
+        binds.append(PostgresSelectionSQL.upperBound(ofPathsUnder: prefix))
+        let sql = """
+            WITH RECURSIVE walk(parent) AS (
+                SELECT min(parent) FROM shelf_documents WHERE parent >= $1 AND parent < $3
+                UNION ALL
+                SELECT (SELECT min(d.parent) FROM shelf_documents d
+                        WHERE d.parent >= $1 || split_part(substr(w.parent, $2 + 1), '/', 1) || '0' AND d.parent < $3)
+                FROM walk w WHERE w.parent IS NOT NULL
+            )
+            SELECT id FROM (SELECT split_part(substr(parent, $2 + 1), '/', 1) AS id FROM walk WHERE parent IS NOT NULL) AS ids
+            ORDER BY id COLLATE "C"
+            """
+        return try withConnection(doing: "list the documents with collections of \(collection) in") { connection in
+            try strings(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection)
+        }
+    }
+
     private func strings(_ query: PostgresQuery, on connection: PostgresConnection) throws -> [String] {
         try PostgresQueries(connection: connection, logger: logger).rows(query).map { try $0.decode(String.self) }
     }

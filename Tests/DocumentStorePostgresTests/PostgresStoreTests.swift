@@ -207,4 +207,19 @@ final class PostgresListingTests: PostgresTestCase {
         XCTAssertEqual(try db.document("a/1/sub/2").listCollections().map(\.collectionID), ["deep"])
         XCTAssertEqual(try db.document("a/2").listCollections().map(\.collectionID), [])
     }
+
+    /// The documents with collections below them are found by the same kind of walk, in one
+    /// statement (asking each document would be a query per document): ids that sort between
+    /// "b" and "b/…", after them, nested collections, a missing document, and none of the
+    /// collections beside this one.
+    func testDocumentsWithCollectionsAreFoundPastIdsThatSortAmongTheirSubcollections() throws {
+        let paths = ["s/plain", "s/b", "s/b/reviews/r1", "s/b/reviews/r1/comments/c1", "s/b-c/x/1", "s/b.c/x/1", "s/b0/x/1",
+                     "s/ghost/x/1", "s/\u{E9}/x/1", "s2/other/x/1", "s-t/q/x/1"]
+        for path in paths { try db.document(path).write(["n": 1]) }
+        XCTAssertEqual(try db.collection("s").listDocumentsWithCollections().map(\.documentID), ["b", "b-c", "b.c", "b0", "ghost", "\u{E9}"],
+                       "each once, by their bytes")
+        XCTAssertEqual(try db.collection("s/b/reviews").listDocumentsWithCollections().map(\.documentID), ["r1"])
+        XCTAssertEqual(try db.collection("s2").listDocumentsWithCollections().map(\.documentID), ["other"])
+        XCTAssertEqual(try db.collection("none").listDocumentsWithCollections().map(\.documentID), [])
+    }
 }

@@ -40,6 +40,7 @@ struct GenerateCommand: ParsableCommand {
         // Firestore's largest batch: one commit (one durability barrier) per 500 books, each
         // next batch's books made while one is written.
         let count = count
+        let progress = ProgressLine()
         try BatchPipeline.run(count: (count + Self.batchSize - 1) / Self.batchSize, make: { number in
             let batch = store.batch()
             for index in (first + number * Self.batchSize)..<(first + min((number + 1) * Self.batchSize, count)) {
@@ -49,8 +50,12 @@ struct GenerateCommand: ParsableCommand {
         }, write: { batch, number in
             try batch.commitNow()
             let offset = number * Self.batchSize, end = min(offset + Self.batchSize, count)
+            progress.show(books.path, end, of: count)
+            // Off a terminal (a script, a log), a line every 10,000 instead of the bar.
+            guard !progress.isTerminal else { return }
             for written in stride(from: (offset / 10_000 + 1) * 10_000, through: end, by: 10_000) { print("\(written) books written") }
         })
+        progress.clear()
         let after = last.map { ", after \(Self.id($0)), already there" } ?? ""
         print("wrote \(count) book\(count == 1 ? "" : "s") (\(Self.id(first)) to \(Self.id(first + count - 1))\(after)) "
             + "to \(location.displayName)/\(books.path) in \(Self.seconds(since: start))")

@@ -110,8 +110,9 @@ extension DocumentFiles {
     func placeNewDocument(_ name: String, as document: String, in dirFD: Int32, syncing: Bool, stamped: inout DocumentTimes?) -> Int32 {
         if let renameNoReplace = LinuxCalls.renameNoReplace {
             if renameNoReplace(dirFD, name, dirFD, document, LinuxCalls.noReplace) == 0 { return 0 }
-            // EINVAL: a file system that cannot rename so; it is looked up as before.
-            guard errno == EEXIST || errno == EINVAL else { return errno }
+            // EINVAL: a file system that cannot rename so; ENOSYS: a kernel without renameat2.
+            // Either way the document is looked up as before.
+            guard errno == EEXIST || errno == EINVAL || errno == ENOSYS else { return errno }
         }
         let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return errno }

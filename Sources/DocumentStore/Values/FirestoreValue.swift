@@ -26,7 +26,7 @@ package enum FirestoreValue: Sendable {
     }
 
     /// The number as a Double, for arithmetic across integers and doubles.
-    var numberValue: Double? {
+    package var numberValue: Double? {
         switch self {
         case .integer(let i): return Double(i)
         case .double(let d): return d

@@ -4,7 +4,8 @@ import Observation
 
 /// A collection kept up to date by a snapshot listener: every document in id order, each with
 /// its decoded model or its own problem (unlike the sample, one bad document never hides
-/// another's error). Rows decode lazily, so a huge collection costs nothing until shown.
+/// another's error). A row decodes when first asked for its model (a row drawn), so a huge
+/// collection costs its snapshots only: lists sort and search by the stored fields.
 @Observable @MainActor
 public final class LiveCollection<Model: Codable & Sendable> {
     /// One document and, once asked for, its model or its problem.
@@ -15,17 +16,26 @@ public final class LiveCollection<Model: Codable & Sendable> {
         /// The id by its bytes: "café" in NFC and in NFD are two documents.
         var key: ExactID { snapshot.key }
 
-        /// `decoded`, when given, is the model or problem already worked out (off the main thread).
-        init(_ snapshot: DocumentSnapshot, decoded: Result<Model, DocumentProblem>? = nil) {
+        init(_ snapshot: DocumentSnapshot) {
             self.snapshot = snapshot
-            wasDecodedInAdvance = decoded != nil
-            if let decoded { self.decoded = decoded }
         }
 
-        /// For tests: whether the row came with its model already worked out.
-        let wasDecodedInAdvance: Bool
+        /// Boxed, so that a row never drawn costs a pointer here rather than a model's room.
+        private final class Decoded {
+            let result: Result<Model, DocumentProblem>
+            init(_ result: Result<Model, DocumentProblem>) { self.result = result }
+        }
+        private var decodedBox: Decoded?
 
-        private lazy var decoded: Result<Model, DocumentProblem> = Self.decode(snapshot)
+        private var decoded: Result<Model, DocumentProblem> {
+            if let decodedBox { return decodedBox.result }
+            let box = Decoded(Self.decode(snapshot))
+            decodedBox = box
+            return box.result
+        }
+
+        /// For tests: whether the row's model or problem was worked out.
+        package var isDecoded: Bool { decodedBox != nil }
 
         nonisolated static func decode(_ snapshot: DocumentSnapshot) -> Result<Model, DocumentProblem> {
             Result { try snapshot.data(as: Model.self) }.mapError { DocumentProblem(path: snapshot.reference.path, error: $0) }
@@ -58,11 +68,11 @@ public final class LiveCollection<Model: Codable & Sendable> {
     /// Which subscription a slice decoded off the main thread belongs to: one that arrives
     /// after `unsubscribe` (or a new `subscribe`) is dropped.
     @ObservationIgnored private var subscription = 0
-    /// Decodes the slices reported while a large collection loads, one after the other (each
-    /// on every core). A first snapshot that follows reports passes through here after them,
-    /// so it finds every row read so far with its model: otherwise it can overtake the last
-    /// slices, whose rows are then made again and decoded a second time on the main thread.
-    @ObservationIgnored private let decoding = DispatchQueue(label: "LiveCollection.decoding")
+    /// Puts the slices reported while a large collection loads in id order, one after the
+    /// other, off the main thread. A first snapshot that follows reports passes through here
+    /// after them, so it finds every row read so far: otherwise it can overtake the last
+    /// slices, whose rows are then made a second time.
+    @ObservationIgnored private let ordering = DispatchQueue(label: "LiveCollection.ordering")
 
     public init(_ collection: CollectionReference) {
         self.collection = collection
@@ -89,27 +99,25 @@ public final class LiveCollection<Model: Codable & Sendable> {
         awaitsFirstSnapshot = true
         subscription += 1
         let current = subscription
-        let decoding = decoding
+        let ordering = ordering
         // Set by the first report (on the store's queue). From then on every snapshot passes
-        // through `decoding` too, so none overtakes one still waiting there behind a slice.
+        // through `ordering` too, so none overtakes one still waiting there behind a slice.
         let hadReports = Locked(false)
         registration = collection.addSnapshotListener(progress: { [weak self] progress in
             hadReports.withLock { $0 = true }
-            // Decoded on every core, off the main thread: the rows arrive ready to sort and show.
-            // In id order too, so the main thread only merges them into the rows.
-            decoding.async {
+            // In id order off the main thread, so the main thread only merges them into the rows.
+            ordering.async {
                 let documents = Self.inIDOrder(progress.documents)
-                let decoded = Self.decodeAll(documents)
                 onMain {
                     guard let self, self.subscription == current else { return }
-                    self.applyProgress(read: progress.read, total: progress.total, documents: documents, decoded: decoded)
+                    self.applyProgress(read: progress.read, total: progress.total, documents: documents)
                 }
             }
         }) { [weak self] snapshot, error in
             let hadReported = hadReports.withLock { $0 }
             guard hadReported else { return onMain { self?.apply(snapshot, error) } }
             let delivered = Delivered(snapshot: snapshot, error: error)
-            decoding.async { onMain { self?.apply(delivered.snapshot, delivered.error) } }
+            ordering.async { onMain { self?.apply(delivered.snapshot, delivered.error) } }
         }
     }
 
@@ -175,7 +183,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
     }
 
     /// Makes the rows a snapshot's documents (in id order, as the rows are). A row whose
-    /// snapshot is the very object delivered stays as it is, with its model: so the first
+    /// snapshot is the very object delivered stays as it is, with its model if decoded: so the first
     /// snapshot after a large collection loaded, which holds the documents reported while it
     /// loaded, changes no row.
     private func take(_ documents: [QueryDocumentSnapshot]) {
@@ -205,12 +213,11 @@ public final class LiveCollection<Model: Codable & Sendable> {
     /// after `unsubscribe`, the rows kept from before stay until the first snapshot replaces
     /// them, rather than being added to.
     func applyProgress(_ progress: LoadProgress) {
-        applyProgress(read: progress.read, total: progress.total, documents: Self.inIDOrder(progress.documents), decoded: nil)
+        applyProgress(read: progress.read, total: progress.total, documents: Self.inIDOrder(progress.documents))
     }
 
-    /// `documents` in id order; `decoded`, when given, their models or problems.
-    private func applyProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot],
-                               decoded: [Result<Model, DocumentProblem>]?) {
+    /// `documents` in id order.
+    private func applyProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot]) {
         guard awaitsFirstSnapshot, !hasLoaded else { return }
         // The count only grows.
         loadProgress = (max(read, loadProgress?.read ?? 0), total ?? loadProgress?.total)
@@ -224,7 +231,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
         var merged: [Row] = []
         merged.reserveCapacity(rows.count - start + documents.count)
         var old = start
-        for (index, document) in documents.enumerated() {
+        for document in documents {
             while old < rows.count, rows[old].key < document.key {
                 positions[old] = Int32(start + merged.count)
                 merged.append(rows[old])
@@ -234,7 +241,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
                 positions[old] = -1
                 old += 1
             }
-            merged.append(Row(document, decoded: decoded?[index]))
+            merged.append(Row(document))
         }
         for row in rows[old...] {
             positions[old] = Int32(start + merged.count)
@@ -268,16 +275,6 @@ public final class LiveCollection<Model: Codable & Sendable> {
             composed = composed.map { $0.then(map) } ?? map
         }
         return composed
-    }
-
-    /// Each document's model or problem, worked out on every core.
-    private nonisolated static func decodeAll(_ documents: [QueryDocumentSnapshot]) -> [Result<Model, DocumentProblem>] {
-        let chunk = 512
-        let parts = DecodedParts<Model>(count: (documents.count + chunk - 1) / chunk)
-        DispatchQueue.concurrentPerform(iterations: parts.count) { part in
-            parts.set(part, (part * chunk..<min(documents.count, (part + 1) * chunk)).map { Row.decode(documents[$0]) })
-        }
-        return parts.joined()
     }
 
     public func row(id: String) -> Row? { index(of: id).map { rows[$0] } }
@@ -354,19 +351,4 @@ func onMain(_ body: @escaping @MainActor () -> Void) {
 private struct Delivered: @unchecked Sendable {
     let snapshot: QuerySnapshot?
     let error: Error?
-}
-
-/// The chunks of a slice decoded side by side, each set once by its own task.
-private final class DecodedParts<Model: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var parts: [[Result<Model, DocumentProblem>]]
-    let count: Int
-
-    init(count: Int) {
-        self.count = count
-        parts = Array(repeating: [], count: count)
-    }
-
-    func set(_ index: Int, _ part: [Result<Model, DocumentProblem>]) { lock.withLock { parts[index] = part } }
-    func joined() -> [Result<Model, DocumentProblem>] { lock.withLock { parts.flatMap { $0 } } }
 }

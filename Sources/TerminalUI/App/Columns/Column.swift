@@ -1,33 +1,36 @@
 import DocumentStore
 
-/// One column of a tab: its layout, the text of a cell (what is drawn, searched and, unless
-/// `sortKey` says otherwise, sorted by), and an optional decoration drawn before the text
-/// (a colour's swatch) that is neither searched nor highlighted.
+/// One column of a tab: its layout, the text of a cell as drawn from the decoded model, an
+/// optional decoration drawn before the text (a colour's swatch) that is neither searched nor
+/// highlighted, and the cell as the stored document gives it (`stored`), which every row is
+/// sorted and searched by without being decoded.
 struct Column<Model> {
     var spec: ColumnSpec
     var style: Style = .plain
     var text: (Model, DocumentSnapshot) -> String
     var prefix: ((Model, ColorMode) -> Span)?
-    var sortKey: ((Model, DocumentSnapshot) -> SortKey)?
     /// The stored field the column shows, which a filter's comparison by the column's title
     /// (`pages>400`) compares: its title in lower case unless given.
     var field: String
+    /// The cell from the stored document: by default the value at `field` as `StoredCell`
+    /// writes it; nil when the document has none (such rows sort last). A column whose drawn
+    /// text the model makes otherwise gives its own, so order and search follow what is drawn.
+    var stored: (DocumentSnapshot) -> StoredCell?
 
     init(_ spec: ColumnSpec, field: String? = nil, style: Style = .plain, text: @escaping (Model, DocumentSnapshot) -> String,
-         prefix: ((Model, ColorMode) -> Span)? = nil, sortKey: ((Model, DocumentSnapshot) -> SortKey)? = nil) {
+         prefix: ((Model, ColorMode) -> Span)? = nil, stored: ((DocumentSnapshot) -> StoredCell?)? = nil) {
         self.spec = spec
         self.field = field ?? spec.title.lowercased()
         self.style = style
         self.text = text
         self.prefix = prefix
-        self.sortKey = sortKey
+        self.stored = stored ?? StoredCell.field(self.field.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 
     /// A column over the model alone.
     init(_ spec: ColumnSpec, field: String? = nil, style: Style = .plain, prefix: ((Model, ColorMode) -> Span)? = nil,
-         sortKey: ((Model) -> SortKey)? = nil, _ text: @escaping (Model) -> String) {
-        self.init(spec, field: field, style: style, text: { model, _ in text(model) }, prefix: prefix,
-                  sortKey: sortKey.map { key in { model, _ in key(model) } })
+         stored: ((DocumentSnapshot) -> StoredCell?)? = nil, _ text: @escaping (Model) -> String) {
+        self.init(spec, field: field, style: style, text: { model, _ in text(model) }, prefix: prefix, stored: stored)
     }
 }
 
@@ -39,6 +42,12 @@ extension Column {
         if name.lowercased() == "id" { return FieldPath.documentID() }
         let path = columns.first { $0.spec.title.lowercased() == name.lowercased() }?.field ?? name
         return FieldPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// A row's searchable text from its stored document: the id and every column's cell, on
+    /// lines of their own so no match spans two.
+    static func searchText(of snapshot: DocumentSnapshot, among columns: [Column]) -> SearchText {
+        SearchText(([snapshot.documentID] + columns.map { $0.stored(snapshot)?.text ?? "" }).joined(separator: "\n"))
     }
 }
 

@@ -75,16 +75,10 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         return SearchText.matching(needle, among: candidates, in: texts)
     }
 
-    /// Makes the search text of the row at an index: the id and every column's text, on
-    /// lines of their own so no match spans two.
+    /// Makes the search text of the row at an index, from its stored document (no decode).
     private func searchTextMaker() -> (Int) -> SearchText {
-        let rows = live.rows
-        return { index in
-            let row = rows[index]
-            let texts = row.model.map { model in self.shownColumns.map { $0.text(model, row.snapshot) } }
-                ?? self.presentation.nameFields.compactMap { row.snapshot.get($0) as? String }
-            return SearchText(([row.id] + texts).joined(separator: "\n"))
-        }
+        let rows = live.rows, columns = shownColumns
+        return { Column.searchText(of: rows[$0].snapshot, among: columns) }
     }
 
     func missingSearchTexts() -> Int { searchTexts.missingCount(live) }
@@ -96,8 +90,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 
     private func field(named name: String) -> FieldPath { Column.field(named: name, among: shownColumns) }
 
-    /// Row indices in `sort`'s order: ties by id (the rows' own order), documents that do not
-    /// decode last, whichever the direction. Kept, and carried through each change of the rows.
+    /// Row indices in `sort`'s order: ties by id (the rows' own order), documents without the
+    /// column's field last, whichever the direction. Kept, and carried through each change of the rows.
     private var ordered: (version: Int, sort: SortOrder, rows: [Int])?
 
     func rows(by sort: SortOrder, matching filter: ListFilter, narrowing earlier: ListedRows?) -> ListedRows {
@@ -119,7 +113,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         return rows
     }
 
-    /// Per column, each row's sort key (nil: the document does not decode), made only for
+    /// Per column, each row's sort key (nil: the document has no such field), made only for
     /// the columns sorted by; search texts only once the list is filtered.
     private var keyCaches: [Int: RowCache<SortKey?>] = [:]
     private var searchTexts = RowCache<SearchText>(placeholder: SearchText(""))
@@ -131,11 +125,11 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         return cache
     }
 
-    /// Makes the key of the row at an index, in the column.
+    /// Makes the key of the row at an index, in the column, from its stored document (no decode).
     private func sortKeyMaker(column index: Int) -> (Int) -> SortKey? {
         let column = shownColumns[index]
         let rows = live.rows
-        return { index in rows[index].model.map { column.sortKey?($0, rows[index].snapshot) ?? SortKey(text: column.text($0, rows[index].snapshot)) } }
+        return { column.stored(rows[$0].snapshot)?.sortKey }
     }
 
     /// For tests: sort keys made so far, all columns.
@@ -181,13 +175,14 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         return TabDetail(swatch: presentation.swatch(model), lines: presentation.detail(model, row.snapshot, mode))
     }
 
-    /// Counting decodes every row, so only collections up to 10,000 documents are counted;
-    /// the count is kept until the rows change.
+    /// Counting decodes every row, so only collections up to `problemsCountedUpTo` documents
+    /// are counted; the count is kept until the rows change.
     private var problems: (version: Int, count: Int?)?
+    var problemsCountedUpTo = 10_000
     var problemCount: Int? {
         if let problems, problems.version == live.version { return problems.count }
         let rows = live.rows
-        let count = rows.count <= 10_000 ? rows.reduce(0) { $0 + ($1.problem == nil ? 0 : 1) } : nil
+        let count = rows.count <= problemsCountedUpTo ? rows.reduce(0) { $0 + ($1.problem == nil ? 0 : 1) } : nil
         problems = (live.version, count)
         return count
     }

@@ -20,10 +20,9 @@ extension Presentation where Model == RawFields {
     static func raw(_ collection: CollectionReference) -> Presentation {
         Presentation(
             title: collection.path,
-            columns: [Column(ColumnSpec("Id", minWidth: 10, weight: 1), text: { _, snapshot in snapshot.documentID }),
-                      Column(ColumnSpec("Name", minWidth: 10, weight: 1), style: Style(dim: true), text: { _, snapshot in
-                          ["title", "name"].lazy.compactMap { snapshot.get($0) as? String }.first ?? ""
-                      })],
+            columns: [idColumn,
+                      Column(ColumnSpec("Name", minWidth: 10, weight: 1), style: Style(dim: true), text: { _, snapshot in name(snapshot) ?? "" },
+                             stored: { name($0).map { StoredCell(text: $0) } })],
             nameFields: ["title", "name"],
             detail: { _, snapshot, _ in RawValue.lines(for: snapshot, except: [], title: "Fields") },
             form: { snapshot in RawForm.spec(snapshot, in: collection) },
@@ -32,7 +31,7 @@ extension Presentation where Model == RawFields {
 
     /// Once the collection is read, the Id and the fields its documents hold (in at least a
     /// tenth of those sampled): `title` or `name` first, then the most common (ties by name),
-    /// up to eight; numbers right-aligned and sorted as numbers when every value is one.
+    /// up to eight; numbers right-aligned when every value is one (numbers sort by value, before texts).
     static func fieldColumns(_ sample: [DocumentSnapshot]) -> [Column<RawFields>] {
         var counts: [String: Int] = [:]
         var allNumbers: [String: Bool] = [:]
@@ -48,15 +47,24 @@ extension Presentation where Model == RawFields {
             if aLeads != bLeads { return aLeads }
             return a.value != b.value ? a.value > b.value : a.key < b.key
         }.prefix(8).map(\.key)
-        let id = Column<RawFields>(ColumnSpec("Id", minWidth: 10, weight: 1), text: { _, snapshot in snapshot.documentID })
-        return [id] + names.map { name in
+        return [idColumn] + names.map { name in
             let isNumeric = allNumbers[name] == true
             let path = FieldPath([name])
             return Column(ColumnSpec(name, minWidth: min(max(name.count, 6), 14), weight: 1, alignment: isNumeric ? .right : .left),
                           field: name, style: Style(dim: name != names.first),
                           text: { _, snapshot in snapshot.get(path).map(RawValue.text) ?? "" },
-                          sortKey: isNumeric ? { _, snapshot in snapshot.get(path).flatMap(number).map(SortKey.number) ?? .number(-.infinity) } : nil)
+                          stored: { snapshot in snapshot.get(path).map { StoredCell(text: RawValue.text($0), number: number($0)) } })
         }
+    }
+
+    private static var idColumn: Column<RawFields> {
+        Column(ColumnSpec("Id", minWidth: 10, weight: 1), text: { _, snapshot in snapshot.documentID },
+               stored: { StoredCell(text: $0.documentID) })
+    }
+
+    /// A document's title, else its name: what names it in a collection without a model.
+    private static func name(_ snapshot: DocumentSnapshot) -> String? {
+        ["title", "name"].lazy.compactMap { snapshot.get($0) as? String }.first
     }
 
     /// A number's value (not a boolean's, which is an NSNumber too).

@@ -114,9 +114,7 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
         return ListedRows(candidates.filter { index in
             guard let snapshot = window.document(at: index) else { return false }
             if !filter.comparisons.isEmpty && !query.matches(snapshot) { return false }
-            guard !needle.isEmpty else { return true }
-            let texts = decoded(snapshot).map { model in shownColumns.map { $0.text(model, snapshot) } } ?? []
-            return SearchText(([snapshot.documentID] + texts).joined(separator: "\n")).contains(needle)
+            return needle.isEmpty || Column.searchText(of: snapshot, among: shownColumns).contains(needle)
         })
     }
 

@@ -7,15 +7,17 @@ extension CollectionFolderChanges {
     /// read on every core, a slice at a time, each slice then taken in here and, while a
     /// listener waits for its first snapshot, reported to it. `head` holds files already read
     /// (`readHead`), taken as they are.
-    func read(_ toRead: Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
+    func read(_ toRead: consuming Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
                       _ table: WatchedDocuments, _ watcher: Watcher, _ firestore: Firestore, head: [ExactID: Read] = [:]) {
         var alreadyRead = 0
         for (id, read) in head where toRead.contains(id) {
             take(id, read, now, isFirstListing, table, firestore)
             alreadyRead += 1
         }
-        // An array, not a copy of the set less the head: that set can hold 100,000 ids.
-        let unread = Array(toRead.lazy.filter { head[$0] == nil })
+        // An array, not a copy of the set less the head: that set can hold 100,000 ids, and
+        // is let go of here rather than held through the reading.
+        var unread = Array(toRead.lazy.filter { head[$0] == nil })
+        toRead = []
         guard unread.count >= Self.parallelReading else {
             for id in unread {
                 let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
@@ -26,7 +28,7 @@ extension CollectionFolderChanges {
         // In id order: each slice then follows the last in a listener's rows, which are kept
         // in id order, instead of being merged in among all of them.
         let ids = KeyOrder.sorted(unread) { $0 }
-        stamps.reserveCapacity(stamps.count + ids.count)
+        unread = []
         table.reserveCapacity(table.keys.count + ids.count)
         var start = 0
         var sliceSize = Self.firstParallelSlice
@@ -98,7 +100,7 @@ extension CollectionFolderChanges {
             gone(id, table)
             return
         }
-        stamps[id] = stamp
+        stamps[id] = stamp ?? .listed(inode: stamps[id]?.inode ?? 0)  // could not be read: read again when it changes
         // Timestamps are coarse: a change right after this read could leave the stamp as it
         // is, so a file read within the window is read once more when the window has passed
         // (by the sweep; with events, by a rescan, since the change itself queues an event).

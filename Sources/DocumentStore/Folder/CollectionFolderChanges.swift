@@ -54,8 +54,10 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
     /// Whether listeners waiting for their first snapshot hear how the first read goes (not
     /// for one folder among a group's).
     let reportsProgress: Bool
+    /// Every document file listed or read: its stamp as last read, or `.listed(inode:)` for a
+    /// file seen but not (yet) read. One table for both, since a listener keeps it for every
+    /// file of its folder.
     var stamps: [ExactID: FileStamp] = [:]
-    private var inodes: [ExactID: UInt64] = [:]
     private var folder: FileStamp?
     /// When the folder changed within the racy window: list it once more after the window.
     private var relistFolderAt: TimeInterval?
@@ -63,7 +65,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
     var racy: [ExactID: TimeInterval] = [:]
     var recentlyChanged: [ExactID: TimeInterval] = [:]
     private var sweepOrder: [ExactID] = []
-    /// Events changed `inodes` without keeping `sweepOrder` in step: rebuild it before a sweep.
+    /// Events changed `stamps` without keeping `sweepOrder` in step: rebuild it before a sweep.
     private var sweepOrderIsStale = false
     private var sweepCursor = 0
     private var eventSource: EventSource
@@ -119,8 +121,8 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
 
     /// The folder is gone (or no longer one of a group's): so are its documents.
     func forgetAll(_ table: WatchedDocuments) {
-        for id in Set(stamps.keys).union(inodes.keys) { table.remove(tableKey(id)) }
-        stamps = [:]; inodes = [:]; racy = [:]; recentlyChanged = [:]; sweepOrder = []
+        for id in stamps.keys { table.remove(tableKey(id)) }
+        stamps = [:]; racy = [:]; recentlyChanged = [:]; sweepOrder = []
         folder = nil
         if case .kernel(let events) = eventSource, let watch { events.unwatch(watch) }
         watch = nil
@@ -147,7 +149,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             // A first listing reads every file anyway.
             if !isFirstListing {
                 toRead.formUnion(racy.keys)  // their stamps could hide a change the lost events told of
-                statAll(Array(inodes.keys), fd, &toRead)
+                statAll(Array(stamps.keys), fd, &toRead)
             }
         case .sweep:
             if folderStamp != folder || relistFolderAt.map({ now >= $0 }) == true {
@@ -156,7 +158,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             for id in racy.filter({ now >= $0.value }).keys { toRead.insert(id) }
             statAll(idsToStat(now: now), fd, &toRead)
         }
-        read(toRead, fd, now, isFirstListing, table, watcher, firestore, head: head)
+        read(consume toRead, fd, now, isFirstListing, table, watcher, firestore, head: head)
     }
 
     /// Drains the events when a watch is in place; otherwise watches the folder (again), which
@@ -198,9 +200,13 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
                 gone(id, table)
                 continue
             }
-            if inodes.updateValue(UInt64(fileStat.st_ino), forKey: id) == nil { sweepOrderIsStale = true }
+            let stamp = FileStamp(fileStat)
+            if stamps[id] == nil {
+                stamps[id] = .listed(inode: stamp.inode)
+                sweepOrderIsStale = true
+            }
             // A racy stamp could stay as it was through the change this event tells of.
-            if stamps[id] != FileStamp(fileStat) || racy[id] != nil { toRead.insert(id) }
+            if stamps[id] != stamp || racy[id] != nil { toRead.insert(id) }
         }
         return allChecked
     }
@@ -210,7 +216,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
                       _ table: WatchedDocuments, _ firestore: Firestore) {
         foldersListed.withLock { $0 += 1 }
         if sweepOrderIsStale {
-            sweepOrder = Array(inodes.keys)
+            sweepOrder = Array(stamps.keys)
             sweepOrderIsStale = false
         }
         let found = DocumentFileName.documents(in: fd)
@@ -218,8 +224,15 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
         listed.reserveCapacity(found.count)
         for (id, inode) in found { listed[id] = inode }
         var added: [ExactID] = []
-        if inodes.isEmpty { toRead.reserveCapacity(listed.count) }
-        for (id, inode) in listed where inodes[id] != inode {
+        if stamps.isEmpty {
+            toRead.reserveCapacity(listed.count)
+            stamps.reserveCapacity(listed.count)
+        }
+        for (id, inode) in listed {
+            let held = stamps[id]
+            guard held?.inode != inode else { continue }  // the file read, or listed, before
+            if held == nil { added.append(id) }
+            stamps[id] = .listed(inode: inode)
             if id.isUndecodableFileName {
                 // No id opens it: it is reported as it is listed, and gone when it is renamed.
                 let document = DocumentFileName.undecodableDocument(id, in: path, firestore: firestore)
@@ -227,18 +240,15 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
                 continue
             }
             toRead.insert(id)
-            if inodes[id] == nil { added.append(id) }
         }
-        var removedAny = false
-        for id in inodes.keys where listed[id] == nil {
-            removedAny = true
+        let removed = stamps.keys.filter { listed[$0] == nil }
+        for id in removed {
             forget(id)
             table.remove(tableKey(id))
         }
         // The sweep needs every name once, in no particular order.
-        if removedAny { sweepOrder.removeAll { listed[$0] == nil } }
+        if !removed.isEmpty { sweepOrder.removeAll { listed[$0] == nil } }
         sweepOrder += added
-        inodes = listed
         folder = folderStamp
         relistFolderAt = now - folderStamp.lastChange < Self.racyWindow ? folderStamp.lastChange + Self.racyWindow : nil
     }
@@ -257,8 +267,8 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
 
     /// The file is no longer there.
     func gone(_ id: ExactID, _ table: WatchedDocuments) {
+        if stamps[id] != nil { sweepOrderIsStale = true }
         forget(id)
-        if inodes.removeValue(forKey: id) != nil { sweepOrderIsStale = true }
         table.remove(tableKey(id))
     }
 
@@ -275,7 +285,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             recentlyChanged = recentlyChanged.filter { now - $0.value < Self.hotWindow }
         }
         if sweepOrderIsStale {
-            sweepOrder = Array(inodes.keys)
+            sweepOrder = Array(stamps.keys)
             sweepOrderIsStale = false
         }
         if sweepOrder.count <= Self.statBudget { return sweepOrder }

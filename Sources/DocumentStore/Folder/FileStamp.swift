@@ -1,29 +1,38 @@
 import Foundation
 
-/// What a poll compares to decide whether a file changed without reading it.
+/// What a poll compares to decide whether a file changed without reading it: its inode, size
+/// and the times of its last modification and status change. 32 bytes, since a listener keeps
+/// one for every file of its folder.
 struct FileStamp: Equatable, Sendable {
     var inode: UInt64
+    /// -1 for a file listed but not read (`listed(inode:)`): no file's stat equals it.
     var size: Int64
-    var modified: timespec
-    var changed: timespec
+    /// Nanoseconds since the epoch, wrapping past the year 2262: only compared for equality,
+    /// and two times of one file 584 years apart are not a change a poll needs to tell.
+    private var modified: Int64
+    private var changed: Int64
 
     init(_ st: stat) {
         inode = UInt64(st.st_ino)
         size = Int64(st.st_size)
-        modified = st.st_mtim
-        changed = st.st_ctim
+        modified = Self.nanoseconds(st.st_mtim)
+        changed = Self.nanoseconds(st.st_ctim)
     }
 
-    static func == (a: FileStamp, b: FileStamp) -> Bool {
-        a.inode == b.inode && a.size == b.size
-            && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-            && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+    /// A file seen in a listing (which gives inodes) that was not read, or could not be.
+    static func listed(inode: UInt64) -> FileStamp {
+        var stamp = FileStamp(stat())
+        stamp.inode = inode
+        stamp.size = -1
+        return stamp
+    }
+
+    var wasRead: Bool { size >= 0 }
+
+    private static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
 
     /// Seconds since the epoch of the last change to the file or its metadata.
-    var lastChange: Double {
-        let m = Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9
-        let c = Double(changed.tv_sec) + Double(changed.tv_nsec) / 1e9
-        return max(m, c)
-    }
+    var lastChange: Double { Double(max(modified, changed)) / 1e9 }
 }

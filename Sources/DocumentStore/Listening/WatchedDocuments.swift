@@ -7,8 +7,10 @@ package final class WatchedDocuments {
     private(set) var byKey: [ExactID: QueryDocumentSnapshot] = [:]
     /// A document listener's document, missing or not, once read.
     private(set) var document: DocumentSnapshot?
-    /// Kept until the watcher takes them: a look that fails halfway loses none.
-    private var changed: Set<ExactID> = []
+    /// Kept until the watcher takes them: a look that fails halfway loses none. Nil until
+    /// the watcher first takes them, since its first delivery sends every document anyway: a
+    /// first read of a million documents keeps no set of a million keys.
+    private var changed: Set<ExactID>?
 
     subscript(key: ExactID) -> QueryDocumentSnapshot? { byKey[key] }
 
@@ -25,12 +27,12 @@ package final class WatchedDocuments {
         if let held = byKey[key], held.stored == stored { return held }  // the same snapshot: no change to send
         let new = snapshot()
         byKey[key] = new
-        changed.insert(key)
+        changed?.insert(key)
         return new
     }
 
     func remove(_ key: ExactID) {
-        if byKey.removeValue(forKey: key) != nil { changed.insert(key) }
+        if byKey.removeValue(forKey: key) != nil { changed?.insert(key) }
     }
 
     /// Removes every document whose key is not in `kept` (after a read of everything).
@@ -43,18 +45,18 @@ package final class WatchedDocuments {
         guard document?.stored != stored else { return }
         let new = DocumentSnapshot(reference: reference(), stored: stored)
         document = new
-        changed.insert(new.key)
+        changed?.insert(new.key)
     }
 
     func reserveCapacity(_ count: Int) {
         byKey.reserveCapacity(count)
-        changed.reserveCapacity(count)
     }
 
-    /// What changed since the last call.
+    /// What changed since the last call; the first call, which follows the first look, says
+    /// nothing changed (everything is new).
     func takeChanged() -> Set<ExactID> {
         defer { changed = [] }
-        return changed
+        return changed ?? []
     }
 }
 

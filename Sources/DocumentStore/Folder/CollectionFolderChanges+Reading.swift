@@ -4,8 +4,8 @@ import Foundation
 /// that listeners waiting for their first snapshot are told of.
 extension CollectionFolderChanges {
     /// Reads the files, and updates the documents that differ. Many files (a first listing) are
-    /// read on every core, a slice at a time, each slice then taken in here and, while a
-    /// listener waits for its first snapshot, reported to it. `head` holds files already read
+    /// read on every core, a slice at a time, each slice then taken in (while the next is read)
+    /// and, while a listener waits for its first snapshot, reported to it. `head` holds files already read
     /// (`readHead`), taken as they are.
     func read(_ toRead: consuming Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
                       _ table: WatchedDocuments, _ watcher: Watcher, _ firestore: Firestore, head: [ExactID: Read] = [:]) {
@@ -32,12 +32,23 @@ extension CollectionFolderChanges {
         table.reserveCapacity(table.keys.count + ids.count)
         var start = 0
         var sliceSize = Self.firstParallelSlice
+        // Each slice is taken on another thread while the next one is read, so the readers
+        // never wait for the tables (a third of a large first read). Reading makes snapshots
+        // and touches no table; one slice is taken at a time, and the last is waited for.
+        var taking: DispatchGroup?
+        defer { taking?.wait() }
         while start < ids.count {
             let slice = ids[start..<min(start + sliceSize, ids.count)]
             let results = readSlice(slice, fd, firestore)
-            for (offset, read) in results.enumerated() {
-                take(slice[slice.startIndex + offset], read, now, isFirstListing, table, firestore)
+            taking?.wait()
+            let group = DispatchGroup()
+            let tables = UncheckedTables(table: table, firestore: firestore)
+            DispatchQueue.global().async(group: group) { [self] in
+                for (offset, read) in results.enumerated() {
+                    take(slice[slice.startIndex + offset], read, now, isFirstListing, tables.table, tables.firestore)
+                }
             }
+            taking = group
             start = slice.endIndex
             sliceSize = Self.parallelSlice
             if reportsProgress && ids.count + alreadyRead >= Watcher.worthReporting {
@@ -85,6 +96,13 @@ extension CollectionFolderChanges {
 
     /// A file as read, and perhaps its snapshot already made.
     typealias Read = (stored: StoredDocument, stamp: FileStamp?, snapshot: QueryDocumentSnapshot?)
+
+    /// The watcher's tables, handed to the thread that takes a slice while the watcher's own
+    /// thread waits for the readers: only one of them touches the tables at a time.
+    private struct UncheckedTables: @unchecked Sendable {
+        let table: WatchedDocuments
+        let firestore: Firestore
+    }
 
     /// The results' slots, which the reading tasks fill at disjoint indices.
     private struct UnsafeResults: @unchecked Sendable {

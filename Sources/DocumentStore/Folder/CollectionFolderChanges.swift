@@ -220,15 +220,13 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             sweepOrderIsStale = false
         }
         let found = DocumentFileName.documents(in: fd)
-        var listed: [ExactID: UInt64] = [:]
-        listed.reserveCapacity(found.count)
-        for (id, inode) in found { listed[id] = inode }
+        let isFirst = stamps.isEmpty
         var added: [ExactID] = []
-        if stamps.isEmpty {
-            toRead.reserveCapacity(listed.count)
-            stamps.reserveCapacity(listed.count)
+        if isFirst {
+            toRead.reserveCapacity(found.count)
+            stamps.reserveCapacity(found.count)
         }
-        for (id, inode) in listed {
+        for (id, inode) in found {
             let held = stamps[id]
             guard held?.inode != inode else { continue }  // the file read, or listed, before
             if held == nil { added.append(id) }
@@ -241,13 +239,18 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             }
             toRead.insert(id)
         }
-        let removed = stamps.keys.filter { listed[$0] == nil }
-        for id in removed {
-            forget(id)
-            table.remove(tableKey(id))
+        // Files listed before and not now are gone (at a first listing there are none, and no
+        // table of the names listed is made).
+        if !isFirst {
+            let listed = Set(found.lazy.map(\.id))
+            let removed = stamps.keys.filter { !listed.contains($0) }
+            for id in removed {
+                forget(id)
+                table.remove(tableKey(id))
+            }
+            // The sweep needs every name once, in no particular order.
+            if !removed.isEmpty { sweepOrder.removeAll { !listed.contains($0) } }
         }
-        // The sweep needs every name once, in no particular order.
-        if !removed.isEmpty { sweepOrder.removeAll { listed[$0] == nil } }
         sweepOrder += added
         folder = folderStamp
         relistFolderAt = now - folderStamp.lastChange < Self.racyWindow ? folderStamp.lastChange + Self.racyWindow : nil

@@ -74,4 +74,29 @@ final class KeyOrderTests: XCTestCase {
             }
         }
     }
+
+    func testAnOrderReversedIsTheOrderSortedTheOtherWay() {
+        var generator = SystemRandomNumberGenerator()
+        let pool: [SortKey?] = [nil, .number(1), .number(-3), .number(1.5), text("a"), text("b"), text("The Silent River 10"),
+                                text("The Silent River 2"), text("the silent river 2")]
+        for _ in 0..<300 {
+            let keys = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pool.randomElement()! }
+            for ascending in [true, false] {
+                XCTAssertEqual(KeyOrder.reversed(KeyOrder.order(keys, ascending: ascending), keys: keys),
+                               KeyOrder.order(keys, ascending: !ascending), "\(keys)")
+            }
+        }
+    }
+
+    func testASortOnEveryCoreIsTheSortOnOne() {
+        var generator = SystemRandomNumberGenerator()
+        let pool: [SortKey?] = [nil, .number(2), .number(-1), text("x"), text("The Silent River 10"), text("The Silent River 9")]
+        for _ in 0..<200 {
+            let keys = (0..<Int.random(in: 0...60, using: &generator)).map { _ in pool.randomElement()! }
+            for ascending in [true, false] {
+                XCTAssertEqual(KeyOrder.order(keys, ascending: ascending, parallelPast: 2),
+                               KeyOrder.order(keys, ascending: ascending, parallelPast: .max), "\(keys)")
+            }
+        }
+    }
 }

@@ -95,4 +95,29 @@ final class RowsWhileLoadingTests: XCTestCase {
         XCTAssertEqual(live.rows.count, 40, "no row twice")
         live.unsubscribe()
     }
+
+    /// Slices read in id order only add rows after those there: however many land between two
+    /// frames (a million rows load in 120), the keys made stay and only the new rows' are made,
+    /// and the order follows without a sort of every row.
+    func testSlicesAppendedBetweenFramesMakeOnlyTheNewRowsKeys() async throws {
+        let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
+        tab.live.applyProgress(LoadProgress(read: 4, total: 40, documents: Array(read[0..<4])))
+        _ = screen(app)
+        XCTAssertEqual(tab.sortKeysMade, 4)
+        let version = tab.version
+        // Twelve slices (more than the maps of positions kept) before the next frame.
+        for slice in 0..<12 {
+            let documents = Array(read[(4 + slice * 3)..<(7 + slice * 3)])
+            tab.live.applyProgress(LoadProgress(read: 7 + slice * 3, total: 40, documents: documents))
+        }
+        XCTAssertEqual(tab.live.rowMap(since: version)?.keptInPlace, 4, "every earlier row in its place")
+        let text = screen(app)
+        XCTAssertEqual(tab.sortKeysMade, 40, "the first four keys kept, 36 made:\n\(text)")
+        let titles = text.components(separatedBy: "\n").compactMap { line in
+            line.range(of: #"Book \d\d"#, options: .regularExpression).map { String(line[$0]) }
+        }
+        XCTAssertEqual(titles.prefix(20), titles.sorted().prefix(20), text)
+    }
 }

@@ -124,14 +124,17 @@ extension CollectionFolderChanges {
         // (by the sweep; with events, by a rescan, since the change itself queues an event).
         if let stamp, now - stamp.lastChange < Self.racyWindow {
             racy[id] = stamp.lastChange + Self.racyWindow
-        } else {
+        } else if !racy.isEmpty {  // no id hashed for nothing: a million of them at a first read
             racy[id] = nil
         }
-        let held = table[tableKey(id)]
-        let taken = table.take(tableKey(id), stored) {
-            read.snapshot ?? QueryDocumentSnapshot(in: CollectionPlace(firestore: firestore, path: path), key: id, stored: stored)
-        }
+        let key = tableKey(id)
+        let make = { read.snapshot ?? QueryDocumentSnapshot(in: CollectionPlace(firestore: firestore, path: self.path), key: id, stored: stored) }
         // The first listing is not a change anyone made: nothing is "recent" yet.
-        if taken !== held && !isFirstListing { recentlyChanged[id] = now }
+        guard !isFirstListing else {
+            table.take(key, stored, snapshot: make)
+            return
+        }
+        let held = table[key]
+        if table.take(key, stored, snapshot: make) !== held { recentlyChanged[id] = now }
     }
 }

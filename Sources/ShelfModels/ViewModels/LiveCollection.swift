@@ -55,7 +55,11 @@ public final class LiveCollection<Model: Codable & Sendable> {
     public private(set) var version = 0
     /// How the rows changed at each of the last few versions (nil: not known).
     @ObservationIgnored private var recentMaps: [(version: Int, map: RowMap?)] = []
-    private static var mapsKept: Int { 8 }
+    /// Maps kept, and the positions they hold (an Int32 a row moved): a slice read in id
+    /// order moves few rows, so a screen that missed many slices while a million rows loaded
+    /// still follows them rather than making every key again.
+    private static var mapsKept: Int { 256 }
+    private var positionsKept: Int { max(8 * rows.count, 100_000) }
     public private(set) var hasLoaded = false
     /// While a large collection is first read: how many documents are read, of how many (the
     /// rows then hold those read so far, in id order too).
@@ -227,29 +231,27 @@ public final class LiveCollection<Model: Codable & Sendable> {
         // Rows before the first document read stay where they are; the rest are merged.
         var start = rows.count
         while start > 0 && !(rows[start - 1].key < first) { start -= 1 }
-        var positions = Array(Int32(0)..<Int32(rows.count))
+        // Slices come in id order, so `start` is near the end: only the rows after it move.
+        var positions = [Int32](repeating: -1, count: rows.count - start)  // of the rows from `start`
         var merged: [Row] = []
         merged.reserveCapacity(rows.count - start + documents.count)
         var old = start
         for document in documents {
             while old < rows.count, rows[old].key < document.key {
-                positions[old] = Int32(start + merged.count)
+                positions[old - start] = Int32(start + merged.count)
                 merged.append(rows[old])
                 old += 1
             }
-            if old < rows.count, rows[old].key == document.key {  // read again: this one is newer
-                positions[old] = -1
-                old += 1
-            }
+            if old < rows.count, rows[old].key == document.key { old += 1 }  // read again: this one is newer
             merged.append(Row(document))
         }
         for row in rows[old...] {
-            positions[old] = Int32(start + merged.count)
+            positions[old - start] = Int32(start + merged.count)
             merged.append(row)
             old += 1
         }
         rows.replaceSubrange(start..., with: merged)
-        setRows(rows, map: RowMap(positions: positions, count: rows.count))
+        setRows(rows, map: RowMap(kept: start, rest: positions, count: rows.count))
     }
 
     private nonisolated static func inIDOrder(_ documents: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
@@ -261,7 +263,9 @@ public final class LiveCollection<Model: Codable & Sendable> {
         rows = new
         version += 1
         recentMaps.append((version, map))
-        if recentMaps.count > Self.mapsKept { recentMaps.removeFirst() }
+        while recentMaps.count > Self.mapsKept || recentMaps.reduce(0, { $0 + ($1.map?.positionsAfterKept.count ?? 0) }) > positionsKept {
+            recentMaps.removeFirst()
+        }
     }
 
     /// How the rows of an earlier `version` became today's, or nil when that is not known

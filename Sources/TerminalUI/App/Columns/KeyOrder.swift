@@ -3,7 +3,7 @@ import ShelfModels
 
 /// Orders row indices by their sort keys, made once per row: numbers by value before texts,
 /// texts by folded bytes, ties by index (the rows' id order), rows without a key (documents
-/// that do not decode) last whichever the direction.
+/// without the field) last whichever the direction.
 ///
 /// Not on the main actor, and over plain values: a comparison is a few integer compares (the
 /// text's first 8 bytes as one number), with no isolation check or reference counting, so
@@ -18,8 +18,9 @@ enum KeyOrder {
         var index: Int32
     }
 
-    static func order(_ keys: [SortKey?], ascending: Bool) -> [Int] {
-        sorted(keys.indices, keys: keys, ascending: ascending)
+    /// `parallelPast`: from how many rows the sort is done on every core.
+    static func order(_ keys: [SortKey?], ascending: Bool, parallelPast: Int = parallelSort) -> [Int] {
+        sorted(keys.indices, keys: keys, ascending: ascending, parallelPast: parallelPast)
     }
 
     /// An order of the rows before a change, carried through it (`map`) to the rows after:
@@ -29,7 +30,14 @@ enum KeyOrder {
     static func order(following order: [Int], through map: RowMap, keys: [SortKey?], ascending: Bool) -> [Int] {
         var kept: [Int] = []
         kept.reserveCapacity(order.count)
-        for index in order where map.positions[index] >= 0 { kept.append(Int(map.positions[index])) }
+        let inPlace = map.keptInPlace, after = map.positionsAfterKept
+        for index in order {
+            if index < inPlace {
+                kept.append(index)
+            } else if after[index - inPlace] >= 0 {
+                kept.append(Int(after[index - inPlace]))
+            }
+        }
         let added = sorted(map.added, keys: keys, ascending: ascending)
         var merged: [Int] = []
         merged.reserveCapacity(kept.count + added.count)
@@ -49,15 +57,91 @@ enum KeyOrder {
         return merged
     }
 
+    /// The same rows in the other direction, from an order of them by `keys` (`S`): each
+    /// kind's rows reversed, with each run of equal keys kept in index order (ties are by
+    /// index in both directions), rows without a key where they were. One pass instead of a
+    /// sort: a million rows in milliseconds rather than a frame of 160 ms.
+    static func reversed(_ order: [Int], keys: [SortKey?]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(order.count)
+        var start = 0
+        while start < order.count {
+            let kind = entry(order[start], keys).kind
+            var end = start + 1
+            while end < order.count && entry(order[end], keys).kind == kind { end += 1 }
+            if kind == 2 {
+                result += order[start..<end]
+            } else {
+                var runEnd = end
+                while runEnd > start {
+                    var runStart = runEnd - 1
+                    let last = entry(order[runEnd - 1], keys)
+                    while runStart > start && compare(entry(order[runStart - 1], keys), last, keys) == 0 { runStart -= 1 }
+                    result += order[runStart..<runEnd]
+                    runEnd = runStart
+                }
+            }
+            start = end
+        }
+        return result
+    }
+
     /// Whether row `a` is listed before row `b`: the order `order(_:ascending:)` sorts by.
     static func precedes(_ a: Int, _ b: Int, _ keys: [SortKey?], ascending: Bool) -> Bool {
         isBefore(entry(a, keys), entry(b, keys), keys, ascending: ascending)
     }
 
-    private static func sorted(_ indices: some Collection<Int>, keys: [SortKey?], ascending: Bool) -> [Int] {
+    private static func sorted(_ indices: some Collection<Int>, keys: [SortKey?], ascending: Bool,
+                               parallelPast: Int = parallelSort) -> [Int] {
         var entries = indices.map { entry($0, keys) }
-        entries.sort { isBefore($0, $1, keys, ascending: ascending) }
-        return entries.map { Int($0.index) }
+        let chunks = entries.count >= parallelPast ? max(2, ProcessInfo.processInfo.activeProcessorCount) : 1
+        guard chunks > 1 else {
+            entries.sort { isBefore($0, $1, keys, ascending: ascending) }
+            return entries.map { Int($0.index) }
+        }
+        // A chunk a core, sorted side by side, then merged: a million rows in about half the
+        // time of one sort (which took a frame of 230–420 ms on this project's two cores).
+        let bounds = (0...chunks).map { entries.count * $0 / chunks }
+        entries.withUnsafeMutableBufferPointer { buffer in
+            let base = UnsafeEntries(base: buffer.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                var part = UnsafeMutableBufferPointer(start: base.base + bounds[chunk], count: bounds[chunk + 1] - bounds[chunk])
+                part.sort { isBefore($0, $1, keys, ascending: ascending) }
+            }
+        }
+        var runs = (0..<chunks).map { entries[bounds[$0]..<bounds[$0 + 1]] }
+        while runs.count > 1 {
+            var merged: [ArraySlice<Entry>] = []
+            for pair in stride(from: 0, to: runs.count, by: 2) {
+                merged.append(pair + 1 < runs.count ? merge(runs[pair], runs[pair + 1], keys, ascending: ascending)[...] : runs[pair])
+            }
+            runs = merged
+        }
+        return runs[0].map { Int($0.index) }
+    }
+
+    /// From this many rows a sort is done on every core (on one core, in two chunks).
+    static let parallelSort = 100_000
+
+    private static func merge(_ a: ArraySlice<Entry>, _ b: ArraySlice<Entry>, _ keys: [SortKey?], ascending: Bool) -> [Entry] {
+        var result: [Entry] = []
+        result.reserveCapacity(a.count + b.count)
+        var i = a.startIndex, j = b.startIndex
+        while i < a.endIndex && j < b.endIndex {
+            if isBefore(b[j], a[i], keys, ascending: ascending) {
+                result.append(b[j]); j += 1
+            } else {
+                result.append(a[i]); i += 1
+            }
+        }
+        result += a[i...]
+        result += b[j...]
+        return result
+    }
+
+    /// The entries' storage, which the sorting tasks sort in disjoint chunks.
+    private struct UnsafeEntries: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Entry>
     }
 
     private static func entry(_ index: Int, _ keys: [SortKey?]) -> Entry {

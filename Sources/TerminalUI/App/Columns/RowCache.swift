@@ -55,28 +55,41 @@ final class RowCache<Value> {
         return values
     }
 
-    /// Brings the values to the rows' version: those made move with their rows.
+    /// Brings the values to the rows' version: those made move with their rows. The rows a
+    /// change kept in place (all but the last few, as a large collection's slices come in id
+    /// order) keep their values where they are: a slice of a million rows moves few.
     private func follow(_ rows: any VersionedRows) {
         guard version != rows.version else { return }
         let count = rows.rowCount
-        var moved = [Value](repeating: placeholder, count: count)
-        var movedIsMade = [Bool](repeating: false, count: count)
-        if let map = rows.rowMap(since: version), map.positions.count == values.count {
-            // Swapped, not copied: no value is retained and released on the way.
-            moved.withUnsafeMutableBufferPointer { moved in
-                values.withUnsafeMutableBufferPointer { values in
-                    for (old, new) in map.positions.enumerated() where new >= 0 && isMade[old] {
-                        swap(&moved[Int(new)], &values[old])
-                        movedIsMade[Int(new)] = true
-                    }
+        defer { version = rows.version }
+        guard let map = rows.rowMap(since: version), map.earlierCount == values.count else {
+            values = [Value](repeating: placeholder, count: count)
+            isMade = [Bool](repeating: false, count: count)
+            missing = count
+            firstMissing = 0
+            return
+        }
+        let kept = map.keptInPlace
+        var moved = [Value](repeating: placeholder, count: count - kept)
+        var movedIsMade = [Bool](repeating: false, count: count - kept)
+        var missingBefore = 0, madeMoved = 0
+        // Swapped, not copied: no value is retained and released on the way.
+        moved.withUnsafeMutableBufferPointer { moved in
+            values.withUnsafeMutableBufferPointer { values in
+                for (offset, new) in map.positionsAfterKept.enumerated() {
+                    let old = kept + offset
+                    guard isMade[old] else { missingBefore += 1; continue }
+                    guard new >= 0 else { continue }
+                    swap(&moved[Int(new) - kept], &values[old])
+                    movedIsMade[Int(new) - kept] = true
+                    madeMoved += 1
                 }
             }
         }
-        values = moved
-        isMade = movedIsMade
-        missing = movedIsMade.reduce(0) { $0 + ($1 ? 0 : 1) }
-        firstMissing = movedIsMade.firstIndex(of: false) ?? count
-        version = rows.version
+        values.replaceSubrange(kept..., with: moved)
+        isMade.replaceSubrange(kept..., with: movedIsMade)
+        missing += (count - kept - madeMoved) - missingBefore
+        if firstMissing >= kept { firstMissing = kept + (movedIsMade.firstIndex(of: false) ?? movedIsMade.count) }
     }
 }
 

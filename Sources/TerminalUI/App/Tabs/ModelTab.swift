@@ -104,7 +104,9 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         let column = column(of: sort)
         let keys = keyCache(column: column).values(of: live, make: sortKeyMaker(column: column))
         let rows: [Int]
-        if let ordered, ordered.sort == sort, let map = live.rowMap(since: ordered.version), map.positions.count == ordered.rows.count {
+        if let ordered, ordered.version == live.version, ordered.sort == sort.reversed {
+            rows = KeyOrder.reversed(ordered.rows, keys: keys)
+        } else if let ordered, ordered.sort == sort, let map = live.rowMap(since: ordered.version), map.earlierCount == ordered.rows.count {
             rows = KeyOrder.order(following: ordered.rows, through: map, keys: keys, ascending: sort.ascending)
         } else {
             rows = KeyOrder.order(keys, ascending: sort.ascending)

@@ -138,9 +138,12 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
         let folderStamp = FileStamp(st)
         let isFirstListing = folder == nil
         var toRead: Set<ExactID> = []
+        // A large folder's first files are read and shown before it is watched (the kernel
+        // takes 80 ms to watch a folder of a million names it holds), then checked once it
+        // is: one that changed in between is read again with the rest.
+        var head = isFirstListing ? readHead(fd, watcher, firestore) : [:]
         let look = look(fd, folderStamp, firestore)
-        // After the look (which watches the folder first), so no change falls between the two.
-        let head = isFirstListing ? readHead(fd, watcher, firestore) : [:]
+        keepUnchanged(&head, fd)
         switch look {
         case .names(let names):
             if !check(names, fd, &toRead, table) { list(fd, folderStamp, now, &toRead, table, firestore) }
@@ -159,6 +162,15 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             statAll(idsToStat(now: now), fd, &toRead)
         }
         read(consume toRead, fd, now, isFirstListing, table, watcher, firestore, head: head)
+    }
+
+    /// Drops from `head` the files whose stamp is not the one they were read with.
+    private func keepUnchanged(_ head: inout [ExactID: Read], _ fd: Int32) {
+        for (id, read) in head {
+            var fileStat = stat()
+            let unchanged = fstatat(fd, id.text + DocumentFiles.fileExtension, &fileStat, 0) == 0 && read.stamp == FileStamp(fileStat)
+            if !unchanged { head[id] = nil }
+        }
     }
 
     /// Drains the events when a watch is in place; otherwise watches the folder (again), which

@@ -14,6 +14,12 @@ final class FilterMatchingTests: XCTestCase {
         XCTAssertFalse(SearchText("Charlotte Bronte").contains(TextFolding.fold("brontes")))
     }
 
+    func testARowsLinesFoldedOneAfterTheOtherAreTheirJoinedTextFolded() {
+        for lines in [["b1", "Jane Eyre", "Charlotte Brontë"], ["ÉMILE", "", "Zola\u{308}"], [], ["Straße", "ΣΟΦΙΑ 📚", "#EC4BE9"]] {
+            XCTAssertEqual(SearchText(lines: lines).bytes, SearchText(lines.joined(separator: "\n")).bytes, "\(lines)")
+        }
+    }
+
     func testManyRowsAreMatchedInChunksWithTheSameRowsInTheSameOrder() {
         // Past 50,000 candidates the texts are matched on every core, a chunk each at a time.
         let texts = (0..<120_000).map { SearchText($0 % 7 == 0 ? "River \($0)" : "Garden \($0)") }

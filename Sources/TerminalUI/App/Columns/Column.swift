@@ -47,7 +47,7 @@ extension Column {
     /// A row's searchable text from its stored document: the id and every column's cell, on
     /// lines of their own so no match spans two.
     static func searchText(of snapshot: DocumentSnapshot, among columns: [Column]) -> SearchText {
-        SearchText(([snapshot.documentID] + columns.map { $0.stored(snapshot)?.text ?? "" }).joined(separator: "\n"))
+        SearchText(lines: [snapshot.documentID] + columns.map { $0.stored(snapshot)?.text ?? "" })
     }
 }
 

@@ -55,4 +55,37 @@ final class WatchedDocumentsTests: StoreTestCase {
         documents.take(document: .unreadable("x"), at: reference)
         XCTAssertEqual(documents.takeChanged(), ["a"])
     }
+
+    /// A first read's documents in id order are kept for the first snapshot (not sorted again)
+    /// only while they are every document held, and dropped at the first change.
+    func testDocumentsHeldInIDOrderAreDroppedAtTheFirstChange() {
+        let documents = WatchedDocuments()
+        let read = ["a", "b", "c"].map { id in documents.take(ExactID(id), .unreadable(id)) { snapshot(id, .unreadable(id)) }! }
+        documents.holdInIDOrder(Array(read.prefix(2)))
+        XCTAssertNil(documents.inIDOrder, "not every document: sorted as any other")
+        documents.holdInIDOrder(read)
+        XCTAssertEqual(documents.inIDOrder?.map(\.documentID), ["a", "b", "c"])
+        documents.take("b", .unreadable("b")) { snapshot("b", .unreadable("b")) }
+        XCTAssertNotNil(documents.inIDOrder, "the same content is no change")
+        documents.take("b", .unreadable("B")) { snapshot("b", .unreadable("B")) }
+        XCTAssertNil(documents.inIDOrder)
+        documents.holdInIDOrder(read)
+        documents.remove("a")
+        XCTAssertNil(documents.inIDOrder)
+    }
+
+    /// The first results from documents in id order are those sorted from the table, with a
+    /// filter and in any order.
+    func testFirstResultsFromDocumentsInIDOrderAreTheSortedOnes() {
+        let documents = (0..<50).map { index in
+            QueryDocumentSnapshot(reference: db.document(String(format: "books/b%02d", index)), stored: .fields(["n": .integer(Int64(index % 7))]))
+        }
+        let table = Dictionary(uniqueKeysWithValues: documents.map { ($0.key, $0) })
+        for query in [db.collection("books"), db.collection("books").whereField("n", isGreaterThan: 2),
+                      db.collection("books").order(by: "n", descending: true), db.collection("books").order(by: FieldPath.documentID(), descending: true)] {
+            let hinted = LiveQueryResults(evaluator: query.evaluator, documents: table, inIDOrder: documents).view
+            let sorted = LiveQueryResults(evaluator: query.evaluator, documents: table).view
+            XCTAssertEqual(hinted.map(\.documentID), sorted.map(\.documentID))
+        }
+    }
 }

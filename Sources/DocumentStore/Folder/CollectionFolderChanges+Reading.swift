@@ -10,9 +10,11 @@ extension CollectionFolderChanges {
     func read(_ toRead: consuming Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
                       _ table: WatchedDocuments, _ watcher: Watcher, _ firestore: Firestore, head: [ExactID: Read] = [:]) {
         var alreadyRead = 0
+        var headRead: [QueryDocumentSnapshot] = []
         for (id, read) in head where toRead.contains(id) {
             take(id, read, now, isFirstListing, table, firestore)
             alreadyRead += 1
+            if let snapshot = read.snapshot { headRead.append(snapshot) }
         }
         // An array, not a copy of the set less the head: that set can hold 100,000 ids, and
         // is let go of here rather than held through the reading.
@@ -37,9 +39,14 @@ extension CollectionFolderChanges {
         // and touches no table; one slice is taken at a time, and the last is waited for.
         var taking: DispatchGroup?
         defer { taking?.wait() }
+        // A first read's documents in id order, for the first snapshot (not sorted again).
+        var inIDOrder: [QueryDocumentSnapshot] = []
+        if isFirstListing { inIDOrder.reserveCapacity(ids.count) }
         while start < ids.count {
             let slice = ids[start..<min(start + sliceSize, ids.count)]
             let results = readSlice(slice, fd, firestore)
+            let snapshots = results.compactMap(\.snapshot)
+            if isFirstListing { inIDOrder += snapshots }
             taking?.wait()
             let group = DispatchGroup()
             let tables = UncheckedTables(table: table, firestore: firestore)
@@ -52,9 +59,34 @@ extension CollectionFolderChanges {
             start = slice.endIndex
             sliceSize = Self.parallelSlice
             if reportsProgress && ids.count + alreadyRead >= Watcher.worthReporting {
-                watcher.reportProgress(read: alreadyRead + start, total: alreadyRead + ids.count, documents: results.compactMap(\.snapshot))
+                watcher.reportProgress(read: alreadyRead + start, total: alreadyRead + ids.count, documents: snapshots)
             }
         }
+        guard isFirstListing else { return }
+        taking?.wait()
+        taking = nil
+        table.holdInIDOrder(Self.merged(KeyOrder.sorted(headRead) { $0.key }, inIDOrder))
+    }
+
+    /// Two lists of documents in id order, as one: the few of `a` (the first files read)
+    /// placed among the many of `b` by binary search, since comparing ids costs.
+    private static func merged(_ a: [QueryDocumentSnapshot], _ b: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
+        guard !a.isEmpty else { return b }
+        var result: [QueryDocumentSnapshot] = []
+        result.reserveCapacity(a.count + b.count)
+        var from = 0
+        for document in a {
+            var low = from, high = b.count
+            while low < high {
+                let middle = (low + high) / 2
+                if b[middle].key < document.key { low = middle + 1 } else { high = middle }
+            }
+            result += b[from..<low]
+            result.append(document)
+            from = low
+        }
+        result += b[from...]
+        return result
     }
 
     /// The files of `ids`, read and parsed on every core, each with its snapshot made.

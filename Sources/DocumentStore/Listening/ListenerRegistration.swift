@@ -80,12 +80,12 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
     override var hasDelivered: Bool { results != nil }
 
     override func update(_ documents: WatchedDocuments, changed: Set<ExactID>?) {
-        update(documents: documents.byKey, changed: changed)
+        update(documents: documents.byKey, inIDOrder: documents.inIDOrder, changed: changed)
     }
 
-    private func update(documents: [ExactID: QueryDocumentSnapshot], changed: Set<ExactID>?) {
+    private func update(documents: [ExactID: QueryDocumentSnapshot], inIDOrder: [QueryDocumentSnapshot]?, changed: Set<ExactID>?) {
         guard let results else {
-            let results = LiveQueryResults(evaluator: query.evaluator, documents: documents)
+            let results = LiveQueryResults(evaluator: query.evaluator, documents: documents, inIDOrder: inIDOrder)
             self.results = results
             send(QuerySnapshot(query: query, documents: results.view, changes: Query.allAdded(results.view)))
             return

@@ -11,9 +11,10 @@ final class LiveQueryResults {
     /// With a limit, what the listener was last sent.
     private var page: [QueryDocumentSnapshot] = []
 
-    init(evaluator: QueryEvaluator, documents: [ExactID: QueryDocumentSnapshot]) {
+    /// `inIDOrder`: the same documents in id order, when the watcher has them so (a first read).
+    init(evaluator: QueryEvaluator, documents: [ExactID: QueryDocumentSnapshot], inIDOrder: [QueryDocumentSnapshot]? = nil) {
         self.evaluator = evaluator
-        rebuild(from: documents)
+        rebuild(from: documents, inIDOrder: inIDOrder)
     }
 
     private var isLimited: Bool { evaluator.definition.limit != nil }
@@ -22,9 +23,12 @@ final class LiveQueryResults {
     /// a change updates it in place instead of copying 100,000 references.
     var view: [QueryDocumentSnapshot] { isLimited ? page : matching }
 
-    private func rebuild(from documents: [ExactID: QueryDocumentSnapshot]) {
+    private func rebuild(from documents: [ExactID: QueryDocumentSnapshot], inIDOrder: [QueryDocumentSnapshot]? = nil) {
         matchingByKey = evaluator.matchesEverything ? documents : documents.filter { evaluator.matches($0.value) }
-        matching = evaluator.sorted(Array(matchingByKey.values))
+        // Documents in id order stay so through a filter, and a query by id finds them sorted
+        // in one pass.
+        let unsorted = inIDOrder.map { evaluator.matchesEverything ? $0 : $0.filter(evaluator.matches) } ?? Array(matchingByKey.values)
+        matching = evaluator.sorted(unsorted)
         page = isLimited ? Array(evaluator.window(of: matching)) : []
     }
 

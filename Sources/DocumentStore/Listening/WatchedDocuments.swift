@@ -5,6 +5,9 @@
 package final class WatchedDocuments {
     /// A collection's, group's or query's documents, by `Firestore.WatchKey.tableKey`.
     private(set) var byKey: [ExactID: QueryDocumentSnapshot] = [:]
+    /// The same documents in id order, when a first read took them so and nothing changed
+    /// since: a listener's first snapshot of a million documents is then not sorted again.
+    private(set) var inIDOrder: [QueryDocumentSnapshot]?
     /// A document listener's document, missing or not, once read.
     private(set) var document: DocumentSnapshot?
     /// Kept until the watcher takes them: a look that fails halfway loses none. Nil until
@@ -28,11 +31,15 @@ package final class WatchedDocuments {
         let new = snapshot()
         byKey[key] = new
         changed?.insert(key)
+        inIDOrder = nil
         return new
     }
 
     func remove(_ key: ExactID) {
-        if byKey.removeValue(forKey: key) != nil { changed?.insert(key) }
+        if byKey.removeValue(forKey: key) != nil {
+            changed?.insert(key)
+            inIDOrder = nil
+        }
     }
 
     /// Removes every document whose key is not in `kept` (after a read of everything).
@@ -46,6 +53,12 @@ package final class WatchedDocuments {
         let new = DocumentSnapshot(reference: reference(), stored: stored)
         document = new
         changed?.insert(new.key)
+    }
+
+    /// Says that `documents` are every document held, in id order (checked by count: a
+    /// source that took others too, or fewer, is sorted as any other).
+    func holdInIDOrder(_ documents: [QueryDocumentSnapshot]) {
+        inIDOrder = documents.count == byKey.count ? documents : nil
     }
 
     func reserveCapacity(_ count: Int) {

@@ -9,6 +9,8 @@ import Foundation
 /// (and opening never waits for another process's writer).
 extension DocumentFiles {
     static let strayAge: TimeInterval = 60
+    private static let temporaryPrefix = Array(".shelf-".utf8)
+    private static let temporarySuffix = Array(".tmp".utf8)
 
     /// Removes the stray temporary files in every collection folder at any depth; returns
     /// their paths relative to the root. Nothing on a folder this process cannot write.
@@ -18,18 +20,28 @@ extension DocumentFiles {
         var removed: [String] = []
         let cutoff = Date().timeIntervalSince1970 - age
         func sweep(_ dirFD: Int32, _ prefix: String) {
-            for entry in Self.listEntries(dirFD) where entry.undecodableName == nil {
-                if entry.name.hasPrefix(".shelf-") && entry.name.hasSuffix(".tmp") {
-                    var st = stat()
-                    guard fstatat(dirFD, entry.name, &st, AT_SYMLINK_NOFOLLOW) == 0, (st.st_mode & S_IFMT) == S_IFREG,
-                          TimeInterval(st.st_mtim.tv_sec) < cutoff, unlinkat(dirFD, entry.name, 0) == 0 else { continue }
-                    removed.append(prefix + entry.name)
-                } else if !entry.name.hasPrefix("."), entry.isDirectory ?? true {
-                    let child = openat(dirFD, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                    guard child >= 0 else { continue }
-                    sweep(child, prefix + entry.name + "/")
-                    close(child)
+            // Names looked at as bytes: a folder of a million documents makes no million
+            // strings (which took a core 0.7 s and 43 MB while the app read the same folder).
+            var temporary: [String] = [], folders: [String] = []
+            Self.forEachEntry(dirFD) { bytes, _, isDirectory in
+                if bytes.starts(with: Self.temporaryPrefix) && bytes.reversed().starts(with: Self.temporarySuffix.reversed()) {
+                    if let name = String(validating: bytes, as: UTF8.self) { temporary.append(name) }
+                } else if bytes.first != UInt8(ascii: "."), isDirectory ?? true {
+                    if let name = String(validating: bytes, as: UTF8.self) { folders.append(name) }
                 }
+                return true
+            }
+            for name in temporary {
+                var st = stat()
+                guard fstatat(dirFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+                      TimeInterval(st.st_mtim.tv_sec) < cutoff, unlinkat(dirFD, name, 0) == 0 else { continue }
+                removed.append(prefix + name)
+            }
+            for name in folders {
+                let child = openat(dirFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard child >= 0 else { continue }
+                sweep(child, prefix + name + "/")
+                close(child)
             }
         }
         sweep(rootFD, "")

@@ -9,6 +9,9 @@ extension CollectionFolderChanges {
     /// (`readHead`), taken as they are.
     func read(_ toRead: consuming Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
                       _ table: WatchedDocuments, _ watcher: Watcher, _ firestore: Firestore, head: [ExactID: Read] = [:]) {
+        // A first read into an empty table (not the fresh read of a watcher that held documents,
+        // whose unchanged ones keep their snapshots) holds its documents in id order.
+        let keepsIDOrder = isFirstListing && table.keys.isEmpty
         var alreadyRead = 0
         var headRead: [QueryDocumentSnapshot] = []
         for (id, read) in head where toRead.contains(id) {
@@ -41,12 +44,12 @@ extension CollectionFolderChanges {
         defer { taking?.wait() }
         // A first read's documents in id order, for the first snapshot (not sorted again).
         var inIDOrder: [QueryDocumentSnapshot] = []
-        if isFirstListing { inIDOrder.reserveCapacity(ids.count) }
+        if keepsIDOrder { inIDOrder.reserveCapacity(ids.count) }
         while start < ids.count {
             let slice = ids[start..<min(start + sliceSize, ids.count)]
             let results = readSlice(slice, fd, firestore)
             let snapshots = results.compactMap(\.snapshot)
-            if isFirstListing { inIDOrder += snapshots }
+            if keepsIDOrder { inIDOrder += snapshots }
             taking?.wait()
             let group = DispatchGroup()
             let tables = UncheckedTables(table: table, firestore: firestore)
@@ -62,7 +65,7 @@ extension CollectionFolderChanges {
                 watcher.reportProgress(read: alreadyRead + start, total: alreadyRead + ids.count, documents: snapshots)
             }
         }
-        guard isFirstListing else { return }
+        guard keepsIDOrder else { return }
         taking?.wait()
         taking = nil
         table.holdInIDOrder(Self.merged(KeyOrder.sorted(headRead) { $0.key }, inIDOrder))

@@ -8,7 +8,7 @@ final class ProgressLine {
 
     func show(_ name: String, _ done: Int, of total: Int) {
         guard isTerminal, total > 0 else { return }
-        let width = 30, filled = done * width / total
+        let width = 30, filled = min(width, max(0, done * width / total))  // more done than counted: full
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         write("\r\u{1B}[K" + PrintableText.safe(name, maxLength: 40) + " [\(bar)] \(done.formatted()) of \(total.formatted())")
         isShowing = true

@@ -10,8 +10,10 @@ of the same size with scripts/write-floor.c (temporary name, write, rename, one 
 into another new folder with `shelf export`. Nothing is deleted until the end: ext4 without a
 journal (this machine's disk) skips inodes freed in the last minutes when it allocates new ones,
 which slows whatever writes next by up to 3×, so run it well after deleting other large
-folders. Prints each round's wall times and the medians' ratios to the floor. With --before, an
-earlier build of shelf generates and exports in each round too, after the others.
+folders. What runs later in a round finds the file system fuller, so the floor takes each place
+in turn from round to round (first, after generate, after export, …). Prints each round's wall
+times and the medians' ratios to the floor. With --before, an earlier build of shelf generates
+and exports in each round too, after the others.
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -22,6 +24,14 @@ def timed(command):
     start = time.monotonic()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     return time.monotonic() - start
+
+
+def books_size(work, shelf):
+    """The median size of a generated book's file (the floor writes files of that size)."""
+    folder = os.path.join(work, "size-sample")
+    subprocess.run([shelf, "generate", "--data", folder, "--count", "1000"], check=True, stdout=subprocess.DEVNULL)
+    books = os.path.join(folder, "books")
+    return int(statistics.median(os.path.getsize(os.path.join(books, n)) for n in os.listdir(books)))
 
 
 def main():
@@ -39,18 +49,25 @@ def main():
     subprocess.run(["cc", "-O2", "-o", floor, os.path.join(ROOT, "scripts", "write-floor.c")], check=True)
     rows = []
     binaries = [("", args.shelf)] + ([("before-", args.before)] if args.before else [])
+    size = None
     try:
         for round in range(1, args.rounds + 1):
             row = {}
+            steps = []
             for name, shelf in binaries:
                 generated = os.path.join(work, f"{name}generated-{round}")
-                row[name + "generate"] = timed([shelf, "generate", "--data", generated, "--count", str(args.count)])
-                if not name:
-                    books = os.path.join(generated, "books")
-                    size = int(statistics.median(os.path.getsize(os.path.join(books, n)) for n in os.listdir(books)[:1000]))
-                    row["floor"] = timed([floor, os.path.join(work, f"floor-{round}"), str(args.count), "500", str(size)])
-                row[name + "export"] = timed([shelf, "export", "--data", generated, "--to", os.path.join(work, f"{name}export-{round}")])
-            rows.append(row)
+                steps.append((name + "generate", [shelf, "generate", "--data", generated, "--count", str(args.count)]))
+                steps.append((name + "export", [shelf, "export", "--data", generated, "--to", os.path.join(work, f"{name}export-{round}")]))
+            # What runs later in a round finds the file system fuller: the floor takes each
+            # place in turn (first, between, last), so the medians compare like with like.
+            steps.insert((round - 1) % (len(steps) + 1), ("floor", None))
+            for key, command in steps:
+                if command is None:
+                    if size is None:
+                        size = books_size(work, args.shelf)
+                    command = [floor, os.path.join(work, f"floor-{round}"), str(args.count), "500", str(size)]
+                row[key] = timed(command)
+            rows.append({key: row[key] for key in ["floor"] + [name + step for name, _ in binaries for step in ("generate", "export")]})
             print(f"round {round}: " + ", ".join(f"{key} {value:.2f} s" for key, value in row.items()), file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -53,6 +53,18 @@ final class ExportCommandTests: ScratchFolderTestCase {
         XCTAssertEqual(try run(["check", "--data", destination.path]).output, try run(["check", "--data", source.path]).output)
     }
 
+    func testACollectionOfManyBatchesArrivesWholeWithAnUnreadableOneAmongThem() throws {
+        let generated = try run(["generate", "--data", source.path, "--count", "1037"])
+        XCTAssertEqual(generated.status, 0, generated.output)
+        try write("books/generated-0000600x.json", "not json", in: source)  // in the middle of the second batch
+        let destination = scratch.appendingPathComponent("copy")
+        let result = try run(["export", "--data", source.path, "--to", destination.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("books/generated-0000600x: cannot be read, left out"), result.output)
+        XCTAssertEqual(try documents(in: destination), try documents(in: source), "every readable document, once")
+        XCTAssertTrue(try documents(in: destination).keys.contains("books/generated-0001036.json"), "the last batch too")
+    }
+
     func testAnUnreadableDocumentIsNamedAndLeftOut() throws {
         try write("colors/broken.json", #"{"name": "#, in: source)
         let destination = scratch.appendingPathComponent("copy")

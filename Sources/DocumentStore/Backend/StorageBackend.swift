@@ -21,6 +21,8 @@ package protocol StorageBackend: AnyObject, Sendable {
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument]
     /// The query's results, in its order, cursors and limits applied.
     func results(of query: Query) throws -> [QueryDocumentSnapshot]
+    /// The collection's documents a page at a time, in id order (`CollectionPages`).
+    func pages(of collection: CollectionReference, size: Int) throws -> any CollectionPages
     /// How many documents the query finds, when the storage can count them without reading
     /// them; nil: read the results and count those.
     func count(of query: Query) throws -> Int?
@@ -77,6 +79,7 @@ extension StorageBackend {
     package func otherFileCount(in collection: ResourcePath) throws -> Int { 0 }
     package func strayTemporaryFilesRemoved(sweepingNow: Bool) -> [String] { [] }
     package func count(of query: Query) throws -> Int? { nil }
+    package func pages(of collection: CollectionReference, size: Int) throws -> any CollectionPages { try QueryPages(of: collection, size: size) }
     package func prepareOrder(of query: Query) {}
     package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
 }

@@ -14,13 +14,18 @@ enum CollectionScan {
         let readLock = files.lockForReading(); defer { readLock?.release() }  // never half a batch
         guard let fd = try files.openFolder(path.segments, create: false) else { return [] }
         defer { close(fd) }
-        let ids = KeyOrder.sorted(DocumentFileName.documents(in: fd).map(\.id)) { $0 }
-        return read(ids, in: fd, path: path, files: files, firestore: firestore)
+        return read(sortedIDs(in: fd), in: fd, path: path, files: files, firestore: firestore)
+    }
+
+    /// The ids of the documents of the open folder `fd`, by their bytes.
+    static func sortedIDs(in fd: Int32) -> [ExactID] {
+        KeyOrder.sorted(DocumentFileName.documents(in: fd).map(\.id)) { $0 }
     }
 
     /// Reads the documents of `ids` (sorted) on every core, each task into its own slots of the
-    /// answer, which are then moved into the array (no reference counted twice).
-    private static func read(_ ids: [ExactID], in fd: Int32, path: ResourcePath, files: DocumentFiles, firestore: Firestore) -> [QueryDocumentSnapshot] {
+    /// answer, which are then moved into the array (no reference counted twice); those whose
+    /// files are gone are left out.
+    static func read(_ ids: [ExactID], in fd: Int32, path: ResourcePath, files: DocumentFiles, firestore: Firestore) -> [QueryDocumentSnapshot] {
         let base = UnsafeMutablePointer<QueryDocumentSnapshot?>.allocate(capacity: ids.count)
         base.initialize(repeating: nil, count: ids.count)
         defer { base.deallocate() }
@@ -49,5 +54,44 @@ enum CollectionScan {
     private struct UnsafeSlots: @unchecked Sendable {
         let base: UnsafeMutablePointer<QueryDocumentSnapshot?>
         func set(_ index: Int, _ document: QueryDocumentSnapshot) { base[index] = document }
+    }
+}
+
+/// A folder's pages: its files listed once, then each page's read (under the read lock, so
+/// never half a batch) on every core. A document written after the listing is not among them;
+/// one deleted after it is left out.
+final class CollectionFolderPages: CollectionPages, @unchecked Sendable {
+    let count: Int
+    private let ids: [ExactID]
+    private let path: ResourcePath
+    private let files: DocumentFiles
+    private let firestore: Firestore
+    private let size: Int
+    /// Only `next()` touches it, on one thread at a time.
+    private var start = 0
+
+    init(of collection: CollectionReference, size: Int, files: DocumentFiles) throws {
+        (path, firestore, self.files, self.size) = (collection.collectionPath, collection.firestore, files, size)
+        ids = try files.reading { [path] in
+            guard let fd = try files.openFolder(path.segments, create: false) else { return [] }
+            defer { close(fd) }
+            return CollectionScan.sortedIDs(in: fd)
+        }
+        count = ids.count
+    }
+
+    func next() throws -> [QueryDocumentSnapshot] {
+        // A page whose documents were all deleted since the listing is no end.
+        while start < ids.count {
+            let page = Array(ids[start..<min(start + size, ids.count)])
+            start += page.count
+            let documents = try files.reading {
+                guard let fd = try files.openFolder(path.segments, create: false) else { return [QueryDocumentSnapshot]() }
+                defer { close(fd) }
+                return CollectionScan.read(page, in: fd, path: path, files: files, firestore: firestore)
+            }
+            if !documents.isEmpty { return documents }
+        }
+        return []
     }
 }

@@ -33,6 +33,10 @@ final class FolderBackend: StorageBackend {
         try QuerySource.results(of: query, files: files)
     }
 
+    func pages(of collection: CollectionReference, size: Int) throws -> any CollectionPages {
+        try CollectionFolderPages(of: collection, size: size, files: files)
+    }
+
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
         guard let folder = try files.openFolder(collection.segments, create: false) else { return [] }
         defer { closeDescriptor(folder) }

@@ -34,7 +34,7 @@ struct ExportCommand: ParsableCommand {
             throw DataLocation.Problem(description: PrintableText.safe(
                 "\(destinationLocation.displayName) already holds collections (\(existing.joined(separator: ", "))): export into a new or empty folder"))
         }
-        var export = StoreExport(destination: destination, readsInPages: sourceLocation.isServer)
+        var export = StoreExport(destination: destination)
         let started = Date()
         do {
             for collection in try source.listCollections() { try export.copy(collection) }
@@ -63,50 +63,43 @@ struct StoreExport {
     /// Documents read but refused by the destination's write limits.
     private(set) var refused: [String] = []
     private let progress = ProgressLine()
-    /// A server's collection is read a page at a time, in id order, so that one of any size is
-    /// copied in the memory of a page; a folder's whole (each query of a folder reads every file).
-    private let readsInPages: Bool
-    static let pageSize = 10_000
 
-    init(destination: Firestore, readsInPages: Bool) {
+    init(destination: Firestore) {
         self.destination = destination
-        self.readsInPages = readsInPages
     }
 
+    /// Copies the collection a batch at a time, each next batch read (its documents, their
+    /// times, their values rebased) while one is written, so a collection of any size is
+    /// copied in the memory of two batches; then the collections below its documents.
     mutating func copy(_ collection: CollectionReference) throws {
         collections += 1
-        let total = readsInPages ? try waitFor { try await collection.count.getAggregation(source: .server) }.count.intValue : nil
-        var read = 0, last: QueryDocumentSnapshot?
-        repeat {
-            let byID = collection.order(by: FieldPath.documentID())
-            let query = !readsInPages ? collection : (last.map { byID.start(afterDocument: $0) } ?? byID).limit(to: Self.pageSize)
-            let page = try waitFor { try await query.getDocuments() }.documents
-            try copy(page, of: collection, after: read, of: total ?? page.count)
-            read += page.count
-            last = page.last
-        } while readsInPages && last != nil && read % Self.pageSize == 0
+        let pages = try collection.pages(size: Self.batchSize)
+        let destination = destination
+        var read = 0
+        try BatchPipeline.run(make: { _ -> ReadPage? in
+            let page = try pages.next()
+            guard !page.isEmpty else { return nil }
+            let readable = page.filter { $0.readError == nil }
+            return ReadPage(documents: page, readable: readable, batch: readable.isEmpty ? nil : try Self.batch(of: readable, into: destination))
+        }, write: { page, _ in
+            for document in page.documents {
+                guard let error = document.readError else { continue }
+                unreadable.append(document.reference.path)
+                progress.interrupt(with: PrintableText.safe("\(document.reference.path): cannot be read, left out: \(error)"))
+            }
+            if let batch = page.batch { try commit(page.readable, batch) }
+            read += page.documents.count
+            progress.show(collection.path, read, of: max(pages.count, read))
+        })
         progress.finish(collection.path, read)
         for subcollection in try collection.subcollections() { try copy(subcollection) }
     }
 
-    /// Copies one page of the collection's documents, `done` of `total` read before it.
-    private mutating func copy(_ documents: [QueryDocumentSnapshot], of collection: CollectionReference, after done: Int, of total: Int) throws {
-        var readable: [QueryDocumentSnapshot] = []
-        for document in documents {
-            guard let error = document.readError else { readable.append(document); continue }
-            unreadable.append(document.reference.path)
-            progress.interrupt(with: PrintableText.safe("\(document.reference.path): cannot be read, left out: \(error)"))
-        }
-        // Each next batch (the documents' times read, their values rebased) made while one is written.
-        let destination = destination
-        let batchSize = Self.batchSize
-        try BatchPipeline.run(count: (readable.count + batchSize - 1) / batchSize, make: { [readable] number in
-            let documents = Array(readable[(number * batchSize)..<min((number + 1) * batchSize, readable.count)])
-            return (documents, try Self.batch(of: documents, into: destination))
-        }, write: { made, number in
-            try commit(made.0, made.1)
-            progress.show(collection.path, done + min((number + 1) * batchSize, readable.count), of: max(total, done + documents.count))
-        })
+    /// A page of the source, and the batch that writes those of its documents that could be read.
+    private struct ReadPage: Sendable {
+        let documents: [QueryDocumentSnapshot]
+        let readable: [QueryDocumentSnapshot]
+        let batch: WriteBatch?
     }
 
     /// The documents as one batch of the destination, each keeping its times.

@@ -41,7 +41,8 @@ struct GenerateCommand: ParsableCommand {
         // next batch's books made while one is written.
         let count = count
         let progress = ProgressLine()
-        try BatchPipeline.run(count: (count + Self.batchSize - 1) / Self.batchSize, make: { number in
+        try BatchPipeline.run(make: { number -> WriteBatch? in
+            guard number * Self.batchSize < count else { return nil }
             let batch = store.batch()
             for index in (first + number * Self.batchSize)..<(first + min((number + 1) * Self.batchSize, count)) {
                 try batch.setData(from: SyntheticBooks.book(index), forDocument: books.document(Self.id(index)))

@@ -38,8 +38,20 @@ final class StrayTemporaryFilesTests: StoreTestCase {
         XCTAssertTrue(exists("books/.shelf-left.tmp"), "no write yet, no .shelf/: opening looks at nothing")
         try db.document("books/dune").write(["title": "Dune"])
         let other = try Firestore(directory: store.root)
-        // Swept in the background from the opening on; asking waits for the sweep.
+        // Swept in the background a moment after the opening, or at once when asked (and
+        // asking waits for the sweep).
         XCTAssertEqual(other.strayTemporaryFilesRemoved, ["books/.shelf-left.tmp"])
         XCTAssertFalse(exists("books/.shelf-left.tmp"), "removed by the opening's sweep")
+    }
+
+    func testTheOpeningsSweepWaitsAMomentForTheFirstReadsThenRunsUnasked() throws {
+        try db.document("books/dune").write(["title": "Dune"])
+        try place("books/.shelf-left.tmp", age: 3600)
+        _ = try Firestore(directory: store.root)
+        Thread.sleep(forTimeInterval: 0.2)  // an immediate sweep of a folder of two files would be over
+        XCTAssertTrue(exists("books/.shelf-left.tmp"), "not swept while a listener's first files are read")
+        let deadline = Date().addingTimeInterval(DocumentFiles.straySweepDelay + 10)
+        while exists("books/.shelf-left.tmp") && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertFalse(exists("books/.shelf-left.tmp"), "swept unasked after \(DocumentFiles.straySweepDelay) s, though the store is no longer referenced")
     }
 }

@@ -188,7 +188,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
         // looking at everything, so no change falls between the look and the events.
         if let watch { events.unwatch(watch) }
         overflowsSeen = events.overflows
-        watch = events.watch(folder: fd, inode: folderStamp.inode)
+        watch = files.watchGate.addingWatch { events.watch(folder: fd, inode: folderStamp.inode) }
         if watch == nil { eventSource = .none }  // out of watches: the sweep from now on
         return .rescan
     }

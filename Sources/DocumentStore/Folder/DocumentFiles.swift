@@ -16,9 +16,18 @@ final class DocumentFiles: Sendable {
     let strayFilesRemoved = Locked<[String]>([])
     /// The sweep the opening started; `strayFilesRemovedWhenOpened` waits for it.
     private let straySweep = DispatchGroup()
+    /// True while the opening's sweep is due and not yet begun.
+    private let straySweepDue = Locked(false)
+    /// How long after opening the sweep begins: a listener's first files are read first
+    /// (listing a million names took one of two cores while they were, and the first rows
+    /// waited for it).
+    static let straySweepDelay: TimeInterval = 1
+    /// Holds folder opens back while a listener adds an inotify watch (see `FolderWatchGate`).
+    let watchGate = FolderWatchGate()
 
     /// The stray temporary files the opening's sweep removed, once it is done.
     func strayFilesRemovedWhenOpened() -> [String] {
+        startStraySweep()
         straySweep.wait()
         return strayFilesRemoved.withLock { $0 }
     }
@@ -43,9 +52,21 @@ final class DocumentFiles: Sendable {
         if hasJournalFiles && !isReadOnly { try recover() }
         // Killed single-document writers' leftovers. Only a folder Shelf has written to can
         // hold them (every write makes `.shelf/`), so a fresh or read-only one costs one stat.
-        // Swept in the background: listing 100,000 files would hold up the first rows.
+        // Swept in the background, a moment later (or as soon as asked for): listing a
+        // million files would hold up the first rows.
         var st = stat()
         if fstatat(rootFD, Self.shelfFolder, &st, 0) == 0 {
+            straySweepDue.withLock { $0 = true }
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.straySweepDelay) { self.startStraySweep() }
+        }
+    }
+
+    /// Begins the opening's sweep, unless it has begun or is not due.
+    private func startStraySweep() {
+        straySweepDue.withLock { due in
+            guard due else { return }
+            due = false
+            // Entered while locked, so whoever finds it begun can wait for it.
             DispatchQueue.global(qos: .utility).async(group: straySweep) { self.removeStrayTemporaryFiles() }
         }
     }
@@ -68,6 +89,7 @@ final class DocumentFiles: Sendable {
     /// Opens the folder at `segments` below the root (a collection, or a document's folder of
     /// subcollections). Returns nil when it does not exist and `create` is false.
     func openFolder(_ segments: [String], create: Bool) throws(DocumentStoreError) -> Int32? {
+        watchGate.waitToOpen()
         var fd = openat(rootFD, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(rootPath, "open the data folder", errno: errno) }
         for (depth, segment) in segments.enumerated() {

@@ -1,0 +1,34 @@
+@testable import DocumentStore
+import Foundation
+import XCTest
+
+/// While the kernel adds an inotify watch to a folder (80 ms at a million names, the folder's
+/// entry locked), the store's own folder opens wait, asleep, instead of spinning on that lock
+/// with a core the app needs (`FolderWatchGate`).
+final class FolderWatchGateTests: StoreTestCase {
+    func testAFolderOpenWaitsForAWatchBeingAdded() throws {
+        try db.document("books/dune").write(["title": "Dune"])
+        let files = db.files
+        let order = Locked<[String]>([])
+        let opened = DispatchSemaphore(value: 0)
+        files.watchGate.addingWatch {
+            DispatchQueue.global().async {
+                if let fd = (try? files.openFolder(["books"], create: false)) ?? nil { close(fd) }
+                order.withLock { $0.append("opened") }
+                opened.signal()
+            }
+            Thread.sleep(forTimeInterval: 0.2)  // time enough for an open that did not wait
+            order.withLock { $0.append("watch added") }
+        }
+        opened.wait()
+        XCTAssertEqual(order.withLock { $0 }, ["watch added", "opened"])
+    }
+
+    func testAListenerAddsItsFoldersWatchThroughTheGate() throws {
+        try db.document("books/dune").write(["title": "Dune"])
+        let recorder = ListenerRecorder<QuerySnapshot>()
+        track(db.collection("books").addSnapshotListener(recorder.listener))
+        XCTAssertNotNil(recorder.snapshot(1))
+        XCTAssertEqual(db.files.watchGate.watchesAdded.withLock { $0 }, 1, "the folder's watch, added once")
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""The first rows of a large folder, start after start, alternating between builds.
+
+    swift build -c release --product shelf
+    python3 scripts/first-rows-bench.py [--count 1000000] [--starts 8] [--before OLD-SHELF]
+
+Starts the real binary on the folder of COUNT generated books that size-bench.py keeps under
+.build-compare/sizes/ (run it once first), in a 100x30 pseudo-terminal, until a book row is on
+screen, then stops it; STARTS times, each build in turn, so a noisy machine weighs on both
+alike. Prints each build's median and every start, sorted. Only the first rows: a start costs
+about as much as they take, not a whole load.
+"""
+import argparse, os, statistics, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=1_000_000)
+    parser.add_argument("--starts", type=int, default=8)
+    parser.add_argument("--shelf", default=os.path.join(compare.ROOT, ".build", "release", "shelf"))
+    parser.add_argument("--before", help="an earlier shelf binary, started in turn with this one")
+    args = parser.parse_args()
+    compare.run_in_venv(__file__, skip_peers=True)
+    compare.require_release_binary(args.shelf, "first-rows-bench")
+    folder = os.path.join(compare.WORK, "sizes", f"folder-{args.count}")
+    if not os.path.isdir(os.path.join(folder, "books")):
+        raise SystemExit(f"first-rows-bench: {folder} not found: make it with `python3 scripts/size-bench.py --folder {args.count} --postgres ''`")
+    binaries = [("this build", args.shelf)] + ([("before", args.before)] if args.before else [])
+    starts = {name: [] for name, _ in binaries}
+    for _ in range(args.starts):
+        for name, shelf in binaries:
+            session = compare.Session([shelf, "--data", folder], {"SWIFT_BACKTRACE": "interactive=no"})
+            try:
+                starts[name].append(session.wait(compare.has_book_row, 60, "a book row"))
+            finally:
+                session.stop()
+            time.sleep(0.5)  # the stopped app's memory given back before the next start
+    print(f"first rows of {args.count:,} books, {args.starts} starts each (ms)")
+    for name, seconds in starts.items():
+        print(f"{name}: median {1000 * statistics.median(seconds):.0f}; " + " ".join(f"{1000 * s:.0f}" for s in sorted(seconds)))
+
+
+if __name__ == "__main__":
+    main()

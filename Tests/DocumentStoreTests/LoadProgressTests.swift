@@ -51,6 +51,7 @@ final class LoadProgressTests: StoreTestCase {
         XCTAssertTrue(reports.dropFirst().allSatisfy { $0.total == count })
         let reported = reports.flatMap(\.documents)
         XCTAssertEqual(reported.count, count, "each document reported once")
+        XCTAssertEqual(db.files.filesRead.withLock { $0 }, count, "each file read once: the first ones, read before the listing, not again")
         XCTAssertEqual(Set(reported.map(\.documentID)), Set(snapshot.documents.map(\.documentID)))
         // The same snapshot objects: what an app derived from them while loading stays valid.
         let first = Dictionary(uniqueKeysWithValues: snapshot.documents.map { ($0.documentID, $0) })

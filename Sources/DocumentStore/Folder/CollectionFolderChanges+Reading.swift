@@ -3,30 +3,40 @@ import Foundation
 /// Reading a collection folder's changed files: few one by one, many on every core in slices
 /// that listeners waiting for their first snapshot are told of.
 extension CollectionFolderChanges {
-    /// Reads the files, and updates the documents that differ. Many files (a first listing) are
-    /// read on every core, a slice at a time, each slice then taken in (while the next is read)
-    /// and, while a listener waits for its first snapshot, reported to it. `head` holds files already read
+    /// Reads the files, and updates the documents that differ: those of `toRead`, and those a
+    /// first listing found (`listed`). Many files (a first listing) are read on every core, a
+    /// slice at a time, each slice then taken in (while the next is read) and, while a
+    /// listener waits for its first snapshot, reported to it. `head` holds files already read
     /// (`readHead`), taken as they are.
-    func read(_ toRead: consuming Set<ExactID>, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
-                      _ table: WatchedDocuments, _ watcher: Watcher, _ firestore: Firestore, head: [ExactID: Read] = [:]) {
+    func read(_ toRead: consuming Set<ExactID>, listed: consuming ListedFiles?, _ fd: Int32, _ now: TimeInterval, _ isFirstListing: Bool,
+              _ table: WatchedDocuments, _ watcher: Watcher, _ firestore: Firestore, head: Head = Head()) {
         // A first read into an empty table (not the fresh read of a watcher that held documents,
         // whose unchanged ones keep their snapshots) holds its documents in id order.
         let keepsIDOrder = isFirstListing && table.keys.isEmpty
         var alreadyRead = 0
         var headRead: [QueryDocumentSnapshot] = []
-        for (id, read) in head where toRead.contains(id) {
+        // The head's files are unchanged since read (`keepUnchanged`): a first listing finds
+        // them all; events or a later listing name those to take.
+        for (id, read) in head.reads where listed != nil || toRead.contains(id) {
             take(id, read, now, isFirstListing, table, firestore)
             alreadyRead += 1
             if let snapshot = read.snapshot { headRead.append(snapshot) }
         }
-        // An array, not a copy of the set less the head: that set can hold 100,000 ids, and
+        // Arrays, not a copy of the set less the head: that set can hold 100,000 ids, and
         // is let go of here rather than held through the reading.
-        var unread = Array(toRead.lazy.filter { head[$0] == nil })
+        var unread: [ExactID]
+        if var first = listed {
+            listed = nil
+            first.leaveOut(head)
+            unread = first.ids
+        } else {
+            unread = Array(toRead.lazy.filter { head.reads[$0] == nil })
+        }
         toRead = []
         guard unread.count >= Self.parallelReading else {
             for id in unread {
                 let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
-                take(id, (stored, stamp, nil), now, isFirstListing, table, firestore)
+                take(id, (stored, stamp ?? Self.listedStamp(id, stored, fd), nil), now, isFirstListing, table, firestore)
             }
             return
         }
@@ -100,8 +110,9 @@ extension CollectionFolderChanges {
         results.withUnsafeMutableBufferPointer { results in
             let results = UnsafeResults(base: results.baseAddress)
             files.readDocuments(count: ids.count, in: fd, store: firestore, id: { ids[first + $0] }) { index, stored, stamp in
-                let snapshot = stored == .missing ? nil : QueryDocumentSnapshot(in: collection, key: ids[first + index], stored: stored)
-                results.set(index, (stored, stamp, snapshot))
+                let id = ids[first + index]
+                let snapshot = stored == .missing ? nil : QueryDocumentSnapshot(in: collection, key: id, stored: stored)
+                results.set(index, (stored, stamp ?? Self.listedStamp(id, stored, fd), snapshot))
             }
         }
         return results
@@ -111,16 +122,50 @@ extension CollectionFolderChanges {
     /// names and making their tables takes over 100 ms), so a listener waiting for its first
     /// snapshot is told of its first documents at once. Only when the folder's first listing
     /// chunk is full: a smaller folder is listed and read at once anyway.
-    func readHead(_ fd: Int32, _ watcher: Watcher, _ firestore: Firestore) -> [ExactID: Read] {
-        guard reportsProgress && watcher.isAwaitingFirstSnapshot else { return [:] }
+    func readHead(_ fd: Int32, _ watcher: Watcher, _ firestore: Firestore) -> Head {
+        guard reportsProgress && watcher.isAwaitingFirstSnapshot else { return Head() }
         let entries = DocumentFiles.listEntries(fd, limit: Self.firstParallelSlice)
-        guard entries.count == Self.firstParallelSlice else { return [:] }
-        let ids = entries.filter { $0.isDirectory != true }.compactMap(DocumentFileName.id(of:)).filter { !$0.isUndecodableFileName }
-        let results = readSlice(ids[...], fd, firestore)
-        var head: [ExactID: Read] = [:]
-        for (id, read) in zip(ids, results) where read.stored != .missing { head[id] = read }
-        watcher.reportProgress(read: head.count, total: nil, documents: head.values.compactMap(\.snapshot))
+        guard entries.count == Self.firstParallelSlice else { return Head() }
+        var head = Head()
+        head.ids = entries.filter { $0.isDirectory != true }.compactMap(DocumentFileName.id(of:)).filter { !$0.isUndecodableFileName }
+        let results = readSlice(head.ids[...], fd, firestore)
+        for (id, read) in zip(head.ids, results) where read.stored != .missing { head.reads[id] = read }
+        watcher.reportProgress(read: head.reads.count, total: nil, documents: head.reads.values.compactMap(\.snapshot))
         return head
+    }
+
+    /// A large folder's first files, read before it was listed (`readHead`).
+    struct Head {
+        /// The documents' ids, in the order the folder lists them.
+        var ids: [ExactID] = []
+        /// Those read and still unchanged.
+        var reads: [ExactID: Read] = [:]
+    }
+
+    /// The documents a first listing found, in the order the folder lists them.
+    struct ListedFiles {
+        var ids: [ExactID] = []
+
+        /// Leaves out the head's files unchanged since read. They lead the listing, in the same
+        /// order, unless the folder changed in between: then each id is looked up (which the
+        /// common case spares a million ids).
+        mutating func leaveOut(_ head: Head) {
+            guard !head.reads.isEmpty else { return }
+            let prefix = head.ids.count
+            if ids.count >= prefix && ids[..<prefix].elementsEqual(head.ids) {
+                ids.replaceSubrange(..<prefix, with: ids[..<prefix].filter { head.reads[$0] == nil })
+            } else {
+                ids.removeAll { head.reads[$0] != nil }
+            }
+        }
+    }
+
+    /// The stamp of a file listed but not read (it could not be opened): its inode, so it is
+    /// read again only when it changes.
+    static func listedStamp(_ id: ExactID, _ stored: StoredDocument, _ fd: Int32) -> FileStamp? {
+        var st = stat()
+        guard stored != .missing, fstatat(fd, id.text + DocumentFiles.fileExtension, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return .listed(inode: UInt64(st.st_ino))
     }
 
     /// Reading more files than this at once is done on every core, this many at a time (the
@@ -153,7 +198,8 @@ extension CollectionFolderChanges {
             gone(id, table)
             return
         }
-        stamps[id] = stamp ?? .listed(inode: stamps[id]?.inode ?? 0)  // could not be read: read again when it changes
+        // Could not be read: read again when it changes.
+        stamps[id] = stamp ?? .listed(inode: stamps[id]?.inode ?? 0)
         // Timestamps are coarse: a change right after this read could leave the stamp as it
         // is, so a file read within the window is read once more when the window has passed
         // (by the sweep; with events, by a rescan, since the change itself queues an event).

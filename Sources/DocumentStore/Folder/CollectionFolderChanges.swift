@@ -138,17 +138,18 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
         let folderStamp = FileStamp(st)
         let isFirstListing = folder == nil
         var toRead: Set<ExactID> = []
+        var listed: ListedFiles?
         // A large folder's first files are read and shown before it is watched (the kernel
         // takes 80 ms to watch a folder of a million names it holds), then checked once it
         // is: one that changed in between is read again with the rest.
-        var head = isFirstListing ? readHead(fd, watcher, firestore) : [:]
+        var head = isFirstListing ? readHead(fd, watcher, firestore) : Head()
         let look = look(fd, folderStamp, firestore)
-        keepUnchanged(&head, fd)
+        keepUnchanged(&head.reads, fd)
         switch look {
         case .names(let names):
-            if !check(names, fd, &toRead, table) { list(fd, folderStamp, now, &toRead, table, firestore) }
+            if !check(names, fd, &toRead, table) { list(fd, folderStamp, now, &toRead, &listed, table, firestore) }
         case .rescan:
-            list(fd, folderStamp, now, &toRead, table, firestore)
+            list(fd, folderStamp, now, &toRead, &listed, table, firestore)
             // A first listing reads every file anyway.
             if !isFirstListing {
                 toRead.formUnion(racy.keys)  // their stamps could hide a change the lost events told of
@@ -156,12 +157,12 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             }
         case .sweep:
             if folderStamp != folder || relistFolderAt.map({ now >= $0 }) == true {
-                list(fd, folderStamp, now, &toRead, table, firestore)
+                list(fd, folderStamp, now, &toRead, &listed, table, firestore)
             }
             for id in racy.filter({ now >= $0.value }).keys { toRead.insert(id) }
             statAll(idsToStat(now: now), fd, &toRead)
         }
-        read(consume toRead, fd, now, isFirstListing, table, watcher, firestore, head: head)
+        read(consume toRead, listed: listed, fd, now, isFirstListing, table, watcher, firestore, head: head)
     }
 
     /// Drops from `head` the files whose stamp is not the one they were read with.
@@ -225,19 +226,36 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
 
     /// Lists the folder: ids added, removed or replaced (a new inode) since the last listing.
     private func list(_ fd: Int32, _ folderStamp: FileStamp, _ now: TimeInterval, _ toRead: inout Set<ExactID>,
-                      _ table: WatchedDocuments, _ firestore: Firestore) {
+                      _ listed: inout ListedFiles?, _ table: WatchedDocuments, _ firestore: Firestore) {
         foldersListed.withLock { $0 += 1 }
         if sweepOrderIsStale {
             sweepOrder = Array(stamps.keys)
             sweepOrderIsStale = false
         }
         let found = DocumentFileName.documents(in: fd)
-        let isFirst = stamps.isEmpty
-        var added: [ExactID] = []
-        if isFirst {
-            toRead.reserveCapacity(found.count)
+        folder = folderStamp
+        relistFolderAt = now - folderStamp.lastChange < Self.racyWindow ? folderStamp.lastChange + Self.racyWindow : nil
+        // Nothing known yet (a first listing): every file is read next, as listed, its stamp
+        // then kept as read. No id is looked up or hashed here: at a million files, the
+        // tables and the set of ids to read took a second of one core before the first read.
+        guard !stamps.isEmpty else {
+            var first = ListedFiles()
+            first.ids.reserveCapacity(found.count)
             stamps.reserveCapacity(found.count)
+            for (id, inode) in found {
+                if id.isUndecodableFileName {
+                    stamps[id] = .listed(inode: inode)
+                    let document = DocumentFileName.undecodableDocument(id, in: path, firestore: firestore)
+                    table.take(tableKey(id), document.stored) { document }
+                    continue
+                }
+                first.ids.append(id)
+            }
+            sweepOrder += first.ids
+            listed = first
+            return
         }
+        var added: [ExactID] = []
         for (id, inode) in found {
             let held = stamps[id]
             guard held?.inode != inode else { continue }  // the file read, or listed, before
@@ -251,21 +269,16 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             }
             toRead.insert(id)
         }
-        // Files listed before and not now are gone (at a first listing there are none, and no
-        // table of the names listed is made).
-        if !isFirst {
-            let listed = Set(found.lazy.map(\.id))
-            let removed = stamps.keys.filter { !listed.contains($0) }
-            for id in removed {
-                forget(id)
-                table.remove(tableKey(id))
-            }
-            // The sweep needs every name once, in no particular order.
-            if !removed.isEmpty { sweepOrder.removeAll { !listed.contains($0) } }
+        // Files listed before and not now are gone.
+        let listedNow = Set(found.lazy.map(\.id))
+        let removed = stamps.keys.filter { !listedNow.contains($0) }
+        for id in removed {
+            forget(id)
+            table.remove(tableKey(id))
         }
+        // The sweep needs every name once, in no particular order.
+        if !removed.isEmpty { sweepOrder.removeAll { !listedNow.contains($0) } }
         sweepOrder += added
-        folder = folderStamp
-        relistFolderAt = now - folderStamp.lastChange < Self.racyWindow ? folderStamp.lastChange + Self.racyWindow : nil
     }
 
     /// Adds to `toRead` each of `ids` whose file's stamp is not the one last read.
@@ -282,7 +295,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
 
     /// The file is no longer there.
     func gone(_ id: ExactID, _ table: WatchedDocuments) {
-        if stamps[id] != nil { sweepOrderIsStale = true }
+        sweepOrderIsStale = true  // a first listing's ids are in it before their stamps are kept
         forget(id)
         table.remove(tableKey(id))
     }

@@ -42,6 +42,14 @@ final class IDOrderTests: XCTestCase {
         assertSortsAsExactID(ids.shuffled())
     }
 
+    func testAListLongEnoughToSortOnTwoCoresSortsAsExactID() {
+        // Past 100,000 ids each half is sorted on its own thread and the halves merged: ids
+        // that tie on the eight bytes after their shared prefix, numeric ones and duplicates.
+        var ids = (0..<150_000).map { ExactID("generated-\(String(format: "%07d", ($0 * 7919) % 150_000))") }
+        ids += (0..<2_000).map { ExactID("generated-0000001-long-tail-\($0)") } + [ExactID("__id7__"), ExactID("__id-1__"), ExactID("generated-0000002")]
+        assertSortsAsExactID(ids.shuffled())
+    }
+
     func testOnlyAnIntegerBetweenTheMarkersMakesANumericId() {
         XCTAssertEqual(IDOrder.number(of: "__id42__"), 42)
         XCTAssertEqual(IDOrder.number(of: "__id-42__"), -42)

@@ -36,3 +36,13 @@ final class FirstListingTests: XCTestCase {
         XCTAssertEqual(listed.ids, ids(["b", "a"]))
     }
 }
+
+/// Slices of a first read grow with it: each is merged by a listener into all read before, so
+/// a million files in slices of 8,192 would be 120 merges of up to a million rows.
+final class ReadSliceTests: XCTestCase {
+    func testSlicesAreASixteenthOfALargeReadAndNeverSmallerThanTheSmallest() {
+        XCTAssertEqual(CollectionFolderChanges.sliceSize(reading: 3_000), CollectionFolderChanges.parallelSlice)
+        XCTAssertEqual(CollectionFolderChanges.sliceSize(reading: 100_000), CollectionFolderChanges.parallelSlice)
+        XCTAssertEqual(CollectionFolderChanges.sliceSize(reading: 1_000_000), 62_500)
+    }
+}

@@ -18,7 +18,7 @@ For each size it writes the books with `shelf generate` (in batches, kept betwee
   filter key       Shelf: `/` then "river 9", each key the same way
 
 visidata reads the same books as JSON lines (on PostgreSQL sizes: the folder's books of that size
-when there are some, else none). The ratios are Shelf's median over visidata's (below 1: Shelf is
+when there are some, else none); on a folder each start of Shelf is followed by one of visidata. The ratios are Shelf's median over visidata's (below 1: Shelf is
 faster or smaller). With --cold (as root), each start of Shelf on a folder follows
 `echo 3 > /proc/sys/vm/drop_caches`, as after a boot. A size of 10,000,000 takes long to
 write: run it on its own, with --url to a database that already holds the books and --keep.
@@ -84,9 +84,14 @@ def drop_page_cache():
         f.write("3\n")
 
 
-def shelf_run(shelf, data, repeats, cold=False):
-    """First rows, fully loaded, peak memory over `repeats` starts; sort and filter keys on the last.
-    `cold`: each start just after the page cache is dropped."""
+def merged(runs):
+    """Each figure of several runs (tuples of `compare.Figure`), as one figure of all their values."""
+    return tuple(compare.Figure([v for run in runs for v in run[i].values], runs[0][i].unit) for i in range(len(runs[0])))
+
+
+def shelf_run(shelf, data, repeats, cold=False, keys=True):
+    """First rows, fully loaded, peak memory over `repeats` starts; sort and filter keys on the last
+    (unless not `keys`). `cold`: each start just after the page cache is dropped."""
     timings = os.path.join(compare.WORK, "size-timings.log")
     visible, loaded, memory, sorts, filters = [], [], [], ([], []), ([], [])
     for attempt in range(repeats):
@@ -98,7 +103,7 @@ def shelf_run(shelf, data, repeats, cold=False):
             loaded.append(session.wait_loaded_log("books", 1800))
             session.drain(0.3)
             memory.append(session.status("VmHWM"))
-            if attempt == repeats - 1:
+            if keys and attempt == repeats - 1:
                 sorts = key_latencies(session, ["s", "S", "s"], 0.5)
                 filters = key_latencies(session, ["/"] + list("river 9"), 0.2)
                 compare.log(f"  keys: sort {keys_text(sorts)}, filter {keys_text(filters)}")
@@ -137,11 +142,22 @@ def main():
     os.makedirs(CACHE, exist_ok=True)
     began = time.monotonic()
     rows, jsonl_of = [], {}
+    peers = {}
     for count in sizes(args.folder):
         folder, jsonl = seeded_folder(args.binary, count)
         jsonl_of[count] = jsonl
-        compare.log(f"Shelf on a folder of {count:,} books")
-        rows.append(("folder" + (", cold" if args.cold else ""), count) + shelf_run(args.binary, folder, args.repeats, args.cold))
+        # Each start of Shelf is followed by one of visidata, so a noisy spell of this shared
+        # machine weighs on both rather than on one app's starts.
+        runs, peer_runs = [], []
+        for attempt in range(args.repeats):
+            compare.log(f"Shelf on a folder of {count:,} books, start {attempt + 1} of {args.repeats}")
+            runs.append(shelf_run(args.binary, folder, 1, args.cold, keys=attempt == args.repeats - 1))
+            if not args.skip_peers:
+                compare.log(f"visidata on the same {count:,} books as JSON lines, start {attempt + 1} of {args.repeats}")
+                peer_runs.append(compare.visidata_ui(jsonl, count, 1, 0, 0)[:3])
+        rows.append(("folder" + (", cold" if args.cold else ""), count) + merged([run[:3] for run in runs]) + runs[-1][3:])
+        if peer_runs:
+            peers[count] = merged(peer_runs)
     cluster = None
     try:
         for count in sizes(args.postgres):
@@ -160,9 +176,8 @@ def main():
     finally:
         if cluster:
             cluster.stop()
-    peers = {}
     if not args.skip_peers:
-        for count in sorted({row[1] for row in rows}):
+        for count in sorted({row[1] for row in rows} - set(peers)):
             jsonl = jsonl_of.get(count)
             if jsonl is None:
                 folder_jsonl = os.path.join(CACHE, f"books-{count}.jsonl")

@@ -2,13 +2,14 @@
 """The first rows of a large folder, start after start, alternating between builds.
 
     swift build -c release --product shelf
-    python3 scripts/first-rows-bench.py [--count 1000000] [--starts 8] [--before OLD-SHELF]
+    python3 scripts/first-rows-bench.py [--count 1000000] [--starts 8] [--before OLD-SHELF] [--loaded]
 
 Starts the real binary on the folder of COUNT generated books that size-bench.py keeps under
 .build-compare/sizes/ (run it once first), in a 100x30 pseudo-terminal, until a book row is on
 screen, then stops it; STARTS times, each build in turn, so a noisy machine weighs on both
-alike. Prints each build's median and every start, sorted. Only the first rows: a start costs
-about as much as they take, not a whole load.
+alike. Prints each build's median and every start, sorted. With --loaded each start also waits
+until the books are all in (the app's `loaded books` timing line) and prints that time and the
+peak memory; without it a start costs about as much as the first rows take.
 """
 import argparse, os, statistics, sys, time
 
@@ -22,6 +23,7 @@ def main():
     parser.add_argument("--starts", type=int, default=8)
     parser.add_argument("--shelf", default=os.path.join(compare.ROOT, ".build", "release", "shelf"))
     parser.add_argument("--before", help="an earlier shelf binary, started in turn with this one")
+    parser.add_argument("--loaded", action="store_true", help="also time each start until fully loaded, and its peak memory")
     args = parser.parse_args()
     compare.run_in_venv(__file__, skip_peers=True)
     compare.require_release_binary(args.shelf, "first-rows-bench")
@@ -29,18 +31,27 @@ def main():
     if not os.path.isdir(os.path.join(folder, "books")):
         raise SystemExit(f"first-rows-bench: {folder} not found: make it with `python3 scripts/size-bench.py --folder {args.count} --postgres ''`")
     binaries = [("this build", args.shelf)] + ([("before", args.before)] if args.before else [])
-    starts = {name: [] for name, _ in binaries}
+    timings = os.path.join(compare.WORK, "first-rows-timings.log")
+    starts = {name: ([], [], []) for name, _ in binaries}
     for _ in range(args.starts):
         for name, shelf in binaries:
-            session = compare.Session([shelf, "--data", folder], {"SWIFT_BACKTRACE": "interactive=no"})
+            session = compare.Session([shelf, "--data", folder], {"SWIFT_BACKTRACE": "interactive=no", "SHELF_TIMINGS": timings}, timings)
             try:
-                starts[name].append(session.wait(compare.has_book_row, 60, "a book row"))
+                starts[name][0].append(session.wait(compare.has_book_row, 60, "a book row"))
+                if args.loaded:
+                    starts[name][1].append(session.wait_loaded_log("books", 1800))
+                    session.drain(0.2)
+                    starts[name][2].append(session.status("VmHWM") / 1048576)
             finally:
                 session.stop()
-            time.sleep(0.5)  # the stopped app's memory given back before the next start
-    print(f"first rows of {args.count:,} books, {args.starts} starts each (ms)")
-    for name, seconds in starts.items():
-        print(f"{name}: median {1000 * statistics.median(seconds):.0f}; " + " ".join(f"{1000 * s:.0f}" for s in sorted(seconds)))
+            time.sleep(1 if args.loaded else 0.5)  # the stopped app's memory given back before the next start
+    print(f"{args.count:,} books, {args.starts} starts each")
+    for name, (first, loaded, memory) in starts.items():
+        line = f"{name}: first rows median {1000 * statistics.median(first):.0f} ms (" + " ".join(f"{1000 * s:.0f}" for s in sorted(first)) + ")"
+        if loaded:
+            line += (f"; loaded {statistics.median(loaded):.2f} s (" + " ".join(f"{s:.2f}" for s in sorted(loaded))
+                     + f"); peak {statistics.median(memory):.0f} MiB (" + " ".join(f"{m:.0f}" for m in sorted(memory)) + ")")
+        print(line)
 
 
 if __name__ == "__main__":

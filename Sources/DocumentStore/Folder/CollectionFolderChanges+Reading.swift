@@ -24,6 +24,8 @@ extension CollectionFolderChanges {
         }
         // Arrays, not a copy of the set less the head: that set can hold 100,000 ids, and
         // is let go of here rather than held through the reading.
+        // A first listing names every file there is, so whatever else the look found to read
+        // (a sweep's stat of ids not yet stamped) is among its files.
         var unread: [ExactID]
         if var first = listed {
             listed = nil

@@ -27,8 +27,11 @@ final class LiveQueryResults {
         matchingByKey = evaluator.matchesEverything ? documents : documents.filter { evaluator.matches($0.value) }
         // Documents in id order stay so through a filter, and a query by id finds them sorted
         // in one pass.
-        let unsorted = inIDOrder.map { evaluator.matchesEverything ? $0 : $0.filter(evaluator.matches) } ?? Array(matchingByKey.values)
-        matching = evaluator.sorted(unsorted)
+        if let inIDOrder {
+            matching = evaluator.sorted(inIDOrder: evaluator.matchesEverything ? inIDOrder : inIDOrder.filter(evaluator.matches))
+        } else {
+            matching = evaluator.sorted(Array(matchingByKey.values))
+        }
         page = isLimited ? Array(evaluator.window(of: matching)) : []
     }
 

@@ -173,6 +173,15 @@ struct QueryEvaluator: Sendable {
         isOrderedByIDOnly ? sortedByID(documents) : documents.sorted(by: areInIncreasingOrder)
     }
 
+    /// The same for `documents` already in id order (a watcher's first read holds them so),
+    /// which is checked in debug builds only: at a million documents the check took a quarter
+    /// of a second of the first snapshot, a cache miss a document.
+    func sorted(inIDOrder documents: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
+        guard isOrderedByIDOnly else { return documents.sorted(by: areInIncreasingOrder) }
+        assert(isSortedByKey(documents), "documents given in id order are not")
+        return orders[0].descending ? documents.reversed() : documents
+    }
+
     /// True when `documents` are in the query's order, which one pass tells.
     func isSorted(_ documents: [QueryDocumentSnapshot]) -> Bool {
         if isOrderedByIDOnly && !orders[0].descending { return isSortedByKey(documents) }

@@ -235,13 +235,11 @@ final class DocumentFiles: Sendable {
         let name: @Sendable (Int, inout [UInt8]) -> Void = { index, fileName in Self.fileName(of: id(index), into: &fileName) }
         let prefetch = ColdFilePrefetch.startIfCold(count: count, in: dirFD, name: name)
         let tasks = (count + Self.filesPerTask - 1) / Self.filesPerTask
-        ReaderThreads.shared.perform(iterations: tasks) { [self] task in
-            var scratch = Scratch()
-            var fileName: [UInt8] = []
+        ReaderThreads.shared.perform(iterations: tasks, state: { (scratch: Scratch(), fileName: [UInt8]()) }) { [self] task, state in
             for index in task * Self.filesPerTask..<min(count, (task + 1) * Self.filesPerTask) {
-                name(index, &fileName)
-                let (stored, stamp) = fileName.withUnsafeBytes { name in
-                    readDocument(in: dirFD, fileName: name.baseAddress!.assumingMemoryBound(to: CChar.self), store: store, scratch: &scratch)
+                name(index, &state.fileName)
+                let (stored, stamp) = state.fileName.withUnsafeBytes { name in
+                    readDocument(in: dirFD, fileName: name.baseAddress!.assumingMemoryBound(to: CChar.self), store: store, scratch: &state.scratch)
                 }
                 body(index, stored, stamp)
             }

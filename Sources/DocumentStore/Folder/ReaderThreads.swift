@@ -38,21 +38,26 @@ final class ReaderThreads: @unchecked Sendable {
 
     /// Calls `body` once with each of `0..<iterations` on these threads, concurrently, and
     /// returns when every call has. One iteration, or a call on one of these threads, runs on
-    /// the calling thread.
-    func perform(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    /// the calling thread. Each thread working on them makes one `State` (`makeState`) and
+    /// hands it to each of its calls in turn: what a parser learns from one file serves it
+    /// for the rest.
+    func perform<State>(iterations: Int, state makeState: @escaping @Sendable () -> State,
+                        _ body: @escaping @Sendable (Int, inout State) -> Void) {
         if iterations <= 1 || Thread.current.threadDictionary[Self.mark] != nil {
-            for index in 0..<iterations { body(index) }
+            var state = makeState()
+            for index in 0..<iterations { body(index, &state) }
             return
         }
         let next = Locked(0)
         let run: @Sendable () -> Void = {
+            var state = makeState()
             while true {
                 let index = next.withLock { index in
                     defer { index += 1 }
                     return index
                 }
                 guard index < iterations else { return }
-                body(index)
+                body(index, &state)
             }
         }
         let done = DispatchGroup()

@@ -87,7 +87,7 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
         guard let results else {
             let results = LiveQueryResults(evaluator: query.evaluator, documents: documents, inIDOrder: inIDOrder)
             self.results = results
-            send(QuerySnapshot(query: query, documents: results.view, changes: Query.allAdded(results.view)))
+            send(QuerySnapshot(query: query, documents: results.view, changes: nil))
             return
         }
         guard let changes = results.update(documents: documents, changed: changed) else { return }

@@ -190,7 +190,7 @@ public class Query: @unchecked Sendable, Hashable {
         let documents: [QueryDocumentSnapshot]
         do { documents = try firestore.backend.results(of: self) } catch { throw publicError(error) }
         let results = documents
-        return QuerySnapshot(query: self, documents: results, changes: Self.allAdded(results))
+        return QuerySnapshot(query: self, documents: results, changes: nil)
     }
 
     public func getDocuments(source: FirestoreSource = .default, completion: @escaping (QuerySnapshot?, Error?) -> Void) {
@@ -228,11 +228,5 @@ public class Query: @unchecked Sendable, Hashable {
         }
         firestore.subscribe(subscription, to: firestore.backend.watches(definition) ? .query(definition) : Firestore.WatchKey.query(definition).broadened)
         return subscription
-    }
-
-    static func allAdded(_ documents: [QueryDocumentSnapshot]) -> [DocumentChange] {
-        documents.enumerated().map { index, document in
-            DocumentChange(type: .added, document: document, oldIndex: DocumentChange.notFound, newIndex: UInt(index))
-        }
     }
 }

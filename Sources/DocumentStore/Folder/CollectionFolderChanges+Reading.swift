@@ -27,6 +27,8 @@ extension CollectionFolderChanges {
         // A first listing names every file there is, so whatever else the look found to read
         // (a sweep's stat of ids not yet stamped) is among its files.
         var unread: [ExactID]
+        // A first listing's files (but the head's) are new to the tables: taken without a lookup.
+        let areNew = listed != nil
         if var first = listed {
             listed = nil
             first.leaveOut(head)
@@ -38,7 +40,7 @@ extension CollectionFolderChanges {
         guard unread.count >= Self.parallelReading else {
             for id in unread {
                 let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
-                take(id, (stored, stamp ?? Self.listedStamp(id, stored, fd), nil), now, isFirstListing, table, firestore)
+                take(id, (stored, stamp ?? Self.listedStamp(id, stored, fd), nil), now, isFirstListing, table, firestore, isNew: areNew)
             }
             return
         }
@@ -67,7 +69,7 @@ extension CollectionFolderChanges {
             let tables = UncheckedTables(table: table, firestore: firestore)
             DispatchQueue.global().async(group: group) { [self] in
                 for (offset, read) in results.enumerated() {
-                    take(slice[slice.startIndex + offset], read, now, isFirstListing, tables.table, tables.firestore)
+                    take(slice[slice.startIndex + offset], read, now, isFirstListing, tables.table, tables.firestore, isNew: areNew)
                 }
             }
             taking = group
@@ -196,16 +198,21 @@ extension CollectionFolderChanges {
         func set(_ index: Int, _ result: Read) { base![index] = result }
     }
 
-    /// One file as read: the document updated when it differs.
+    /// One file as read: the document updated when it differs. `isNew`: the tables do not
+    /// hold `id` (a first listing's file), so it is added without a lookup.
     private func take(_ id: ExactID, _ read: Read, _ now: TimeInterval, _ isFirstListing: Bool,
-                      _ table: WatchedDocuments, _ firestore: Firestore) {
+                      _ table: WatchedDocuments, _ firestore: Firestore, isNew: Bool = false) {
         let (stored, stamp) = (read.stored, read.stamp)
         if stored == .missing {
-            gone(id, table)
+            if !isNew { gone(id, table) }
             return
         }
         // Could not be read: read again when it changes.
-        stamps[id] = stamp ?? .listed(inode: stamps[id]?.inode ?? 0)
+        if isNew {
+            stamps.append(id, stamp ?? .listed(inode: 0))
+        } else {
+            stamps[id] = stamp ?? .listed(inode: stamps[id]?.inode ?? 0)
+        }
         // Timestamps are coarse: a change right after this read could leave the stamp as it
         // is, so a file read within the window is read once more when the window has passed
         // (by the sweep; with events, by a rescan, since the change itself queues an event).

@@ -56,17 +56,14 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
     let reportsProgress: Bool
     /// Every document file listed or read: its stamp as last read, or `.listed(inode:)` for a
     /// file seen but not (yet) read. One table for both, since a listener keeps it for every
-    /// file of its folder.
-    var stamps: [ExactID: FileStamp] = [:]
+    /// file of its folder; its `keys` are also the sweep's order.
+    var stamps = CompactTable<ExactID, FileStamp>()
     private var folder: FileStamp?
     /// When the folder changed within the racy window: list it once more after the window.
     private var relistFolderAt: TimeInterval?
     /// Files read within the racy window of their last change, and when to read them again.
     var racy: [ExactID: TimeInterval] = [:]
     var recentlyChanged: [ExactID: TimeInterval] = [:]
-    private var sweepOrder: [ExactID] = []
-    /// Events changed `stamps` without keeping `sweepOrder` in step: rebuild it before a sweep.
-    private var sweepOrderIsStale = false
     private var sweepCursor = 0
     private var eventSource: EventSource
     private var watch: FileEvents.Watch?
@@ -122,7 +119,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
     /// The folder is gone (or no longer one of a group's): so are its documents.
     func forgetAll(_ table: WatchedDocuments) {
         for id in stamps.keys { table.remove(tableKey(id)) }
-        stamps = [:]; racy = [:]; recentlyChanged = [:]; sweepOrder = []
+        stamps.removeAll(); racy = [:]; recentlyChanged = [:]
         folder = nil
         if case .kernel(let events) = eventSource, let watch { events.unwatch(watch) }
         watch = nil
@@ -153,7 +150,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             // A first listing reads every file anyway.
             if !isFirstListing {
                 toRead.formUnion(racy.keys)  // their stamps could hide a change the lost events told of
-                statAll(Array(stamps.keys), fd, &toRead)
+                statAll(stamps.keys, fd, &toRead)
             }
         case .sweep:
             if folderStamp != folder || relistFolderAt.map({ now >= $0 }) == true {
@@ -214,10 +211,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
                 continue
             }
             let stamp = FileStamp(fileStat)
-            if stamps[id] == nil {
-                stamps[id] = .listed(inode: stamp.inode)
-                sweepOrderIsStale = true
-            }
+            if stamps[id] == nil { stamps[id] = .listed(inode: stamp.inode) }
             // A racy stamp could stay as it was through the change this event tells of.
             if stamps[id] != stamp || racy[id] != nil { toRead.insert(id) }
         }
@@ -228,10 +222,6 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
     private func list(_ fd: Int32, _ folderStamp: FileStamp, _ now: TimeInterval, _ toRead: inout Set<ExactID>,
                       _ listed: inout ListedFiles?, _ table: WatchedDocuments, _ firestore: Firestore) {
         foldersListed.withLock { $0 += 1 }
-        if sweepOrderIsStale {
-            sweepOrder = Array(stamps.keys)
-            sweepOrderIsStale = false
-        }
         let found = DocumentFileName.documents(in: fd)
         folder = folderStamp
         relistFolderAt = now - folderStamp.lastChange < Self.racyWindow ? folderStamp.lastChange + Self.racyWindow : nil
@@ -244,22 +234,19 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
             stamps.reserveCapacity(found.count)
             for (id, inode) in found {
                 if id.isUndecodableFileName {
-                    stamps[id] = .listed(inode: inode)
+                    stamps.append(id, .listed(inode: inode))
                     let document = DocumentFileName.undecodableDocument(id, in: path, firestore: firestore)
                     table.take(tableKey(id), document.stored) { document }
                     continue
                 }
                 first.ids.append(id)
             }
-            sweepOrder += first.ids
             listed = first
             return
         }
-        var added: [ExactID] = []
         for (id, inode) in found {
             let held = stamps[id]
             guard held?.inode != inode else { continue }  // the file read, or listed, before
-            if held == nil { added.append(id) }
             stamps[id] = .listed(inode: inode)
             if id.isUndecodableFileName {
                 // No id opens it: it is reported as it is listed, and gone when it is renamed.
@@ -271,14 +258,10 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
         }
         // Files listed before and not now are gone.
         let listedNow = Set(found.lazy.map(\.id))
-        let removed = stamps.keys.filter { !listedNow.contains($0) }
-        for id in removed {
+        for id in stamps.keys.filter({ !listedNow.contains($0) }) {
             forget(id)
             table.remove(tableKey(id))
         }
-        // The sweep needs every name once, in no particular order.
-        if !removed.isEmpty { sweepOrder.removeAll { !listedNow.contains($0) } }
-        sweepOrder += added
     }
 
     /// Adds to `toRead` each of `ids` whose file's stamp is not the one last read.
@@ -295,7 +278,6 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
 
     /// The file is no longer there.
     func gone(_ id: ExactID, _ table: WatchedDocuments) {
-        sweepOrderIsStale = true  // a first listing's ids are in it before their stamps are kept
         forget(id)
         table.remove(tableKey(id))
     }
@@ -312,14 +294,12 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
         if recentlyChanged.contains(where: { now - $0.value >= Self.hotWindow }) {
             recentlyChanged = recentlyChanged.filter { now - $0.value < Self.hotWindow }
         }
-        if sweepOrderIsStale {
-            sweepOrder = Array(stamps.keys)
-            sweepOrderIsStale = false
-        }
-        if sweepOrder.count <= Self.statBudget { return sweepOrder }
-        if sweepCursor >= sweepOrder.count { sweepCursor = 0 }
-        let end = min(sweepCursor + Self.largeCollectionStatBudget, sweepOrder.count)
+        // The table's order, which a removal changes only by moving its last id into the gap.
+        let ids = stamps.keys
+        if ids.count <= Self.statBudget { return ids }
+        if sweepCursor >= ids.count { sweepCursor = 0 }
+        let end = min(sweepCursor + Self.largeCollectionStatBudget, ids.count)
         defer { sweepCursor = end }
-        return Array(recentlyChanged.keys) + sweepOrder[sweepCursor..<end]
+        return Array(recentlyChanged.keys) + ids[sweepCursor..<end]
     }
 }

@@ -223,6 +223,10 @@ extension CollectionFolderChanges {
         }
         let key = tableKey(id)
         let make = { read.snapshot ?? QueryDocumentSnapshot(in: CollectionPlace(firestore: firestore, path: self.path), key: id, stored: stored) }
+        if isNew {
+            table.takeNew(key, make())
+            return
+        }
         // The first listing is not a change anyone made: nothing is "recent" yet.
         guard !isFirstListing else {
             table.take(key, stored, snapshot: make)

@@ -10,14 +10,13 @@ final class DocumentTable {
     private var indexByKey: [ExactID: Int]
     private var columns: [FieldPath: [FirestoreValue?]] = [:]
 
-    init(_ documents: [ExactID: QueryDocumentSnapshot]) {
-        let array = Array(documents.values)
-        self.documents = array
-        indexByKey = Dictionary(uniqueKeysWithValues: array.indices.lazy.map { (array[$0].key, $0) })
+    init(_ documents: [QueryDocumentSnapshot]) {
+        self.documents = documents
+        indexByKey = Dictionary(uniqueKeysWithValues: documents.indices.lazy.map { (documents[$0].key, $0) })
     }
 
     /// Takes a tick's changes: `current` holds the documents as they are now.
-    func apply(_ changed: Set<ExactID>, from current: [ExactID: QueryDocumentSnapshot]) {
+    func apply(_ changed: some Collection<ExactID>, from current: WatchedDocuments) {
         for key in changed {
             let document = current[key]
             if let index = indexByKey[key] {

@@ -42,9 +42,9 @@ class Subscription: ListenerRegistration, @unchecked Sendable {
     /// True once the listener had its first snapshot.
     var hasDelivered: Bool { true }
 
-    /// Sends what changed in the watcher's documents (`changed`: their keys; nil: look at
-    /// everything). On the watcher's queue.
-    func update(_ documents: WatchedDocuments, changed: Set<ExactID>?) {}
+    /// Sends what changed in the watcher's documents (`changed`: their keys, with what was
+    /// sent before; nil: look at everything). On the watcher's queue.
+    func update(_ documents: WatchedDocuments, changed: WatchedDocuments.Changes?) {}
 
     /// Tells a listener waiting for its first snapshot how far the first read is, with the
     /// documents just read. On the watcher's queue.
@@ -79,13 +79,9 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
 
     override var hasDelivered: Bool { results != nil }
 
-    override func update(_ documents: WatchedDocuments, changed: Set<ExactID>?) {
-        update(documents: documents.byKey, inIDOrder: documents.inIDOrder, changed: changed)
-    }
-
-    private func update(documents: [ExactID: QueryDocumentSnapshot], inIDOrder: [QueryDocumentSnapshot]?, changed: Set<ExactID>?) {
+    override func update(_ documents: WatchedDocuments, changed: WatchedDocuments.Changes?) {
         guard let results else {
-            let results = LiveQueryResults(evaluator: query.evaluator, documents: documents, inIDOrder: inIDOrder)
+            let results = LiveQueryResults(evaluator: query.evaluator, documents: documents.all, inIDOrder: documents.inIDOrder)
             self.results = results
             send(QuerySnapshot(query: query, documents: results.view, changes: nil))
             return
@@ -118,7 +114,7 @@ final class DocumentSubscription: Subscription, @unchecked Sendable {
 
     override var hasDelivered: Bool { last != nil }
 
-    override func update(_ documents: WatchedDocuments, changed: Set<ExactID>?) {
+    override func update(_ documents: WatchedDocuments, changed: WatchedDocuments.Changes?) {
         guard let snapshot = documents.document, last !== snapshot else { return }
         last = snapshot
         send { [listener] in listener.function(snapshot, nil) }

@@ -5,14 +5,14 @@
 final class LiveQueryResults {
     let evaluator: QueryEvaluator
     /// Every matching document, sorted: without a limit, what the listener was last sent.
+    /// Where a changed one was is found from the snapshot the watcher says it held before,
+    /// so no table by key is kept (at a million documents, 48 MiB, copied at the first change).
     private var matching: [QueryDocumentSnapshot] = []
-    /// The same documents, by the watcher's key.
-    private var matchingByKey: [ExactID: QueryDocumentSnapshot] = [:]
     /// With a limit, what the listener was last sent.
     private var page: [QueryDocumentSnapshot] = []
 
     /// `inIDOrder`: the same documents in id order, when the watcher has them so (a first read).
-    init(evaluator: QueryEvaluator, documents: [ExactID: QueryDocumentSnapshot], inIDOrder: [QueryDocumentSnapshot]? = nil) {
+    init(evaluator: QueryEvaluator, documents: [QueryDocumentSnapshot], inIDOrder: [QueryDocumentSnapshot]? = nil) {
         self.evaluator = evaluator
         rebuild(from: documents, inIDOrder: inIDOrder)
     }
@@ -23,34 +23,34 @@ final class LiveQueryResults {
     /// a change updates it in place instead of copying 100,000 references.
     var view: [QueryDocumentSnapshot] { isLimited ? page : matching }
 
-    private func rebuild(from documents: [ExactID: QueryDocumentSnapshot], inIDOrder: [QueryDocumentSnapshot]? = nil) {
-        matchingByKey = evaluator.matchesEverything ? documents : documents.filter { evaluator.matches($0.value) }
+    private func rebuild(from documents: [QueryDocumentSnapshot], inIDOrder: [QueryDocumentSnapshot]? = nil) {
+        let everything = evaluator.matchesEverything
         // Documents in id order stay so through a filter, and a query by id finds them sorted
         // in one pass.
         if let inIDOrder {
-            matching = evaluator.sorted(inIDOrder: evaluator.matchesEverything ? inIDOrder : inIDOrder.filter(evaluator.matches))
+            matching = evaluator.sorted(inIDOrder: everything ? inIDOrder : inIDOrder.filter(evaluator.matches))
         } else {
-            matching = evaluator.sorted(Array(matchingByKey.values))
+            matching = evaluator.sorted(everything ? documents : documents.filter(evaluator.matches))
         }
         page = isLimited ? Array(evaluator.window(of: matching)) : []
     }
 
-    /// Takes the documents as they are now (`changed`: the keys that changed, nil for "any");
-    /// returns the changes to send, or nil when the results stay as they were.
-    func update(documents: [ExactID: QueryDocumentSnapshot], changed: Set<ExactID>?) -> [DocumentChange]? {
+    /// Takes the documents as they are now (`changed`: the keys that changed, with the
+    /// snapshots held when these results were last updated; nil for "any"); returns the
+    /// changes to send, or nil when the results stay as they were.
+    func update(documents: WatchedDocuments, changed: WatchedDocuments.Changes?) -> [DocumentChange]? {
         guard let changed else {
             let oldView = view
-            rebuild(from: documents)
+            rebuild(from: documents.all)
             return send(Self.diff(oldView, view), to: oldView)
         }
         var removed: [QueryDocumentSnapshot] = []
         var added: [QueryDocumentSnapshot] = []
         var modified: [(old: QueryDocumentSnapshot, new: QueryDocumentSnapshot)] = []
-        for key in changed {
-            let before = matchingByKey[key]
+        for (key, held) in changed {
+            let before = held.flatMap { evaluator.matches($0) ? $0 : nil }
             let now = documents[key].flatMap { evaluator.matches($0) ? $0 : nil }
             if before === now { continue }
-            matchingByKey[key] = now
             if isLimited {
                 if let before { matching.remove(at: ChangeSteps.position(of: before, in: matching, evaluator)) }
                 if let now { matching.insert(now, at: ChangeSteps.insertionIndex(of: now, in: matching, evaluator)) }

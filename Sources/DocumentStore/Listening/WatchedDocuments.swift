@@ -4,7 +4,7 @@
 /// Touched only on the watcher's queue.
 package final class WatchedDocuments {
     /// A collection's, group's or query's documents, by `Firestore.WatchKey.tableKey`.
-    private(set) var byKey: [ExactID: QueryDocumentSnapshot] = [:]
+    private var byKey = CompactTable<ExactID, QueryDocumentSnapshot>()
     /// The same documents in id order, when a first read took them so and nothing changed
     /// since: a listener's first snapshot of a million documents is then not sorted again.
     private(set) var inIDOrder: [QueryDocumentSnapshot]?
@@ -12,12 +12,23 @@ package final class WatchedDocuments {
     private(set) var document: DocumentSnapshot?
     /// Kept until the watcher takes them: a look that fails halfway loses none. Nil until
     /// the watcher first takes them, since its first delivery sends every document anyway: a
-    /// first read of a million documents keeps no set of a million keys.
-    private var changed: Set<ExactID>?
+    /// first read of a million documents keeps no table of a million keys.
+    private var changed: Changes?
+
+    /// The keys that changed since the listeners were last told, each with the snapshot they
+    /// were told of then (nil: none, the document is new to them), so a query listener finds
+    /// where a changed document was in its results without a table of its own.
+    package typealias Changes = [ExactID: QueryDocumentSnapshot?]
 
     subscript(key: ExactID) -> QueryDocumentSnapshot? { byKey[key] }
 
-    var keys: Dictionary<ExactID, QueryDocumentSnapshot>.Keys { byKey.keys }
+    var keys: [ExactID] { byKey.keys }
+
+    /// Every document held, in no particular order.
+    var all: [QueryDocumentSnapshot] { byKey.values }
+
+    /// True when changes wait to be taken (a look failed after making them).
+    var hasChanges: Bool { changed?.isEmpty == false }
 
     /// Takes `stored` as the document at `key` now (`.missing`: removed); `snapshot` makes its
     /// snapshot, asked only when it differs from the one held. Returns the snapshot held now.
@@ -27,19 +38,22 @@ package final class WatchedDocuments {
             remove(key)
             return nil
         }
-        if let held = byKey[key], held.stored == stored { return held }  // the same snapshot: no change to send
+        let held = byKey[key]
+        if let held, held.stored == stored { return held }  // the same snapshot: no change to send
         let new = snapshot()
         byKey[key] = new
-        changed?.insert(key)
-        inIDOrder = nil
+        noteChange(key, held: held)
         return new
     }
 
+    /// Takes a document the table does not hold (a first listing's file), without a lookup.
+    func takeNew(_ key: ExactID, _ snapshot: QueryDocumentSnapshot) {
+        byKey.append(key, snapshot)
+        noteChange(key, held: nil)
+    }
+
     func remove(_ key: ExactID) {
-        if byKey.removeValue(forKey: key) != nil {
-            changed?.insert(key)
-            inIDOrder = nil
-        }
+        if let held = byKey.removeValue(forKey: key) { noteChange(key, held: held) }
     }
 
     /// Removes every document whose key is not in `kept` (after a read of everything).
@@ -52,7 +66,13 @@ package final class WatchedDocuments {
         guard document?.stored != stored else { return }
         let new = DocumentSnapshot(reference: reference(), stored: stored)
         document = new
-        changed?.insert(new.key)
+        noteChange(new.key, held: nil)
+    }
+
+    /// Keeps the snapshot the listeners were told of: the first one replaced since.
+    private func noteChange(_ key: ExactID, held: QueryDocumentSnapshot?) {
+        inIDOrder = nil
+        if changed != nil && changed![key] == nil { changed![key] = .some(held) }
     }
 
     /// Says that `documents` are every document held, in id order (checked by count: a
@@ -67,9 +87,9 @@ package final class WatchedDocuments {
 
     /// What changed since the last call; the first call, which follows the first look, says
     /// nothing changed (everything is new).
-    func takeChanged() -> Set<ExactID> {
-        defer { changed = [] }
-        return changed ?? []
+    func takeChanged() -> Changes {
+        defer { changed = [:] }
+        return changed ?? [:]
     }
 }
 

@@ -65,7 +65,8 @@ package final class Watcher: @unchecked Sendable {
 
     func deliverFirstSnapshot(to subscription: Subscription) {
         queue.async {
-            if !self.hasLooked {
+            // Changes a failed look left waiting would be news to the others and not to it.
+            if !self.hasLooked || self.documents.hasChanges {
                 self.tick()
             } else {
                 self.deliver(to: subscription, changed: nil)
@@ -78,7 +79,7 @@ package final class Watcher: @unchecked Sendable {
     }
 
     /// Every document the watcher holds (collection, group and query watchers).
-    var currentDocuments: [QueryDocumentSnapshot] { Array(documents.byKey.values) }
+    var currentDocuments: [QueryDocumentSnapshot] { documents.all }
 
     /// The documents as they are now, for a one-off query read while this watcher runs: one
     /// look first (delivering what changed to the listeners too), so a write that returned
@@ -90,7 +91,7 @@ package final class Watcher: @unchecked Sendable {
     /// A one-off query's results from a collection watcher's memory, after one look.
     func freshResults(_ evaluator: QueryEvaluator) throws -> [QueryDocumentSnapshot] {
         try fresh {
-            if queryTable == nil { queryTable = DocumentTable(documents.byKey) }
+            if queryTable == nil { queryTable = DocumentTable(documents.all) }
             return queryTable!.results(evaluator)
         }
     }
@@ -119,7 +120,7 @@ package final class Watcher: @unchecked Sendable {
             throw error
         }
         let changed = documents.takeChanged()
-        queryTable?.apply(changed, from: documents.byKey)
+        queryTable?.apply(changed.keys, from: documents)
         let isFirst = !hasLooked
         hasLooked = true
         var sent = false
@@ -135,8 +136,8 @@ package final class Watcher: @unchecked Sendable {
         if sent, let firestore { firestore.snapshotsInSync.raise(on: firestore.callbackQueue) }
     }
 
-    /// `changed`: the keys that changed since the last delivery; nil: look at everything.
-    private func deliver(to subscription: Subscription, changed: Set<ExactID>?) {
+    /// `changed`: what changed since the last delivery; nil: look at everything.
+    private func deliver(to subscription: Subscription, changed: WatchedDocuments.Changes?) {
         guard source.isConsistent else { return }  // no snapshot before the source's first consistent state
         subscription.update(documents, changed: changed)
     }

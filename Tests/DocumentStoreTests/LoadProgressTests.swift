@@ -37,6 +37,35 @@ final class LoadProgressTests: StoreTestCase {
         return events.withLock { $0 }
     }
 
+    /// A first read takes its files into the tables unhashed, then indexes them once its
+    /// snapshot is sent: neither while the readers need the cores nor at the first change.
+    func testAFirstReadsTablesAreIndexedOnceItsSnapshotIsSent() throws {
+        let books = db.collection("books")
+        let first = expectation(description: "first snapshot")
+        first.assertForOverFulfill = false
+        track(books.addSnapshotListener { snapshot, _ in if snapshot != nil { first.fulfill() } })
+        wait(for: [first], timeout: 30)
+        let watcher = try XCTUnwrap(db.activeWatcher(.collection(books.collectionPath)))
+        let changes = try XCTUnwrap(watcher.source as? CollectionFolderChanges)
+        // On the watcher's queue, after the look that sent the snapshot.
+        let (stamps, documents, unindexedStamps, unindexedDocuments) = watcher.queue.sync {
+            (changes.stamps.count, watcher.documents.keys.count, changes.stamps.unindexed, watcher.documents.unindexed)
+        }
+        XCTAssertEqual(stamps, count)
+        XCTAssertEqual(documents, count)
+        XCTAssertEqual(unindexedStamps, 0)
+        XCTAssertEqual(unindexedDocuments, 0)
+        // A change is then found through the index.
+        try Data(#"{"n": -1}"#.utf8).write(to: store.root.appendingPathComponent("books/b00007.json"))
+        let seen = expectation(description: "the change")
+        seen.assertForOverFulfill = false
+        track(books.addSnapshotListener { snapshot, _ in
+            if snapshot?.documents.first(where: { $0.documentID == "b00007" })?.data()["n"] as? Int == -1 { seen.fulfill() }
+        })
+        wait(for: [seen], timeout: 10)
+        XCTAssertEqual(watcher.queue.sync { watcher.documents.keys.count }, count)
+    }
+
     func testEachSliceIsReportedWithItsDocumentsBeforeTheFirstSnapshot() throws {
         let events = try events(of: db.collection("books"))
         let reports = events.compactMap { if case .progress(let progress) = $0 { progress } else { nil } }

@@ -79,6 +79,15 @@ extension CollectionFolderChanges {
                 watcher.reportProgress(read: alreadyRead + start, total: alreadyRead + ids.count, documents: snapshots)
             }
         }
+        if areNew {
+            // Their ids are indexed once the first snapshot is sent (this look's delivery is
+            // on the same queue), not while the readers need the cores, nor at the first change.
+            let tables = UncheckedTables(table: table, firestore: firestore)
+            watcher.queue.async { [self] in
+                stamps.indexAppended()
+                tables.table.indexTaken()
+            }
+        }
         guard keepsIDOrder else { return }
         taking?.wait()
         taking = nil

@@ -85,6 +85,14 @@ package final class WatchedDocuments {
         byKey.reserveCapacity(count)
     }
 
+    /// Indexes the documents taken with `takeNew` (see `CompactTable.indexAppended`).
+    func indexTaken() {
+        byKey.indexAppended()
+    }
+
+    /// For tests: how many documents taken with `takeNew` are not indexed yet.
+    var unindexed: Int { byKey.unindexed }
+
     /// What changed since the last call; the first call, which follows the first look, says
     /// nothing changed (everything is new).
     func takeChanged() -> Changes {

@@ -15,7 +15,7 @@ package final class Watcher: @unchecked Sendable {
     let queue: DispatchQueue
     /// Guarded by the store's lock.
     var subscribers: [Subscription] = []
-    private let documents = WatchedDocuments()
+    let documents = WatchedDocuments()
     /// The documents laid out for one-off queries, once one has asked (see `DocumentTable`).
     private var queryTable: DocumentTable?
     private var timer: DispatchSourceTimer?

@@ -72,5 +72,16 @@ final class LoadingDecodeTests: DemoDataTestCase {
         XCTAssertEqual(map.added.map { live.rows[$0].id }, ["b010", "b011"])
         XCTAssertEqual(live.rows.map(\.id), live.rows.map(\.id).sorted())
         XCTAssertNil(live.rowMap(since: version - 100), "too long ago: not known")
+        // A change to one document holds the position of its row alone: those before it stay
+        // and those after it move together.
+        let edited = live.version
+        try Data(#"{"title": "Edited again"}"#.utf8).write(to: folder.appendingPathComponent("b004.json"))
+        try await waitUntil("the edit is in") { live.row(id: "b004")?.snapshot.get("title") as? String == "Edited again" }
+        let one = try XCTUnwrap(live.rowMap(since: edited))
+        XCTAssertEqual(one.keptInPlace, 1)
+        XCTAssertEqual(one.positionsAfterKept, [-1])
+        XCTAssertEqual(one.tailStart, 2)
+        XCTAssertEqual(one.tailShift, 0)
+        XCTAssertEqual(one.added, [1])
     }
 }

@@ -27,9 +27,11 @@ final class RowCacheTests: XCTestCase {
 
         func change(_ generator: inout SystemRandomNumberGenerator) {
             let kept = Int.random(in: 0...names.count, using: &generator)
+            // Perhaps a tail after the change, which moves as one.
+            let tailStart = Bool.random(using: &generator) ? names.count : Int.random(in: kept...names.count, using: &generator)
             var newNames = Array(names[0..<kept])
             var rest: [Int32] = []
-            for name in names[kept...] {
+            for name in names[kept..<tailStart] {
                 while Int.random(in: 0..<3, using: &generator) == 0 { newNames.append(fresh()) }
                 if Bool.random(using: &generator) {
                     rest.append(Int32(newNames.count))
@@ -38,9 +40,16 @@ final class RowCacheTests: XCTestCase {
                     rest.append(-1)
                 }
             }
-            while Bool.random(using: &generator) { newNames.append(fresh()) }
             version += 1
-            maps[version] = RowMap(kept: kept, rest: rest, count: newNames.count)
+            if tailStart < names.count {
+                while Bool.random(using: &generator) { newNames.append(fresh()) }
+                let shift = newNames.count - tailStart
+                newNames += names[tailStart...]
+                maps[version] = RowMap(kept: kept, rest: rest, tail: names.count - tailStart, shift: shift, count: newNames.count)
+            } else {
+                while Bool.random(using: &generator) { newNames.append(fresh()) }
+                maps[version] = RowMap(kept: kept, rest: rest, count: newNames.count)
+            }
             names = newNames
         }
 

@@ -159,31 +159,31 @@ public final class LiveCollection<Model: Codable & Sendable> {
     private static var changesAppliedOneByOne: Int { 64 }
 
     /// Firestore's indices: each change applies to the rows as the previous ones left them.
-    /// Touches only the rows that changed, not every row object.
+    /// Touches only the rows that changed, not every row object, and follows only the rows
+    /// between the first and last changed: those before stay, those after all moved alike
+    /// (a change to the first of a million rows maps one row, not a million).
     private func applyChanges(_ changes: [DocumentChange]) {
         guard !changes.isEmpty else { return }
         var updated = rows
         rows = []  // one owner, so the rows are moved, not copied
         let before = updated.count
-        var origins = Array(Int32(0)..<Int32(before))  // per row, its position before; -1: new
+        var window = ChangeWindow()
         for change in changes {
             switch change.type {
             case .removed:
                 updated.remove(at: Int(change.oldIndex))
-                origins.remove(at: Int(change.oldIndex))
+                window.remove(at: Int(change.oldIndex))
             case .added:
                 updated.insert(Row(change.document), at: Int(change.newIndex))
-                origins.insert(-1, at: Int(change.newIndex))
+                window.insert(at: Int(change.newIndex))
             case .modified:
                 updated.remove(at: Int(change.oldIndex))
-                origins.remove(at: Int(change.oldIndex))
+                window.remove(at: Int(change.oldIndex))
                 updated.insert(Row(change.document), at: Int(change.newIndex))
-                origins.insert(-1, at: Int(change.newIndex))
+                window.insert(at: Int(change.newIndex))
             }
         }
-        var positions = [Int32](repeating: -1, count: before)
-        for (position, origin) in origins.enumerated() where origin >= 0 { positions[Int(origin)] = Int32(position) }
-        setRows(updated, map: RowMap(positions: positions, count: updated.count))
+        setRows(updated, map: window.map(earlierCount: before, count: updated.count))
     }
 
     /// Makes the rows a snapshot's documents (in id order, as the rows are). A row whose
@@ -355,4 +355,49 @@ func onMain(_ body: @escaping @MainActor () -> Void) {
 private struct Delivered: @unchecked Sendable {
     let snapshot: QuerySnapshot?
     let error: Error?
+}
+
+/// The rows a run of changes touched, from the first to the last (positions as the changes
+/// left them), with the earlier row each came from (-1: new); the rows before the window stay
+/// where they were, those after it moved by `shift`.
+private struct ChangeWindow {
+    private var low = 0
+    private var origins: [Int32] = []
+    private var shift = 0
+    private var isEmpty = true
+
+    private var high: Int { low + origins.count }
+
+    /// Takes in the positions `lower..<upper` (as they are now).
+    private mutating func widen(_ lower: Int, _ upper: Int) {
+        if isEmpty {
+            (low, isEmpty) = (lower, false)
+            origins = (lower..<upper).map { Int32($0) }
+            return
+        }
+        if lower < low {
+            origins.insert(contentsOf: (lower..<low).map { Int32($0) }, at: 0)
+            low = lower
+        }
+        if upper > high { origins += (high..<upper).map { Int32($0 - shift) } }
+    }
+
+    mutating func remove(at position: Int) {
+        widen(position, position + 1)
+        origins.remove(at: position - low)
+        shift -= 1
+    }
+
+    mutating func insert(at position: Int) {
+        widen(position, position)
+        origins.insert(-1, at: position - low)
+        shift += 1
+    }
+
+    func map(earlierCount: Int, count: Int) -> RowMap {
+        let earlierHigh = high - shift
+        var rest = [Int32](repeating: -1, count: earlierHigh - low)
+        for (offset, origin) in origins.enumerated() where origin >= 0 { rest[Int(origin) - low] = Int32(low + offset) }
+        return RowMap(kept: low, rest: rest, tail: earlierCount - earlierHigh, shift: shift, count: count)
+    }
 }

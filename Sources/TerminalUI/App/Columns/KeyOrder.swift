@@ -29,29 +29,44 @@ enum KeyOrder {
     /// and merged in. A change to one row of 100,000 costs a binary search, not a sort.
     static func order(following order: [Int], through map: RowMap, keys: [SortKey?], ascending: Bool) -> [Int] {
         var kept: [Int] = []
-        kept.reserveCapacity(order.count)
-        let inPlace = map.keptInPlace, after = map.positionsAfterKept
+        kept.reserveCapacity(order.count + map.count - map.earlierCount)
+        let inPlace = map.keptInPlace, after = map.positionsAfterKept, tail = map.tailStart, shift = map.tailShift
         for index in order {
             if index < inPlace {
                 kept.append(index)
+            } else if index >= tail {
+                kept.append(index + shift)
             } else if after[index - inPlace] >= 0 {
                 kept.append(Int(after[index - inPlace]))
             }
         }
         let added = sorted(map.added, keys: keys, ascending: ascending)
-        var merged: [Int] = []
-        merged.reserveCapacity(kept.count + added.count)
+        // Where each new row goes among the kept: the first kept row that comes after it.
+        var places: [Int] = []
+        places.reserveCapacity(added.count)
         var from = 0
         for index in added {
-            // The first kept row that comes after this one.
             var low = from, high = kept.count
             while low < high {
                 let middle = (low + high) / 2
                 if precedes(kept[middle], index, keys, ascending: ascending) { low = middle + 1 } else { high = middle }
             }
-            merged += kept[from..<low]
-            merged.append(index)
+            places.append(low)
             from = low
+        }
+        // A few are put in place (a change to one row of a million: one move of the rows after
+        // it, not a second array of a million); many are merged.
+        if added.count <= 64 {
+            for (index, place) in zip(added, places).reversed() { kept.insert(index, at: place) }
+            return kept
+        }
+        var merged: [Int] = []
+        merged.reserveCapacity(kept.count + added.count)
+        from = 0
+        for (index, place) in zip(added, places) {
+            merged += kept[from..<place]
+            merged.append(index)
+            from = place
         }
         merged += kept[from...]
         return merged

@@ -57,7 +57,8 @@ final class RowCache<Value> {
 
     /// Brings the values to the rows' version: those made move with their rows. The rows a
     /// change kept in place (all but the last few, as a large collection's slices come in id
-    /// order) keep their values where they are: a slice of a million rows moves few.
+    /// order) keep their values where they are, and those of the tail after a change move
+    /// together: a slice of a million rows, or a change to one of them, moves few.
     private func follow(_ rows: any VersionedRows) {
         guard version != rows.version else { return }
         let count = rows.rowCount
@@ -70,8 +71,10 @@ final class RowCache<Value> {
             return
         }
         let kept = map.keptInPlace
-        var moved = [Value](repeating: placeholder, count: count - kept)
-        var movedIsMade = [Bool](repeating: false, count: count - kept)
+        // The positions between the kept rows and the tail's.
+        let span = count - (map.earlierCount - map.tailStart) - kept
+        var moved = [Value](repeating: placeholder, count: span)
+        var movedIsMade = [Bool](repeating: false, count: span)
         var missingBefore = 0, madeMoved = 0
         // Swapped, not copied: no value is retained and released on the way.
         moved.withUnsafeMutableBufferPointer { moved in
@@ -86,10 +89,14 @@ final class RowCache<Value> {
                 }
             }
         }
-        values.replaceSubrange(kept..., with: moved)
-        isMade.replaceSubrange(kept..., with: movedIsMade)
-        missing += (count - kept - madeMoved) - missingBefore
-        if firstMissing >= kept { firstMissing = kept + (movedIsMade.firstIndex(of: false) ?? movedIsMade.count) }
+        values.replaceSubrange(kept..<map.tailStart, with: moved)
+        isMade.replaceSubrange(kept..<map.tailStart, with: movedIsMade)
+        missing += (span - madeMoved) - missingBefore
+        if firstMissing >= kept {
+            // The first missing now: in the span, or else where it was in the tail, moved with it.
+            let inTail = firstMissing >= map.tailStart ? firstMissing + map.tailShift : kept + span
+            firstMissing = movedIsMade.firstIndex(of: false).map { kept + $0 } ?? inTail
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import DocumentStore
+import Foundation
 import ShelfModels
 @testable import TerminalUI
 import XCTest
@@ -76,5 +78,35 @@ final class RowCacheTests: XCTestCase {
             XCTAssertEqual(made, cache.madeCount)
             XCTAssertLessThanOrEqual(made, rows.next, "each row's value made once")
         }
+    }
+
+    /// Many values are made on every core, each once, where its row is.
+    func testManyValuesAreMadeOnEveryCoreEachOnce() async {
+        let rows = Rows()
+        rows.names = Array(0..<10_000)
+        let threads = Locked(Set<ObjectIdentifier>())
+        let calls = Locked(0)
+        let values = cache(rows, budget: 6_000, threads: threads, calls: calls)
+        XCTAssertEqual(values.prefix(6_000).map { $0 }, Array(0..<6_000).map { $0 * 2 })
+        XCTAssertEqual(calls.withLock { $0 }, 10_000)
+        if ProcessInfo.processInfo.activeProcessorCount > 1 {
+            XCTAssertGreaterThan(threads.withLock { $0.count }, 1, "made on more than one thread")
+        }
+    }
+
+    private func cache(_ rows: Rows, budget: Int, threads: Locked<Set<ObjectIdentifier>>, calls: Locked<Int>) -> [Int] {
+        let cache = RowCache<Int>(placeholder: -1)
+        let names = rows.names
+        let make: (Int) -> Int = { index in
+            threads.withLock { _ = $0.insert(ObjectIdentifier(Thread.current)) }
+            calls.withLock { $0 += 1 }
+            return names[index] * 2
+        }
+        XCTAssertEqual(cache.prepare(rows, budget: budget, make: make), budget)
+        XCTAssertEqual(cache.missingCount(rows), rows.rowCount - budget)
+        let values = cache.values(of: rows, make: make)
+        XCTAssertEqual(values, names.map { $0 * 2 })
+        XCTAssertEqual(cache.madeCount, rows.rowCount)
+        return values
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 /// Every tab's list: its state (`TabState`, by collection id), the rows it lists in its order
 /// and through its filter, the selected row, and a large tab's sorting, done a slice a frame.
 /// `filter` is the text the rows are filtered by now (the one being typed, while it is).
@@ -7,10 +8,11 @@ struct TabLists {
 
     /// Up to this many missing sort keys are made within the frame that needs them (a change
     /// needs only those of its new rows: the others follow their rows). More are made
-    /// `sortSlice` rows a frame (`advanceSorting`): making a key may decode the document, and
-    /// 100,000 of them take most of a second, which no frame should wait for.
+    /// `sortSlice` rows a frame (`advanceSorting`): 100,000 of them take most of a second of
+    /// one core, which no frame should wait for. A slice is made on every core (`RowCache`),
+    /// so it is as many more rows as there are cores.
     var sortAtOnceLimit = 20_000
-    var sortSlice = 5_000
+    var sortSlice = 5_000 * ProcessInfo.processInfo.activeProcessorCount
     /// Rows of the shown tab that have their sort key, or their search text, while they are
     /// being made.
     private(set) var sortProgress: (made: Int, total: Int)?

@@ -264,5 +264,16 @@ final class CollectionListenerTests: StoreTestCase {
         recorder.latest("the folder's new content") { $0.ids == ["b"] }
         XCTAssertEqual(recorder.snapshots.dropFirst().flatMap(\.changes), [Change(.removed, "a", 0, nil), Change(.added, "b", nil, 0)])
     }
+
+    /// A problem is said once to each listener: one that joins while its watcher keeps
+    /// failing is told too, not left waiting in silence.
+    func testAListenerJoiningWhileTheFolderCannotBeReadIsToldWhy() throws {
+        try "not a folder".write(toFile: store.path("books"), atomically: false, encoding: .utf8)
+        let first = listen()
+        XCTAssertNotNil(first.error(1))
+        let second = listen()
+        XCTAssertNotNil(second.error(1), "the same problem, said to the listener that joined")
+        first.expectNothing(for: quietPeriod, "the problem again to the first")
+    }
     #endif
 }

@@ -66,10 +66,13 @@ package final class Watcher: @unchecked Sendable {
     func deliverFirstSnapshot(to subscription: Subscription) {
         queue.async {
             // Changes a failed look left waiting would be news to the others and not to it.
-            if !self.hasLooked || self.documents.hasChanges {
-                self.tick()
-            } else {
-                self.deliver(to: subscription, changed: nil)
+            guard !self.hasLooked || self.documents.hasChanges else { return self.deliver(to: subscription, changed: nil) }
+            let toldBefore = self.lastError
+            do {
+                try self.look()
+            } catch {
+                // The others were told of this problem before: this one was not.
+                if "\(error)" == toldBefore { subscription.deliver(error: publicError(error)) }
             }
         }
     }

@@ -1,4 +1,3 @@
-import Foundation
 import ShelfModels
 
 /// Per row of a `LiveCollection`, a value derived from it (a sort key, a search text), made
@@ -43,49 +42,18 @@ final class RowCache<Value> {
             if !isMade[firstMissing] { indices.append(firstMissing) }
             firstMissing += 1
         }
-        let made = Self.make(indices, placeholder: placeholder, make)
+        let made = EveryCore.map(count: indices.count, past: Self.concurrentPast) { make(indices[$0]) }
         for (index, value) in zip(indices, made) {
             values[index] = value
             isMade[index] = true
         }
         missing -= indices.count
         madeCount += indices.count
-        // Rows made since stand between: the next missing is found by the next call.
         return values.count - missing
     }
 
     /// Made on the calling thread below this many.
     static var concurrentPast: Int { 2_048 }
-
-    /// `make` of each index, on every core when there are many.
-    private static func make(_ indices: [Int], placeholder: Value, _ make: (Int) -> Value) -> [Value] {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        guard indices.count >= concurrentPast && cores > 1 else { return indices.map(make) }
-        var made = [Value](repeating: placeholder, count: indices.count)
-        made.withUnsafeMutableBufferPointer { made in
-            let slots = Slots(base: made.baseAddress!)
-            let chunks = cores * 4, chunkSize = (indices.count + chunks - 1) / chunks
-            withoutActuallyEscaping(make) { make in
-                let maker = Maker(make: make)
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                    for offset in min(chunk * chunkSize, indices.count)..<min((chunk + 1) * chunkSize, indices.count) {
-                        slots.base[offset] = maker.make(indices[offset])
-                    }
-                }
-            }
-        }
-        return made
-    }
-
-    /// Each chunk's values, written at its own offsets only.
-    private struct Slots: @unchecked Sendable {
-        let base: UnsafeMutablePointer<Value>
-    }
-
-    /// The maker, called from every core: it reads only immutable snapshots (see `prepare`).
-    private struct Maker: @unchecked Sendable {
-        let make: (Int) -> Value
-    }
 
     /// Every row's value, made now where missing.
     func values(of rows: any VersionedRows, make: (Int) -> Value) -> [Value] {

@@ -16,8 +16,17 @@ public final class FirestoreSettings: NSObject, NSCopying, @unchecked Sendable {
     /// (NFS, SMB, sshfs), where inotify never hears of a change made on another machine. Where
     /// inotify is unavailable or out of watches, listeners sweep anyway.
     public var isInotifyEnabled: Bool = true
-    /// Accepted for Firebase's sake: the files are the database and there is no other cache.
+    /// As in Firebase, persistent by default: here a folder's collections of `snapshotMinimum`
+    /// documents or more keep a snapshot file of their documents (in `snapshotFolder`), which
+    /// opening them reads instead of each unchanged file. `MemoryCacheSettings()` keeps none.
+    /// The files stay the database: a document is taken from the snapshot only while its
+    /// file's stamp is the one recorded with it.
     public var cacheSettings: any LocalCacheSettings = PersistentCacheSettings()
+    /// Ours: where those snapshot files are kept (`$XDG_CACHE_HOME/shelf/collections`, or
+    /// `~/.cache/shelf/collections`); nil for none.
+    package var snapshotFolder: URL? = CollectionSnapshotFile.defaultFolder
+    /// Ours: the fewest documents a collection folder needs to keep a snapshot file.
+    package var snapshotMinimum = 10_000
     /// The Firestore server, as `host:port`, for a store of an app configured without a place
     /// (`FirebaseApp.configure()`); set before the store's first use (`useEmulator` sets it).
     /// Firebase's default names Google's cloud, which DocumentStore does not reach.
@@ -37,6 +46,8 @@ public final class FirestoreSettings: NSObject, NSCopying, @unchecked Sendable {
         copy.pollingInterval = pollingInterval
         copy.isInotifyEnabled = isInotifyEnabled
         copy.cacheSettings = cacheSettings
+        copy.snapshotFolder = snapshotFolder
+        copy.snapshotMinimum = snapshotMinimum
         copy.host = host
         copy.isSSLEnabled = isSSLEnabled
         copy.isPersistenceEnabled = isPersistenceEnabled

@@ -59,9 +59,11 @@ extension CollectionFolderChanges {
         // A first read's documents in id order, for the first snapshot (not sorted again).
         var inIDOrder: [QueryDocumentSnapshot] = []
         if keepsIDOrder { inIDOrder.reserveCapacity(ids.count) }
+        // A first listing of a large folder takes what it can from the folder's snapshot file.
+        let pass = areNew ? SnapshotPass.begin(folder: fd, documents: ids.count, settings: firestore.settings, now: now) : nil
         while start < ids.count {
             let slice = ids[start..<min(start + sliceSize, ids.count)]
-            let results = readSlice(slice, fd, firestore)
+            let results = readSlice(slice, fd, firestore, pass)
             let snapshots = results.compactMap(\.snapshot)
             if keepsIDOrder { inIDOrder += snapshots }
             taking?.wait()
@@ -79,6 +81,7 @@ extension CollectionFolderChanges {
                 watcher.reportProgress(read: alreadyRead + start, total: alreadyRead + ids.count, documents: snapshots)
             }
         }
+        pass?.end(documents: ids.count)
         if areNew {
             // Their ids are indexed once the first snapshot is sent (this look's delivery is
             // on the same queue), not while the readers need the cores, nor at the first change.
@@ -116,13 +119,13 @@ extension CollectionFolderChanges {
     }
 
     /// The files of `ids`, read and parsed on every core, each with its snapshot made.
-    private func readSlice(_ ids: ArraySlice<ExactID>, _ fd: Int32, _ firestore: Firestore) -> [Read] {
+    private func readSlice(_ ids: ArraySlice<ExactID>, _ fd: Int32, _ firestore: Firestore, _ pass: SnapshotPass? = nil) -> [Read] {
         var results = [Read](repeating: (.missing, nil, nil), count: ids.count)
         let collection = CollectionPlace(firestore: firestore, path: path)
         let first = ids.startIndex
         results.withUnsafeMutableBufferPointer { results in
             let results = UnsafeResults(base: results.baseAddress)
-            files.readDocuments(count: ids.count, in: fd, store: firestore, id: { ids[first + $0] }) { index, stored, stamp in
+            files.readDocuments(count: ids.count, in: fd, store: firestore, snapshot: pass, id: { ids[first + $0] }) { index, stored, stamp in
                 let id = ids[first + index]
                 let snapshot = stored == .missing ? nil : QueryDocumentSnapshot(in: collection, key: id, stored: stored)
                 results.set(index, (stored, stamp ?? Self.listedStamp(id, stored, fd), snapshot))

@@ -164,6 +164,8 @@ final class DocumentFiles: Sendable {
         var parsing = DocumentParser.Scratch()
         /// False once the kernel refused O_NOATIME (see `openForReading`).
         var sparesAccessTime = true
+        /// How many bytes of `buffer` the last file read filled, when it was read whole.
+        var bytesRead: Int?
     }
 
     #if os(Linux)
@@ -188,6 +190,7 @@ final class DocumentFiles: Sendable {
     /// The same, with the caller's `scratch`.
     private func readDocument(in dirFD: Int32, fileName: UnsafePointer<CChar>, store: Firestore,
                               scratch: inout Scratch) -> (StoredDocument, FileStamp?) {
+        scratch.bytesRead = nil
         let fd = openForReading(dirFD, fileName, &scratch)
         guard fd >= 0 else {
             switch errno {
@@ -219,6 +222,7 @@ final class DocumentFiles: Sendable {
             count += n
         }
         guard count <= WriteLimits.maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
+        scratch.bytesRead = count
         return (Self.parseDocument(scratch.buffer[0..<count], store: store, scratch: &scratch.parsing), stamp)
     }
 
@@ -226,26 +230,60 @@ final class DocumentFiles: Sendable {
     /// that the cores share the work evenly.
     private static let filesPerTask = 512
 
-    /// Reads the files of `count` documents of one open folder (`id(index)`, never an
-    /// undecodable name) on every core (`ReaderThreads`), as `readDocument` does, the files
-    /// asked for ahead when they are not in memory (`ColdFilePrefetch`):
+    /// Reads the files of `count` documents of one open folder (`id(index)`, in id order, never
+    /// an undecodable name) on every core (`ReaderThreads`), as `readDocument` does, the files
+    /// asked for ahead when they are not in memory (`ColdFilePrefetch`), or taken from the
+    /// folder's snapshot file where their stamps say they are unchanged (`pass`):
     /// `body(index, stored, stamp)` is called once per index, on any of them, concurrently.
-    func readDocuments(count: Int, in dirFD: Int32, store: Firestore, id: @escaping @Sendable (Int) -> ExactID,
+    func readDocuments(count: Int, in dirFD: Int32, store: Firestore, snapshot pass: SnapshotPass? = nil, id: @escaping @Sendable (Int) -> ExactID,
                        _ body: @escaping @Sendable (Int, StoredDocument, FileStamp?) -> Void) {
         let name: @Sendable (Int, inout [UInt8]) -> Void = { index, fileName in Self.fileName(of: id(index), into: &fileName) }
-        let prefetch = ColdFilePrefetch.startIfCold(count: count, in: dirFD, name: name)
+        let prefetch = pass?.source == nil ? ColdFilePrefetch.startIfCold(count: count, in: dirFD, name: name) : nil
         let tasks = (count + Self.filesPerTask - 1) / Self.filesPerTask
-        ReaderThreads.shared.perform(iterations: tasks, state: { (scratch: Scratch(), fileName: [UInt8]()) }) { [self] task, state in
-            for index in task * Self.filesPerTask..<min(count, (task + 1) * Self.filesPerTask) {
+        let read = Locked(0)
+        ReaderThreads.shared.perform(iterations: tasks, state: { ReadingState() }) { [self] task, state in
+            let indices = task * Self.filesPerTask..<min(count, (task + 1) * Self.filesPerTask)
+            pass?.prepare(&state.snapshot, from: id(indices.lowerBound), through: id(indices.upperBound - 1))
+            var filesOpened = 0
+            for index in indices {
                 name(index, &state.fileName)
                 let (stored, stamp) = state.fileName.withUnsafeBytes { name in
-                    readDocument(in: dirFD, fileName: name.baseAddress!.assumingMemoryBound(to: CChar.self), store: store, scratch: &state.scratch)
+                    let fileName = name.baseAddress!.assumingMemoryBound(to: CChar.self)
+                    guard let pass else {
+                        filesOpened += 1
+                        return readDocument(in: dirFD, fileName: fileName, store: store, scratch: &state.scratch)
+                    }
+                    let id = id(index)
+                    if let entry = pass.entry(for: id, &state.snapshot), Self.isUnchanged(fileName, in: dirFD, since: entry.stamp) {
+                        let bytes = pass.bytes(of: entry, state.snapshot)
+                        pass.took(id, entry.stamp, bytes, fromSnapshot: true, &state.snapshot)
+                        return (Self.parseDocument(bytes, store: store, scratch: &state.scratch.parsing), entry.stamp)
+                    }
+                    filesOpened += 1
+                    let (stored, stamp) = readDocument(in: dirFD, fileName: fileName, store: store, scratch: &state.scratch)
+                    pass.took(id, stamp, state.scratch.bytesRead.map { state.scratch.buffer[0..<$0] }, fromSnapshot: false, &state.snapshot)
+                    return (stored, stamp)
                 }
                 body(index, stored, stamp)
             }
+            pass?.finish(&state.snapshot)
+            read.withLock { $0 += filesOpened }
         }
-        filesRead.withLock { $0 += count }
+        filesRead.withLock { $0 += read.withLock { $0 } }
         if let prefetch { filesPrefetched.withLock { $0 += prefetch.finish() } }
+    }
+
+    /// What a reader thread keeps from one task of `readDocuments` to the next.
+    private struct ReadingState {
+        var scratch = Scratch()
+        var fileName: [UInt8] = []
+        var snapshot = SnapshotPass.Scratch()
+    }
+
+    /// True when the file `fileName` is a regular file whose stamp is `stamp`.
+    private static func isUnchanged(_ fileName: UnsafePointer<CChar>, in dirFD: Int32, since stamp: FileStamp) -> Bool {
+        var st = stat()
+        return fstatat(dirFD, fileName, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFREG && FileStamp(st) == stamp
     }
 
     /// How many document files reads asked for ahead (`ColdFilePrefetch`).

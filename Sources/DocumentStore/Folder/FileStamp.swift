@@ -29,6 +29,14 @@ struct FileStamp: Equatable, Sendable {
 
     var wasRead: Bool { size >= 0 }
 
+    /// Its four numbers, for a file that keeps stamps (`CollectionSnapshotFile`).
+    var numbers: [Int64] { [Int64(bitPattern: inode), size, modified, changed] }
+
+    /// The stamp whose `numbers` these are.
+    init(numbers: (Int64, Int64, Int64, Int64)) {
+        (inode, size, modified, changed) = (UInt64(bitPattern: numbers.0), numbers.1, numbers.2, numbers.3)
+    }
+
     private static func nanoseconds(_ time: timespec) -> Int64 {
         Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }

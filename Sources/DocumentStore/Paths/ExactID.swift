@@ -30,6 +30,12 @@ package struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     package var description: String { text }
 
+    /// Calls `body` with the id's bytes as the store compares them.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        var bytes = bytes
+        return try bytes.withUTF8(body)
+    }
+
     package static func == (a: ExactID, b: ExactID) -> Bool {
         UTF8Bytes.equal(a.bytes, b.bytes)
     }

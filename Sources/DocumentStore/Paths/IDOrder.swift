@@ -5,18 +5,42 @@
 package enum IDOrder {
     /// The number of a numeric id (`__id42__`, `__id-7__`); nil for any other id.
     package static func number(of id: String) -> Int64? {
-        let utf8 = id.utf8
-        guard utf8.count > 6, utf8.starts(with: "__id".utf8), utf8.reversed().starts(with: "__".utf8) else { return nil }
-        let digits = utf8.dropFirst(4).dropLast(2)
-        let unsigned = digits.first == UInt8(ascii: "-") ? digits.dropFirst() : digits
-        guard !unsigned.isEmpty, unsigned.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-        return Int64(String(decoding: digits, as: UTF8.self))
+        var id = id
+        return id.withUTF8 { number(of: $0) }
+    }
+
+    /// The same, of an id's UTF-8 bytes.
+    static func number(of id: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard id.count > 6, id.starts(with: "__id".utf8), id.reversed().starts(with: "__".utf8) else { return nil }
+        let digits = id[4..<(id.count - 2)]
+        let negative = digits.first == UInt8(ascii: "-")
+        let unsigned = negative ? digits.dropFirst() : digits
+        guard !unsigned.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in unsigned {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            // Accumulated negatively, so Int64.min is read as Int64(_:) reads it.
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowAgain) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !overflow && !overflowAgain else { return nil }
+            value = next
+        }
+        return value
     }
 
     /// -1, 0 or 1, as the ids compare: numeric before the rest, numbers by value (two spellings
     /// of one number by their bytes, so no two ids tie), others by bytes.
     package static func compare(_ a: String, _ b: String) -> Int {
-        switch (number(of: a), number(of: b)) {
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in compare(x, y) } }
+    }
+
+    /// The same, of two ids' UTF-8 bytes.
+    static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        // Only an id that starts with "__" can be numeric: most pairs go straight to their bytes.
+        let x = a.first == UInt8(ascii: "_") ? number(of: a) : nil, y = b.first == UInt8(ascii: "_") ? number(of: b) : nil
+        switch (x, y) {
         case (nil, nil): return UTF8Bytes.compare(a, b)
         case (_?, nil): return -1
         case (nil, _?): return 1

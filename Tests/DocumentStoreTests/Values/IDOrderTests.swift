@@ -53,7 +53,11 @@ final class IDOrderTests: XCTestCase {
     func testOnlyAnIntegerBetweenTheMarkersMakesANumericId() {
         XCTAssertEqual(IDOrder.number(of: "__id42__"), 42)
         XCTAssertEqual(IDOrder.number(of: "__id-42__"), -42)
-        for id in ["__id__", "__id-__", "__id4_2__", "__id42_", "_id42__", "__id+42__", "__id99999999999999999999__", "__ID42__"] {
+        XCTAssertEqual(IDOrder.number(of: "__id-0__"), 0)
+        XCTAssertEqual(IDOrder.number(of: "__id-9223372036854775808__"), .min)
+        XCTAssertEqual(IDOrder.number(of: "__id9223372036854775807__"), .max)
+        for id in ["__id__", "__id-__", "__id4_2__", "__id42_", "_id42__", "__id+42__", "__id99999999999999999999__", "__ID42__",
+                   "__id9223372036854775808__", "__id-9223372036854775809__"] {
             XCTAssertNil(IDOrder.number(of: id), id)
         }
     }

@@ -1,0 +1,328 @@
+import Foundation
+
+/// A large collection folder's documents as their files held them when last read, kept in one
+/// file in the user's cache folder, so that opening the collection again reads that one file
+/// instead of a million. A document is taken from it only while its file's stamp (`fstatat`:
+/// inode, size, the times of its last modification and status change) is the one recorded
+/// with it, and read from its own file otherwise: the files stay the database, and nothing
+/// writes through this copy. It is written while a first listing reads the folder, from the
+/// bytes the readers hold anyway (`SnapshotPass`).
+///
+/// Layout, little-endian: blocks of entries (each its id's length as a UInt16 and its bytes, its
+/// file's stamp as four Int64s, its length as a UInt32 and the file's bytes), a block's entries
+/// in id order (`IDOrder`); then the directory, each block's offset (UInt64), length and count
+/// (UInt32s), checksum (UInt64), first and last ids (a UInt16 length and bytes each); then the
+/// footer: the directory's offset, length and checksum, the folder's device and inode, how many
+/// documents the file holds, and `magic`.
+final class CollectionSnapshotFile: Sendable {
+    struct Block: Sendable {
+        let offset: Int64
+        let length: Int
+        let count: Int
+        let checksum: UInt64
+        let first: [UInt8]
+        let last: [UInt8]
+    }
+
+    /// One document of a block read into a buffer: where its id and bytes lie in it.
+    struct Entry {
+        let id: Range<Int>
+        let stamp: FileStamp
+        let bytes: Range<Int>
+    }
+
+    static let magic = Array("ShelfSn1".utf8)
+    static let footerLength = 6 * 8 + 8
+    /// Entries a block holds at most: a reader of 512 files reads the few blocks that cover
+    /// its ids, so little is read twice where two readers' ids meet in one block.
+    static let entriesPerBlock = 128
+
+    private let fd: Int32
+    /// In id order; no two overlap.
+    let blocks: [Block]
+    let documentCount: Int
+
+    private init(fd: Int32, blocks: [Block], documentCount: Int) {
+        self.fd = fd
+        self.blocks = blocks
+        self.documentCount = documentCount
+    }
+
+    deinit { close(fd) }
+
+    // MARK: Where they are kept
+
+    /// `$XDG_CACHE_HOME/shelf/collections`, or `~/.cache/shelf/collections`; nil without either.
+    static var defaultFolder: URL? {
+        let environment = ProcessInfo.processInfo.environment
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return URL(fileURLWithPath: cache).appendingPathComponent("shelf/collections")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/shelf/collections")
+    }
+
+    /// The folder the snapshot files are kept in, opened, made (readable by its owner alone)
+    /// when missing; nil when it cannot be.
+    static func openFolder(_ url: URL) -> Int32? {
+        var fd = Glibc.open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT {
+            try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            fd = Glibc.open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        return fd >= 0 ? fd : nil
+    }
+
+    /// The name of the snapshot file of the collection folder `folder` (its `fstat`): by its
+    /// device and inode, so a folder moved keeps its snapshot and two folders never share one.
+    static func name(of folder: stat) -> String {
+        String(UInt64(folder.st_dev), radix: 16) + "-" + String(UInt64(folder.st_ino), radix: 16) + ".snapshot"
+    }
+
+    // MARK: Reading
+
+    /// The snapshot file `name` in the open folder `cacheFD`, if it is one, whole, and of the
+    /// folder `folder`; nil otherwise (absent, cut short, another version, damaged).
+    static func open(_ name: String, in cacheFD: Int32, of folder: stat) -> CollectionSnapshotFile? {
+        let fd = openat(cacheFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= footerLength,
+              let footer = readBytes(fd, at: Int64(st.st_size) - Int64(footerLength), count: footerLength),
+              Array(footer[(footerLength - 8)...]) == magic else { close(fd); return nil }
+        var reader = ByteReader(footer)
+        guard let directoryOffset = reader.integer(Int64.self), let directoryLength = reader.integer(Int64.self),
+              let directoryChecksum = reader.integer(UInt64.self), let device = reader.integer(UInt64.self),
+              let inode = reader.integer(UInt64.self), let documentCount = reader.integer(Int64.self),
+              device == UInt64(folder.st_dev), inode == UInt64(folder.st_ino),
+              directoryOffset >= 0, directoryLength >= 0, directoryOffset + directoryLength == Int64(st.st_size) - Int64(footerLength),
+              let directory = readBytes(fd, at: directoryOffset, count: Int(directoryLength)),
+              checksum(directory[...]) == directoryChecksum else { close(fd); return nil }
+        var blocks: [Block] = []
+        var entries = ByteReader(directory)
+        while !entries.isAtEnd {
+            guard let offset = entries.integer(Int64.self), let length = entries.integer(UInt32.self),
+                  let count = entries.integer(UInt32.self), let sum = entries.integer(UInt64.self),
+                  let first = entries.id(), let last = entries.id(),
+                  offset >= 0, offset + Int64(length) <= directoryOffset else { close(fd); return nil }
+            blocks.append(Block(offset: offset, length: Int(length), count: Int(count), checksum: sum, first: first, last: last))
+        }
+        return CollectionSnapshotFile(fd: fd, blocks: blocks, documentCount: Int(documentCount))
+    }
+
+    /// The blocks that may hold any id from `first` through `last`.
+    func blocks(from first: UnsafeBufferPointer<UInt8>, through last: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var low = 0, high = blocks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if blocks[middle].last.withUnsafeBufferPointer({ IDOrder.compare($0, first) }) < 0 { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < blocks.count && blocks[end].first.withUnsafeBufferPointer({ IDOrder.compare($0, last) }) <= 0 { end += 1 }
+        return low..<end
+    }
+
+    /// Reads the block at `index` onto the end of `buffer` and adds its entries to `entries`;
+    /// false (and nothing added) when it cannot be read whole or is damaged.
+    func read(block index: Int, into buffer: inout [UInt8], entries: inout [Entry]) -> Bool {
+        let block = blocks[index]
+        guard let bytes = Self.readBytes(fd, at: block.offset, count: block.length), Self.checksum(bytes[...]) == block.checksum else { return false }
+        let base = buffer.count
+        var found: [Entry] = []
+        found.reserveCapacity(block.count)
+        var reader = ByteReader(bytes)
+        while !reader.isAtEnd {
+            guard let idLength = reader.integer(UInt16.self), let id = reader.skip(Int(idLength)),
+                  let inode = reader.integer(Int64.self), let size = reader.integer(Int64.self),
+                  let modified = reader.integer(Int64.self), let changed = reader.integer(Int64.self),
+                  let length = reader.integer(UInt32.self), let data = reader.skip(Int(length)) else { return false }
+            found.append(Entry(id: (base + id.lowerBound)..<(base + id.upperBound), stamp: FileStamp(numbers: (inode, size, modified, changed)),
+                               bytes: (base + data.lowerBound)..<(base + data.upperBound)))
+        }
+        buffer += bytes
+        entries += found
+        return true
+    }
+
+    /// `count` bytes at `offset`, or nil when the file holds fewer.
+    private static func readBytes(_ fd: Int32, at offset: Int64, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return bytes
+    }
+
+    // MARK: Bytes
+
+    /// A checksum of `bytes` that a torn or damaged block fails (not a defence against anyone).
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes { raw in
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            var index = 0
+            while index + 8 <= raw.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+                hash ^= hash >> 29
+                index += 8
+            }
+            while index < raw.count {
+                hash = (hash ^ UInt64(raw[index])) &* 0x0100_0000_01B3
+                index += 1
+            }
+            return hash ^ UInt64(raw.count)
+        }
+    }
+
+    static func append(_ value: some FixedWidthInteger, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+
+    static func append(id: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        append(UInt16(id.count), to: &bytes)
+        bytes += id
+    }
+
+    /// Reads what `append` wrote, refusing (nil) to go past the end.
+    private struct ByteReader {
+        let bytes: [UInt8]
+        var position = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        var isAtEnd: Bool { position == bytes.count }
+
+        mutating func skip(_ count: Int) -> Range<Int>? {
+            guard count <= bytes.count - position else { return nil }
+            defer { position += count }
+            return position..<(position + count)
+        }
+
+        mutating func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+            guard let range = skip(MemoryLayout<T>.size) else { return nil }
+            return bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: range.lowerBound, as: T.self)) }
+        }
+
+        mutating func id() -> [UInt8]? {
+            guard let length = integer(UInt16.self), let range = skip(Int(length)) else { return nil }
+            return Array(bytes[range])
+        }
+    }
+}
+
+/// A new snapshot file, written block by block from several threads into a file with no name
+/// (`O_TMPFILE`) that takes the snapshot's name only when whole: a reader finds the old file or
+/// the new one, and a process that dies leaves nothing behind.
+final class CollectionSnapshotWriter: Sendable {
+    private let fd: Int32
+    private let cacheFD: Int32
+    private let name: String
+    private let state = Locked(State())
+
+    private struct State {
+        var end: Int64 = 0
+        var blocks: [CollectionSnapshotFile.Block] = []
+        var documents = 0
+        var failed = false
+    }
+
+    #if os(Linux)
+    private static let temporaryFile: Int32 = 0o20200000  // O_TMPFILE, which Glibc's module leaves out
+    #endif
+
+    /// A writer of the snapshot `name` in the open folder `cacheFD`; nil where no file can be
+    /// made there.
+    init?(_ name: String, in cacheFD: Int32) {
+        #if os(Linux)
+        let fd = openat(cacheFD, ".", Self.temporaryFile | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        let folder = dup(cacheFD)
+        guard folder >= 0 else { close(fd); return nil }
+        self.fd = fd
+        self.cacheFD = folder
+        self.name = name
+        #else
+        return nil
+        #endif
+    }
+
+    deinit {
+        close(fd)
+        close(cacheFD)
+    }
+
+    /// Adds a block of `count` entries, `first` and `last` its first and last ids.
+    func append(_ block: [UInt8], count: Int, first: [UInt8], last: [UInt8]) {
+        let offset: Int64? = state.withLock { state in
+            guard !state.failed else { return nil }
+            defer { state.end += Int64(block.count) }
+            return state.end
+        }
+        guard let offset else { return }
+        let written = Self.write(fd, block[...], at: offset)
+        state.withLock { state in
+            if !written { state.failed = true; return }
+            state.blocks.append(.init(offset: offset, length: block.count, count: count, checksum: CollectionSnapshotFile.checksum(block[...]),
+                                      first: first, last: last))
+            state.documents += count
+        }
+    }
+
+    /// Writes the directory and the footer and gives the file its name, over any older one;
+    /// false when a write failed (a full disk), and then nothing is named.
+    @discardableResult
+    func finish(device: UInt64, inode: UInt64) -> Bool {
+        #if os(Linux)
+        var (end, blocks, documents) = state.withLock { ($0.failed ? -1 : $0.end, $0.blocks, $0.documents) }
+        guard end >= 0 else { return false }
+        blocks.sort { a, b in a.first.withUnsafeBufferPointer { x in b.first.withUnsafeBufferPointer { y in IDOrder.compare(x, y) < 0 } } }
+        var directory: [UInt8] = []
+        for block in blocks {
+            CollectionSnapshotFile.append(block.offset, to: &directory)
+            CollectionSnapshotFile.append(UInt32(block.length), to: &directory)
+            CollectionSnapshotFile.append(UInt32(block.count), to: &directory)
+            CollectionSnapshotFile.append(block.checksum, to: &directory)
+            block.first.withUnsafeBufferPointer { CollectionSnapshotFile.append(id: $0, to: &directory) }
+            block.last.withUnsafeBufferPointer { CollectionSnapshotFile.append(id: $0, to: &directory) }
+        }
+        var footer: [UInt8] = []
+        for number in [end, Int64(directory.count)] { CollectionSnapshotFile.append(number, to: &footer) }
+        CollectionSnapshotFile.append(CollectionSnapshotFile.checksum(directory[...]), to: &footer)
+        CollectionSnapshotFile.append(device, to: &footer)
+        CollectionSnapshotFile.append(inode, to: &footer)
+        CollectionSnapshotFile.append(Int64(documents), to: &footer)
+        footer += CollectionSnapshotFile.magic
+        guard Self.write(fd, directory[...], at: end) else { return false }
+        end += Int64(directory.count)
+        guard Self.write(fd, footer[...], at: end) else { return false }
+        // Named through /proc (linkat's AT_EMPTY_PATH needs a capability), then renamed over
+        // the old one: a name already taken cannot be linked to.
+        let staged = ".\(name).\(getpid()).new"
+        unlinkat(cacheFD, staged, 0)
+        guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", cacheFD, staged, AT_SYMLINK_FOLLOW) == 0 else { return false }
+        guard renameat(cacheFD, staged, cacheFD, name) == 0 else {
+            unlinkat(cacheFD, staged, 0)
+            return false
+        }
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    private static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>, at offset: Int64) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
+        }
+    }
+}

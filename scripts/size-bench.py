@@ -17,19 +17,26 @@ For each size it writes the books with `shelf generate` (in batches, kept betwee
                    with no row still being read (a window of a query draws those as …)
   filter key       Shelf: `/` then "river 9", each key the same way
 
+On a folder the first start opens it without a snapshot file (Shelf's cache, kept here under
+.build-compare/snapshots/ and emptied first) and writes one, which the later starts read: the
+table gives the first open a row of its own ("folder, first open") and the later starts
+theirs ("folder").
+
 visidata reads the same books as JSON lines (on PostgreSQL sizes: the folder's books of that size
 when there are some, else none); on a folder each start of Shelf is followed by one of visidata. The ratios are Shelf's median over visidata's (below 1: Shelf is
 faster or smaller). With --cold (as root), each start of Shelf on a folder follows
 `echo 3 > /proc/sys/vm/drop_caches`, as after a boot. A size of 10,000,000 takes long to
 write: run it on its own, with --url to a database that already holds the books and --keep.
 """
-import argparse, os, statistics, subprocess, sys, time
+import argparse, os, shutil, statistics, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
 from pg_cluster import Cluster  # noqa: E402
 
 CACHE = os.path.join(compare.WORK, "sizes")
+# Shelf's cache folder for these runs ($XDG_CACHE_HOME), where its collection snapshot files go.
+SNAPSHOTS = os.path.join(compare.WORK, "snapshots")
 
 
 def sizes(text):
@@ -97,7 +104,8 @@ def shelf_run(shelf, data, repeats, cold=False, keys=True):
     for attempt in range(repeats):
         if cold:
             drop_page_cache()
-        session = compare.Session([shelf, "--data", data], {"SHELF_TIMINGS": timings, "SWIFT_BACKTRACE": "interactive=no"}, timings)
+        environment = {"SHELF_TIMINGS": timings, "SWIFT_BACKTRACE": "interactive=no", "XDG_CACHE_HOME": SNAPSHOTS}
+        session = compare.Session([shelf, "--data", data], environment, timings)
         try:
             visible.append(session.wait(compare.has_book_row, 300, "a book row"))
             loaded.append(session.wait_loaded_log("books", 1800))
@@ -149,13 +157,17 @@ def main():
         # Each start of Shelf is followed by one of visidata, so a noisy spell of this shared
         # machine weighs on both rather than on one app's starts.
         runs, peer_runs = [], []
+        shutil.rmtree(SNAPSHOTS, ignore_errors=True)
         for attempt in range(args.repeats):
             compare.log(f"Shelf on a folder of {count:,} books, start {attempt + 1} of {args.repeats}")
             runs.append(shelf_run(args.binary, folder, 1, args.cold, keys=attempt == args.repeats - 1))
             if not args.skip_peers:
                 compare.log(f"visidata on the same {count:,} books as JSON lines, start {attempt + 1} of {args.repeats}")
                 peer_runs.append(compare.visidata_ui(jsonl, count, 1, 0, 0)[:3])
-        rows.append(("folder" + (", cold" if args.cold else ""), count) + merged([run[:3] for run in runs]) + runs[-1][3:])
+        place = "folder" + (", cold" if args.cold else "")
+        rows.append((place + ", first open", count) + runs[0][:3] + (runs[0][3:] if len(runs) == 1 else (([], []), ([], []))))
+        if len(runs) > 1:
+            rows.append((place, count) + merged([run[:3] for run in runs[1:]]) + runs[-1][3:])
         if peer_runs:
             peers[count] = merged(peer_runs)
     cluster = None

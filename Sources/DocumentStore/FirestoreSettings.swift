@@ -59,8 +59,10 @@ public final class FirestoreSettings: NSObject, NSCopying, @unchecked Sendable {
 /// As Firebase's constant: no limit on the cache's size.
 public let FirestoreCacheSizeUnlimited: Int64 = -1
 
-/// Firebase's local cache settings, accepted so its configuration code compiles. Here the
-/// folder of files is the database itself; nothing is cached besides it.
+/// Firebase's local cache settings, so its configuration code compiles. The folder of files is
+/// the database itself; `PersistentCacheSettings` (the default) lets large collections keep a
+/// snapshot file of their documents (see `FirestoreSettings.cacheSettings`), `MemoryCacheSettings`
+/// does not.
 public protocol LocalCacheSettings: Sendable {}
 
 public struct PersistentCacheSettings: LocalCacheSettings {

@@ -78,6 +78,14 @@ final class CollectionSnapshotFileTests: XCTestCase {
         XCTAssertEqual(again.filesOpened, 0)
     }
 
+    func testAWholeCollectionReadOnceTakesItsDocumentsFromTheSnapshotToo() async throws {
+        _ = try firstRead()
+        let db = try Firestore(directory: root, settings: settings())
+        let read = try await db.collection("books").getDocuments()
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: read.documents.map { ($0.documentID, $0.data()["n"] as? Int) }), expected)
+        XCTAssertEqual(db.files.filesRead.withLock { $0 }, 0)
+    }
+
     func testAFileChangedInPlaceIsReadFromItselfEvenWithItsSizeAndModificationTimeKept() throws {
         _ = try firstRead()
         let file = books.appendingPathComponent("b00007.json")

@@ -111,7 +111,8 @@ func run(
         process.executableURL = binary
         process.arguments = arguments
     }
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": testCacheFolder]) { _, new in new }
+        .merging(environment) { _, new in new }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
@@ -135,6 +136,10 @@ func run(
     }
     return (process.terminationStatus, output)
 }
+
+/// The cache folder of every binary the tests run (`XDG_CACHE_HOME`), where large collections'
+/// snapshot files go: one of the test run's own, not the user's.
+let testCacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("ShelfEndToEndTests-cache-\(getpid())").path
 
 private final class TimeoutFlag: @unchecked Sendable {
     private let lock = NSLock()

@@ -278,7 +278,7 @@ final class TmuxSession {
     /// `TERM` of the terminal the tests run in.
     private static var tmuxEnvironment: [String: String] {
         let inherited = ProcessInfo.processInfo.environment
-        var environment = ["SHELL": "/bin/sh", "LANG": "C.UTF-8"]
+        var environment = ["SHELL": "/bin/sh", "LANG": "C.UTF-8", "XDG_CACHE_HOME": testCacheFolder]
         for name in ["PATH", "HOME", "TMPDIR", "USER", "LOGNAME"] {
             if let value = inherited[name] { environment[name] = value }
         }

@@ -35,11 +35,14 @@ enum CollectionScan {
         let readable = ids.indices.filter { !ids[$0].isUndecodableFileName }
         let slots = UnsafeSlots(base: base)
         let collection = CollectionPlace(firestore: firestore, path: path)
-        files.readDocuments(count: readable.count, in: fd, store: firestore, id: { ids[readable[$0]] }) { task, stored, _ in
+        // A large collection takes what it can from its snapshot file, as a listener's first read does.
+        let pass = SnapshotPass.begin(folder: fd, documents: readable.count, settings: firestore.settings, now: Date().timeIntervalSince1970)
+        files.readDocuments(count: readable.count, in: fd, store: firestore, snapshot: pass, id: { ids[readable[$0]] }) { task, stored, _ in
             guard stored != .missing else { return }
             let index = readable[task]
             slots.set(index, QueryDocumentSnapshot(in: collection, key: ids[index], stored: stored))
         }
+        pass?.end(documents: readable.count)
         return [QueryDocumentSnapshot](unsafeUninitializedCapacity: ids.count) { buffer, count in
             for index in ids.indices {
                 if let document = (base + index).move() {

@@ -35,6 +35,7 @@ final class TemporaryStore {
         let settings = FirestoreSettings()
         settings.dispatchQueue = callbackQueue
         settings.pollingInterval = pollingInterval
+        settings.snapshotFolder = scratch.appendingPathComponent("cache")  // not the user's
         #if SHELF_POSTGRES_TESTS
         Firestore.enablePostgreSQL()
         let cluster = try PostgresCluster.shared()

@@ -179,6 +179,27 @@ final class CollectionSnapshotFileTests: XCTestCase {
         XCTAssertEqual(fresh.documents["b00001"], -1)
     }
 
+    func testWritingASnapshotRemovesThoseUnusedForAMonthAndKeepsThoseInUse() throws {
+        _ = try firstRead()
+        let ours = try XCTUnwrap(try snapshotFiles().first)
+        let month = Date(timeIntervalSinceNow: -CollectionSnapshotFile.unusedLifetime - 86_400)
+        // Used by every read: its time is brought forward.
+        try FileManager.default.setAttributes([.modificationDate: month], ofItemAtPath: ours.path)
+        _ = try firstRead()
+        let used = try FileManager.default.attributesOfItem(atPath: ours.path)[.modificationDate] as! Date
+        XCTAssertGreaterThan(used, Date(timeIntervalSinceNow: -60))
+        // Another folder's, unused for a month, one used lately, a dead writer's staged file
+        // and a file that is none of these.
+        let old = snapshots.appendingPathComponent("fe00-1.snapshot"), recent = snapshots.appendingPathComponent("fe00-2.snapshot")
+        let staged = snapshots.appendingPathComponent(".fe00-3.snapshot.99.new"), other = snapshots.appendingPathComponent("notes.txt")
+        for file in [old, recent, staged, other] { try Data("x".utf8).write(to: file) }
+        for file in [old, staged, other] { try FileManager.default.setAttributes([.modificationDate: month], ofItemAtPath: file.path) }
+        try FileManager.default.removeItem(at: ours)  // so the next read writes one
+        _ = try firstRead()
+        XCTAssertEqual(Set(try snapshotFiles().map(\.lastPathComponent)), [ours.lastPathComponent, recent.lastPathComponent, other.lastPathComponent])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: staged.path))
+    }
+
     func testMemoryCacheSettingsKeepNoSnapshot() throws {
         _ = try firstRead(settings { $0.cacheSettings = MemoryCacheSettings() })
         XCTAssertFalse(FileManager.default.fileExists(atPath: snapshots.path))

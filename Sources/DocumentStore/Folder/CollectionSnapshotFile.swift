@@ -79,6 +79,35 @@ final class CollectionSnapshotFile: Sendable {
         String(UInt64(folder.st_dev), radix: 16) + "-" + String(UInt64(folder.st_ino), radix: 16) + ".snapshot"
     }
 
+    /// How long a snapshot file no read has used is kept: its folder is likely gone (a
+    /// snapshot is named by the folder's inode, not its path, so nothing else tells).
+    static let unusedLifetime: TimeInterval = 30 * 86_400
+    /// How long a new snapshot left unnamed by a process that died is kept.
+    static let stagedLifetime: TimeInterval = 3_600
+
+    /// Marks the file used now (its modification time), which `sweep` goes by.
+    func markUsed() { futimens(fd, nil) }
+
+    /// Removes, from the open cache folder, the snapshot files unused for `unusedLifetime` and
+    /// the staged ones older than `stagedLifetime`, but `name`: run when a snapshot is written.
+    static func sweep(_ cacheFD: Int32, keeping name: String) {
+        let now = Date().timeIntervalSince1970
+        for entry in DocumentFiles.listEntries(cacheFD) where entry.name != name && entry.undecodableName == nil {
+            let lifetime: TimeInterval
+            if entry.name.hasSuffix(".snapshot") && !entry.name.hasPrefix(".") {
+                lifetime = unusedLifetime
+            } else if entry.name.hasPrefix(".") && entry.name.hasSuffix(".new") {
+                lifetime = stagedLifetime
+            } else {
+                continue
+            }
+            var st = stat()
+            guard fstatat(cacheFD, entry.name, &st, AT_SYMLINK_NOFOLLOW) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+                  now - Double(st.st_mtim.tv_sec) > lifetime else { continue }
+            unlinkat(cacheFD, entry.name, 0)
+        }
+    }
+
     // MARK: Reading
 
     /// The snapshot file `name` in the open folder `cacheFD`, if it is one, whole, and of the

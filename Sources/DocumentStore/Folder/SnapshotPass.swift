@@ -129,9 +129,11 @@ final class SnapshotPass: Sendable {
     /// fewer than nine in ten of them removed, so the next first read writes a fresh one.
     func end(documents count: Int) {
         if let writer {
-            writer.finish(device: folderDevice, inode: folderInode)
+            if writer.finish(device: folderDevice, inode: folderInode) { CollectionSnapshotFile.sweep(cacheFD, keeping: name) }
         } else if missed.withLock({ $0 }) > count / 10 {
             unlinkat(cacheFD, name, 0)
+        } else {
+            source?.markUsed()
         }
     }
 }

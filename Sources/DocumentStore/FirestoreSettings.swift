@@ -14,7 +14,8 @@ public final class FirestoreSettings: NSObject, NSCopying, @unchecked Sendable {
     /// Ours: whether a poll asks Linux's inotify which files changed (true), so it reads only
     /// those, or sweeps the folders with `stat` (false). Turn it off for a network file system
     /// (NFS, SMB, sshfs), where inotify never hears of a change made on another machine. Where
-    /// inotify is unavailable or out of watches, listeners sweep anyway.
+    /// inotify is unavailable or out of watches, listeners sweep anyway. Off, large collections
+    /// keep no snapshot file either (see `cacheSettings`).
     public var isInotifyEnabled: Bool = true
     /// As in Firebase, persistent by default: here a folder's collections of `snapshotMinimum`
     /// documents or more keep a snapshot file of their documents (in `snapshotFolder`), which

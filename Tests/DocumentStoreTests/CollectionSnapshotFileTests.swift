@@ -200,6 +200,25 @@ final class CollectionSnapshotFileTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: staged.path))
     }
 
+    func testNoSnapshotIsKeptWhereTheSettingsOrTheFileSystemSayTheFilesAreRemote() throws {
+        _ = try firstRead(settings { $0.isInotifyEnabled = false })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: snapshots.path), "the setting for network file systems")
+        let fd = open(books.path, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        // The type as `stat -f` tells it.
+        let stat = Process()
+        stat.executableURL = URL(fileURLWithPath: "/usr/bin/stat")
+        stat.arguments = ["-f", "-c", "%t", books.path]
+        let output = Pipe()
+        stat.standardOutput = output
+        try stat.run()
+        stat.waitUntilExit()
+        let type = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(CollectionSnapshotFile.fileSystemType(fd).map { String($0, radix: 16) }, type)
+        for type: UInt32 in [0x6969, 0xFF53_4D42, 0x6573_5546] { XCTAssertTrue(CollectionSnapshotFile.isNetworkFileSystem(type: type)) }
+        for type: UInt32 in [0xEF53, 0x0102_1994, 0x5846_5342] { XCTAssertFalse(CollectionSnapshotFile.isNetworkFileSystem(type: type)) }
+    }
+
     func testMemoryCacheSettingsKeepNoSnapshot() throws {
         _ = try firstRead(settings { $0.cacheSettings = MemoryCacheSettings() })
         XCTAssertFalse(FileManager.default.fileExists(atPath: snapshots.path))

@@ -53,14 +53,15 @@ final class CollectionSnapshotFile: Sendable {
     // MARK: Where they are kept
 
     /// `$XDG_CACHE_HOME/shelf/collections`, or `~/.cache/shelf/collections`; nil without either.
-    static var defaultFolder: URL? {
+    /// Worked out once: every `FirestoreSettings` (each `db.settings` is a copy) starts with it.
+    static let defaultFolder: URL? = {
         let environment = ProcessInfo.processInfo.environment
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             return URL(fileURLWithPath: cache).appendingPathComponent("shelf/collections")
         }
         guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/shelf/collections")
-    }
+    }()
 
     /// The folder the snapshot files are kept in, opened, made (readable by its owner alone)
     /// when missing; nil when it cannot be.
@@ -106,6 +107,29 @@ final class CollectionSnapshotFile: Sendable {
                   now - Double(st.st_mtim.tv_sec) > lifetime else { continue }
             unlinkat(cacheFD, entry.name, 0)
         }
+    }
+
+    /// True when the open folder `fd` is on a network or FUSE file system (NFS, SMB, 9p, Ceph,
+    /// AFS, sshfs…), by `fstatfs`'s type, where a stamp is what the client last heard.
+    static func isOnNetworkFileSystem(_ fd: Int32) -> Bool {
+        fileSystemType(fd).map(isNetworkFileSystem(type:)) ?? false
+    }
+
+    /// The type of the file system the open file `fd` is on, as `fstatfs` gives it.
+    static func fileSystemType(_ fd: Int32) -> UInt32? {
+        // fstatfs, which the Glibc module leaves out; its struct begins with the type (a long).
+        typealias FileSystemStatus = @convention(c) (Int32, UnsafeMutableRawPointer) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "fstatfs") else { return nil }
+        let status = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
+        defer { status.deallocate() }
+        guard unsafeBitCast(symbol, to: FileSystemStatus.self)(fd, status) == 0 else { return nil }
+        return UInt32(truncatingIfNeeded: status.load(as: Int.self))
+    }
+
+    /// The types (`linux/magic.h`) of file systems whose files live on another machine.
+    static func isNetworkFileSystem(type: UInt32) -> Bool {
+        [0x6969, 0x517B, 0xFF53_4D42, 0xFE53_4D42, 0x6573_5546, 0x0102_1997, 0x00C3_6400, 0x5346_414F, 0x7375_7245, 0x564C,
+         0x0BD0_0BD0, 0x0116_1970, 0x7461_636F].contains(type)
     }
 
     // MARK: Reading

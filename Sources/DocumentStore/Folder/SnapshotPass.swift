@@ -33,9 +33,12 @@ final class SnapshotPass: Sendable {
 
     /// A pass over the `count` documents about to be read from the open collection folder
     /// `folderFD`; nil when the settings keep no snapshots, the collection is too small for
-    /// one, or the cache folder cannot be used.
+    /// one, its folder is on a network file system, or the cache folder cannot be used.
     static func begin(folder folderFD: Int32, documents count: Int, settings: FirestoreSettings, now: TimeInterval) -> SnapshotPass? {
-        guard !(settings.cacheSettings is MemoryCacheSettings), count >= settings.snapshotMinimum,
+        // Not on a network file system (the setting that says so, or the folder's own type),
+        // whose stamps may be another machine's from a while ago: opening a file checks it anew.
+        guard !(settings.cacheSettings is MemoryCacheSettings), count >= settings.snapshotMinimum, settings.isInotifyEnabled,
+              !CollectionSnapshotFile.isOnNetworkFileSystem(folderFD),
               let url = settings.snapshotFolder, let cacheFD = CollectionSnapshotFile.openFolder(url) else { return nil }
         var folder = stat()
         guard fstat(folderFD, &folder) == 0 else { close(cacheFD); return nil }

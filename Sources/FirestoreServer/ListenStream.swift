@@ -7,25 +7,28 @@ import GRPCCore
 /// The `Listen` streams: for each client stream, its targets, each followed by a listener of
 /// the store, so that a change from anywhere (this server, the Shelf app, another program on
 /// the files, another server on the same PostgreSQL) reaches every stream whose target it
-/// matches. A stream's messages wait in a bounded queue: a client that reads slower than
-/// changes arrive has its stream closed with `RESOURCE_EXHAUSTED` (its listeners removed), and
-/// listens again.
+/// matches. A stream's messages wait in a bounded queue, a snapshot's messages together: a
+/// client that reads slower than changes arrive has its stream closed with `RESOURCE_EXHAUSTED`
+/// (its listeners removed), and listens again. A target's first documents, however many, are
+/// one entry: counted a message each, a collection past the limit overflowed at every listen.
 final class ListenStreams: Sendable {
-    /// Messages a stream may have waiting for a slow client.
+    /// Snapshots (and other events) a stream may have waiting for a slow client.
     static let queueLimit = 10_000
     /// Changes converted once for every stream that carries them.
     let shared = SharedWireDocuments()
 
     func serve(_ requests: RPCAsyncSequence<Google_Firestore_V1_ListenRequest, any Error>,
                response: RPCWriter<Google_Firestore_V1_ListenResponse>, databases: ServedDatabases) async throws {
-        let (outgoing, continuation) = AsyncStream<Google_Firestore_V1_ListenResponse>.makeStream(bufferingPolicy: .bufferingOldest(Self.queueLimit))
+        let (outgoing, continuation) = AsyncStream<[Google_Firestore_V1_ListenResponse]>.makeStream(bufferingPolicy: .bufferingOldest(Self.queueLimit))
         let stream = ListenStream(databases: databases, shared: shared, continuation: continuation)
         defer { stream.close() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await message in outgoing { try await response.write(message) }
+                for await messages in outgoing {
+                    for message in messages { try await response.write(message) }
+                }
                 if stream.overflowed {
-                    throw RPCError(code: .resourceExhausted, message: "the client read changes slower than they came (more than \(Self.queueLimit) waiting); listen again with the last resume token")
+                    throw RPCError(code: .resourceExhausted, message: "the client read changes slower than they came (more than \(Self.queueLimit) snapshots waiting); listen again with the last resume token")
                 }
             }
             group.addTask {
@@ -45,7 +48,7 @@ final class ListenStreams: Sendable {
 final class ListenStream: Sendable {
     private let databases: ServedDatabases
     private let shared: SharedWireDocuments
-    private let continuation: AsyncStream<Google_Firestore_V1_ListenResponse>.Continuation
+    private let continuation: AsyncStream<[Google_Firestore_V1_ListenResponse]>.Continuation
 
     private struct Target {
         var registrations: [ListenerRegistration] = []
@@ -66,7 +69,7 @@ final class ListenStream: Sendable {
     /// Listener callbacks of one stream run one at a time, in order.
     private let queue = DispatchQueue(label: "shelf.serve.listen")
 
-    init(databases: ServedDatabases, shared: SharedWireDocuments, continuation: AsyncStream<Google_Firestore_V1_ListenResponse>.Continuation) {
+    init(databases: ServedDatabases, shared: SharedWireDocuments, continuation: AsyncStream<[Google_Firestore_V1_ListenResponse]>.Continuation) {
         self.databases = databases
         self.shared = shared
         self.continuation = continuation
@@ -85,8 +88,12 @@ final class ListenStream: Sendable {
         continuation.finish()
     }
 
-    private func send(_ message: Google_Firestore_V1_ListenResponse) {
-        if case .dropped = continuation.yield(message) {
+    private func send(_ message: Google_Firestore_V1_ListenResponse) { send([message]) }
+
+    /// Queues `messages` as one entry: a snapshot's changes go out together.
+    private func send(_ messages: [Google_Firestore_V1_ListenResponse]) {
+        guard !messages.isEmpty else { return }
+        if case .dropped = continuation.yield(messages) {
             state.withLock { $0.overflowed = true }
             close()
         }
@@ -194,28 +201,29 @@ final class ListenStream: Sendable {
             let removed = wasCurrent ? snapshot.documentChanges.filter { $0.type == .removed }.map(\.document) : []
             // A target's first documents are its own; its changes are every listener's.
             let documents = wasCurrent ? try shared.documents(changed, in: database) : try database.wireDocuments(changed)
-            for document in documents.compactMap({ $0 }) { sendChange(document, target: id) }
+            var messages = documents.compactMap { $0.map { Self.change($0, target: id) } }
             for document in removed {
                 var remove = Google_Firestore_V1_DocumentRemove()
                 remove.document = database.name(of: document.reference.path)
                 remove.removedTargetIds = [id]
                 var message = Google_Firestore_V1_ListenResponse()
                 message.documentRemove = remove
-                send(message)
+                messages.append(message)
             }
+            send(messages)
             markConsistent(id, wasCurrent: wasCurrent)
         } catch {
             failed(id, error, database: database)
         }
     }
 
-    private func sendChange(_ document: Google_Firestore_V1_Document, target id: Int32) {
+    private static func change(_ document: Google_Firestore_V1_Document, target id: Int32) -> Google_Firestore_V1_ListenResponse {
         var change = Google_Firestore_V1_DocumentChange()
         change.document = document
         change.targetIds = [id]
         var message = Google_Firestore_V1_ListenResponse()
         message.documentChange = change
-        send(message)
+        return message
     }
 
     /// A document of a documents target: a change or a delete; the target is current once
@@ -233,7 +241,7 @@ final class ListenStream: Sendable {
             if sendReset { send(.reset, [id]) }
             if let snapshot {
                 if let document = try shared.documents([snapshot], in: database).first!, snapshot.exists {
-                    sendChange(document, target: id)
+                    send(Self.change(document, target: id))
                 } else if wasCurrent {
                     var delete = Google_Firestore_V1_DocumentDelete()
                     delete.document = database.name(of: snapshot.reference.path)

@@ -1,5 +1,6 @@
 @testable import DocumentStore
 import FirestoreProtocol
+@testable import FirestoreServer
 import GRPCCore
 import XCTest
 
@@ -71,6 +72,36 @@ final class ServedListenTests: XCTestCase {
                 remove.removeTarget = 7
                 sending.yield(remove)
                 assertSame(Self.summary(try await messages.next()!), "remove target 7", "\(b)")
+                sending.finish()
+            })
+        }
+    }
+
+    /// A target's first documents are one entry of the stream's bounded queue, however many:
+    /// counted a message each, a collection past the limit overflowed at every listen of a
+    /// client slower than the server, which then never had a snapshot (Python's, from 12,000
+    /// books; this test waited past 200 s before the fix).
+    func testAQueryTargetOfMoreDocumentsThanTheQueueHoldsGetsThemAll() async throws {
+        try await ServedStore.with(.folder) { served in
+            let count = 3 * ListenStreams.queueLimit
+            let books = served.location.appendingPathComponent("books")
+            try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+            for index in 0..<count {
+                try Data(#"{"n": \#(index)}"#.utf8).write(to: books.appendingPathComponent("b\(index).json"))
+            }
+            let (requests, sending) = AsyncStream<Google_Firestore_V1_ListenRequest>.makeStream()
+            sending.yield(Self.addTarget(3, query: Google_Firestore_V1_StructuredQuery.collection("books")))
+            try await served.client.listen(requestProducer: { writer in
+                for await request in requests { try await writer.write(request) }
+            }, onResponse: { response in
+                // A client slower than the server, as Python's is: the stream's window fills
+                // and the rest waits in the queue.
+                try await Task.sleep(for: .seconds(1))
+                var messages = response.messages.makeAsyncIterator()
+                let seen = try await Self.untilConsistent(&messages)
+                XCTAssertEqual(seen.first, "add 3")
+                XCTAssertEqual(seen.filter { $0.hasPrefix("change ") }.count, count)
+                XCTAssertEqual(Array(seen.suffix(2)), ["current 3", "consistent"])
                 sending.finish()
             })
         }

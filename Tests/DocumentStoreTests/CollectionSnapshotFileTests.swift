@@ -157,6 +157,20 @@ final class CollectionSnapshotFileTests: XCTestCase {
         XCTAssertEqual(db.files.filesRead.withLock { $0 }, count, "the copied folder's own files are read")
     }
 
+    func testAFooterWithNumbersPastAnyFileIsRefusedWithoutATrap() throws {
+        _ = try firstRead()
+        let file = try XCTUnwrap(try snapshotFiles().first)
+        var bytes = try Data(contentsOf: file)
+        // The footer's directory offset, then its length, made the largest numbers there are:
+        // their sum would overflow.
+        let footer = bytes.count - CollectionSnapshotFile.footerLength
+        bytes.replaceSubrange(footer..<(footer + 16), with: repeatElement(UInt8(0xFF), count: 7) + [0x7F] + repeatElement(UInt8(0xFF), count: 7) + [0x7F])
+        try bytes.write(to: file)
+        let again = try firstRead()
+        XCTAssertEqual(again.documents, expected)
+        XCTAssertEqual(again.filesOpened, count)
+    }
+
     func testFilesChangedWithinTheRacyWindowAreNotKept() throws {
         try Data(#"{"n": 1}"#.utf8).write(to: books.appendingPathComponent("b00005.json"))
         _ = try firstRead()

@@ -22,6 +22,15 @@ final class KeyOrderTests: XCTestCase {
         XCTAssertEqual(KeyOrder.order(keys, ascending: true), [2, 3, 0, 1])
     }
 
+    /// Numbers sort by their bits as one unsigned number: negatives, zeros and infinities in
+    /// their order, -0 tied with 0 (kept in row order), NaN before every other number.
+    func testNumbersOfEverySignAndSizeSortAsFirestoreOrdersThem() {
+        let numbers: [Double] = [1, -0.0, .infinity, -1e300, .nan, 0, -.infinity, 2.5e-308, -2.5e-308, 7]
+        let order = KeyOrder.order(numbers.map { .number($0) }, ascending: true)
+        XCTAssertEqual(order, [4, 6, 3, 8, 1, 5, 7, 0, 9, 2])
+        XCTAssertEqual(KeyOrder.order(numbers.map { .number($0) }, ascending: false), [2, 9, 0, 7, 1, 5, 8, 3, 6, 4])
+    }
+
     func testTiesKeepTheRowsOrderInBothDirectionsAndRowsWithoutAKeyAreLast() {
         let keys: [SortKey?] = [nil, text("b"), text("a"), nil, text("b"), text("a")]
         XCTAssertEqual(KeyOrder.order(keys, ascending: true), [2, 5, 1, 4, 0, 3])

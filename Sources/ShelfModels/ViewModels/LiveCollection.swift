@@ -9,44 +9,67 @@ import Observation
 @Observable @MainActor
 public final class LiveCollection<Model: Codable & Sendable> {
     /// One document and, once asked for, its model or its problem.
-    public final class Row: Identifiable {
+    ///
+    /// Two references, not an object: a row of a million is 16 bytes in the rows' array rather
+    /// than 8 there and a 48-byte block of malloc. The models of the rows asked for are kept
+    /// by the collection (`Decodings`), by their snapshot.
+    public struct Row: Identifiable {
         public let snapshot: DocumentSnapshot
+        private let decodings: Decodings
         public var id: String { snapshot.documentID }
         public var path: String { snapshot.reference.path }
         /// The id by its bytes: "café" in NFC and in NFD are two documents.
         var key: ExactID { snapshot.key }
 
-        init(_ snapshot: DocumentSnapshot) {
+        fileprivate init(_ snapshot: DocumentSnapshot, _ decodings: Decodings) {
             self.snapshot = snapshot
+            self.decodings = decodings
         }
 
-        /// Boxed, so that a row never drawn costs a pointer here rather than a model's room.
-        private final class Decoded {
-            let result: Result<Model, DocumentProblem>
-            init(_ result: Result<Model, DocumentProblem>) { self.result = result }
-        }
-        private var decodedBox: Decoded?
-
-        private var decoded: Result<Model, DocumentProblem> {
-            if let decodedBox { return decodedBox.result }
-            let box = Decoded(Self.decode(snapshot))
-            decodedBox = box
-            return box.result
-        }
+        /// A row of no collection, decoded on its own.
+        package init(_ snapshot: DocumentSnapshot) { self.init(snapshot, Decodings()) }
 
         /// For tests: whether the row's model or problem was worked out.
-        package var isDecoded: Bool { decodedBox != nil }
+        package var isDecoded: Bool { decodings.has(snapshot) }
 
-        nonisolated static func decode(_ snapshot: DocumentSnapshot) -> Result<Model, DocumentProblem> {
-            Result { try snapshot.data(as: Model.self) }.mapError { DocumentProblem(path: snapshot.reference.path, error: $0) }
-        }
-
-        public var model: Model? { try? decoded.get() }
+        public var model: Model? { try? decodings.result(of: snapshot).get() }
         public var problem: DocumentProblem? {
-            if case .failure(let problem) = decoded { return problem }
+            if case .failure(let problem) = decodings.result(of: snapshot) { return problem }
             return nil
         }
     }
+
+    /// The model or problem of each row asked for, decoded once, by the row's snapshot (a
+    /// changed document is a new snapshot, so a new row, decoded afresh). Entries of snapshots
+    /// no longer a row are dropped once they are as many again as at the last look.
+    fileprivate final class Decodings {
+        private var results: [ObjectIdentifier: (snapshot: DocumentSnapshot, result: Result<Model, DocumentProblem>)] = [:]
+        private var lookAt = 256
+
+        func has(_ snapshot: DocumentSnapshot) -> Bool { results[ObjectIdentifier(snapshot)] != nil }
+        var count: Int { results.count }
+
+        func result(of snapshot: DocumentSnapshot) -> Result<Model, DocumentProblem> {
+            // The entry holds its snapshot, so no other object takes its identifier meanwhile.
+            if let entry = results[ObjectIdentifier(snapshot)] { return entry.result }
+            let result = Result { try snapshot.data(as: Model.self) }.mapError { DocumentProblem(path: snapshot.reference.path, error: $0) }
+            results[ObjectIdentifier(snapshot)] = (snapshot, result)
+            return result
+        }
+
+        /// Drops the entries of snapshots that are not one of `rows` (in id order).
+        func forget(allBut rows: [Row]) {
+            guard results.count > lookAt else { return }
+            results = results.filter { entry in
+                LiveCollection.position(of: entry.value.snapshot.key, in: rows).map { rows[$0].snapshot === entry.value.snapshot } ?? false
+            }
+            lookAt = max(256, 2 * results.count)
+        }
+    }
+
+    @ObservationIgnored private let decodings = Decodings()
+    /// For tests: how many models or problems are kept, of rows and of rows no longer shown.
+    package var decodingsKept: Int { decodings.count }
 
     public let collection: CollectionReference
     /// In id order (by the ids' bytes) at all times, also while a large collection loads.
@@ -174,12 +197,12 @@ public final class LiveCollection<Model: Codable & Sendable> {
                 updated.remove(at: Int(change.oldIndex))
                 window.remove(at: Int(change.oldIndex))
             case .added:
-                updated.insert(Row(change.document), at: Int(change.newIndex))
+                updated.insert(Row(change.document, decodings), at: Int(change.newIndex))
                 window.insert(at: Int(change.newIndex))
             case .modified:
                 updated.remove(at: Int(change.oldIndex))
                 window.remove(at: Int(change.oldIndex))
-                updated.insert(Row(change.document), at: Int(change.newIndex))
+                updated.insert(Row(change.document, decodings), at: Int(change.newIndex))
                 window.insert(at: Int(change.newIndex))
             }
         }
@@ -205,7 +228,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
                 old += 1
             } else {
                 if old < rows.count, rows[old].key == document.key { old += 1 }  // a newer snapshot of it
-                taken.append(Row(document))
+                taken.append(Row(document, decodings))
             }
         }
         if taken.count == rows.count && positions.indices.allSatisfy({ positions[$0] == Int32($0) }) { return }
@@ -243,7 +266,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
                 old += 1
             }
             if old < rows.count, rows[old].key == document.key { old += 1 }  // read again: this one is newer
-            merged.append(Row(document))
+            merged.append(Row(document, decodings))
         }
         for row in rows[old...] {
             positions[old - start] = Int32(start + merged.count)
@@ -261,6 +284,7 @@ public final class LiveCollection<Model: Codable & Sendable> {
 
     private func setRows(_ new: [Row], map: RowMap?) {
         rows = new
+        decodings.forget(allBut: new)
         version += 1
         recentMaps.append((version, map))
         while recentMaps.count > Self.mapsKept || recentMaps.reduce(0, { $0 + ($1.map?.positionsAfterKept.count ?? 0) }) > positionsKept {
@@ -287,13 +311,24 @@ public final class LiveCollection<Model: Codable & Sendable> {
     public func index(of id: String) -> Int? {
         let rows = rows
         let key = ExactID(id)
+        let low = Self.firstPosition(notBefore: key, in: rows)
+        // The id of a file whose name is not UTF-8 is its escaped name: found too.
+        return low < rows.count && ExactID(rows[low].key.text) == key ? low : nil
+    }
+
+    /// The position of the row of exactly this id.
+    fileprivate nonisolated static func position(of key: ExactID, in rows: [Row]) -> Int? {
+        let low = firstPosition(notBefore: key, in: rows)
+        return low < rows.count && rows[low].key == key ? low : nil
+    }
+
+    private nonisolated static func firstPosition(notBefore key: ExactID, in rows: [Row]) -> Int {
         var low = 0, high = rows.count
         while low < high {
             let middle = (low + high) / 2
             if rows[middle].key < key { low = middle + 1 } else { high = middle }
         }
-        // The id of a file whose name is not UTF-8 is its escaped name: found too.
-        return low < rows.count && ExactID(rows[low].key.text) == key ? low : nil
+        return low
     }
 
     // MARK: Writes (on disk when they return; the listener then delivers them)

@@ -9,13 +9,15 @@ import ShelfModels
 /// text's first 8 bytes as one number), with no isolation check or reference counting, so
 /// 100,000 rows sort in tens of milliseconds rather than hundreds.
 enum KeyOrder {
+    /// 16 bytes, so the two arrays a sort of a million rows holds at once (the entries and a
+    /// merge of them) are 32 MB rather than 64 at the app's peak of memory.
     private struct Entry {
+        /// A number's bits ordered as the numbers are (`orderedBits`); a text's first 8
+        /// bytes, big-endian, zero-padded: ordered as the bytes are.
+        var value: UInt64
+        var index: Int32
         /// 0 number, 1 text, 2 no key.
         var kind: UInt8
-        var number: Double
-        /// The text's first 8 bytes, big-endian, zero-padded: orders as the bytes do.
-        var prefix: UInt64
-        var index: Int32
     }
 
     /// `parallelPast`: from how many rows the sort is done on every core.
@@ -161,9 +163,9 @@ enum KeyOrder {
 
     private static func entry(_ index: Int, _ keys: [SortKey?]) -> Entry {
         switch keys[index] {
-        case .number(let value)?: return Entry(kind: 0, number: value, prefix: 0, index: Int32(index))
-        case .text(let bytes)?: return Entry(kind: 1, number: 0, prefix: prefix(of: bytes), index: Int32(index))
-        case nil: return Entry(kind: 2, number: 0, prefix: 0, index: Int32(index))
+        case .number(let value)?: return Entry(value: orderedBits(value), index: Int32(index), kind: 0)
+        case .text(let bytes)?: return Entry(value: prefix(of: bytes), index: Int32(index), kind: 1)
+        case nil: return Entry(value: 0, index: Int32(index), kind: 2)
         }
     }
 
@@ -179,9 +181,9 @@ enum KeyOrder {
     /// -1, 0 or 1 for two entries of the same kind.
     private static func compare(_ a: Entry, _ b: Entry, _ keys: [SortKey?]) -> Int {
         switch a.kind {
-        case 0: return a.number < b.number ? -1 : (b.number < a.number ? 1 : 0)
+        case 0: return a.value < b.value ? -1 : (a.value > b.value ? 1 : 0)
         case 1:
-            if a.prefix != b.prefix { return a.prefix < b.prefix ? -1 : 1 }
+            if a.value != b.value { return a.value < b.value ? -1 : 1 }
             guard case .text(let x)? = keys[Int(a.index)], case .text(let y)? = keys[Int(b.index)] else { return 0 }
             if x.count <= 8 && y.count <= 8 { return x.count < y.count ? -1 : (x.count > y.count ? 1 : 0) }
             return compareBytes(x, y)
@@ -199,6 +201,15 @@ enum KeyOrder {
         }
         if order != 0 { return order < 0 ? -1 : 1 }
         return x.count < y.count ? -1 : (x.count > y.count ? 1 : 0)
+    }
+
+    /// A double's bits as an unsigned number that orders as the doubles do: -0 as 0, NaN
+    /// first (as Firestore orders it, before every other number).
+    static func orderedBits(_ number: Double) -> UInt64 {
+        guard !number.isNaN else { return 0 }
+        let bits = (number == 0 ? 0.0 : number).bitPattern
+        let sign: UInt64 = 1 << 63
+        return bits & sign != 0 ? ~bits : bits | sign
     }
 
     private static func prefix(of bytes: [UInt8]) -> UInt64 {

@@ -55,6 +55,34 @@ final class KeyOrderTests: XCTestCase {
         }
     }
 
+    /// Keys of up to 23 bytes are held in the key, longer ones in an array: each kind, and one
+    /// against the other, orders as the folded bytes do, zeros and prefixes included.
+    func testShortAndLongTextKeysOrderAsTheirBytes() {
+        let a = UInt8(ascii: "a")
+        let samples: [[UInt8]] = [[], [0], [0, 0], [1], [255], [255, 0], [UInt8](repeating: a, count: 22) + [0],
+                                  [UInt8](repeating: a, count: 23), [UInt8](repeating: a, count: 24), [UInt8](repeating: a, count: 23) + [0],
+                                  Array("the silent river 1".utf8), Array("the silent river 10".utf8), Array("the silent river 999999".utf8),
+                                  Array("the silent river 1000000 and after".utf8), [0x74, 0x68, 0xC3]]
+        for x in samples {
+            if x.count <= 23 { XCTAssertEqual(ShortText(x)?.bytes, x) } else { XCTAssertNil(ShortText(x)) }
+            for y in samples {
+                let expected = x.lexicographicallyPrecedes(y) ? -1 : (y.lexicographicallyPrecedes(x) ? 1 : 0)
+                XCTAssertEqual(KeyOrder.compareTexts(SortKey(folded: x), SortKey(folded: y)), expected, "\(x) vs \(y)")
+            }
+        }
+        let keys = samples.map { SortKey(folded: $0) as SortKey? }
+        let sorted = samples.indices.sorted { samples[$0].lexicographicallyPrecedes(samples[$1]) }
+        XCTAssertEqual(KeyOrder.order(keys, ascending: true), sorted)
+        XCTAssertEqual(KeyOrder.order(keys, ascending: false), sorted.reversed())
+    }
+
+    /// A title of 23 bytes or fewer is its key's slot alone (32 bytes), no block of its own.
+    func testATitlesKeyIsHeldInItsSlot() {
+        XCTAssertLessThanOrEqual(MemoryLayout<SortKey?>.stride, 32)
+        guard case .short = SortKey(text: "The Silent River 999999") else { return XCTFail("a title of 23 bytes is held in its key") }
+        guard case .text = SortKey(text: "The Silent River 1000000") else { return XCTFail("a title of 24 bytes is kept in an array") }
+    }
+
     /// An order carried through a change (rows removed, replaced and added, as a listener's
     /// snapshots change them) is the order sorting the new rows from scratch gives, in both
     /// directions, with ties, numbers, texts and rows without a key among them.

@@ -164,6 +164,7 @@ enum KeyOrder {
     private static func entry(_ index: Int, _ keys: [SortKey?]) -> Entry {
         switch keys[index] {
         case .number(let value)?: return Entry(value: orderedBits(value), index: Int32(index), kind: 0)
+        case .short(let text)?: return Entry(value: text.first, index: Int32(index), kind: 1)
         case .text(let bytes)?: return Entry(value: prefix(of: bytes), index: Int32(index), kind: 1)
         case nil: return Entry(value: 0, index: Int32(index), kind: 2)
         }
@@ -184,9 +185,20 @@ enum KeyOrder {
         case 0: return a.value < b.value ? -1 : (a.value > b.value ? 1 : 0)
         case 1:
             if a.value != b.value { return a.value < b.value ? -1 : 1 }
-            guard case .text(let x)? = keys[Int(a.index)], case .text(let y)? = keys[Int(b.index)] else { return 0 }
-            if x.count <= 8 && y.count <= 8 { return x.count < y.count ? -1 : (x.count > y.count ? 1 : 0) }
-            return compareBytes(x, y)
+            guard let x = keys[Int(a.index)], let y = keys[Int(b.index)] else { return 0 }
+            return compareTexts(x, y)
+        default: return 0
+        }
+    }
+
+    /// -1, 0 or 1 as two text keys' bytes order (0 for a number, which `entry` never compares
+    /// with a text): two short ones by their words, two long ones by `compareBytes`.
+    static func compareTexts(_ x: SortKey, _ y: SortKey) -> Int {
+        switch (x, y) {
+        case let (.short(a), .short(b)): return a.compare(b)
+        case let (.text(a), .text(b)): return compareBytes(a, b)
+        case let (.short(a), .text(b)): return compareBytes(a.bytes, b)
+        case let (.text(a), .short(b)): return compareBytes(a, b.bytes)
         default: return 0
         }
     }

@@ -165,7 +165,7 @@ enum KeyOrder {
         switch keys[index] {
         case .number(let value)?: return Entry(value: orderedBits(value), index: Int32(index), kind: 0)
         case .short(let text)?: return Entry(value: text.first, index: Int32(index), kind: 1)
-        case .text(let bytes)?: return Entry(value: prefix(of: bytes), index: Int32(index), kind: 1)
+        case .text(let bytes)?: return Entry(value: ShortText.word(bytes, from: 0, count: 8), index: Int32(index), kind: 1)
         case nil: return Entry(value: 0, index: Int32(index), kind: 2)
         }
     }
@@ -222,13 +222,5 @@ enum KeyOrder {
         let bits = (number == 0 ? 0.0 : number).bitPattern
         let sign: UInt64 = 1 << 63
         return bits & sign != 0 ? ~bits : bits | sign
-    }
-
-    private static func prefix(of bytes: [UInt8]) -> UInt64 {
-        var value: UInt64 = 0
-        for position in 0..<8 {
-            value = value << 8 | UInt64(position < bytes.count ? bytes[position] : 0)
-        }
-        return value
     }
 }

@@ -35,16 +35,19 @@ struct ShortText: Equatable, Sendable {
 
     init?(_ bytes: [UInt8]) {
         guard bytes.count <= Self.capacity else { return nil }
-        func word(_ start: Int, _ length: Int) -> UInt64 {
-            var value: UInt64 = 0
-            for position in start..<start + length {
-                value = value << 8 | UInt64(position < bytes.count ? bytes[position] : 0)
-            }
-            return value
+        first = Self.word(bytes, from: 0, count: 8)
+        second = Self.word(bytes, from: 8, count: 8)
+        third = Self.word(bytes, from: 16, count: 7) << 8 | UInt64(bytes.count)
+    }
+
+    /// `count` bytes from `start`, big-endian, zero-padded past the end: words made so order
+    /// as the bytes do (a long key's first 8 are its sort entry's prefix).
+    static func word(_ bytes: [UInt8], from start: Int, count: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for position in start..<start + count {
+            value = value << 8 | UInt64(position < bytes.count ? bytes[position] : 0)
         }
-        first = word(0, 8)
-        second = word(8, 8)
-        third = word(16, 7) << 8 | UInt64(bytes.count)
+        return value
     }
 
     var count: Int { Int(third & 0xFF) }
@@ -59,8 +62,7 @@ struct ShortText: Equatable, Sendable {
     var bytes: [UInt8] {
         (0..<count).map { position in
             let word = position < 8 ? first : (position < 16 ? second : third)
-            let shift = position < 16 ? 56 - 8 * (position % 8) : 56 - 8 * (position - 16)
-            return UInt8(truncatingIfNeeded: word >> UInt64(shift))
+            return UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (position % 8)))
         }
     }
 }

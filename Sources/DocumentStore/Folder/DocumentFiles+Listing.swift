@@ -41,13 +41,13 @@ extension DocumentFiles {
         while let entry = readdir(dir) {
             let type = entry.pointee.d_type
             let isDirectory: Bool? = type == UInt8(DT_UNKNOWN) ? nil : type == UInt8(DT_DIR)
-            let goOn = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let length = strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-                let name = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length)
-                if name.elementsEqual(".".utf8) || name.elementsEqual("..".utf8) { return true }
-                return body(name, UInt64(entry.pointee.d_ino), isDirectory)
-            }
-            if !goOn { return }
+            // The name read where it is: a dirent is only as long as its name (`d_reclen`), so
+            // a copy of the whole 256-byte `d_name` could read past the end of readdir's buffer
+            // (`shelf serve` crashed so, on a page boundary, under the Python client's tests).
+            let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: strlen(start.assumingMemoryBound(to: CChar.self)))
+            if name.elementsEqual(".".utf8) || name.elementsEqual("..".utf8) { continue }
+            if !body(name, UInt64(entry.pointee.d_ino), isDirectory) { return }
         }
     }
 

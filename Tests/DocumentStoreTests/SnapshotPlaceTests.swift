@@ -44,15 +44,8 @@ final class SnapshotPlaceTests: StoreTestCase {
         for stored: StoredDocument in [.fields(["title": .string("The Silent River 1")]), .missing, .unreadable("not JSON")] {
             let snapshot = QueryDocumentSnapshot(in: CollectionPlace(firestore: db, path: try ResourcePath.parse("books", expectDocument: false)),
                                                  key: ExactID("generated-0000001"), stored: stored)
-            XCTAssertLessThanOrEqual(usableSize(Unmanaged.passUnretained(snapshot).toOpaque()), 56)
+            XCTAssertLessThanOrEqual(mallocUsableSize(of: snapshot), 56)
         }
         XCTAssertEqual(MemoryLayout<StoredDocument>.size, 16)
-    }
-
-    /// glibc's `malloc_usable_size` (its header is not in Swift's Glibc module).
-    private func usableSize(_ block: UnsafeMutableRawPointer) -> Int {
-        typealias UsableSize = @convention(c) (UnsafeMutableRawPointer) -> Int
-        let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_usable_size")!
-        return unsafeBitCast(symbol, to: UsableSize.self)(block)
     }
 }

@@ -1,21 +1,24 @@
-/// The fields of a document or of a map: the values in one array, their names in a
-/// `FieldShape` sorted by their UTF-8 bytes (Firestore's order of field names).
+/// The fields of a document or of a map: the values packed in one block (`PackedValues`),
+/// their names in a `FieldShape` sorted by their UTF-8 bytes (Firestore's order of field names).
 ///
 /// A `[String: FirestoreValue]` of four fields takes some 400 bytes; this takes the values'
-/// array, since the documents read from one folder share the shape of their names
+/// block, since the documents read from one folder share the shape of their names
 /// (`FieldShapes`). A name is found by its bytes; one not found that is not plain ASCII is then
 /// looked for with Swift's `String ==`, as the dictionary this replaces found it (U+212A KELVIN
 /// SIGN finds "K"). No two names of one map are equal under `==` (a dictionary cannot hold them,
 /// and the readers refuse such a file), so at most one matches.
-package struct Fields: Sendable {
+package struct Fields: @unchecked Sendable {  // its `PackedValues` is never changed once made
     let shape: FieldShape
     /// In the order of `shape.names`.
-    package let values: [FirestoreValue]
+    let packed: PackedValues
 
-    init(shape: FieldShape, values: [FirestoreValue]) {
+    init(shape: FieldShape, values: some Collection<FirestoreValue>) {
         self.shape = shape
-        self.values = values
+        packed = values.isEmpty ? .empty : .make(values)
     }
+
+    /// The values in the order of `names`, each string made anew.
+    package var values: [FirestoreValue] { (0..<count).map { packed[$0] } }
 
     package init(_ dictionary: [String: FirestoreValue]) {
         guard !dictionary.isEmpty else {
@@ -29,7 +32,7 @@ package struct Fields: Sendable {
     package var names: [String] { shape.names }
 
     package subscript(name: String) -> FirestoreValue? {
-        shape.index(of: name).map { values[$0] }
+        shape.index(of: name).map { packed[$0] }
     }
 
     /// The value at a field path (["cover", "small"]).
@@ -42,7 +45,7 @@ package struct Fields: Sendable {
 
     /// The same names with each value transformed.
     func mapValues(_ transform: (FirestoreValue) throws -> FirestoreValue) rethrows -> Fields {
-        Fields(shape: shape, values: try values.map(transform))
+        Fields(shape: shape, values: try (0..<count).map { try transform(packed[$0]) })
     }
 
     /// The fields as a dictionary, for code that edits them or hands them to a caller.
@@ -58,8 +61,8 @@ package struct Fields: Sendable {
 
 extension Fields: RandomAccessCollection {
     package var startIndex: Int { 0 }
-    package var endIndex: Int { values.count }
-    package subscript(position: Int) -> (name: String, value: FirestoreValue) { (shape.names[position], values[position]) }
+    package var endIndex: Int { packed.count }
+    package subscript(position: Int) -> (name: String, value: FirestoreValue) { (shape.names[position], packed[position]) }
 }
 
 extension Fields: ExpressibleByDictionaryLiteral {
@@ -72,7 +75,7 @@ extension Fields: Equatable {
     /// Names by their bytes, values by Firestore's equality: {"é": 1} with U+00E9 is not
     /// {"é": 1} with "e" + U+0301.
     package static func == (a: Fields, b: Fields) -> Bool {
-        guard a.values == b.values else { return false }
+        guard a.count == b.count, a.packed === b.packed || a.indices.allSatisfy({ a.packed[$0] == b.packed[$0] }) else { return false }
         return a.shape === b.shape || a.names.elementsEqual(b.names, by: UTF8Bytes.equal)
     }
 }

@@ -11,12 +11,4 @@ package enum StoredDocument: Equatable, Sendable {
         if case .fields(let f) = self { return f }
         return nil
     }
-
-    /// The value at a field path (["cover", "small"]); nil when there is none. Read in place:
-    /// no copy of the fields, whose shape every document of a collection shares (copies of it
-    /// made on every core at once wait on its one count of references).
-    package func value(at segments: some Collection<String>) -> FirestoreValue? {
-        guard case .fields(let fields) = self else { return nil }
-        return fields.value(at: segments)
-    }
 }

@@ -128,7 +128,7 @@ struct DocumentParser {
             if byte == UInt8(ascii: ",") { continue }
             guard byte == UInt8(ascii: "}") else { throw GiveUp() }
             depth -= 1
-            let fields = Fields(shape: try shape(from: first), values: scratch.fields[first...].map(\.value))
+            let fields = Fields(shape: try shape(from: first), values: scratch.fields[first...].lazy.map(\.value))
             while scratch.fields.count > first { scratch.fields.removeLast() }
             return fields
         }

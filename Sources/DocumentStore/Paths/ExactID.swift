@@ -26,7 +26,7 @@ package struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// True for a file whose name is not valid UTF-8.
-    package var isUndecodableFileName: Bool { bytes.utf8.withContiguousStorageIfAvailable { $0.last == 0 } ?? (bytes.utf8.last == 0) }
+    package var isUndecodableFileName: Bool { withBytes { $0.last == 0 } }
 
     package var description: String { text }
 

@@ -17,9 +17,6 @@ package struct Fields: @unchecked Sendable {  // its `PackedValues` is never cha
         packed = values.isEmpty ? .empty : .make(values)
     }
 
-    /// The values in the order of `names`, each string made anew.
-    package var values: [FirestoreValue] { (0..<count).map { packed[$0] } }
-
     package init(_ dictionary: [String: FirestoreValue]) {
         guard !dictionary.isEmpty else {
             self.init(shape: .empty, values: [])
@@ -45,7 +42,7 @@ package struct Fields: @unchecked Sendable {  // its `PackedValues` is never cha
 
     /// The same names with each value transformed.
     func mapValues(_ transform: (FirestoreValue) throws -> FirestoreValue) rethrows -> Fields {
-        Fields(shape: shape, values: try (0..<count).map { try transform(packed[$0]) })
+        Fields(shape: shape, values: try map { try transform($0.value) })
     }
 
     /// The fields as a dictionary, for code that edits them or hands them to a caller.

@@ -53,7 +53,7 @@ final class PackedValuesTests: StoreTestCase {
         let fields = try storedFields("books/generated-0000001")
         XCTAssertEqual(fields["title"], .string("The Silent River 123456"))
         // glibc may serve a request from a free block a little larger: the smallest of several is the request's.
-        let blocks = (0..<16).map { _ in PackedValues.make(fields.values) }
+        let blocks = (0..<16).map { _ in PackedValues.make(fields.map(\.value)) }
         XCTAssertLessThanOrEqual(blocks.map { mallocUsableSize(of: $0) }.min()!, 136)
         // The title is its bytes in the block, not a string of its own: each read makes one.
         guard case .string(var first)? = fields["title"], case .string(var second)? = fields["title"] else { return XCTFail("no title") }

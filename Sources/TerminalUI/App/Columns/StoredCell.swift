@@ -38,6 +38,6 @@ struct StoredCell {
     /// when the document has no such field (or could not be read).
     static func field(_ path: [String], _ convert: @escaping (FirestoreValue) -> StoredCell? = { StoredCell($0) })
         -> (DocumentSnapshot) -> StoredCell? {
-        { snapshot in snapshot.stored.value(at: path).flatMap(convert) }
+        { snapshot in snapshot.stored.fields?.value(at: path).flatMap(convert) }
     }
 }

@@ -20,17 +20,6 @@ final class FilterMatchingTests: XCTestCase {
         }
     }
 
-    func testManyRowsAreMatchedInChunksWithTheSameRowsInTheSameOrder() {
-        // Past 50,000 candidates the texts are matched on every core, a chunk each at a time.
-        let texts = (0..<120_000).map { SearchText($0 % 7 == 0 ? "River \($0)" : "Garden \($0)") }
-        let candidates = Array((0..<120_000).reversed().filter { $0 % 3 != 0 })  // any order, some rows left out
-        let needle = TextFolding.fold("river")
-        let matched = SearchText.matching(needle, among: candidates, in: texts)
-        XCTAssertEqual(matched, candidates.filter { $0 % 7 == 0 }, "every match, once, in the candidates' order")
-        XCTAssertEqual(SearchText.matching(TextFolding.fold("nowhere"), among: candidates, in: texts), [])
-        XCTAssertEqual(SearchText.matching(needle, among: [7, 3, 14], in: texts), [7, 14], "few candidates, matched as they are")
-    }
-
     func testEveryMatchIsHighlightedAsWritten() {
         let spans = Highlighter(query: "bro").spans("Brontë and brothers", style: .plain)
         XCTAssertEqual(spans.map(\.text), ["Bro", "ntë and ", "bro", "thers"])

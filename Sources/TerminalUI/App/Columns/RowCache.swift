@@ -36,6 +36,14 @@ final class RowCache<Value> {
     /// took 2.6 s of one core, the first filter key waiting for them).
     @discardableResult
     func prepare(_ rows: any VersionedRows, budget: Int, make: (Int) -> Value) -> Int {
+        prepare(rows, budget: budget, make: make, keep: { $0 })
+    }
+
+    /// As `prepare(_:budget:make:)`, what `make` gives (on every core) turned into the value
+    /// by `keep`, on the calling thread in the rows' order: a search text's bytes are made
+    /// everywhere and kept in one place (`RowSearchTexts`).
+    @discardableResult
+    func prepare<Made>(_ rows: any VersionedRows, budget: Int, make: (Int) -> Made, keep: (Made) -> Value) -> Int {
         follow(rows)
         var indices: [Int] = []
         while missing > indices.count && indices.count < budget && firstMissing < isMade.count {
@@ -43,8 +51,8 @@ final class RowCache<Value> {
             firstMissing += 1
         }
         let made = EveryCore.map(count: indices.count, past: Self.concurrentPast) { make(indices[$0]) }
-        for (index, value) in zip(indices, made) {
-            values[index] = value
+        for (index, made) in zip(indices, made) {
+            values[index] = keep(made)
             isMade[index] = true
         }
         missing -= indices.count
@@ -57,8 +65,18 @@ final class RowCache<Value> {
 
     /// Every row's value, made now where missing.
     func values(of rows: any VersionedRows, make: (Int) -> Value) -> [Value] {
-        prepare(rows, budget: .max, make: make)
+        values(of: rows, make: make, keep: { $0 })
+    }
+
+    /// Every row's value, made now where missing as `prepare(_:budget:make:keep:)` does.
+    func values<Made>(of rows: any VersionedRows, make: (Int) -> Made, keep: (Made) -> Value) -> [Value] {
+        prepare(rows, budget: .max, make: make, keep: keep)
         return values
+    }
+
+    /// Every value made so far, changed in place by `body` (the rows without one are left).
+    func updateMadeValues(_ body: (inout Value) -> Void) {
+        for index in values.indices where isMade[index] { body(&values[index]) }
     }
 
     /// Brings the values to the rows' version: those made move with their rows. The rows a

@@ -19,32 +19,23 @@ struct SearchText: Sendable {
     }
 
     func contains(_ needle: [UInt8]) -> Bool {
-        guard let first = needle.first else { return true }
-        guard needle.count <= bytes.count else { return false }
-        return bytes.withUnsafeBufferPointer { haystack in
-            needle.withUnsafeBufferPointer { needle in
-                var start = 0
-                let last = haystack.count - needle.count
-                while start <= last {
-                    if haystack[start] == first {
-                        var matched = 1
-                        while matched < needle.count && haystack[start + matched] == needle[matched] { matched += 1 }
-                        if matched == needle.count { return true }
-                    }
-                    start += 1
-                }
-                return false
-            }
-        }
+        bytes.withUnsafeBufferPointer { haystack in needle.withUnsafeBufferPointer { Self.bytes(haystack, contain: $0) } }
     }
-}
 
-extension SearchText {
-    /// The candidates (indices of `texts`) whose text holds `needle`, in their order; past
-    /// 50,000 matched on every core, in chunks (a million matched on one core took 365 ms, one
-    /// frame the keys waited for).
-    static func matching(_ needle: [UInt8], among candidates: [Int], in texts: [SearchText]) -> [Int] {
-        let holds = EveryCore.map(count: candidates.count, past: 50_000) { texts[candidates[$0]].contains(needle) }
-        return candidates.indices.compactMap { holds[$0] ? candidates[$0] : nil }
+    /// Whether `needle` is in `haystack`, both folded.
+    static func bytes(_ haystack: UnsafeBufferPointer<UInt8>, contain needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= haystack.count else { return false }
+        var start = 0
+        let last = haystack.count - needle.count
+        while start <= last {
+            if haystack[start] == first {
+                var matched = 1
+                while matched < needle.count && haystack[start + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
     }
 }

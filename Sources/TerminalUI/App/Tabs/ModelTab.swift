@@ -50,7 +50,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         derivedColumns = columns
         keyCaches = [:]
         ordered = nil
-        searchTexts = RowCache<SearchText>(placeholder: SearchText(""))
+        searchTexts = RowSearchTexts()
         return columns
     }
 
@@ -71,8 +71,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         }
         let needle = TextFolding.fold(filter.text)
         guard !needle.isEmpty else { return candidates }
-        let texts = searchTexts.values(of: live, make: searchTextMaker())
-        return SearchText.matching(needle, among: candidates, in: texts)
+        return searchTexts.matching(needle, among: candidates, of: live, make: searchTextMaker())
     }
 
     /// Makes the search text of the row at an index, from its stored document (no decode).
@@ -118,7 +117,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     /// Per column, each row's sort key (nil: the document has no such field), made only for
     /// the columns sorted by; search texts only once the list is filtered.
     private var keyCaches: [Int: RowCache<SortKey?>] = [:]
-    private var searchTexts = RowCache<SearchText>(placeholder: SearchText(""))
+    private var searchTexts = RowSearchTexts()
 
     private func keyCache(column index: Int) -> RowCache<SortKey?> {
         if let cache = keyCaches[index] { return cache }

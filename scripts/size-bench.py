@@ -15,7 +15,8 @@ For each size it writes the books with `shelf generate` (in batches, kept betwee
   sort key         Shelf: `s`, `S`, `s` once loaded, each from the key written to the end of the
                    frame that shows it (SHELF_TIMINGS frames, CLOCK_MONOTONIC), and to the screen
                    with no row still being read (a window of a query draws those as …)
-  filter key       Shelf: `/` then "river 9", each key the same way
+  filter key       Shelf: `/` then "river 9", each key the same way; then VmHWM again (on a
+                   folder the first word made every row's search text)
 
 On a folder the first start opens it without a snapshot file (Shelf's cache, kept here under
 .build-compare/snapshots/ and emptied first) and writes one, which the later starts read: the
@@ -101,6 +102,7 @@ def shelf_run(shelf, data, repeats, cold=False, keys=True):
     (unless not `keys`). `cold`: each start just after the page cache is dropped."""
     timings = os.path.join(compare.WORK, "size-timings.log")
     visible, loaded, memory, sorts, filters = [], [], [], ([], []), ([], [])
+    filtered = None  # VmHWM once filtered: the search texts made
     for attempt in range(repeats):
         if cold:
             drop_page_cache()
@@ -114,12 +116,13 @@ def shelf_run(shelf, data, repeats, cold=False, keys=True):
             if keys and attempt == repeats - 1:
                 sorts = key_latencies(session, ["s", "S", "s"], 0.5)
                 filters = key_latencies(session, ["/"] + list("river 9"), 0.2)
-                compare.log(f"  keys: sort {keys_text(sorts)}, filter {keys_text(filters)}")
+                filtered = session.status("VmHWM")
+                compare.log(f"  keys: sort {keys_text(sorts)}, filter {keys_text(filters)}, then peak {filtered / 1048576:.0f} MiB")
                 os.write(session.fd, b"\x1b")
         finally:
             session.stop()
         compare.log(f"  shelf run {attempt + 1}: first rows {visible[-1]:.2f} s, loaded {loaded[-1]:.2f} s, peak {memory[-1] / 1048576:.0f} MiB")
-    return compare.Figure(visible), compare.Figure(loaded), compare.Figure(memory, "B"), sorts, filters
+    return compare.Figure(visible), compare.Figure(loaded), compare.Figure(memory, "B"), sorts, (filters, filtered)
 
 
 def keys_text(latencies):
@@ -165,7 +168,7 @@ def main():
                 compare.log(f"visidata on the same {count:,} books as JSON lines, start {attempt + 1} of {args.repeats}")
                 peer_runs.append(compare.visidata_ui(jsonl, count, 1, 0, 0)[:3])
         place = "folder" + (", cold" if args.cold else "")
-        rows.append((place + ", first open", count) + runs[0][:3] + (runs[0][3:] if len(runs) == 1 else (([], []), ([], []))))
+        rows.append((place + ", first open", count) + runs[0][:3] + (runs[0][3:] if len(runs) == 1 else (([], []), (([], []), None))))
         if len(runs) > 1:
             rows.append((place, count) + merged([run[:3] for run in runs[1:]]) + runs[-1][3:])
         if peer_runs:
@@ -208,7 +211,9 @@ def main():
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for place, count, visible, loaded, memory, sorts, filters in rows:
         peer = peers.get(count)
-        cells = [place, f"{count:,}", visible.show(), loaded.show(), memory.show(), keys_text(sorts), keys_text(filters)]
+        filters, filtered = filters
+        filter_cell = keys_text(filters) + (f"; peak then {filtered / 1048576:.0f} MiB" if filtered else "")
+        cells = [place, f"{count:,}", visible.show(), loaded.show(), memory.show(), keys_text(sorts), filter_cell]
         if peer:
             cells += [peer[0].show(), peer[1].show(), peer[2].show(), compare.ratio(loaded, peer[1]), compare.ratio(memory, peer[2])]
         else:

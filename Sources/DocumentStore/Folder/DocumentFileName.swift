@@ -15,17 +15,29 @@ enum DocumentFileName {
 
     /// The id a file name's bytes stand for, or nil for anything that is not a document file.
     static func id(ofFileName bytes: UnsafeBufferPointer<UInt8>) -> ExactID? {
+        var arena = IDArena(blockSize: 0)
+        return id(ofFileName: bytes, in: &arena)
+    }
+
+    /// The same, the id's bytes kept in `arena`'s blocks.
+    static func id(ofFileName bytes: UnsafeBufferPointer<UInt8>, in arena: inout IDArena) -> ExactID? {
         guard let stem = stem(bytes) else { return nil }
-        guard let id = String(validating: stem, as: UTF8.self) else { return ExactID(undecodableFileName: escaped(stem)) }
-        return ExactID(id)
+        guard isUTF8(stem) else { return ExactID(undecodableFileName: escaped(stem)) }
+        return arena.id(UnsafeBufferPointer(rebasing: stem))
+    }
+
+    /// Whether the bytes are valid UTF-8, as `String(validating:)` tells, without the string.
+    private static func isUTF8(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        bytes.allSatisfy { $0 < 0x80 } || !transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true) { _ in }
     }
 
     /// The document files of an open folder, in its order, with the inodes readdir gives for
-    /// free: made from the names' bytes, without a string per name besides the id.
+    /// free: made from the names' bytes, the ids' bytes in shared blocks (`IDArena`).
     static func documents(in dirFD: Int32) -> [(id: ExactID, inode: UInt64)] {
         var documents: [(id: ExactID, inode: UInt64)] = []
+        var arena = IDArena()
         DocumentFiles.forEachEntry(dirFD) { name, inode, isDirectory in
-            if isDirectory != true, let id = id(ofFileName: name) { documents.append((id, inode)) }
+            if isDirectory != true, let id = id(ofFileName: name, in: &arena) { documents.append((id, inode)) }
             return true
         }
         return documents

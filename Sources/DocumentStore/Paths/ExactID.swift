@@ -4,25 +4,44 @@ import Foundation
 /// compares ids. Swift's `String ==` (and its hashing) treats "café" written with U+00E9 and
 /// with "e" + U+0301 as one string; on disk they are two files and in Firestore two documents,
 /// so every table keyed by id uses this instead of `String` (Shelf's app too: `package`).
-package struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The id; for a file whose name is not valid UTF-8, its name with the invalid bytes
+package struct ExactID: Hashable, Comparable, @unchecked Sendable, CustomStringConvertible {  // its bytes never change
+    /// The id's bytes: its own block, or part of one that the ids of a folder's listing share
+    /// (`IDArena`). For a file whose name is not valid UTF-8, its name with the invalid bytes
     /// escaped (`caf\xE9`) and then a NUL, which no id holds: it never equals a real id, even
-    /// one spelled like its escaped form, and its bytes sort right after that look-alike. One
-    /// string, not a string and a flag: tables of 100,000 ids are a third smaller.
-    private let bytes: String
+    /// one spelled like its escaped form, and its bytes sort right after that look-alike.
+    ///
+    /// Not a `String`: a 20-character id is a string object of its own, a 64-byte block of
+    /// malloc (64 MB for a million documents); in a shared block it takes its bytes.
+    private let block: IDBlock
+    /// The first byte's offset in the block, shifted left by 32, and the count.
+    private let place: UInt64
 
     package init(_ id: String) {
-        bytes = id
+        var id = id
+        self = id.withUTF8 { bytes in
+            var arena = IDArena(blockSize: bytes.count)
+            return arena.id(bytes)
+        }
     }
 
     init(undecodableFileName escaped: String) {
-        bytes = escaped + "\0"
+        self.init(escaped + "\0")
     }
+
+    fileprivate init(block: IDBlock, start: Int, count: Int) {
+        self.block = block
+        place = UInt64(start) << 32 | UInt64(count)
+    }
+
+    private var count: Int { Int(place & 0xFFFF_FFFF) }
+
+    /// For tests: which block holds the bytes.
+    var blockIdentifier: ObjectIdentifier { ObjectIdentifier(block) }
 
     /// The id. For a file whose name is not valid UTF-8, the name with its invalid bytes
     /// escaped: such a file is reported as a document that cannot be read.
     package var text: String {
-        isUndecodableFileName ? String(decoding: bytes.utf8.dropLast(), as: UTF8.self) : bytes
+        withBytes { bytes in String(decoding: bytes.last == 0 ? UnsafeBufferPointer(rebasing: bytes.dropLast()) : bytes, as: UTF8.self) }
     }
 
     /// True for a file whose name is not valid UTF-8.
@@ -32,22 +51,53 @@ package struct ExactID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Calls `body` with the id's bytes as the store compares them.
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        var bytes = bytes
-        return try bytes.withUTF8(body)
+        try block.withUnsafeMutablePointerToElements { base in
+            try body(UnsafeBufferPointer(start: base + Int(place >> 32), count: count))
+        }
     }
 
     package static func == (a: ExactID, b: ExactID) -> Bool {
-        UTF8Bytes.equal(a.bytes, b.bytes)
+        a.count == b.count && (a.count == 0 || a.withBytes { x in b.withBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } })
     }
 
     package func hash(into hasher: inout Hasher) {
-        UTF8Bytes.hash(bytes, into: &hasher)
+        withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(count)
     }
 
     /// Firestore's order of ids (`IDOrder`): numeric ids first, the rest by UTF-8 bytes (an
     /// undecodable name after its look-alike).
     package static func < (a: ExactID, b: ExactID) -> Bool {
-        IDOrder.compare(a.bytes, b.bytes) < 0
+        a.withBytes { x in b.withBytes { y in IDOrder.compare(x, y) < 0 } }
+    }
+}
+
+/// Bytes of ids one after the other; never changed where an id's bytes are.
+final class IDBlock: ManagedBuffer<Void, UInt8> {}
+
+/// Makes ids whose bytes share blocks of `blockSize` (or one of their own when longer): the
+/// ids of one listing of a folder. Small blocks, so that threads working on different
+/// documents seldom retain and release one block at once.
+struct IDArena {
+    private let blockSize: Int
+    private var block: IDBlock?
+    private var used = 0
+
+    init(blockSize: Int = 4_096) {
+        self.blockSize = blockSize
+    }
+
+    mutating func id(_ bytes: UnsafeBufferPointer<UInt8>) -> ExactID {
+        if block == nil || block!.capacity - used < bytes.count {
+            block = unsafeDowncast(IDBlock.create(minimumCapacity: max(blockSize, bytes.count)) { _ in }, to: IDBlock.self)
+            used = 0
+        }
+        let start = used
+        if let base = bytes.baseAddress {
+            block!.withUnsafeMutablePointerToElements { ($0 + start).update(from: base, count: bytes.count) }
+        }
+        used += bytes.count
+        return ExactID(block: block!, start: start, count: bytes.count)
     }
 }
 

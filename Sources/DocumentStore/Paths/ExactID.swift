@@ -57,7 +57,7 @@ package struct ExactID: Hashable, Comparable, @unchecked Sendable, CustomStringC
     }
 
     package static func == (a: ExactID, b: ExactID) -> Bool {
-        a.count == b.count && (a.count == 0 || a.withBytes { x in b.withBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } })
+        a.count == b.count && a.withBytes { x in b.withBytes { y in UTF8Bytes.compare(x, y) == 0 } }
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -81,6 +81,8 @@ final class IDBlock: ManagedBuffer<Void, UInt8> {}
 struct IDArena {
     private let blockSize: Int
     private var block: IDBlock?
+    /// The block's bytes, kept here: `ManagedBuffer.capacity` asks malloc each time.
+    private var capacity = 0
     private var used = 0
 
     init(blockSize: Int = 4_096) {
@@ -88,8 +90,9 @@ struct IDArena {
     }
 
     mutating func id(_ bytes: UnsafeBufferPointer<UInt8>) -> ExactID {
-        if block == nil || block!.capacity - used < bytes.count {
-            block = unsafeDowncast(IDBlock.create(minimumCapacity: max(blockSize, bytes.count)) { _ in }, to: IDBlock.self)
+        if block == nil || capacity - used < bytes.count {
+            capacity = max(blockSize, bytes.count)
+            block = unsafeDowncast(IDBlock.create(minimumCapacity: capacity) { _ in }, to: IDBlock.self)
             used = 0
         }
         let start = used

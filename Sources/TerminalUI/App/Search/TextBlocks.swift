@@ -6,9 +6,9 @@ import Foundation
 /// their bytes and the place. Blocks are never moved or grown, so no copy doubles the memory
 /// on the way; one block's bytes stay where they are until the whole is let go.
 ///
-/// Appending is for one thread; reading bytes (`withBytes`) is safe from many at once
+/// Appending is for one thread; reading bytes through `withBlocks` is safe from many at once
 /// while nothing appends.
-final class TextBlocks: @unchecked Sendable {
+final class TextBlocks {
     /// Where a text's bytes are: the block, the offset in it and the count, in one word.
     struct Place: Equatable, Sendable {
         fileprivate let bits: UInt64

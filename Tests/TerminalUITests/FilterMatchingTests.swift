@@ -1,3 +1,5 @@
+import DocumentStore
+import Foundation
 @testable import TerminalUI
 import XCTest
 
@@ -14,9 +16,19 @@ final class FilterMatchingTests: XCTestCase {
         XCTAssertFalse(SearchText("Charlotte Bronte").contains(TextFolding.fold("brontes")))
     }
 
-    func testARowsLinesFoldedOneAfterTheOtherAreTheirJoinedTextFolded() {
-        for lines in [["b1", "Jane Eyre", "Charlotte Brontë"], ["ÉMILE", "", "Zola\u{308}"], [], ["Straße", "ΣΟΦΙΑ 📚", "#EC4BE9"]] {
-            XCTAssertEqual(SearchText(lines: lines).bytes, SearchText(lines.joined(separator: "\n")).bytes, "\(lines)")
+    /// The id and each column's stored cell, one line each (an absent field an empty line),
+    /// folded as their joined text is, whether the id is ASCII or not.
+    func testARowsSearchTextIsItsIdAndCellsOnALineEachFolded() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Firestore(directory: folder)
+        let columns = ["title", "pages", "missing", "tags"].map { Column<Int>(ColumnSpec($0, minWidth: 4)) { _ in "" } }
+        let make = Column.searchTextMaker(among: columns)
+        let fields = Fields(["title": .string("Straße ΣΟΦΙΑ 📚"), "pages": .integer(42), "tags": .array([.string("Zola\u{308}"), .string("#EC4BE9")])])
+        for id in ["b1", "ÉMILE-Brontë", "Émile"] {
+            let snapshot = DocumentSnapshot(reference: store.document("books/\(id)"), stored: .fields(fields))
+            let lines = [id, "Straße ΣΟΦΙΑ 📚", "42", "", "Zola\u{308}, #EC4BE9"]
+            XCTAssertEqual(make(snapshot).bytes, SearchText(lines.joined(separator: "\n")).bytes, id)
         }
     }
 

@@ -44,6 +44,16 @@ package struct ExactID: Hashable, Comparable, @unchecked Sendable, CustomStringC
         withBytes { bytes in String(decoding: bytes.last == 0 ? UnsafeBufferPointer(rebasing: bytes.dropLast()) : bytes, as: UTF8.self) }
     }
 
+    /// Calls `body` with the UTF-8 of `text`: the id's own bytes, without making a string,
+    /// for every id but an undecodable file name's.
+    package func withTextUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard !isUndecodableFileName else {
+            var text = self.text
+            return try text.withUTF8(body)
+        }
+        return try withBytes(body)
+    }
+
     /// True for a file whose name is not valid UTF-8.
     package var isUndecodableFileName: Bool { withBytes { $0.last == 0 } }
 

@@ -33,7 +33,11 @@ package struct Fields: @unchecked Sendable {  // its `PackedValues` is never cha
     }
 
     /// The value at a field path (["cover", "small"]).
-    package func value(at segments: some Collection<String>) -> FirestoreValue? {
+    package func value(at segments: [String]) -> FirestoreValue? { value(at: segments[...]) }
+
+    /// Not generic: the app calls it for every row's every column, across modules, where a
+    /// generic one is not specialized and asks the runtime for its types at each call.
+    package func value(at segments: ArraySlice<String>) -> FirestoreValue? {
         guard let first = segments.first, let value = self[first] else { return nil }
         if segments.count == 1 { return value }
         guard case .map(let nested) = value else { return nil }

@@ -20,6 +20,7 @@ final class IDArenaTests: XCTestCase {
         let own = texts.map { ExactID($0) }
         XCTAssertEqual(shared, own)
         XCTAssertEqual(shared.map(\.text), texts)
+        XCTAssertEqual(shared.map { $0.withTextUTF8 { Array($0) } }, texts.map { Array($0.utf8) })
         XCTAssertEqual(shared.map(\.hashValue), own.map(\.hashValue))
         XCTAssertEqual(shared.sorted(), own.sorted())
         XCTAssertEqual(shared.sorted().map(\.text), texts.sorted { IDOrder.compare($0, $1) < 0 })
@@ -30,6 +31,7 @@ final class IDArenaTests: XCTestCase {
         let escaped = ExactID(undecodableFileName: "caf\\xE9")
         XCTAssertTrue(escaped.isUndecodableFileName)
         XCTAssertEqual(escaped.text, "caf\\xE9")
+        XCTAssertEqual(escaped.withTextUTF8 { Array($0) }, Array("caf\\xE9".utf8), "its text's bytes, not the name's")
         XCTAssertNotEqual(escaped, ExactID("caf\\xE9"))
         XCTAssertFalse(ExactID("caf\\xE9").isUndecodableFileName)
         XCTAssertLessThan(ExactID("caf\\xE9"), escaped)

@@ -7,16 +7,8 @@ struct SearchText: Sendable {
 
     init(_ text: String) { bytes = TextFolding.fold(text) }
 
-    /// The lines folded one after the other, a newline between two, so no match spans two.
-    init(lines: [String]) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(lines.reduce(lines.count) { $0 + $1.utf8.count })
-        for (index, line) in lines.enumerated() {
-            if index > 0 { bytes.append(0x0A) }
-            TextFolding.fold(line, into: &bytes)
-        }
-        self.bytes = bytes
-    }
+    /// Bytes already folded by `TextFolding`.
+    init(folded bytes: [UInt8]) { self.bytes = bytes }
 
     func contains(_ needle: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { haystack in needle.withUnsafeBufferPointer { Self.bytes(haystack, contain: $0) } }

@@ -24,6 +24,12 @@ enum TextFolding {
         }
     }
 
+    /// Appends the folded text of valid UTF-8 bytes (an id's), ASCII without making a string.
+    static func fold(utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return foldMixed(String(decoding: utf8, as: UTF8.self), into: &bytes) }
+        for byte in utf8 { bytes.append(lowered(byte)) }
+    }
+
     private static func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
 
     /// Text with some non-ASCII: ASCII as above, each other scalar folded on its own, so one

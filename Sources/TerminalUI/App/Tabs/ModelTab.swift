@@ -76,8 +76,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 
     /// Makes the search text of the row at an index, from its stored document (no decode).
     private func searchTextMaker() -> (Int) -> SearchText {
-        let rows = live.rows, columns = shownColumns
-        return { Column.searchText(of: rows[$0].snapshot, among: columns) }
+        let rows = live.rows, make = Column.searchTextMaker(among: shownColumns)
+        return { make(rows[$0].snapshot) }
     }
 
     func missingSearchTexts() -> Int { searchTexts.missingCount(live) }

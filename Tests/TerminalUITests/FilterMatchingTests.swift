@@ -23,13 +23,37 @@ final class FilterMatchingTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try Firestore(directory: folder)
         let columns = ["title", "pages", "missing", "tags"].map { Column<Int>(ColumnSpec($0, minWidth: 4)) { _ in "" } }
-        let make = Column.searchTextMaker(among: columns)
         let fields = Fields(["title": .string("Straße ΣΟΦΙΑ 📚"), "pages": .integer(42), "tags": .array([.string("Zola\u{308}"), .string("#EC4BE9")])])
         for id in ["b1", "ÉMILE-Brontë", "Émile"] {
             let snapshot = DocumentSnapshot(reference: store.document("books/\(id)"), stored: .fields(fields))
             let lines = [id, "Straße ΣΟΦΙΑ 📚", "42", "", "Zola\u{308}, #EC4BE9"]
-            XCTAssertEqual(make(snapshot).bytes, SearchText(lines.joined(separator: "\n")).bytes, id)
+            XCTAssertEqual(Column.searchText(of: snapshot, among: columns).bytes, SearchText(lines.joined(separator: "\n")).bytes, id)
         }
+    }
+
+    /// A default column's cell folded in place from the stored value gives the bytes its
+    /// cell's text folds to, for every kind of value, nested fields and missing ones.
+    func testACellFoldedInPlaceIsItsStoredCellsTextFolded() throws {
+        let store = try Firestore(directory: FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString))
+        let long = String(repeating: "Ärger ", count: 20)
+        let values: [FirestoreValue] = [
+            .string("Moby Dick"), .string(long), .string(""), .integer(-42), .double(2.5), .boolean(true), .null,
+            .timestamp(Timestamp(seconds: 1_700_000_000, nanoseconds: 5)),
+            .array([.string("Sci-Fi"), .null, .integer(7), .string("Ünder")]), .array([]),
+            .map(Fields(["small": .string("S")])), .bytes(Data([1, 2])),
+        ]
+        for value in values {
+            let fields = Fields(["value": value, "cover": .map(Fields(["small": value]))])
+            let snapshot = DocumentSnapshot(reference: store.document("books/b1"), stored: .fields(fields))
+            for path in [["value"], ["cover", "small"], ["missing"], ["value", "deeper"]] {
+                var folded: [UInt8] = []
+                StoredCell.folding(path)(snapshot, &folded)
+                XCTAssertEqual(folded, TextFolding.fold(StoredCell.field(path)(snapshot)?.text ?? ""), "\(value) at \(path)")
+            }
+        }
+        var unreadable: [UInt8] = []
+        StoredCell.folding(["value"])(DocumentSnapshot(reference: store.document("books/b2"), stored: .unreadable("bad")), &unreadable)
+        XCTAssertEqual(unreadable, [])
     }
 
     func testEveryMatchIsHighlightedAsWritten() {

@@ -29,6 +29,7 @@ final class SortingInSlicesTests: XCTestCase {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
         app.state.lists.sortAtOnceLimit = 10
         app.state.lists.sortSlice = 10
+        app.state.lists.sliceTime = nil
         try await app.deliver()
         return app
     }
@@ -92,6 +93,29 @@ final class SortingInSlicesTests: XCTestCase {
         XCTAssertTrue(text.contains("10 of 25 documents"), text)
         _ = app.apply(.key(.character("9")))
         XCTAssertTrue(screen(app).contains("1 of 25 documents"), "the next key narrows at once:\n\(screen(app))")
+    }
+
+    /// Given a time for a slice, each slice after the first is as many rows as the last made in
+    /// that time, never fewer than `sortSlice`.
+    func testASliceAfterTheFirstIsAsManyRowsAsTheLastMadeInTheSliceTime() async throws {
+        let app = try await makeApp()
+        app.state.lists.sortAtOnceLimit = 1
+        app.state.lists.sortSlice = 5
+        app.state.lists.sliceTime = .seconds(3_600)  // far more than 5 keys take
+        XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
+        XCTAssertTrue(screen(app).contains("Sorting books by Title… 5 of 25"), screen(app))
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "the second slice makes the 20 keys left")
+        XCTAssertTrue(screen(app).contains("│  Book 01"), screen(app))
+    }
+
+    func testASliceIsNeverFewerRowsThanTheSortSlice() async throws {
+        let app = try await makeApp()
+        app.state.lists.sortAtOnceLimit = 1
+        app.state.lists.sortSlice = 5
+        app.state.lists.sliceTime = .nanoseconds(1)  // less than any key takes
+        XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
+        XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
+        XCTAssertTrue(screen(app).contains("Sorting books by Title… 10 of 25"), screen(app))
     }
 
     func testASmallCollectionIsOrderedAtOnce() async throws {

@@ -88,6 +88,17 @@ final class PackedValues: ManagedBuffer<Int, UInt64> {
         }
     }
 
+    /// The value at `index` as `body` reads it in place: a string as its stored UTF-8, without
+    /// making the string, any other value as it is.
+    func withValue(at index: Int, _ body: (StoredValue) -> Void) {
+        withUnsafeMutablePointerToElements { tail in
+            let entry = Self.entry(index, tail)
+            guard entry & 3 == Kind.string else { return body(.value(self[index])) }
+            let place = UnsafeRawPointer(tail + Int(entry >> 2))
+            return body(.utf8(UnsafeBufferPointer(start: (place + 8).assumingMemoryBound(to: UInt8.self), count: Int(place.load(as: UInt64.self)))))
+        }
+    }
+
     deinit {
         withUnsafeMutablePointerToElements { tail in
             for index in 0..<header where Self.entry(index, tail) & 3 == Kind.value {
@@ -95,4 +106,11 @@ final class PackedValues: ManagedBuffer<Int, UInt64> {
             }
         }
     }
+}
+
+/// A stored value as read in place (`Fields.withValue(at:_:)`): a string's UTF-8 bytes as the
+/// document holds them, valid only while it is read, or any other value.
+package enum StoredValue {
+    case utf8(UnsafeBufferPointer<UInt8>)
+    case value(FirestoreValue)
 }

@@ -11,11 +11,14 @@ struct Column<Model> {
     var prefix: ((Model, ColorMode) -> Span)?
     /// The stored field the column shows, which a filter's comparison by the column's title
     /// (`pages>400`) compares: its title in lower case unless given.
-    var field: String
+    let field: String
     /// The cell from the stored document: by default the value at `field` as `StoredCell`
     /// writes it; nil when the document has none (such rows sort last). A column whose drawn
     /// text the model makes otherwise gives its own, so order and search follow what is drawn.
-    var stored: (DocumentSnapshot) -> StoredCell?
+    let stored: (DocumentSnapshot) -> StoredCell?
+    /// Folds `stored`'s text into a row's search text: for the default cell, read in place
+    /// from the stored value (`StoredCell.folding`), to the same bytes.
+    let searchFold: (DocumentSnapshot, inout [UInt8]) -> Void
 
     init(_ spec: ColumnSpec, field: String? = nil, style: Style = .plain, text: @escaping (Model, DocumentSnapshot) -> String,
          prefix: ((Model, ColorMode) -> Span)? = nil, stored: ((DocumentSnapshot) -> StoredCell?)? = nil) {
@@ -24,7 +27,16 @@ struct Column<Model> {
         self.style = style
         self.text = text
         self.prefix = prefix
-        self.stored = stored ?? StoredCell.field(self.field.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+        if let stored {
+            self.stored = stored
+            searchFold = { snapshot, bytes in
+                if let text = stored(snapshot)?.text { TextFolding.fold(text, into: &bytes) }
+            }
+        } else {
+            let path = self.field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            self.stored = StoredCell.field(path)
+            searchFold = StoredCell.folding(path)
+        }
     }
 
     /// A column over the model alone.
@@ -44,23 +56,27 @@ extension Column {
         return FieldPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 
-    /// Makes rows' searchable texts from their stored documents: the id and every column's
-    /// cell, on lines of their own so no match spans two, folded straight into one buffer. It
-    /// runs for every row on every core: the columns' cells are taken out once (copying a
-    /// column a row retains each of its closures, atomically, on objects the cores share), and
-    /// the id is folded from its bytes, without making its string.
-    static func searchTextMaker(among columns: [Column]) -> (DocumentSnapshot) -> SearchText {
-        let cells = columns.map(\.stored)
-        return { snapshot in
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(128)
+    /// Folds rows' searchable texts from their stored documents: the id and every column's
+    /// cell, on lines of their own so no match spans two, appended to one buffer. It runs for
+    /// every row on every core: the columns' folds are taken out once (copying a column a row
+    /// retains each of its closures, atomically, on objects the cores share), and the id and
+    /// the cells are folded from their bytes, without making their strings.
+    static func searchTextFolding(among columns: [Column]) -> (DocumentSnapshot, inout [UInt8]) -> Void {
+        let cells = columns.map(\.searchFold)
+        return { snapshot, bytes in
             snapshot.key.withTextUTF8 { TextFolding.fold(utf8: $0, into: &bytes) }
-            for cell in cells {
+            for fold in cells {
                 bytes.append(0x0A)
-                if let text = cell(snapshot)?.text { TextFolding.fold(text, into: &bytes) }
+                fold(snapshot, &bytes)
             }
-            return SearchText(folded: bytes)
         }
+    }
+
+    /// A row's searchable text, as `searchTextFolding` folds it.
+    static func searchText(of snapshot: DocumentSnapshot, among columns: [Column]) -> SearchText {
+        var bytes: [UInt8] = []
+        searchTextFolding(among: columns)(snapshot, &bytes)
+        return SearchText(folded: bytes)
     }
 }
 

@@ -36,28 +36,20 @@ final class RowCache<Value> {
     /// took 2.6 s of one core, the first filter key waiting for them).
     @discardableResult
     func prepare(_ rows: any VersionedRows, budget: Int, make: (Int) -> Value) -> Int {
-        prepare(rows, budget: budget, make: make, keep: { $0 })
+        let indices = missingIndices(upTo: budget, of: rows)
+        let made = EveryCore.map(count: indices.count, past: Self.concurrentPast) { make(indices[$0]) }
+        return store(made, at: indices)
     }
 
-    /// As `prepare(_:budget:make:)`, what `make` gives (on every core) turned into the value
-    /// by `keep`, on the calling thread in the rows' order: a search text's bytes are made
-    /// everywhere and kept in one place (`RowSearchTexts`).
+    /// As `prepare(_:budget:make:)`, the values made a run of rows at a time, each run on one
+    /// core (`makeRun` is given the run's rows), and kept on the calling thread in the rows'
+    /// order (`keep` gives a run's values, one a row): a run's search texts are folded into
+    /// blocks of their own, which are then kept as they are (`RowSearchTexts`).
     @discardableResult
-    func prepare<Made>(_ rows: any VersionedRows, budget: Int, make: (Int) -> Made, keep: (Made) -> Value) -> Int {
-        follow(rows)
-        var indices: [Int] = []
-        while missing > indices.count && indices.count < budget && firstMissing < isMade.count {
-            if !isMade[firstMissing] { indices.append(firstMissing) }
-            firstMissing += 1
-        }
-        let made = EveryCore.map(count: indices.count, past: Self.concurrentPast) { make(indices[$0]) }
-        for (index, made) in zip(indices, made) {
-            values[index] = keep(made)
-            isMade[index] = true
-        }
-        missing -= indices.count
-        madeCount += indices.count
-        return values.count - missing
+    func prepare<Run>(_ rows: any VersionedRows, budget: Int, makeRun: (ArraySlice<Int>) -> Run, keep: (Run) -> [Value]) -> Int {
+        let indices = missingIndices(upTo: budget, of: rows)
+        let runs = EveryCore.runs(count: indices.count, past: Self.concurrentPast) { makeRun(indices[$0]) }
+        return store(runs.flatMap(keep), at: indices)
     }
 
     /// Made on the calling thread below this many.
@@ -65,13 +57,37 @@ final class RowCache<Value> {
 
     /// Every row's value, made now where missing.
     func values(of rows: any VersionedRows, make: (Int) -> Value) -> [Value] {
-        values(of: rows, make: make, keep: { $0 })
+        prepare(rows, budget: .max, make: make)
+        return values
     }
 
-    /// Every row's value, made now where missing as `prepare(_:budget:make:keep:)` does.
-    func values<Made>(of rows: any VersionedRows, make: (Int) -> Made, keep: (Made) -> Value) -> [Value] {
-        prepare(rows, budget: .max, make: make, keep: keep)
+    /// Every row's value, made now where missing as `prepare(_:budget:makeRun:keep:)` does.
+    func values<Run>(of rows: any VersionedRows, makeRun: (ArraySlice<Int>) -> Run, keep: (Run) -> [Value]) -> [Value] {
+        prepare(rows, budget: .max, makeRun: makeRun, keep: keep)
         return values
+    }
+
+    /// The first `budget` rows missing their values, in order.
+    private func missingIndices(upTo budget: Int, of rows: any VersionedRows) -> [Int] {
+        follow(rows)
+        var indices: [Int] = []
+        while missing > indices.count && indices.count < budget && firstMissing < isMade.count {
+            if !isMade[firstMissing] { indices.append(firstMissing) }
+            firstMissing += 1
+        }
+        return indices
+    }
+
+    /// Keeps the values made for the rows at `indices`; returns how many rows have theirs.
+    private func store(_ made: [Value], at indices: [Int]) -> Int {
+        assert(made.count == indices.count, "a value for each row")
+        for (index, value) in zip(indices, made) {
+            values[index] = value
+            isMade[index] = true
+        }
+        missing -= indices.count
+        madeCount += indices.count
+        return values.count - missing
     }
 
     /// Every value made so far, changed in place by `body` (the rows without one are left).

@@ -34,6 +34,40 @@ struct StoredCell {
         }
     }
 
+    /// Folds the text of the cell of the value at `path` into `bytes`: the bytes of
+    /// `TextFolding.fold` of `field(path)`'s text, read in place without making the cell or
+    /// its strings (a list's search texts fold every row's cells so).
+    static func folding(_ path: [String]) -> (DocumentSnapshot, inout [UInt8]) -> Void {
+        { snapshot, bytes in
+            guard case .fields(let fields) = snapshot.stored else { return }
+            fields.withValue(at: path) { value in
+                switch value {
+                case .utf8(let utf8): TextFolding.fold(utf8: utf8, into: &bytes)
+                case .value(let value): fold(value, into: &bytes)
+                }
+            }
+        }
+    }
+
+    /// The text of `value`'s cell folded into `bytes`; an array's items one after the other,
+    /// ", " between them, without joining them first.
+    private static func fold(_ value: FirestoreValue, into bytes: inout [UInt8]) {
+        guard case .array(let items) = value else {
+            if let text = StoredCell(value)?.text { TextFolding.fold(text, into: &bytes) }
+            return
+        }
+        var first = true
+        for item in items {
+            guard let text = StoredCell(item)?.text else { continue }
+            if !first {
+                bytes.append(0x2C)
+                bytes.append(0x20)
+            }
+            first = false
+            TextFolding.fold(text, into: &bytes)
+        }
+    }
+
     /// The cell of the value at `path` (a field's names, outermost first), `convert`ed; nil
     /// when the document has no such field (or could not be read).
     static func field(_ path: [String], _ convert: @escaping (FirestoreValue) -> StoredCell? = { StoredCell($0) })

@@ -24,6 +24,17 @@ enum EveryCore {
         }
     }
 
+    /// `transform` of runs of `0..<count` that together cover it, in order: one run on the
+    /// calling thread below `past`, else four a core, each run on one core, for work that
+    /// gathers a run's results in one place (a run's search texts in blocks of their own).
+    static func runs<T>(count: Int, past: Int, _ transform: (Range<Int>) -> T) -> [T] {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard count >= past && cores > 1 else { return count == 0 ? [] : [transform(0..<count)] }
+        let chunks = cores * 4, chunkSize = (count + chunks - 1) / chunks
+        let starts = Array(stride(from: 0, to: count, by: chunkSize))
+        return map(count: starts.count, past: 0) { transform(starts[$0]..<min(starts[$0] + chunkSize, count)) }
+    }
+
     /// Each chunk's values, written at its own indices only.
     private struct Slots<T>: @unchecked Sendable {
         let base: UnsafeMutablePointer<T>

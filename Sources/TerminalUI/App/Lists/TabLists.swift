@@ -13,6 +13,14 @@ struct TabLists {
     /// so it is as many more rows as there are cores.
     var sortAtOnceLimit = 20_000
     var sortSlice = 5_000 * ProcessInfo.processInfo.activeProcessorCount
+    /// How long a slice should take: after the first, a slice is as many rows as the last of
+    /// the same work made in that time (never fewer than `sortSlice`), so a million rows'
+    /// texts take some twenty frames rather than a hundred (each drawn, a million rows' frame
+    /// some milliseconds), and a key waits no more than a slice. Nil: `sortSlice` rows each.
+    var sliceTime: Duration? = .milliseconds(50)
+    /// The rows the last full slice of each work made, and the time it took.
+    private var pace: [SliceWork: (rows: Int, took: Duration)] = [:]
+    private enum SliceWork { case sortKeys, searchTexts }
     /// Rows of the shown tab that have their sort key, or their search text, while they are
     /// being made.
     private(set) var sortProgress: (made: Int, total: Int)?
@@ -48,12 +56,26 @@ struct TabLists {
     /// has words. Returns true while more remain.
     mutating func advanceSorting(of tab: CollectionTab, filter: String) -> Bool {
         if !isOrdered(tab) {
-            sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount)
+            let sort = sortOrder(of: tab)
+            sortProgress = (slice(of: .sortKeys, in: tab) { tab.makeSortKeys(for: sort, budget: $0) }, tab.rowCount)
         } else if !isSearchable(tab, filter: filter) {
-            sortProgress = (tab.makeSearchTexts(budget: sortSlice), tab.rowCount)
+            sortProgress = (slice(of: .searchTexts, in: tab) { tab.makeSearchTexts(budget: $0) }, tab.rowCount)
         }
         if isOrdered(tab) && isSearchable(tab, filter: filter) { sortProgress = nil; return false }
         return true
+    }
+
+    /// Makes a slice's rows (`make` is given how many, and says how many rows have theirs
+    /// after), timed to size the next slice of the same work.
+    private mutating func slice(of work: SliceWork, in tab: CollectionTab, _ make: (Int) -> Int) -> Int {
+        guard let sliceTime else { return make(sortSlice) }
+        let rows = pace[work].map { Int(min(Double($0.rows) * (sliceTime / $0.took), Double(tab.rowCount))) } ?? 0
+        let slice = max(sortSlice, rows), started = ContinuousClock.now
+        let done = make(slice)
+        let took = ContinuousClock.now - started
+        // Only a full slice tells the pace: the last may have had fewer rows left.
+        if done < tab.rowCount && took > .zero { pace[work] = (slice, took) }
+        return done
     }
 
     /// The rows the tab lists, kept in its state for the next call (the keys' way).

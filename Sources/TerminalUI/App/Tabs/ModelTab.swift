@@ -71,17 +71,17 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         }
         let needle = TextFolding.fold(filter.text)
         guard !needle.isEmpty else { return candidates }
-        return searchTexts.matching(needle, among: candidates, of: live, make: searchTextMaker())
+        return searchTexts.matching(needle, among: candidates, of: live, fold: searchTextFolding())
     }
 
-    /// Makes the search text of the row at an index, from its stored document (no decode).
-    private func searchTextMaker() -> (Int) -> SearchText {
-        let rows = live.rows, make = Column.searchTextMaker(among: shownColumns)
-        return { make(rows[$0].snapshot) }
+    /// Folds the search text of the row at an index, from its stored document (no decode).
+    private func searchTextFolding() -> RowSearchTexts.Fold {
+        let rows = live.rows, fold = Column.searchTextFolding(among: shownColumns)
+        return { fold(rows[$0].snapshot, &$1) }
     }
 
     func missingSearchTexts() -> Int { searchTexts.missingCount(live) }
-    func makeSearchTexts(budget: Int) -> Int { searchTexts.prepare(live, budget: budget, make: searchTextMaker()) }
+    func makeSearchTexts(budget: Int) -> Int { searchTexts.prepare(live, budget: budget, fold: searchTextFolding()) }
 
     func problem(with filter: ListFilter) -> String? {
         filter.comparisons.isEmpty ? nil : filter.query(on: live.collection, field: field(named:)).refusal

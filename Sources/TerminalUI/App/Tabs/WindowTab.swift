@@ -110,11 +110,11 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     /// Among the rows read (n/N): those the filter's comparisons and words match.
     func matching(_ filter: ListFilter, among candidates: ListedRows) -> ListedRows {
         let query = filter.query(on: collection, field: { Column.field(named: $0, among: self.shownColumns) })
-        let needle = TextFolding.fold(filter.text), searchText = Column.searchTextMaker(among: shownColumns)
+        let needle = TextFolding.fold(filter.text)
         return ListedRows(candidates.filter { index in
             guard let snapshot = window.document(at: index) else { return false }
             if !filter.comparisons.isEmpty && !query.matches(snapshot) { return false }
-            return needle.isEmpty || searchText(snapshot).contains(needle)
+            return needle.isEmpty || Column.searchText(of: snapshot, among: self.shownColumns).contains(needle)
         })
     }
 

@@ -95,6 +95,23 @@ final class SortingInSlicesTests: XCTestCase {
         XCTAssertTrue(screen(app).contains("1 of 25 documents"), "the next key narrows at once:\n\(screen(app))")
     }
 
+    /// Opening the filter's prompt begins the search texts, a slice a frame while the first
+    /// word is typed, the rows listed meanwhile; the word then matches at once.
+    func testOpeningTheFilterBeginsTheSearchTextsWhileTheRowsStayListed() async throws {
+        let app = try await makeApp()
+        while app.apply(.sortSlice) == .keepRunning {}
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "no texts made before the prompt opens")
+        _ = app.apply(.key(.character("/")))
+        XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
+        let text = screen(app)
+        XCTAssertFalse(text.contains("Filtering"), text)
+        XCTAssertTrue(text.contains("│  Book 01"), "the rows stay listed:\n\(text)")
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "20 texts made in two slices: the 5 left are made with the list")
+        for key in "book 1" { _ = app.apply(.key(.character(key))) }
+        XCTAssertTrue(screen(app).contains("10 of 25 documents"), "matched at once:\n\(screen(app))")
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged)
+    }
+
     /// Given a time for a slice, each slice after the first is as many rows as the last made in
     /// that time, never fewer than `sortSlice`.
     func testASliceAfterTheFirstIsAsManyRowsAsTheLastMadeInTheSliceTime() async throws {

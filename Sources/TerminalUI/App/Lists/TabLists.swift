@@ -53,16 +53,20 @@ struct TabLists {
     }
 
     /// Makes the next slice of the tab's sort keys, then of its search texts when `filter`
-    /// has words. Returns true while more remain.
-    mutating func advanceSorting(of tab: CollectionTab, filter: String) -> Bool {
+    /// has words, or is being typed (`typing`: the texts begin as the prompt opens, while
+    /// the first word is typed, and the rows stay listed meanwhile). Returns true while more
+    /// remain.
+    mutating func advanceSorting(of tab: CollectionTab, filter: String, typing: Bool = false) -> Bool {
+        let textsAhead = typing && tab.isLoaded && tab.missingSearchTexts() > sortAtOnceLimit
         if !isOrdered(tab) {
             let sort = sortOrder(of: tab)
             sortProgress = (slice(of: .sortKeys, in: tab) { tab.makeSortKeys(for: sort, budget: $0) }, tab.rowCount)
-        } else if !isSearchable(tab, filter: filter) {
+        } else if textsAhead || !isSearchable(tab, filter: filter) {
             sortProgress = (slice(of: .searchTexts, in: tab) { tab.makeSearchTexts(budget: $0) }, tab.rowCount)
         }
-        if isOrdered(tab) && isSearchable(tab, filter: filter) { sortProgress = nil; return false }
-        return true
+        let more = !isOrdered(tab) || !isSearchable(tab, filter: filter) || (typing && tab.isLoaded && tab.missingSearchTexts() > sortAtOnceLimit)
+        if !more { sortProgress = nil }
+        return more
     }
 
     /// Makes a slice's rows (`make` is given how many, and says how many rows have theirs

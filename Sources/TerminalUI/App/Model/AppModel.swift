@@ -131,7 +131,7 @@ public final class AppModel {
         case .frame(let size):
             settle(size: size)
         case .sortSlice:
-            return state.lists.advanceSorting(of: tab, filter: state.filterText(for: tab)) ? .keepRunning : .unchanged
+            return state.lists.advanceSorting(of: tab, filter: state.filterText(for: tab), typing: state.isTypingFilter) ? .keepRunning : .unchanged
         case .replayWaitingKeys:
             return replayKeysWaitingForLoad()
         case .collectionsListed(let listing):

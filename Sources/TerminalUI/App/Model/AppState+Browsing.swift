@@ -17,6 +17,12 @@ extension AppState {
         return lists[tab].filter ?? ""
     }
 
+    /// The filter's prompt is open.
+    var isTypingFilter: Bool {
+        if case .filter = mode { return true }
+        return false
+    }
+
     /// The words highlighted in the rows: the filter's, else those of the one Esc cleared.
     func highlightedText(for tab: CollectionTab) -> String {
         ListFilter(filterText(for: tab).isEmpty ? lists[tab].search ?? "" : filterText(for: tab)).text

@@ -112,8 +112,8 @@ final class SortingInSlicesTests: XCTestCase {
         XCTAssertEqual(app.apply(.sortSlice), .unchanged)
     }
 
-    /// Given a time for a slice, each slice after the first is as many rows as the last made in
-    /// that time, never fewer than `sortSlice`.
+    /// Given a time for a slice, each slice after the first of a run is as many rows as the
+    /// last made in that time, never fewer than `sortSlice`; a run's first is `sortSlice`.
     func testASliceAfterTheFirstIsAsManyRowsAsTheLastMadeInTheSliceTime() async throws {
         let app = try await makeApp()
         app.state.lists.sortAtOnceLimit = 1
@@ -123,6 +123,10 @@ final class SortingInSlicesTests: XCTestCase {
         XCTAssertTrue(screen(app).contains("Sorting books by Title… 5 of 25"), screen(app))
         XCTAssertEqual(app.apply(.sortSlice), .unchanged, "the second slice makes the 20 keys left")
         XCTAssertTrue(screen(app).contains("│  Book 01"), screen(app))
+        _ = app.apply(.key(.character("s")))  // by author: a new run of slices
+        XCTAssertEqual(app.apply(.sortSlice), .keepRunning, "the first slice of a run, in the frame that shows the key, is short")
+        XCTAssertTrue(screen(app).contains("Sorting books by Author… 5 of 25"), screen(app))
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged)
     }
 
     func testASliceIsNeverFewerRowsThanTheSortSlice() async throws {

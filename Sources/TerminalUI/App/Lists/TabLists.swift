@@ -13,13 +13,16 @@ struct TabLists {
     /// so it is as many more rows as there are cores.
     var sortAtOnceLimit = 20_000
     var sortSlice = 5_000 * ProcessInfo.processInfo.activeProcessorCount
-    /// How long a slice should take: after the first, a slice is as many rows as the last of
-    /// the same work made in that time (never fewer than `sortSlice`), so a million rows'
-    /// texts take some twenty frames rather than a hundred (each drawn, a million rows' frame
-    /// some milliseconds), and a key waits no more than a slice. Nil: `sortSlice` rows each.
+    /// How long a slice should take: the first of a run of slices (the frame that shows the
+    /// key that asked for them) is `sortSlice` rows, each next one as many rows as the last
+    /// of the same work made in that time (never fewer), so a million rows' texts take some
+    /// twenty frames rather than a hundred (each drawn, a million rows' frame some
+    /// milliseconds), and a key waits no more than a slice. Nil: `sortSlice` rows each.
     var sliceTime: Duration? = .milliseconds(50)
     /// The rows the last full slice of each work made, and the time it took.
     private var pace: [SliceWork: (rows: Int, took: Duration)] = [:]
+    /// The work the last slice did, while more of it remains.
+    private var slicing: SliceWork?
     private enum SliceWork { case sortKeys, searchTexts }
     /// Rows of the shown tab that have their sort key, or their search text, while they are
     /// being made.
@@ -65,7 +68,10 @@ struct TabLists {
             sortProgress = (slice(of: .searchTexts, in: tab) { tab.makeSearchTexts(budget: $0) }, tab.rowCount)
         }
         let more = !isOrdered(tab) || !isSearchable(tab, filter: filter) || (typing && tab.isLoaded && tab.missingSearchTexts() > sortAtOnceLimit)
-        if !more { sortProgress = nil }
+        if !more {
+            sortProgress = nil
+            slicing = nil
+        }
         return more
     }
 
@@ -73,7 +79,9 @@ struct TabLists {
     /// after), timed to size the next slice of the same work.
     private mutating func slice(of work: SliceWork, in tab: CollectionTab, _ make: (Int) -> Int) -> Int {
         guard let sliceTime else { return make(sortSlice) }
-        let rows = pace[work].map { Int(min(Double($0.rows) * (sliceTime / $0.took), Double(tab.rowCount))) } ?? 0
+        let continuing = slicing == work
+        slicing = work
+        let rows = continuing ? pace[work].map { Int(min(Double($0.rows) * (sliceTime / $0.took), Double(tab.rowCount))) } ?? 0 : 0
         let slice = max(sortSlice, rows), started = ContinuousClock.now
         let done = make(slice)
         let took = ContinuousClock.now - started

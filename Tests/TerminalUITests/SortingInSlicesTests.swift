@@ -112,31 +112,36 @@ final class SortingInSlicesTests: XCTestCase {
         XCTAssertEqual(app.apply(.sortSlice), .unchanged)
     }
 
-    /// Given a time for a slice, each slice after the first of a run is as many rows as the
-    /// last made in that time, never fewer than `sortSlice`; a run's first is `sortSlice`.
-    func testASliceAfterTheFirstIsAsManyRowsAsTheLastMadeInTheSliceTime() async throws {
+    /// Given a time for a slice, each slice of search texts after the first of a run is as
+    /// many rows as the last made in that time, never fewer than `sortSlice`; a run's first,
+    /// and every slice of sort keys, is `sortSlice`.
+    func testASliceOfTextsAfterTheFirstIsAsManyRowsAsTheLastMadeInTheSliceTime() async throws {
         let app = try await makeApp()
         app.state.lists.sortAtOnceLimit = 1
         app.state.lists.sortSlice = 5
-        app.state.lists.sliceTime = .seconds(3_600)  // far more than 5 keys take
-        XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
-        XCTAssertTrue(screen(app).contains("Sorting books by Title… 5 of 25"), screen(app))
-        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "the second slice makes the 20 keys left")
-        XCTAssertTrue(screen(app).contains("│  Book 01"), screen(app))
-        _ = app.apply(.key(.character("s")))  // by author: a new run of slices
-        XCTAssertEqual(app.apply(.sortSlice), .keepRunning, "the first slice of a run, in the frame that shows the key, is short")
-        XCTAssertTrue(screen(app).contains("Sorting books by Author… 5 of 25"), screen(app))
+        app.state.lists.sliceTime = .seconds(3_600)  // far more than 5 texts take
+        for made in [5, 10, 15, 20] {
+            XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
+            XCTAssertTrue(screen(app).contains("Sorting books by Title… \(made) of 25"), "sort keys untimed:\n\(screen(app))")
+        }
         XCTAssertEqual(app.apply(.sortSlice), .unchanged)
+        for key in "/book 1" { _ = app.apply(.key(.character(key))) }
+        XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
+        XCTAssertTrue(screen(app).contains("Filtering books… 5 of 25"), "the run's first slice is short:\n\(screen(app))")
+        XCTAssertEqual(app.apply(.sortSlice), .unchanged, "the second slice makes the 20 texts left")
+        XCTAssertTrue(screen(app).contains("10 of 25 documents"), screen(app))
     }
 
-    func testASliceIsNeverFewerRowsThanTheSortSlice() async throws {
+    func testASliceOfTextsIsNeverFewerRowsThanTheSortSlice() async throws {
         let app = try await makeApp()
         app.state.lists.sortAtOnceLimit = 1
         app.state.lists.sortSlice = 5
-        app.state.lists.sliceTime = .nanoseconds(1)  // less than any key takes
+        app.state.lists.sliceTime = .nanoseconds(1)  // less than any text takes
+        while app.apply(.sortSlice) == .keepRunning {}
+        for key in "/book 1" { _ = app.apply(.key(.character(key))) }
         XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
         XCTAssertEqual(app.apply(.sortSlice), .keepRunning)
-        XCTAssertTrue(screen(app).contains("Sorting books by Title… 10 of 25"), screen(app))
+        XCTAssertTrue(screen(app).contains("Filtering books… 10 of 25"), screen(app))
     }
 
     func testASmallCollectionIsOrderedAtOnce() async throws {

@@ -13,17 +13,17 @@ struct TabLists {
     /// so it is as many more rows as there are cores.
     var sortAtOnceLimit = 20_000
     var sortSlice = 5_000 * ProcessInfo.processInfo.activeProcessorCount
-    /// How long a slice should take: the first of a run of slices (the frame that shows the
-    /// key that asked for them) is `sortSlice` rows, each next one as many rows as the last
-    /// of the same work made in that time (never fewer), so a million rows' texts take some
-    /// twenty frames rather than a hundred (each drawn, a million rows' frame some
-    /// milliseconds), and a key waits no more than a slice. Nil: `sortSlice` rows each.
+    /// How long a slice of search texts should take: the first of a run (the frame that shows
+    /// the key that asked for them) is `sortSlice` rows, each next one as many rows as the last
+    /// made in that time (never fewer), so a million rows' texts take some twenty frames rather
+    /// than a hundred (each drawn, a million rows' frame some milliseconds). Sort keys stay
+    /// `sortSlice` rows a slice: timed, their run ended sooner in the frame that orders a
+    /// million rows, which the next key (`S`) then waited for. Nil: `sortSlice` rows each.
     var sliceTime: Duration? = .milliseconds(50)
-    /// The rows the last full slice of each work made, and the time it took.
-    private var pace: [SliceWork: (rows: Int, took: Duration)] = [:]
-    /// The work the last slice did, while more of it remains.
-    private var slicing: SliceWork?
-    private enum SliceWork { case sortKeys, searchTexts }
+    /// The rows the last full slice of texts made, and the time it took.
+    private var textPace: (rows: Int, took: Duration)?
+    /// The last slice made texts, and more remain.
+    private var makingTexts = false
     /// Rows of the shown tab that have their sort key, or their search text, while they are
     /// being made.
     private(set) var sortProgress: (made: Int, total: Int)?
@@ -63,30 +63,31 @@ struct TabLists {
         let textsAhead = typing && tab.isLoaded && tab.missingSearchTexts() > sortAtOnceLimit
         if !isOrdered(tab) {
             let sort = sortOrder(of: tab)
-            sortProgress = (slice(of: .sortKeys, in: tab) { tab.makeSortKeys(for: sort, budget: $0) }, tab.rowCount)
+            sortProgress = (tab.makeSortKeys(for: sort, budget: sortSlice), tab.rowCount)
+            makingTexts = false
         } else if textsAhead || !isSearchable(tab, filter: filter) {
-            sortProgress = (slice(of: .searchTexts, in: tab) { tab.makeSearchTexts(budget: $0) }, tab.rowCount)
+            sortProgress = (textSlice(in: tab), tab.rowCount)
         }
         let more = !isOrdered(tab) || !isSearchable(tab, filter: filter) || (typing && tab.isLoaded && tab.missingSearchTexts() > sortAtOnceLimit)
         if !more {
             sortProgress = nil
-            slicing = nil
+            makingTexts = false
         }
         return more
     }
 
-    /// Makes a slice's rows (`make` is given how many, and says how many rows have theirs
-    /// after), timed to size the next slice of the same work.
-    private mutating func slice(of work: SliceWork, in tab: CollectionTab, _ make: (Int) -> Int) -> Int {
-        guard let sliceTime else { return make(sortSlice) }
-        let continuing = slicing == work
-        slicing = work
-        let rows = continuing ? pace[work].map { Int(min(Double($0.rows) * (sliceTime / $0.took), Double(tab.rowCount))) } ?? 0 : 0
+    /// Makes a slice of the tab's search texts, timed to size the next; says how many rows
+    /// have theirs.
+    private mutating func textSlice(in tab: CollectionTab) -> Int {
+        guard let sliceTime else { return tab.makeSearchTexts(budget: sortSlice) }
+        let continuing = makingTexts
+        makingTexts = true
+        let rows = continuing ? textPace.map { Int(min(Double($0.rows) * (sliceTime / $0.took), Double(tab.rowCount))) } ?? 0 : 0
         let slice = max(sortSlice, rows), started = ContinuousClock.now
-        let done = make(slice)
+        let done = tab.makeSearchTexts(budget: slice)
         let took = ContinuousClock.now - started
         // Only a full slice tells the pace: the last may have had fewer rows left.
-        if done < tab.rowCount && took > .zero { pace[work] = (slice, took) }
+        if done < tab.rowCount && took > .zero { textPace = (slice, took) }
         return done
     }
 

@@ -60,20 +60,23 @@ struct TabLists {
     /// the first word is typed, and the rows stay listed meanwhile). Returns true while more
     /// remain.
     mutating func advanceSorting(of tab: CollectionTab, filter: String, typing: Bool = false) -> Bool {
-        let textsAhead = typing && tab.isLoaded && tab.missingSearchTexts() > sortAtOnceLimit
         if !isOrdered(tab) {
-            let sort = sortOrder(of: tab)
-            sortProgress = (tab.makeSortKeys(for: sort, budget: sortSlice), tab.rowCount)
+            sortProgress = (tab.makeSortKeys(for: sortOrder(of: tab), budget: sortSlice), tab.rowCount)
             makingTexts = false
-        } else if textsAhead || !isSearchable(tab, filter: filter) {
+        } else if !isSearchable(tab, filter: filter) || textsWanted(tab, typing: typing) {
             sortProgress = (textSlice(in: tab), tab.rowCount)
         }
-        let more = !isOrdered(tab) || !isSearchable(tab, filter: filter) || (typing && tab.isLoaded && tab.missingSearchTexts() > sortAtOnceLimit)
+        let more = !isOrdered(tab) || !isSearchable(tab, filter: filter) || textsWanted(tab, typing: typing)
         if !more {
             sortProgress = nil
             makingTexts = false
         }
         return more
+    }
+
+    /// The prompt is open on a loaded tab with more texts missing than a frame makes.
+    private func textsWanted(_ tab: CollectionTab, typing: Bool) -> Bool {
+        typing && tab.isLoaded && tab.missingSearchTexts() > sortAtOnceLimit
     }
 
     /// Makes a slice of the tab's search texts, timed to size the next; says how many rows

@@ -4,10 +4,12 @@
     swift build -c release --product shelf
     python3 scripts/size-bench.py [--folder 100000,1000000] [--postgres 1000000] [--repeats 1] [--cold]
 
-For each size it writes the books with `shelf generate` (in batches, kept between runs under
-.build-compare/sizes/ for a folder; into a database of a throwaway PostgreSQL cluster, or of
---url), converts a folder's books to JSON lines for visidata, and starts the real binaries in a
-100x30 pseudo-terminal (compare.py's sessions, pyte in its virtual environment):
+For each size it writes the books with `shelf generate` (in batches; kept between runs: a
+folder's under .build-compare/sizes/, PostgreSQL's in a database of a cluster kept under
+.build-compare/postgres/, or of --url, topped up to the size when it holds fewer), writes the
+same books as JSON lines for visidata (from the folder, or from the database when no folder of
+that size is there), and starts the real binaries in a 100x30 pseudo-terminal (compare.py's
+sessions, pyte in its virtual environment):
 
   first rows       spawn until a book row is on screen
   fully loaded     Shelf: its `loaded books` timing line; visidata: its status line shows every row
@@ -26,19 +28,23 @@ On a folder the first start opens it without a snapshot file (Shelf's cache, kep
 table gives the first open a row of its own ("folder, first open") and the later starts
 theirs ("folder").
 
-visidata reads the same books as JSON lines (on PostgreSQL sizes: the folder's books of that size
-when there are some, else none); on a folder each start of Shelf is followed by one of visidata. The ratios are Shelf's median over visidata's (below 1: Shelf is
-faster or smaller). With --cold (as root), each start of Shelf on a folder follows
-`echo 3 > /proc/sys/vm/drop_caches`, as after a boot. A size of 10,000,000 takes long to
-write: run it on its own, with --url to a database that already holds the books and --keep.
+visidata reads the same books as JSON lines; on a folder each start of Shelf is followed by one
+of visidata. The ratios are Shelf's median over visidata's (below 1: Shelf is faster or
+smaller). With --cold (as root), each start of Shelf on a folder follows
+`echo 3 > /proc/sys/vm/drop_caches`, as after a boot. Ten million books take about 25 minutes
+to write the first time (and visidata some 10 GiB to read them); later runs find them there:
+
+    python3 scripts/size-bench.py --folder 100000,1000000 --postgres 1000000,10000000
 """
 import argparse, os, shutil, statistics, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
-from pg_cluster import Cluster  # noqa: E402
+from pg_cluster import Cluster, psql  # noqa: E402
 
 CACHE = os.path.join(compare.WORK, "sizes")
+# The PostgreSQL cluster whose databases (books_1000000, …) hold the generated books between runs.
+POSTGRES = os.path.join(compare.WORK, "postgres")
 # Shelf's cache folder for these runs ($XDG_CACHE_HOME), where its collection snapshot files go.
 SNAPSHOTS = os.path.join(compare.WORK, "snapshots")
 
@@ -59,6 +65,33 @@ def seeded_folder(shelf, count):
         compare.log(f"converting them to JSON lines for visidata")
         compare.convert(folder, jsonl)
     return folder, jsonl
+
+
+def seeded_database(shelf, url, count):
+    """The database at `url` holding `count` generated books (topped up with shelf generate when it
+    holds fewer), and a file of the same books as JSON lines for visidata (the folder's when there
+    is one: generate numbers and makes books the same way on every store)."""
+    try:
+        there = int(psql(url, "SELECT count(*) FROM shelf_documents WHERE parent = 'books'")[0])
+    except subprocess.CalledProcessError:
+        there = 0  # no table yet: a new database
+    if there > count:
+        raise SystemExit(f"size-bench: {url.rsplit('@', 1)[-1]} holds {there:,} books, more than {count:,}")
+    if there < count:
+        compare.log(f"writing {count - there:,} books into PostgreSQL with shelf generate ({there:,} there)")
+        started = time.monotonic()
+        subprocess.run([shelf, "generate", "--data", url, "--count", str(count - there)], check=True, stdout=subprocess.DEVNULL)
+        compare.log(f"  written in {time.monotonic() - started:.0f} s")
+    jsonl = os.path.join(CACHE, f"books-{count}.jsonl")
+    if not os.path.exists(jsonl):
+        compare.log(f"writing them as JSON lines for visidata")
+        # The id first, as the folder's conversion writes it; jsonb's text of the fields after it.
+        statement = ("SELECT '{\"id\": ' || to_json(substr(path, 7))::text || ', ' || substr(fields::text, 2)"
+                     " FROM shelf_documents WHERE parent = 'books' ORDER BY path")
+        with open(jsonl + ".partial", "w") as out:
+            psql(url, statement, out=out)
+        os.rename(jsonl + ".partial", jsonl)
+    return jsonl
 
 
 def rows_read(lines):
@@ -146,7 +179,6 @@ def main():
     parser.add_argument("--folder", default="100000,1000000", help="folder sizes, comma-separated (default 100000,1000000)")
     parser.add_argument("--postgres", default="1000000", help="PostgreSQL sizes (default 1000000; '' for none)")
     parser.add_argument("--url", help="a database of your own (postgresql://…) for the one PostgreSQL size; default: a throwaway cluster")
-    parser.add_argument("--keep", action="store_true", help="with --url: its books are already there (no generate)")
     parser.add_argument("--repeats", type=int, default=1, help="starts of each app; medians printed (default 1)")
     parser.add_argument("--skip-peers", action="store_true", help="no visidata")
     parser.add_argument("--cold", action="store_true", help="each start of Shelf on a folder just after the page cache is dropped (root)")
@@ -187,13 +219,10 @@ def main():
             if args.url:
                 url = args.url
             else:
-                cluster = cluster or Cluster()
-                url = cluster.create_database(f"books_{count}")
-            if not (args.url and args.keep):
-                compare.log(f"writing {count:,} books into PostgreSQL with shelf generate")
-                started = time.monotonic()
-                subprocess.run([args.binary, "generate", "--data", url, "--count", str(count)], check=True, stdout=subprocess.DEVNULL)
-                compare.log(f"  written in {time.monotonic() - started:.0f} s")
+                cluster = cluster or Cluster(kept=POSTGRES)
+                url = cluster.database(f"books_{count}")
+            jsonl = seeded_database(args.binary, url, count)
+            jsonl_of.setdefault(count, jsonl)
             compare.log(f"Shelf on PostgreSQL with {count:,} books")
             rows.append(("PostgreSQL", count) + shelf_run(args.binary, url, args.repeats))
     finally:
@@ -202,9 +231,6 @@ def main():
     if not args.skip_peers:
         for count in sorted({row[1] for row in rows} - set(peers)):
             jsonl = jsonl_of.get(count)
-            if jsonl is None:
-                folder_jsonl = os.path.join(CACHE, f"books-{count}.jsonl")
-                jsonl = folder_jsonl if os.path.exists(folder_jsonl) else None
             if jsonl:
                 compare.log(f"visidata on the same {count:,} books as JSON lines")
                 visible, loaded, memory, _, _ = compare.visidata_ui(jsonl, count, args.repeats, 0, 0)

@@ -26,6 +26,17 @@ final class DocumentTimesDetailTests: XCTestCase {
         return format.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
+    func testATimeIsShownInLocalTimeToTheSecondAsADateFormatterShowsIt() async {
+        // From 1583 on, where ICU's calendar is Gregorian too (before, it is Julian; Firestore's
+        // and the C library's stay Gregorian).
+        let seconds: [Int64] = [-12_212_553_600, -2_208_988_800, -1, 0, 59, 951_782_400, 1_000_000_000, 1_700_000_000,
+                                1_796_300_740, 4_102_444_799, 253_402_300_799]
+        for second in seconds {
+            XCTAssertEqual(AppView.localTime(Timestamp(seconds: second, nanoseconds: 999_999_999)), localTime(second), "\(second)")
+        }
+        XCTAssertEqual(AppView.localTime(Timestamp(seconds: -62_135_596_800, nanoseconds: 0)).count, 19, "the year 1 has four digits")
+    }
+
     func testTheDetailShowsWhenTheDocumentWasCreatedAndLastUpdated() async throws {
         let settings = FirestoreSettings()
         let store = try Firestore(directory: folder, settings: settings)

@@ -54,10 +54,10 @@ struct StoredDocuments {
             let bytes = text.utf8.count
             guard bytes <= Clipboard.maxBytes else {
                 let instead = fileURL(of: reference).map { "E opens \(path), or copy the file \($0.path)" } ?? "v shows \(path)"
-                return ("Not copied: \(bytes.formatted()) bytes, over the \(Clipboard.maxBytes.formatted()) "
+                return ("Not copied: \(bytes.thousandsSeparated) bytes, over the \(Clipboard.maxBytes.thousandsSeparated) "
                     + "a terminal's clipboard takes; \(instead)", nil)
             }
-            return ("Copied \(path) to the clipboard as JSON (\(bytes.formatted()) bytes)", text)
+            return ("Copied \(path) to the clipboard as JSON (\(bytes.thousandsSeparated) bytes)", text)
         } catch {
             return ("Not copied: cannot read \(path).json: \(error.localizedDescription)", nil)
         }

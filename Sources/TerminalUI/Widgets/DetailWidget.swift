@@ -51,7 +51,7 @@ public struct DetailWidget: Widget, Hashable, Sendable {
             var wrapped = TextWrapper.wrap(line.value, width: valueWidth, maxLines: wanted + 1)
             if wrapped.count > Self.maxRowsPerValue {
                 wrapped = Array(wrapped.prefix(Self.maxRowsPerValue - 1))
-                    + ["… cut here: the value is \(line.value.utf8.count.formatted()) bytes long"]
+                    + ["… cut here: the value is \(line.value.utf8.count.thousandsSeparated) bytes long"]
             }
             for (index, piece) in wrapped.prefix(wanted).enumerated() {
                 rows.append((index == 0 ? line.label.truncated(toWidth: labelWidth) : "", piece, line.valueStyle))

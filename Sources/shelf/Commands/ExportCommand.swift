@@ -2,6 +2,7 @@ import ArgumentParser
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalUI
 
 /// `shelf export`: copies a whole store, every collection at every depth, into an empty one,
 /// in batches of 500 (one durability barrier each), losing no type: integers stay integers,
@@ -40,12 +41,12 @@ struct ExportCommand: ParsableCommand {
             for collection in try source.listCollections() { try export.copy(collection) }
         } catch {
             throw DataLocation.Problem(description: PrintableText.safe("\(error)")
-                + "\n\(export.copied.formatted()) document\(export.copied == 1 ? " was" : "s were") copied before this; \(destinationLocation.displayName) holds that partial copy")
+                + "\n\(export.copied.thousandsSeparated) document\(export.copied == 1 ? " was" : "s were") copied before this; \(destinationLocation.displayName) holds that partial copy")
         }
         let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
         let leftOut = [(export.unreadable.count, "read"), (export.refused.count, "copied")].filter { $0.0 > 0 }
             .map { "; \($0.0) could not be \($0.1) and \($0.0 == 1 ? "was" : "were") left out" }
-        print("exported \(export.copied.formatted()) document\(export.copied == 1 ? "" : "s") in \(export.collections) collection\(export.collections == 1 ? "" : "s") "
+        print("exported \(export.copied.thousandsSeparated) document\(export.copied == 1 ? "" : "s") in \(export.collections) collection\(export.collections == 1 ? "" : "s") "
             + "from \(sourceLocation.displayName) to \(destinationLocation.displayName) in \(seconds) s" + leftOut.joined())
         if !leftOut.isEmpty { throw ExitCode(1) }
     }

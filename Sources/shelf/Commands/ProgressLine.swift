@@ -1,4 +1,5 @@
 import Foundation
+import TerminalUI
 
 /// One line of progress on standard error, redrawn in place on a terminal; elsewhere (a
 /// script, a log) one line per collection.
@@ -10,12 +11,12 @@ final class ProgressLine {
         guard isTerminal, total > 0 else { return }
         let width = 30, filled = min(width, max(0, done * width / total))  // more done than counted: full
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        write("\r\u{1B}[K" + PrintableText.safe(name, maxLength: 40) + " [\(bar)] \(done.formatted()) of \(total.formatted())")
+        write("\r\u{1B}[K" + PrintableText.safe(name, maxLength: 40) + " [\(bar)] \(done.thousandsSeparated) of \(total.thousandsSeparated)")
         isShowing = true
     }
 
     func finish(_ name: String, _ total: Int) {
-        write((isShowing ? "\r\u{1B}[K" : "") + PrintableText.safe(name) + ": \(total.formatted()) document\(total == 1 ? "" : "s")\n")
+        write((isShowing ? "\r\u{1B}[K" : "") + PrintableText.safe(name) + ": \(total.thousandsSeparated) document\(total == 1 ? "" : "s")\n")
         isShowing = false
     }
 

@@ -41,7 +41,7 @@ extension AppState {
         let next = forward ? positions.first { $0 > here } ?? positions[0] : positions.last { $0 < here } ?? positions[positions.count - 1]
         select(position: next, in: visible)
         let number = positions.firstIndex(of: next).map { $0 + 1 } ?? 1
-        return Reply(notice: "Match \(number.formatted()) of \(positions.count.formatted()) for \"\(search.shownInMessage)\"")
+        return Reply(notice: "Match \(number.thousandsSeparated) of \(positions.count.thousandsSeparated) for \"\(search.shownInMessage)\"")
     }
 
     /// Indices into the tab's rows that pass the filter, in the tab's sort order.

@@ -69,7 +69,7 @@ enum PromptUpdate {
             guard !visible.isEmpty else { return Reply(notice: "No row to go to: the list is empty") }
             let number = Int(text) ?? .max
             state.select(position: min(max(number, 1), visible.count) - 1, in: visible)
-            return number > visible.count ? Reply(notice: "There is no row \(text): went to the last, row \(visible.count.formatted())") : Reply()
+            return number > visible.count ? Reply(notice: "There is no row \(text): went to the last, row \(visible.count.thousandsSeparated)") : Reply()
         }
         let names = state.tabSet.all.map(\.collectionID)
         let folded = text.lowercased()
@@ -87,7 +87,7 @@ enum PromptUpdate {
             return Reply(notice: "No tab is named \"\(text.shownInMessage)\" (a number goes to a row)")
         default:
             let shown = found.prefix(5).map { names[$0] }.joined(separator: ", ")
-            return Reply(notice: "\(found.count.formatted()) tabs start with \"\(text.shownInMessage)\": \(shown)\(found.count > 5 ? ", …" : "")")
+            return Reply(notice: "\(found.count.thousandsSeparated) tabs start with \"\(text.shownInMessage)\": \(shown)\(found.count > 5 ? ", …" : "")")
         }
     }
 

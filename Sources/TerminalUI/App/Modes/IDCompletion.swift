@@ -37,6 +37,6 @@ struct IDCompletion: Equatable {
         guard !candidates.isEmpty else { return "No \(noun)\(place.map { " in \($0)" } ?? "") starts with \"\(typed.shownInMessage)\"" }
         let start = max(0, (current ?? 0) - 1)
         let shown = candidates.enumerated().dropFirst(start).map { $0.offset == current ? "[\($0.element)]" : $0.element }
-        return "\(candidates.count.formatted()) \(noun)s: " + (start > 0 ? "… " : "") + shown.joined(separator: "  ")
+        return "\(candidates.count.thousandsSeparated) \(noun)s: " + (start > 0 ? "… " : "") + shown.joined(separator: "  ")
     }
 }

@@ -206,19 +206,19 @@ public enum AppView {
     /// "17/47", grouped as counts are ("1/30,047"); nil for an empty list.
     static func positionText(_ position: Int?, count: Int) -> String? {
         guard let position, count > 0 else { return nil }
-        return "\((position + 1).formatted())/\(count.formatted())"
+        return "\((position + 1).thousandsSeparated)/\(count.thousandsSeparated)"
     }
 
     /// "1,234 of 100,000 documents": grouped as the loading line groups them.
     static func countText(visible: Int, total: Int) -> String {
-        (visible == total ? "" : "\(visible.formatted()) of ") + "\(total.formatted()) document\(total == 1 ? "" : "s")"
+        (visible == total ? "" : "\(visible.thousandsSeparated) of ") + "\(total.thousandsSeparated) document\(total == 1 ? "" : "s")"
     }
 
     /// "Loading books… 12,345 of 100,000", then "Sorting books by Title… 45,000 of 100,000"
     /// or "Filtering books… 45,000 of 100,000".
     static func waitingText(_ model: AppModel, _ tab: CollectionTab) -> String {
         guard tab.isLoaded else { return loadingText(tab) }
-        let of = "… \((model.state.lists.sortProgress?.made ?? 0).formatted()) of \(tab.rowCount.formatted())"
+        let of = "… \((model.state.lists.sortProgress?.made ?? 0).thousandsSeparated) of \(tab.rowCount.thousandsSeparated)"
         // Search texts are made once the rows are ordered.
         if model.state.lists.isOrdered(tab) { return "Filtering \(tab.collectionID)" + of }
         let sort = model.state.sortOrder(of: tab)
@@ -229,8 +229,8 @@ public enum AppView {
     /// "Loading books… 12,345 of 100,000"
     static func loadingText(_ tab: CollectionTab) -> String {
         guard let progress = tab.loadProgress else { return "Loading \(tab.collectionID)…" }
-        guard let total = progress.total else { return "Loading \(tab.collectionID)… \(progress.read.formatted())" }
-        return "Loading \(tab.collectionID)… \(progress.read.formatted()) of \(total.formatted())"
+        guard let total = progress.total else { return "Loading \(tab.collectionID)… \(progress.read.thousandsSeparated)" }
+        return "Loading \(tab.collectionID)… \(progress.read.thousandsSeparated) of \(total.thousandsSeparated)"
     }
 
     /// A scrolled text in a pane: the widget at its offset, kept within the end, and where.
@@ -288,17 +288,20 @@ public enum AppView {
         pane.widget.render(into: &canvas, area: pane.inner)
     }
 
-    /// A document's time in the detail: local, to the second (`2026-11-26 23:38:19`).
+    /// A document's time in the detail: local, to the second (`2026-11-26 23:38:19`), in the
+    /// proleptic Gregorian calendar as Firestore's timestamps are. The C library's, not a
+    /// `DateFormatter`: that is ICU's, whose first use reads ICU's data (tens of
+    /// milliseconds from a cold page cache, in the first frame).
     static func localTime(_ time: Timestamp) -> String {
-        timeFormat.string(from: Date(timeIntervalSince1970: TimeInterval(time.seconds)))
+        var seconds = time_t(time.seconds), fields = tm()
+        guard localtime_r(&seconds, &fields) != nil else { return "\(time.seconds) s after 1970 (UTC)" }
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(fields.tm_year + 1900, 4) + "-" + padded(fields.tm_mon + 1, 2) + "-" + padded(fields.tm_mday, 2) + " "
+            + padded(fields.tm_hour, 2) + ":" + padded(fields.tm_min, 2) + ":" + padded(fields.tm_sec, 2)
     }
-
-    private static let timeFormat: DateFormatter = {
-        let format = DateFormatter()
-        format.locale = Locale(identifier: "en_US_POSIX")
-        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return format
-    }()
 
     /// `v`: the document's file as stored, following changes on disk; the footer says how to
     /// scroll and close.

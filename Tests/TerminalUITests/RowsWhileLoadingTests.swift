@@ -64,6 +64,21 @@ final class RowsWhileLoadingTests: XCTestCase {
 
     /// Rows read later may sort above the top one: until a key moves it, the selection stays
     /// on the top row, not on the document that happened to be there first.
+    func testTheRowsReadSoFarAreDecodedOnlyAsDrawnAndCountedOnceAllAreRead() async throws {
+        let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
+        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
+        tab.live.applyProgress(LoadProgress(read: 30, total: 40, documents: Array(read.prefix(30))))
+        while app.apply(.sortSlice) == .keepRunning {}
+        _ = app.frame(size: Size(width: 100, height: 12))
+        XCTAssertNil(tab.problemCount, "not counted while the collection is read")
+        XCTAssertLessThan(tab.live.rows.filter(\.isDecoded).count, 30, "only the rows drawn (and the selected one) are decoded")
+
+        try await app.deliver()
+        XCTAssertEqual(tab.problemCount, 0, "counted once every row is read")
+        XCTAssertEqual(tab.live.rows.filter(\.isDecoded).count, 40)
+    }
+
     func testTheTopRowStaysSelectedAsRowsAboveItArrive() async throws {
         let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
         func books(_ numbers: ClosedRange<Int>) -> [QueryDocumentSnapshot] {

@@ -177,13 +177,15 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     }
 
     /// Counting decodes every row, so only collections up to `problemsCountedUpTo` documents
-    /// are counted; the count is kept until the rows change.
+    /// are counted, and only once read: a large collection's first rows (the 1,024 read
+    /// first of a million) are not all decoded in the frame that shows them. The count is kept
+    /// until the rows change.
     private var problems: (version: Int, count: Int?)?
     var problemsCountedUpTo = 10_000
     var problemCount: Int? {
         if let problems, problems.version == live.version { return problems.count }
         let rows = live.rows
-        let count = rows.count <= problemsCountedUpTo ? rows.reduce(0) { $0 + ($1.problem == nil ? 0 : 1) } : nil
+        let count = rows.count <= problemsCountedUpTo && live.loadProgress == nil ? rows.reduce(0) { $0 + ($1.problem == nil ? 0 : 1) } : nil
         problems = (live.version, count)
         return count
     }

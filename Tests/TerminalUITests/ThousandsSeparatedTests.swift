@@ -20,7 +20,7 @@ final class ThousandsSeparatedTests: XCTestCase {
         XCTAssertEqual(Int.max.thousandsSeparated, "9,223,372,036,854,775,807")
     }
 
-    func testItIsWhatFormattedGivesInTheUIsLocale() {
+    func testItIsWhatFormattedGivesInUSEnglish() {
         for number in [0, 5, 12, 123, 1_234, 12_345, 999_999, 1_000_000, -42_000, 9_876_543_210] {
             XCTAssertEqual(number.thousandsSeparated, number.formatted(.number.locale(Locale(identifier: "en_US"))), "\(number)")
         }

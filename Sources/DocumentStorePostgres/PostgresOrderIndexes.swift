@@ -31,8 +31,10 @@ final class PostgresOrderIndexes: @unchecked Sendable {
     private var builderConnection: PostgresConnection?
 
     private var buildCount = 0
-    /// For tests: how many indexes this client built.
+    private var builderStarts = 0
+    /// For tests: how many indexes this client built, and how often its builder set to work.
     var built: Int { condition.withLock { buildCount } }
+    var buildersStarted: Int { condition.withLock { builderStarts } }
 
     /// As long as one build may take: an hour is a collection of hundreds of millions.
     static let buildTimeout = TimeAmount.hours(1)
@@ -66,6 +68,24 @@ final class PostgresOrderIndexes: @unchecked Sendable {
         while attempts[index.name, default: 0] == attempt && !isClosed { condition.wait() }
     }
 
+    /// Whether a page can go ahead without `waitFor`: the index was tried already, or it is
+    /// there, valid, as asked on the caller's `connection` (made by another client or an
+    /// earlier run), so the first page does not wait for the builder's connection to open.
+    func isSettled(_ index: Index, on connection: PostgresConnection) throws -> Bool {
+        if condition.withLock({ tried.contains(index.name) }) { return true }
+        guard try Self.state(of: index, PostgresQueries(connection: connection, logger: logger))?.isValid == true else { return false }
+        condition.withLock { _ = tried.insert(index.name) }
+        return true
+    }
+
+    /// Whether `index` is valid and whether a build of it is under way; nil when there is none.
+    private static func state(of index: Index, _ queries: PostgresQueries) throws -> (isValid: Bool, isBuilding: Bool)? {
+        try queries.rows("""
+            SELECT i.indisvalid, EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = i.indexrelid)
+            FROM pg_index i WHERE i.indexrelid = to_regclass(\(index.name))
+            """).first.map { try $0.decode((Bool, Bool).self) }
+    }
+
     /// Stops building: what is pending is dropped, and a build under way is left to fail
     /// with its connection (its index, left invalid, is made again by the next client).
     func close() {
@@ -82,6 +102,7 @@ final class PostgresOrderIndexes: @unchecked Sendable {
     private func startBuilder() {
         guard !isBuilderRunning, !isClosed else { return }
         isBuilderRunning = true
+        builderStarts += 1
         Thread.detachNewThread { [self] in buildPending() }
     }
 
@@ -126,11 +147,7 @@ final class PostgresOrderIndexes: @unchecked Sendable {
     private func build(_ index: Index, on connection: PostgresConnection) throws -> Bool {
         var queries = PostgresQueries(connection: connection, logger: logger)
         queries.timeout = Self.buildTimeout
-        let state = try queries.rows("""
-            SELECT i.indisvalid, EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = i.indexrelid)
-            FROM pg_index i WHERE i.indexrelid = to_regclass(\(index.name))
-            """).first.map { try $0.decode((Bool, Bool).self) }
-        switch state {
+        switch try Self.state(of: index, queries) {
         case (true, _)?: return true
         case (false, true)?: return false
         case (false, false)?: try queries.rows(PostgresQuery(unsafeSQL: "DROP INDEX CONCURRENTLY IF EXISTS \(index.name)"))

@@ -139,9 +139,14 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
 
     func readPage(_ page: ServerPage) throws -> [ServerDocument] {
         let query = PostgresPageQuery(page).query
-        // The first page ordered by some fields waits for their index (once per database).
-        if let index = PostgresPageQuery.orderIndex(page) { orderIndexes.waitFor(index) }
-        return try withConnection(doing: "read a page of \(page.selection.collection) from") { connection in
+        let operation = "read a page of \(page.selection.collection) from"
+        // The first page ordered by some fields waits for their index (once per database)
+        // unless it is there already.
+        if let index = PostgresPageQuery.orderIndex(page),
+           try !withConnection(doing: operation, { try orderIndexes.isSettled(index, on: $0) }) {
+            orderIndexes.waitFor(index)
+        }
+        return try withConnection(doing: operation) { connection in
             try documents(query, on: connection)
         }
     }

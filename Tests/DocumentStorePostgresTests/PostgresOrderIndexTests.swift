@@ -66,6 +66,7 @@ final class PostgresOrderIndexTests: PostgresTestCase {
         _ = try await db.collection("books").order(by: "rating").limit(to: 1).getDocuments()
         XCTAssertEqual(try sql(orderIndexes), "1")
         XCTAssertEqual(try postgres.orderIndexes.built, 0, "found there, not built again")
+        XCTAssertEqual(try postgres.orderIndexes.buildersStarted, 0, "found on the page's own connection: no builder connected to look")
     }
 
     func testAnIndexTriedWhileTheServerWasDownIsTriedAgainOnceItIsBack() async throws {

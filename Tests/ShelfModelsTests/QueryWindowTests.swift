@@ -43,6 +43,22 @@ final class QueryWindowTests: DemoDataTestCase {
         XCTAssertEqual(window.reads, 1)
     }
 
+    /// On a server a count of ten million rows takes seconds of the cores the first rows need.
+    func testTheFirstRowsAreReadBeforeTheListIsCounted() async throws {
+        let window = try await open()
+        window.stop()
+        let again = QueryWindow(window.query, pageSize: page)
+        addTeardownBlock { @MainActor in again.stop() }
+        again.show(0..<10)
+        again.start()
+        XCTAssertTrue(again.isBusy, "the first rows are on their way")
+        XCTAssertEqual(again.countsAsked, 0, "no count while the first rows are on their way")
+        try await settle(again)
+        XCTAssertEqual(again.countsAsked, 1, "counted once they came")
+        XCTAssertEqual(again.count, total)
+        XCTAssertEqual(numbers(again, 0..<10), Array(0..<10))
+    }
+
     func testScrollingDownExtendsTheWindowByCursorsAndLetsGoOfRowsFarAbove() async throws {
         let window = try await open()
         for top in stride(from: 10, to: 200, by: 10) {

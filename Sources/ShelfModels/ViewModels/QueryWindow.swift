@@ -42,6 +42,8 @@ public final class QueryWindow {
     @ObservationIgnored private(set) var documentsRead = 0
     @ObservationIgnored private(set) var reads = 0
     @ObservationIgnored private(set) var counted = 0
+    /// For tests: how many counts were asked for (`counted` are those that ran).
+    @ObservationIgnored private(set) var countsAsked = 0
 
     /// The part of the list last shown.
     @ObservationIgnored private var shown: Range<Int> = 0..<0
@@ -78,17 +80,29 @@ public final class QueryWindow {
 
     deinit { registration?.remove() }
 
-    /// Counts the list and reads its first page.
+    /// Reads the list's first page, then counts it.
     public func start() {
         guard !isStarted else { return }
         isStarted = true
-        recount()
+        isCountWanted = true
         readWhatIsMissing()
+        if !isReading { countIfWanted() }  // nothing to read: what is held is counted again now
+    }
+
+    /// Set by `start`, and the count asked for once a read has answered: on a server a count
+    /// of ten million rows takes the cores and a connection that the first rows need.
+    @ObservationIgnored private var isCountWanted = false
+
+    private func countIfWanted() {
+        guard isCountWanted else { return }
+        isCountWanted = false
+        recount()
     }
 
     /// Stops following the server; the documents held stay.
     public func stop() {
         isStarted = false
+        isCountWanted = false
         generation += 1
         isReading = false
         registration?.remove()
@@ -182,6 +196,7 @@ public final class QueryWindow {
             case .success(let snapshot):
                 self.error = nil
                 self.take(snapshot.documents, from: read)
+                self.countIfWanted()
                 self.readWhatIsMissing()
             case .failure(let failure):
                 self.error = "\(failure)"
@@ -289,6 +304,7 @@ public final class QueryWindow {
         let generation = generation
         let query = query
         inFlight += 1
+        countsAsked += 1
         counts.enqueue(count: { [weak self] in
             defer { self?.inFlight -= 1 }
             // The window's first document as it is once its turn comes.

@@ -20,7 +20,7 @@ import Observation
 /// change before the window that moves nothing in it is counted only at the next change in it
 /// (no Firestore listener tells of counts). Counts take turns with those of the windows that
 /// replace this one (`CountQueue`), so the rows of the window shown never wait behind counts
-/// of windows no one sees.
+/// of windows no one sees; and a window's first count waits for its first rows.
 @Observable @MainActor
 public final class QueryWindow {
     /// The query listed, ordered as the list is (Firestore orders ties by id).

@@ -82,12 +82,13 @@ final class PostgresCluster: @unchecked Sendable {
         _ = try? psql("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 
-    /// Runs SQL on the maintenance database (or `database`) with psql; its output.
+    /// Runs SQL on the maintenance database (or `database`) with psql, the session's settings
+    /// given as PGOPTIONS (`-c search_path=`); its output.
     @discardableResult
-    func psql(_ sql: String, database: String? = nil) throws -> String {
+    func psql(_ sql: String, database: String? = nil, options: String = "") throws -> String {
         try Self.run(Self.tool("psql"), ["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h", host, "-p", "\(port)", "-U", user,
                                           "-d", database ?? maintenanceDatabase, "-c", sql],
-                     environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"])
+                     environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10", "PGOPTIONS": options])
     }
 
     // MARK: A cluster of our own

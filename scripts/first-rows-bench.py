@@ -2,7 +2,7 @@
 """The first rows of a large folder, start after start, alternating between builds.
 
     swift build -c release --product shelf
-    python3 scripts/first-rows-bench.py [--count 1000000] [--starts 8] [--before OLD-SHELF] [--loaded] [--first-word]
+    python3 scripts/first-rows-bench.py [--count 1000000] [--starts 8] [--before OLD-SHELF] [--loaded] [--first-word] [--cold]
 
 Starts the real binary on the folder of COUNT generated books that size-bench.py keeps under
 .build-compare/sizes/ (run it once first), in a 100x30 pseudo-terminal, until a book row is on
@@ -12,7 +12,9 @@ until the books are all in (the app's `loaded books` timing line) and prints tha
 peak memory; without it a start costs about as much as the first rows take. With --first-word
 each start, once loaded, then opens the filter (`/`), waits 0.2 s as a person would before
 typing, types `r` and waits until every row is matched (no "Filtering" line): it prints that
-time, and the app's CPU time meanwhile.
+time, and the app's CPU time meanwhile. With --cold (as root) each start follows
+`echo 3 > /proc/sys/vm/drop_caches`: the binary, Swift's libraries and the books come from the
+disk, as after a boot.
 """
 import argparse, importlib, os, statistics, sys, time
 
@@ -29,6 +31,7 @@ def main():
     parser.add_argument("--before", help="an earlier shelf binary, started in turn with this one")
     parser.add_argument("--loaded", action="store_true", help="also time each start until fully loaded, and its peak memory")
     parser.add_argument("--first-word", action="store_true", help="then time the first filter word (implies --loaded)")
+    parser.add_argument("--cold", action="store_true", help="each start just after the page cache is dropped (root)")
     args = parser.parse_args()
     args.loaded = args.loaded or args.first_word
     compare.run_in_venv(__file__, skip_peers=True)
@@ -41,6 +44,8 @@ def main():
     starts = {name: ([], [], [], [], []) for name, _ in binaries}
     for _ in range(args.starts):
         for name, shelf in binaries:
+            if args.cold:
+                size_bench.drop_page_cache()
             session = compare.Session([shelf, "--data", folder], {"SWIFT_BACKTRACE": "interactive=no", "SHELF_TIMINGS": timings}, timings)
             try:
                 starts[name][0].append(session.wait(compare.has_book_row, 60, "a book row"))

@@ -62,6 +62,20 @@ final class WindowTabTests: FolderAppTestCase {
         XCTAssertLessThanOrEqual(tab.window.documentsRead, 30 + 100, "the rows in view and a page, never the collection")
     }
 
+    /// The rows read are not the list's size: a window says nothing of it until counted.
+    func testTheStatusLineSaysCountingUntilTheWindowIsCounted() async throws {
+        let app = try await makeApp()
+        app.state.tabSet.awaitSize(of: ["books"])
+        app.state.tabSet.sized(["books": true])
+        let tab = try XCTUnwrap(app.tab as? WindowTab<ShelfBook>)
+        let first = app.frame(size: size).canvas.lines
+        XCTAssertNil(tab.window.count, "the first read is on its way; the count follows it")
+        XCTAssertTrue(first[first.count - 2].contains("counting…"), first.joined(separator: "\n"))
+        let text = try await read(app)
+        XCTAssertTrue(text.contains("1,000 documents"), text)
+        XCTAssertFalse(text.contains("counting…"), text)
+    }
+
     func testGoingToTheEndReadsTheLastPageAloneAndShowsDotsUntilItComes() async throws {
         let (app, tab) = try await makeWindowedApp()
         let readsBefore = tab.window.reads

@@ -54,7 +54,9 @@ public enum AppView {
         // says "offline" beside the counts whatever the message.
         let statusRow = bounds.row(size.height - 2)
         let ready = model.state.isReady(tab)
-        var counts = countText(visible: ready ? visible.count : tab.rowCount, total: tab.documentCount)
+        // A window not counted yet knows only the rows it read: no number until the count.
+        var counts = !tab.holdsEveryRow && !tab.isLoaded ? "counting…"
+            : countText(visible: ready ? visible.count : tab.rowCount, total: tab.documentCount)
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
         let offline = model.connection?.statusLine

@@ -76,9 +76,10 @@ let package = Package(
             // relocate at each start (`shelf --help` in 10 ms instead of 16). The libraries that
             // Foundation's shared objects would bring along are named, as SwiftPM's
             // --static-swift-stdlib does (which would rebuild every module of the release).
-            // Linking prints one warning, of Foundation's own use of mktemp.
+            // Linking prints one warning, of Foundation's own use of mktemp. Linux only: Apple's
+            // platforms link Swift's libraries from the system.
             linkerSettings: [.unsafeFlags(["-static-stdlib"] + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections"]
-                .flatMap { ["-Xlinker", "-l\($0)"] }, .when(configuration: .release))]),
+                .flatMap { ["-Xlinker", "-l\($0)"] }, .when(platforms: [.linux], configuration: .release))]),
         // The guide's sample app on a Firestore server, its start-up code with only the import
         // changed: DocumentStoreRemote is linked, never imported (`useEmulator` finds it).
         .executableTarget(name: "guide-sample", dependencies: ["DocumentStore", "DocumentStoreRemote", "ShelfModels"]),

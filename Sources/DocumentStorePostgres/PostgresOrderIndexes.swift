@@ -68,11 +68,15 @@ final class PostgresOrderIndexes: @unchecked Sendable {
         while attempts[index.name, default: 0] == attempt && !isClosed { condition.wait() }
     }
 
-    /// Whether a page can go ahead without `waitFor`: the index was tried already, or it is
-    /// there, valid, as asked on the caller's `connection` (made by another client or an
-    /// earlier run), so the first page does not wait for the builder's connection to open.
-    func isSettled(_ index: Index, on connection: PostgresConnection) throws -> Bool {
-        if condition.withLock({ tried.contains(index.name) }) { return true }
+    /// Whether `index` was tried already: a page ordered by it need not wait for it.
+    func wasTried(_ index: Index) -> Bool {
+        condition.withLock { tried.contains(index.name) }
+    }
+
+    /// Whether `index` is there, valid (made by another client or an earlier run), asked on
+    /// the caller's `connection`, so the first page does not wait for the builder's own
+    /// connection to open only to find it; one found is not tried again.
+    func isMade(_ index: Index, on connection: PostgresConnection) throws -> Bool {
         guard try Self.state(of: index, PostgresQueries(connection: connection, logger: logger))?.isValid == true else { return false }
         condition.withLock { _ = tried.insert(index.name) }
         return true

@@ -272,19 +272,23 @@ enum PostgresSchema {
         $$
         """,
     ], [
-        // 10: each function calls the others by their schema's name. Autovacuum runs with an
-        // empty search_path, where an unqualified call in an index's expression (shelf_name_key's
-        // of shelf_id_key) is not found: its every analyze of the table failed, and its vacuums
-        // with them (the server's log at ten million rows). Each definition is made again with
-        // its calls qualified: the same functions, so the same indexes.
-        """
+        // 10: each function calls the others by their schema's name (`qualifyFunctionCalls`);
+        // autovacuum's every analyze of the table had failed, and its vacuums with them (the
+        // server's log at ten million rows).
+        qualifyFunctionCalls,
+    ]]
+
+    /// Makes each of Shelf's functions again with its calls of the others qualified by their
+    /// schema: autovacuum runs with an empty search_path, where an unqualified call in an
+    /// index's expression (shelf_name_key's of shelf_id_key) is not found. The same functions,
+    /// so the same indexes. A migration that makes functions ends with it.
+    private static let qualifyFunctionCalls = """
         DO $$ DECLARE f record; BEGIN
             FOR f IN SELECT p.oid FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace AND p.proname LIKE 'shelf\\_%' LOOP
                 EXECUTE regexp_replace(pg_get_functiondef(f.oid), '(?<![.\\w])(shelf_\\w+\\s*\\()', quote_ident(current_schema()) || '.\\1', 'g');
             END LOOP;
         END $$
-        """,
-    ]]
+        """
 
     /// Drops the indexes that pages ordered by fields made (`PostgresPageQuery.orderIndex`),
     /// when what they order by changes.

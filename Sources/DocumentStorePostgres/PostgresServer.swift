@@ -142,8 +142,8 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         let operation = "read a page of \(page.selection.collection) from"
         // The first page ordered by some fields waits for their index (once per database)
         // unless it is there already.
-        if let index = PostgresPageQuery.orderIndex(page),
-           try !withConnection(doing: operation, { try orderIndexes.isSettled(index, on: $0) }) {
+        if let index = PostgresPageQuery.orderIndex(page), !orderIndexes.wasTried(index),
+           try !withConnection(doing: operation, { try orderIndexes.isMade(index, on: $0) }) {
             orderIndexes.waitFor(index)
         }
         return try withConnection(doing: operation) { connection in

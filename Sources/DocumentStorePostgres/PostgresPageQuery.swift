@@ -9,14 +9,17 @@ import PostgresNIO
 /// `shelf_path_key(path)`, segment by segment as Firestore compares paths, served by the index on
 /// (collection_id, that key); see `PostgresSelectionSQL.key(isGroup:)` and migration 7. By
 /// fields: each field's `shelf_order_rank`, `shelf_order_key` and `shelf_order_text` first,
-/// then the id's key, served by the index `orderIndex` makes on the same expressions.
+/// then the id's key, served by the index `orderIndex` makes on the same expressions, of the
+/// rows that have the fields (as Firestore's orders leave out documents without them).
 struct PostgresPageQuery {
     let query: PostgresQuery
 
     /// The page's rows; `counting`: only how many there are.
     init(_ page: ServerPage, counting: Bool = false) {
         var sql = PostgresSelectionSQL()
-        var conditions = [sql.conditions(page.selection)]
+        // The order index's predicate, said in full so the planner sees that the index serves
+        // the page (the selection may say it only as a filter on the field, which it cannot prove).
+        var conditions = [sql.conditions(page.selection)] + Self.presentFields(page)
         let keys = Self.keys(page)
         func comparison(_ cursor: ServerCursor, after: Bool) -> String {
             var left: [String] = [], right: [String] = []
@@ -50,21 +53,27 @@ struct PostgresPageQuery {
             + [PostgresSelectionSQL.key(isGroup: page.selection.isGroup)]
     }
 
+    /// Rows have each ordered field: the order indexes' predicate.
+    private static func presentFields(_ page: ServerPage) -> [String] {
+        page.fields.map { "\(PostgresSelectionSQL.value($0)) IS NOT NULL" }
+    }
+
     /// For each key, true when it goes the other way than the path.
     private static func reversed(_ page: ServerPage) -> [Bool] {
         page.reversed.flatMap { [$0, $0, $0] } + [false]
     }
 
     /// The index that orders a collection's or group's rows by the page's fields then id,
-    /// as Firestore's automatic indexes do: its name, a hash of the fields, the same in every
-    /// client, and the SQL that makes it. Nil when ordered by id alone (migrations made those
-    /// indexes).
+    /// as Firestore's automatic indexes do: of the rows that have the fields, so a field few
+    /// documents have makes a small index, quickly. Its name, a hash of the fields, the same in
+    /// every client, and the SQL that makes it. Nil when ordered by id alone (migrations made
+    /// those indexes).
     static func orderIndex(_ page: ServerPage) -> (name: String, creation: String)? {
         guard !page.fields.isEmpty else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        // "\u{5}3": the third kind of key (with text, then the id's key rather than the path), so
-        // that no index of an earlier kind is taken for it.
-        var name = "\u{5}3" + (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
+        // "\u{5}4": the fourth kind of index (partial; the third had every row), so that no
+        // index of an earlier kind is taken for it.
+        var name = "\u{5}4" + (page.selection.isGroup ? "\u{3}" : "") + page.fields.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}")
         if page.reversed.contains(true) { name += "\u{4}" + page.reversed.map { $0 ? "d" : "a" }.joined() }
         for byte in name.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
@@ -74,6 +83,7 @@ struct PostgresPageQuery {
         // index serves the page in either direction.
         let columns = zip(keys(page), reversed(page)).map { $0 + ($1 ? " DESC" : "") }
         let indexName = "shelf_order_" + String(hash, radix: 16)
-        return (indexName, "CREATE INDEX CONCURRENTLY IF NOT EXISTS \(indexName) ON shelf_documents (\(column), \(columns.joined(separator: ", ")))")
+        return (indexName, "CREATE INDEX CONCURRENTLY IF NOT EXISTS \(indexName) ON shelf_documents (\(column), \(columns.joined(separator: ", ")))"
+                + " WHERE " + presentFields(page).joined(separator: " AND "))
     }
 }

@@ -276,6 +276,10 @@ enum PostgresSchema {
         // autovacuum's every analyze of the table had failed, and its vacuums with them (the
         // server's log at ten million rows).
         qualifyFunctionCalls,
+    ], [
+        // 11: an order index holds only the rows that have its fields (`PostgresPageQuery.orderIndex`):
+        // the indexes of every row go, clients make the new ones.
+        dropOrderIndexes,
     ]]
 
     /// Makes each of Shelf's functions again with its calls of the others qualified by their

@@ -168,7 +168,7 @@ final class PostgresIDOrderTests: PushdownTestCase {
             """)
         let rows = try sql("SELECT count(*) FROM shelf_documents")
         let other = try anotherClient()
-        XCTAssertEqual(try sql("SELECT version FROM shelf_schema"), "10")
+        XCTAssertEqual(try sql("SELECT version FROM shelf_schema"), "11")
         XCTAssertEqual(try sql("SELECT count(*) FROM shelf_documents"), rows, "no document lost")
         XCTAssertEqual(try sql("SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes WHERE indexname LIKE 'shelf\\_order\\_%' OR indexname LIKE '%segments'"),
                        "", "the order indexes ending with the path are gone, as is the index of segments")

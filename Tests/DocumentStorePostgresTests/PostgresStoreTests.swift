@@ -22,7 +22,7 @@ final class PostgresStoreTests: PostgresTestCase {
         try db.document("books/dune").deleteDocument()
         XCTAssertFalse(try db.document("books/dune").readSnapshot().exists)
         XCTAssertEqual(try sql("SELECT count(*) FROM shelf_documents"), "1", "the subcollection's document stays, as in Firestore")
-        XCTAssertEqual(try sql("SELECT version FROM shelf_schema"), "10", "every migration applied")
+        XCTAssertEqual(try sql("SELECT version FROM shelf_schema"), "11", "every migration applied")
     }
 
     func testDocumentsWrittenBeforeCreateTimesWereKeptWereCreatedWhenLastWritten() throws {
@@ -36,7 +36,7 @@ final class PostgresStoreTests: PostgresTestCase {
         let times = try XCTUnwrap(try anotherClient().documentTimes(["books/old"]).first ?? nil)
         let written = try XCTUnwrap(Timestamp(rfc3339: "2020-01-02T03:04:05.678901Z"))
         XCTAssertEqual(times, DocumentTimes(created: written, updated: written))
-        XCTAssertEqual(try sql("SELECT version FROM shelf_schema"), "10")
+        XCTAssertEqual(try sql("SELECT version FROM shelf_schema"), "11")
         try db.document("books/old").write(["n": 2])
         let rewritten = try XCTUnwrap(try db.documentTimes(["books/old"]).first ?? nil)
         XCTAssertEqual(rewritten.created, written, "the trigger keeps it from then on")

@@ -118,7 +118,7 @@ extension DocumentFiles {
             failpoint?(index)
             let segments = entry.path.parent.segments
             let fileName = entry.path.last + Self.fileExtension
-            let shown = display(entry.path.segments.dropLast() + [fileName])
+            func shown() -> String { display(entry.path.segments.dropLast() + [fileName]) }
             if let bytes = entry.bytes {
                 guard let dirFD = try folders.open(segments, create: true, in: self) else { continue }
                 let name = journal.temporaryName(index)
@@ -133,12 +133,12 @@ extension DocumentFiles {
                     failure = renameat(dirFD, name, dirFD, fileName) == 0 ? 0 : errno
                 }
                 guard failure == 0 else {
-                    throw .io(shown, "write (the batch is committed and will be completed by the next open, read or write of the store)", errno: failure)
+                    throw .io(shown(), "write (the batch is committed and will be completed by the next open, read or write of the store)", errno: failure)
                 }
             } else {
                 guard let dirFD = try folders.open(segments, create: false, in: self) else { continue }
                 guard unlinkat(dirFD, fileName, 0) == 0 || errno == ENOENT else {
-                    throw .io(shown, "delete (the batch is committed and will be completed by the next open, read or write of the store)", errno: errno)
+                    throw .io(shown(), "delete (the batch is committed and will be completed by the next open, read or write of the store)", errno: errno)
                 }
             }
         }

@@ -396,12 +396,13 @@ final class DocumentFiles: Sendable {
 
     /// Writes `bytes` to a new file `name` in an open folder (replacing one of that name unless
     /// `exclusive`), fsynced when `sync`. A failure removes the file. A file that is to become
-    /// a document gets its `times` first (see `stampTimes`), which it returns.
+    /// a document gets its `times` first (see `stampTimes`), which it returns. `folder` names
+    /// the folder in an error, made only then (a batch writes 500 files under the write lock).
     @discardableResult
     func writeFile(_ name: String, in dirFD: Int32, _ bytes: [UInt8], exclusive: Bool, sync: Bool,
-                   display folder: String, times: FileTimes? = nil) throws(DocumentStoreError) -> DocumentTimes? {
+                   display folder: @autoclosure () -> String, times: FileTimes? = nil) throws(DocumentStoreError) -> DocumentTimes? {
         let fd = openat(dirFD, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
-        guard fd >= 0 else { throw .io(folder, "write a file in", errno: errno) }
+        guard fd >= 0 else { throw .io(folder(), "write a file in", errno: errno) }
         var written = 0
         var failure: Int32 = 0
         while written < bytes.count {
@@ -419,7 +420,7 @@ final class DocumentFiles: Sendable {
         if close(fd) != 0 && failure == 0 && errno != EINTR { failure = errno }
         if failure != 0 {
             unlinkat(dirFD, name, 0)
-            throw .io(folder + "/" + name, "write", errno: failure)
+            throw .io(folder() + "/" + name, "write", errno: failure)
         }
         return stamped
     }

@@ -137,15 +137,28 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let days = seconds / 86_400 - (remainder < 0 ? 1 : 0)
         let secondOfDay = remainder < 0 ? remainder + 86_400 : remainder
         let (year, month, day) = Self.civilDate(fromDays: days)
-        var text = Self.pad(year, 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2)
-        text += "T" + Self.pad(secondOfDay / 3600, 2) + ":" + Self.pad(secondOfDay / 60 % 60, 2)
-            + ":" + Self.pad(secondOfDay % 60, 2)
-        if nanoseconds != 0 {
-            var digits = Self.pad(Int64(nanoseconds), 9)
-            while digits.hasSuffix("000") { digits.removeLast(3) }
-            text += "." + digits
+        // Into bytes: a document's every write formats its create time (a batch of 500 under
+        // the store's write lock).
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        func field(_ value: Int64, _ width: Int, then separator: String) {
+            Self.append(value, width: width, to: &text)
+            text.append(contentsOf: separator.utf8)
         }
-        return text + "Z"
+        field(year, 4, then: "-")
+        field(month, 2, then: "-")
+        field(day, 2, then: "T")
+        field(secondOfDay / 3600, 2, then: ":")
+        field(secondOfDay / 60 % 60, 2, then: ":")
+        field(secondOfDay % 60, 2, then: "")
+        if nanoseconds != 0 {
+            var fraction = Int64(nanoseconds), width = 9
+            while fraction % 1000 == 0 { fraction /= 1000; width -= 3 }
+            text.append(UInt8(ascii: "."))
+            Self.append(fraction, width: width, to: &text)
+        }
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; nil for anything else.
@@ -200,9 +213,18 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(seconds: days * 86_400 + hour * 3600 + minute * 60 + second - offset, nanoseconds: Int32(nanos))
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// `value` in decimal, zeros before it up to `width` digits (after the sign of a year
+    /// before 0, which no stored time has).
+    private static func append(_ value: Int64, width: Int, to text: inout [UInt8]) {
+        if value < 0 { text.append(UInt8(ascii: "-")) }
+        let start = text.count
+        var rest = value.magnitude
+        repeat {
+            text.append(UInt8(ascii: "0") + UInt8(rest % 10))  // the last digit first
+            rest /= 10
+        } while rest > 0
+        while text.count - start < width { text.append(UInt8(ascii: "0")) }
+        text[start...].reverse()
     }
 
     private static func daysInMonth(year: Int64, month: Int64) -> Int64 {

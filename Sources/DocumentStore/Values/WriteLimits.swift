@@ -16,25 +16,27 @@ enum WriteLimits {
     /// `stored`: the document's fields before this write, whose deep values may stay.
     static func checked(_ fields: [String: FirestoreValue], replacing stored: Fields? = nil, document: String,
                         store: Firestore) throws(DocumentStoreError) -> Fields {
-        try checked(Fields(fields), stored: stored, under: nil, depth: 1, document: document, store: store)
+        try checked(Fields(fields), stored: stored, under: { nil }, depth: 1, document: document, store: store)
     }
 
-    /// A map's fields; `field` names the map in errors (nil: the document itself).
-    private static func checked(_ fields: Fields, stored: Fields?, under field: String?, depth: Int, document: String,
+    /// A map's fields; `field` names the map in errors (nil: the document itself). Names are
+    /// made only for an error: a batch of 500 documents is checked while the store's write lock
+    /// is held.
+    private static func checked(_ fields: Fields, stored: Fields?, under field: () -> String?, depth: Int, document: String,
                                 store: Firestore) throws(DocumentStoreError) -> Fields {
         var values: [FirestoreValue] = []
         values.reserveCapacity(fields.count)
         for (name, item) in fields {
-            let path = field.map { $0 + "." + name } ?? name
+            func path() -> String { field().map { $0 + "." + name } ?? name }
             try checkName(name, field: path, document: document)
             values.append(try checked(item, stored: stored?[name], field: path, depth: depth, document: document, store: store))
         }
         return Fields(shape: fields.shape, values: values)
     }
 
-    private static func checked(_ value: FirestoreValue, stored: FirestoreValue?, field: String, depth: Int, document: String,
+    private static func checked(_ value: FirestoreValue, stored: FirestoreValue?, field: () -> String, depth: Int, document: String,
                                 store: Firestore) throws(DocumentStoreError) -> FirestoreValue {
-        func fail(_ reason: String) -> DocumentStoreError { .invalidValue(path: document, field: field, reason: reason) }
+        func fail(_ reason: String) -> DocumentStoreError { .invalidValue(path: document, field: field(), reason: reason) }
         switch value {
         case .null, .boolean, .integer, .double, .string, .bytes:
             return value
@@ -53,24 +55,25 @@ enum WriteLimits {
             }
             return value
         case .array(let items):
-            guard depth <= maxDepth || value == stored else { throw tooDeep(field: field, document: document) }
+            guard depth <= maxDepth || value == stored else { throw tooDeep(field: field(), document: document) }
             let storedItems = stored?.arrayValue
             var result: [FirestoreValue] = []
             result.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
+                func element() -> String { "\(field())[\(index)]" }
                 if case .array = item {
-                    throw DocumentStoreError.invalidValue(path: document, field: "\(field)[\(index)]",
+                    throw DocumentStoreError.invalidValue(path: document, field: element(),
                                                           reason: "an array cannot directly hold another array; put the inner array in a map")
                 }
                 let storedItem = storedItems.flatMap { index < $0.count ? $0[index] : nil }
-                result.append(try checked(item, stored: storedItem, field: "\(field)[\(index)]", depth: depth + 1, document: document, store: store))
+                result.append(try checked(item, stored: storedItem, field: element, depth: depth + 1, document: document, store: store))
             }
             return .array(result)
         case .map where value.vectorElements != nil:
             return value  // Firestore's vector type: its reserved "__type__" name is its tag
         case .map(let fields):
-            guard depth <= maxDepth || value == stored else { throw tooDeep(field: field, document: document) }
-            return .map(try checked(fields, stored: stored?.mapValue, under: field, depth: depth + 1, document: document, store: store))
+            guard depth <= maxDepth || value == stored else { throw tooDeep(field: field(), document: document) }
+            return .map(try checked(fields, stored: stored?.mapValue, under: { field() }, depth: depth + 1, document: document, store: store))
         }
     }
 
@@ -83,8 +86,8 @@ enum WriteLimits {
         .invalidValue(path: document, field: field, reason: "maps and arrays can be nested at most \(maxDepth) levels deep")
     }
 
-    private static func checkName(_ name: String, field: String, document: String) throws(DocumentStoreError) {
-        func fail(_ reason: String) -> DocumentStoreError { .invalidValue(path: document, field: field, reason: reason) }
+    private static func checkName(_ name: String, field: () -> String, document: String) throws(DocumentStoreError) {
+        func fail(_ reason: String) -> DocumentStoreError { .invalidValue(path: document, field: field(), reason: reason) }
         if name.isEmpty { throw fail("a field name cannot be empty") }
         let bytes = name.utf8.count
         if bytes > maxFieldNameBytes { throw fail("a field name is at most \(maxFieldNameBytes) bytes, this one is \(bytes)") }

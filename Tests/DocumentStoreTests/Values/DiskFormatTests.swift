@@ -89,6 +89,17 @@ final class DiskFormatTests: StoreTestCase {
                       .timestamp(Timestamp(seconds: 0, nanoseconds: 500_000_000)))
     }
 
+    func testTimestampTextsArePaddedAndTheirFractionsCutToGroupsOfThree() {
+        let texts = [(-62_135_596_800, 0, "0001-01-01T00:00:00Z"), (253_402_300_799, 999_999_999, "9999-12-31T23:59:59.999999999Z"),
+                     (1, 1_000, "1970-01-01T00:00:01.000001Z"), (951_782_400, 120_000_000, "2000-02-29T00:00:00.120Z"),
+                     (-1, 5, "1969-12-31T23:59:59.000000005Z")]
+        for (seconds, nanoseconds, text) in texts {
+            let timestamp = Timestamp(seconds: Int64(seconds), nanoseconds: Int32(nanoseconds))
+            XCTAssertEqual(timestamp.rfc3339, text)
+            XCTAssertEqual(Timestamp(rfc3339: text), timestamp, text)
+        }
+    }
+
     func testBytesStayBytes() throws {
         try assertRow(Data([0, 1, 2, 0xFF]), "{\n  \"$bytes\": \"AAEC/w==\"\n}", .bytes(Data([0, 1, 2, 0xFF])))
         try assertRow(Data(), "{\n  \"$bytes\": \"\"\n}", .bytes(Data()))

@@ -2,7 +2,7 @@
 """`shelf generate` and `shelf export` beside the disk's floor, in one session, alternately.
 
     swift build -c release --product shelf
-    python3 scripts/write-bench.py [--count 100000] [--rounds 3] [--dir /tmp] [--before OLD-SHELF]
+    python3 scripts/write-bench.py [--count 100000] [--rounds 3] [--dir /tmp] [--before OLD-SHELF] [--fresh]
 
 Each round writes COUNT books with `shelf generate` into a new folder, the same number of files
 of the same size with scripts/write-floor.c (temporary name, write, rename, one `syncfs` every
@@ -14,6 +14,11 @@ folders. What runs later in a round finds the file system fuller, so the floor t
 in turn from round to round (first, after generate, after export, …). Prints each round's wall
 times and the medians' ratios to the floor. With --before, an earlier build of shelf generates
 and exports in each round too, after the others.
+
+With --fresh (as root) each step writes into a file system of its own, made for it: an ext4
+without a journal, as this machine's disk, in a sparse file in DIR mounted through a loop
+device, unmounted and removed after its round. No step then finds the inodes another freed,
+and the disk under them is the same.
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -24,6 +29,30 @@ def timed(command):
     start = time.monotonic()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     return time.monotonic() - start
+
+
+class FreshFileSystems:
+    """A new ext4 for each folder asked for (`folder`), each in a sparse file of `work`, with
+    room for `count` small files; `close` unmounts and removes them all."""
+
+    def __init__(self, work, count):
+        self.work, self.count, self.mounted = work, count, []
+
+    def folder(self, name):
+        image, mount = os.path.join(self.work, name + ".img"), os.path.join(self.work, name + ".fs")
+        with open(image, "wb") as f:
+            f.truncate(self.count * 12 * 1024 + (256 << 20))  # 4 KiB a file, an inode each 4 KiB, and room
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-O", "^has_journal", "-i", "4096", image], check=True)
+        os.makedirs(mount)
+        subprocess.run(["mount", "-o", "loop", image, mount], check=True)
+        self.mounted.append((mount, image))
+        return os.path.join(mount, name)
+
+    def close(self):
+        for mount, image in self.mounted:
+            subprocess.run(["umount", mount], check=False)
+            os.remove(image)
+        self.mounted = []
 
 
 def books_size(work, shelf):
@@ -41,7 +70,10 @@ def main():
     parser.add_argument("--dir", default=tempfile.gettempdir(), help="where the folders are made (one file system)")
     parser.add_argument("--shelf", default=os.path.join(ROOT, ".build", "release", "shelf"))
     parser.add_argument("--before", help="an earlier shelf binary to time in the same rounds")
+    parser.add_argument("--fresh", action="store_true", help="each step on a new file system of its own (root: mkfs.ext4, mount -o loop)")
     args = parser.parse_args()
+    if args.fresh and os.geteuid() != 0:
+        sys.exit("--fresh makes and mounts file systems: run it as root")
     if not os.access(args.shelf, os.X_OK):
         sys.exit(f"{args.shelf} is missing: swift build -c release --product shelf")
     work = tempfile.mkdtemp(prefix="shelf-write-bench-", dir=args.dir)
@@ -50,14 +82,17 @@ def main():
     rows = []
     binaries = [("", args.shelf)] + ([("before-", args.before)] if args.before else [])
     size = None
+    systems = FreshFileSystems(work, args.count) if args.fresh else None
+    def folder(name):
+        return systems.folder(name) if systems else os.path.join(work, name)
     try:
         for round in range(1, args.rounds + 1):
             row = {}
             steps = []
             for name, shelf in binaries:
-                generated = os.path.join(work, f"{name}generated-{round}")
+                generated = folder(f"{name}generated-{round}")
                 steps.append((name + "generate", [shelf, "generate", "--data", generated, "--count", str(args.count)]))
-                steps.append((name + "export", [shelf, "export", "--data", generated, "--to", os.path.join(work, f"{name}export-{round}")]))
+                steps.append((name + "export", [shelf, "export", "--data", generated, "--to", folder(f"{name}export-{round}")]))
             # What runs later in a round finds the file system fuller: the floor takes each
             # place in turn (first, between, last), so the medians compare like with like.
             steps.insert((round - 1) % (len(steps) + 1), ("floor", None))
@@ -65,11 +100,15 @@ def main():
                 if command is None:
                     if size is None:
                         size = books_size(work, args.shelf)
-                    command = [floor, os.path.join(work, f"floor-{round}"), str(args.count), "500", str(size)]
+                    command = [floor, folder(f"floor-{round}"), str(args.count), "500", str(size)]
                 row[key] = timed(command)
+            if systems:
+                systems.close()
             rows.append({key: row[key] for key in ["floor"] + [name + step for name, _ in binaries for step in ("generate", "export")]})
             print(f"round {round}: " + ", ".join(f"{key} {value:.2f} s" for key, value in row.items()), file=sys.stderr, flush=True)
     finally:
+        if systems:
+            systems.close()
         shutil.rmtree(work, ignore_errors=True)
     columns = list(rows[0])
     print(f"{args.count:,} books of about {size} bytes; wall times, and ÷ floor")

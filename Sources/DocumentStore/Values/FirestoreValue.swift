@@ -25,6 +25,17 @@ package enum FirestoreValue: Sendable {
         return nil
     }
 
+    /// The value with each reference in it naming the document of the same path in `store`
+    /// (a document copied from one store to another).
+    package func rebased(to store: Firestore) -> FirestoreValue {
+        switch self {
+        case .reference(let reference): return .reference(store.document(reference.path))
+        case .array(let items): return .array(items.map { $0.rebased(to: store) })
+        case .map(let fields): return .map(fields.mapValues { $0.rebased(to: store) })
+        default: return self
+        }
+    }
+
     /// The number as a Double, for arithmetic across integers and doubles.
     package var numberValue: Double? {
         switch self {

@@ -75,7 +75,7 @@ package struct DocumentWrite: Sendable {
             results.keep(transformed)
             return fields
         case .document(let fields):
-            return try WriteLimits.checked(fields.dictionary, document: document, store: store).dictionary
+            return fields.dictionary  // checked by the commit (`CommitPlan`), as every write's fields
         }
     }
 

@@ -60,6 +60,21 @@ public final class WriteBatch: @unchecked Sendable {
         }
     }
 
+    /// Ours, for `shelf export`: sets the document to the fields `snapshot` has in another
+    /// store, references re-pointed at this one, with the times it had there. The stored values
+    /// are copied as they are, not turned into `Any` and back (a third of an export's time).
+    @discardableResult
+    package func setData(copying snapshot: DocumentSnapshot, forDocument document: DocumentReference, keepingTimes times: DocumentTimes?) -> WriteBatch {
+        add(document) {
+            guard let fields = snapshot.stored.fields else {
+                throw DocumentStoreError.invalidCall("\(snapshot.reference.path) has no fields to copy (it is missing or cannot be read)")
+            }
+            try document.checkValid()
+            let store = firestore
+            return DocumentWrite(path: document.resourcePath, change: .document(fields.mapValues { $0.rebased(to: store) }), keptTimes: times)
+        }
+    }
+
     /// Encodes `value` (throwing its encoding error) and adds the write.
     @discardableResult
     public func setData<T: Encodable>(from value: T, forDocument document: DocumentReference,

@@ -108,8 +108,7 @@ struct StoreExport {
         let batch = destination.batch()
         let times = try documents[0].reference.firestore.documentTimes(documents.map(\.reference.path))
         for (document, times) in zip(documents, times) {
-            batch.setData(document.data().mapValues { rebased($0, to: destination) }, forDocument: destination.document(document.reference.path),
-                          keepingTimes: times)
+            batch.setData(copying: document, forDocument: destination.document(document.reference.path), keepingTimes: times)
         }
         return batch
     }
@@ -128,16 +127,6 @@ struct StoreExport {
             }
             refused.append(document.reference.path)
             progress.interrupt(with: PrintableText.safe("\(document.reference.path): cannot be copied, left out: \(error)"))
-        }
-    }
-
-    /// A value as the destination store takes it: references name documents of that store.
-    static func rebased(_ value: Any, to store: Firestore) -> Any {
-        switch value {
-        case let reference as DocumentReference: return store.document(reference.path)
-        case let array as [Any]: return array.map { rebased($0, to: store) }
-        case let map as [String: Any]: return map.mapValues { rebased($0, to: store) }
-        default: return value
         }
     }
 }

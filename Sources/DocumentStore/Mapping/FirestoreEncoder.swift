@@ -69,7 +69,7 @@ extension Firestore {
         private func fields<T: Encodable>(of value: T) throws -> [String: WriteValue] {
             let slot = EncodingSlot()
             try ValueEncoder(options: self, slot: slot, codingPath: []).encodeValue(value)
-            let encoded = try slot.writeValue(codingPath: [])
+            let encoded = try slot.writeValue(codingPath: { [] })
             guard case .map(let fields) = encoded else {
                 let shown: String
                 switch encoded {
@@ -116,7 +116,8 @@ final class EncodingSlot {
     var content: Content = .empty
 
     /// The finished value. A container nobody wrote to is an empty map, as JSONEncoder makes it.
-    func writeValue(codingPath: [any CodingKey]) throws -> WriteValue {
+    /// `codingPath` is made only for an error (every value of every document passes here).
+    func writeValue(codingPath: () -> [any CodingKey]) throws -> WriteValue {
         switch content {
         case .empty: return .map([:])
         case .value(let value): return .value(value)
@@ -125,14 +126,14 @@ final class EncodingSlot {
             var fields: [String: WriteValue] = [:]
             fields.reserveCapacity(box.slots.count)
             for (key, slot) in box.slots {
-                fields[key] = try slot.writeValue(codingPath: codingPath + [FieldKey(key)])
+                fields[key] = try slot.writeValue(codingPath: { codingPath() + [FieldKey(key)] })
             }
             return .map(fields)
         case .array(let box):
             var items: [FirestoreValue] = []
             items.reserveCapacity(box.slots.count)
             for (index, slot) in box.slots.enumerated() {
-                let path = codingPath + [IndexKey(index)]
+                func path() -> [any CodingKey] { codingPath() + [IndexKey(index)] }
                 items.append(try Self.plain(try slot.writeValue(codingPath: path), codingPath: path))
             }
             return .value(.array(items))
@@ -140,15 +141,15 @@ final class EncodingSlot {
     }
 
     /// Inside an array, where Firestore allows no sentinel.
-    private static func plain(_ value: WriteValue, codingPath: [any CodingKey]) throws -> FirestoreValue {
+    private static func plain(_ value: WriteValue, codingPath: () -> [any CodingKey]) throws -> FirestoreValue {
         switch value {
         case .value(let v): return v
         case .sentinel(let sentinel):
-            throw EncodingError.invalidValue(sentinel, .init(codingPath: codingPath,
+            throw EncodingError.invalidValue(sentinel, .init(codingPath: codingPath(),
                 debugDescription: "FieldValue.\(sentinel) cannot be used inside an array"))
         case .map(let fields):
             var plain: [String: FirestoreValue] = [:]
-            for (key, item) in fields { plain[key] = try Self.plain(item, codingPath: codingPath + [FieldKey(key)]) }
+            for (key, item) in fields { plain[key] = try Self.plain(item, codingPath: { codingPath() + [FieldKey(key)] }) }
             return .map(Fields(plain))
         }
     }
@@ -193,8 +194,27 @@ struct ValueEncoder: Swift.Encoder {
         ValueEncoder(options: options, slot: slot, codingPath: codingPath + [key])
     }
 
+    /// The value of the types Codable's code encodes most, known by their metatype (a
+    /// comparison, where `encodeValue` casts to a dozen types in turn): no child encoder, no
+    /// coding path. Nil for every other type, and for a double that is not finite.
+    static func plainValue<T>(_ value: T) -> FirestoreValue? {
+        // unsafeBitCast: T is the type it is cast to.
+        if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return .integer(Int64(unsafeBitCast(value, to: Int.self))) }
+        if T.self == Bool.self { return .boolean(unsafeBitCast(value, to: Bool.self)) }
+        if T.self == Double.self {
+            let double = unsafeBitCast(value, to: Double.self)
+            return double.isFinite ? .double(double) : nil
+        }
+        return nil
+    }
+
     /// Encodes `value` into this encoder's slot, passing Firestore's own types through.
     func encodeValue<T: Encodable>(_ value: T) throws {
+        if let plain = Self.plainValue(value) {
+            slot.content = .value(plain)
+            return
+        }
         switch value {
         case let timestamp as Timestamp: slot.content = .value(.timestamp(timestamp))
         case let point as GeoPoint: slot.content = .value(.geoPoint(point))
@@ -304,6 +324,10 @@ private struct KeyedSlots<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// `@DocumentID` is left out: the id is the document's name, not one of its fields.
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if let plain = ValueEncoder.plainValue(value) {
+            slot(for: key).content = .value(plain)
+            return
+        }
         if value is any DocumentIDProtocol { return }
         try encoder.child(slot(for: key), key).encodeValue(value)
     }
@@ -337,6 +361,10 @@ private struct ArraySlots: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let (slot, key) = next()
+        if let plain = ValueEncoder.plainValue(value) {
+            slot.content = .value(plain)
+            return
+        }
         try encoder.child(slot, key).encodeValue(value)
     }
 

@@ -99,7 +99,12 @@ struct GenerateCommand: ParsableCommand {
 
     private static func seconds(since start: Date) -> String { String(format: "%.1f s", Date().timeIntervalSince(start)) }
 
-    static func id(_ index: Int) -> String { idPrefix + String(format: "%07d", index) }
+    /// The number padded to seven digits (without `String(format:)`, a tenth of the time of
+    /// making a book).
+    static func id(_ index: Int) -> String {
+        let digits = String(index)
+        return idPrefix + String(repeating: "0", count: max(0, 7 - digits.count)) + digits
+    }
 }
 
 /// Varied, plausible books made from a number, the same every run.

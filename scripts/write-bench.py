@@ -18,7 +18,8 @@ and exports in each round too, after the others.
 With --fresh (as root) each step writes into a file system of its own, made for it: an ext4
 without a journal, as this machine's disk, in a sparse file in DIR mounted through a loop
 device, unmounted and removed after its round. No step then finds the inodes another freed,
-and the disk under them is the same.
+and the disk under them is the same. Before each step everything written so far is flushed
+(`sync`), so that no step pays for an earlier one's writeback.
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -101,6 +102,7 @@ def main():
                     if size is None:
                         size = books_size(work, args.shelf)
                     command = [floor, folder(f"floor-{round}"), str(args.count), "500", str(size)]
+                os.sync()  # no step pays for the writeback of the one before
                 row[key] = timed(command)
             if systems:
                 systems.close()

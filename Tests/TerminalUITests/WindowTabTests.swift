@@ -12,7 +12,7 @@ import XCTest
 @MainActor
 final class WindowTabTests: FolderAppTestCase {
     private let total = 1_000
-    private let size = Size(width: 100, height: 30)
+    private var size = Size(width: 100, height: 30)
 
     override func setUp() async throws {
         try await super.setUp()
@@ -115,6 +115,19 @@ final class WindowTabTests: FolderAppTestCase {
         XCTAssertEqual(pages.first, 0)
         XCTAssertTrue(text.contains("1/1,000"), "the new order shows from its first row:\n\(text)")
         XCTAssertLessThanOrEqual(tab.window.documentsRead, 30 + 100, "its first rows and a page, not the rows up to where the selection was")
+    }
+
+    func testASortByAFieldNoDocumentHasSaysWhyTheListIsEmpty() async throws {
+        size = Size(width: 160, height: 30)  // wide enough to show Genres
+        let (app, tab) = try await makeWindowedApp()
+        press(app, "sss")  // Author, Pages, Genres: these books have no genres
+        let text = try await read(app)
+        XCTAssertEqual(tab.columns[app.state.sortOrder(of: tab).column].title, "Genres")
+        XCTAssertEqual(tab.rowCount, 0, "the query ordered by genres leaves out the books without them")
+        XCTAssertTrue(text.contains("No document has Genres: sorted by a field, the list holds only"), text)
+        press(app, "ss")  // Tags (none either), then Title
+        let next = try await read(app)
+        XCTAssertFalse(next.contains("No document has"), "the next column's order lists the books again:\n\(next)")
     }
 
     func testAComparisonAndWordsFilterByAQueryCountedByTheServer() async throws {

@@ -45,7 +45,16 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     var loadProgress: (read: Int, total: Int?)? { nil }
     var statusMessage: String? {
         if isGone { return "The '\(collectionID)' collection is gone" }
-        return writeError ?? window.error
+        return writeError ?? window.error ?? noneHaveTheSortedField
+    }
+
+    /// A list sorted by a field is the query ordered by it, which leaves out the documents
+    /// without the field, as Firestore's orders do: when that is all of them, say so (a
+    /// folder's list, held whole, puts them last instead).
+    private var noneHaveTheSortedField: String? {
+        guard window.count == 0, listed.filter.isEmpty, shownColumns.indices.contains(listed.sort.column) else { return nil }
+        return "No document has \(shownColumns[listed.sort.column].spec.title): sorted by a field, the list holds only the documents "
+            + "that have it, as Firestore's queries do (s sorts by the next column)"
     }
     var isGone = false
     private var writeError: String?

@@ -22,6 +22,10 @@ sessions, pyte in its virtual environment):
                    makes every row's search text); then VmHWM again
   filterable       fully loaded, then the first word matched in every row: the issue's "fully
                    sortable and filterable", against visidata's load
+  live change      Shelf, once loaded: another client changes the author of the book in the first
+                   row (PostgreSQL: an UPDATE from a psql kept open; a folder: its file rewritten
+                   and renamed into place, as an editor saves), five times; from the write to the
+                   screen showing the new author. The author is put back afterwards.
 
 On a folder the first start opens it without a snapshot file (Shelf's cache, kept here under
 .build-compare/snapshots/ and emptied first) and writes one, which the later starts read: the
@@ -36,11 +40,11 @@ to write the first time (and visidata some 10 GiB to read them); later runs find
 
     python3 scripts/size-bench.py --folder 100000,1000000 --postgres 1000000,10000000
 """
-import argparse, os, shutil, statistics, subprocess, sys, time
+import argparse, json, os, shutil, statistics, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
-from pg_cluster import Cluster, psql  # noqa: E402
+from pg_cluster import Cluster, psql, tool  # noqa: E402
 
 CACHE = os.path.join(compare.WORK, "sizes")
 # The PostgreSQL cluster whose databases (books_1000000, …) hold the generated books between runs.
@@ -126,6 +130,112 @@ def key_latencies(session, keys, pause, done=rows_read):
     return frames, rows
 
 
+class FolderWriter:
+    """Another program writing a folder's book files: each write a whole file renamed into place."""
+
+    def __init__(self, folder):
+        self.books = os.path.join(folder, "books")
+
+    def __enter__(self):
+        self.originals = {}
+        return self
+
+    def set_author(self, book_id, title, author):
+        path = os.path.join(self.books, book_id + ".json")
+        with open(path, "rb") as f:
+            original = f.read()
+        fields = json.loads(original)
+        if fields.get("title") != title:
+            raise SystemExit(f"size-bench: {path} holds {fields.get('title')!r}, not the row's {title!r}")
+        self.originals.setdefault(path, original)
+        fields["author"] = author
+        self.replace(path, json.dumps(fields).encode())
+
+    def replace(self, path, data):
+        temporary = os.path.join(self.books, ".size-bench-change")  # not a .json: no document of its own
+        with open(temporary, "wb") as f:
+            f.write(data)
+        os.rename(temporary, path)
+
+    def __exit__(self, *_):
+        for path, original in self.originals.items():
+            self.replace(path, original)
+
+
+class PostgresWriter:
+    """Another client of the database: one psql kept open, each write an UPDATE of one row."""
+
+    def __init__(self, url):
+        self.url = url
+
+    def __enter__(self):
+        self.psql = subprocess.Popen([tool("psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", self.url],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.originals = {}
+        self.query("SELECT 1")  # connected before the first write is timed
+        return self
+
+    def query(self, statement):
+        """Runs `statement` and returns its one line of output."""
+        self.psql.stdin.write(statement + ";\n")
+        self.psql.stdin.flush()
+        line = self.psql.stdout.readline()
+        if not line:
+            raise SystemExit(f"size-bench: psql ended at {statement!r}")
+        return line.rstrip("\n")
+
+    def set_author(self, book_id, title, author):
+        path = "books/" + book_id
+        if path not in self.originals:  # one line whether or not the row is there
+            self.originals[path] = self.query(f"SELECT coalesce((SELECT fields -> 'author' FROM shelf_documents"
+                                              f" WHERE path = {literal(path)} AND fields ->> 'title' = {literal(title)})::text, '')")
+        if not self.originals[path]:
+            raise SystemExit(f"size-bench: no {path} titled {title!r} in the database")
+        self.update(path, f"to_jsonb({literal(author)}::text)")
+
+    def update(self, path, value):
+        updated = self.query(f"WITH row AS (UPDATE shelf_documents SET fields = jsonb_set(fields, '{{author}}', {value}),"
+                             f" update_time = clock_timestamp() WHERE path = {literal(path)} RETURNING 1) SELECT count(*) FROM row")
+        if updated != "1":
+            raise SystemExit(f"size-bench: {path} was not updated ({updated!r})")
+
+    def __exit__(self, *_):
+        for path, original in self.originals.items():
+            self.update(path, literal(original) + "::jsonb")
+        self.psql.stdin.close()
+        self.psql.wait()
+
+
+def literal(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+def generated_id(title):
+    """The id `shelf generate` gives the book of this title (SyntheticBooks in GenerateCommand.swift
+    names book i "The <adjective i % 10> <noun i / 10 % 10> <i / 100 + 1>")."""
+    _, adjective, noun, number = title.split()
+    adjectives = ["Silent", "Crimson", "Hidden", "Last", "Broken", "Golden", "Distant", "Winter", "Hollow", "Burning"]
+    nouns = ["River", "Empire", "Garden", "Signal", "Harbour", "Machine", "Library", "Orchard", "Comet", "Lantern"]
+    index = adjectives.index(adjective) + 10 * nouns.index(noun) + 100 * (int(number) - 1)
+    return f"generated-{index:07d}"
+
+
+def live_changes(session, writer, count=5):
+    """Milliseconds from another client's write of the first row's author to the screen showing it."""
+    title = next(m.group(0) for m in map(compare.TITLE.search, session.lines()[1:-1]) if m)
+    book_id = generated_id(title)
+    latencies = []
+    with writer:
+        for n in range(1, count + 1):
+            author = f"Changed {n}"  # within the Author column's narrowest width
+            sent = time.monotonic()
+            writer.set_author(book_id, title, author)
+            session.wait(lambda lines: any(author in line for line in lines[1:-1]), 30, f"'{author}' on screen")
+            latencies.append((time.monotonic() - sent) * 1000)
+            session.drain(0.3)
+    return latencies
+
+
 def drop_page_cache():
     """Empties the kernel's page cache (root only), so the next start reads from the disk."""
     os.sync()
@@ -138,11 +248,12 @@ def merged(runs):
     return tuple(compare.Figure([v for run in runs for v in run[i].values], runs[0][i].unit) for i in range(len(runs[0])))
 
 
-def shelf_run(shelf, data, repeats, cold=False, keys=True):
-    """First rows, fully loaded, peak memory over `repeats` starts; sort and filter keys on the last
-    (unless not `keys`). `cold`: each start just after the page cache is dropped."""
+def shelf_run(shelf, data, repeats, writer, cold=False, keys=True):
+    """First rows, fully loaded, peak memory over `repeats` starts; live changes by `writer`, sort
+    and filter keys on the last (unless not `keys`). `cold`: each start just after the page cache
+    is dropped."""
     timings = os.path.join(compare.WORK, "size-timings.log")
-    visible, loaded, memory, sorts, filters = [], [], [], ([], []), ([], [])
+    visible, loaded, memory, changes, sorts, filters = [], [], [], [], ([], []), ([], [])
     peak_filtered = None  # VmHWM once filtered: the search texts made
     for attempt in range(repeats):
         if cold:
@@ -155,6 +266,8 @@ def shelf_run(shelf, data, repeats, cold=False, keys=True):
             session.drain(0.3)
             memory.append(session.status("VmHWM"))
             if keys and attempt == repeats - 1:
+                changes = live_changes(session, writer)
+                compare.log(f"  live changes: {', '.join(f'{ms:.0f}' for ms in changes)} ms")
                 sorts = key_latencies(session, ["s", "S", "s"], 0.5)
                 filters = key_latencies(session, ["/"] + list("river 9"), 0.2, done=filtered)
                 peak_filtered = session.status("VmHWM")
@@ -163,7 +276,7 @@ def shelf_run(shelf, data, repeats, cold=False, keys=True):
         finally:
             session.stop()
         compare.log(f"  shelf run {attempt + 1}: first rows {visible[-1]:.2f} s, loaded {loaded[-1]:.2f} s, peak {memory[-1] / 1048576:.0f} MiB")
-    return compare.Figure(visible), compare.Figure(loaded), compare.Figure(memory, "B"), sorts, (filters, peak_filtered)
+    return compare.Figure(visible), compare.Figure(loaded), compare.Figure(memory, "B"), changes, sorts, (filters, peak_filtered)
 
 
 def keys_text(latencies):
@@ -203,12 +316,12 @@ def main():
         shutil.rmtree(SNAPSHOTS, ignore_errors=True)
         for attempt in range(args.repeats):
             compare.log(f"Shelf on a folder of {count:,} books, start {attempt + 1} of {args.repeats}")
-            runs.append(shelf_run(args.binary, folder, 1, args.cold, keys=attempt == args.repeats - 1))
+            runs.append(shelf_run(args.binary, folder, 1, FolderWriter(folder), args.cold, keys=attempt == args.repeats - 1))
             if not args.skip_peers:
                 compare.log(f"visidata on the same {count:,} books as JSON lines, start {attempt + 1} of {args.repeats}")
                 peer_runs.append(compare.visidata_ui(jsonl, count, 1, 0, 0)[:3])
         place = "folder" + (", cold" if args.cold else "")
-        rows.append((place + ", first open", count) + runs[0][:3] + (runs[0][3:] if len(runs) == 1 else (([], []), (([], []), None))))
+        rows.append((place + ", first open", count) + runs[0][:3] + (runs[0][3:] if len(runs) == 1 else ([], ([], []), (([], []), None))))
         if len(runs) > 1:
             rows.append((place, count) + merged([run[:3] for run in runs[1:]]) + runs[-1][3:])
         if peer_runs:
@@ -224,7 +337,7 @@ def main():
             jsonl = seeded_database(args.binary, url, count)
             jsonl_of.setdefault(count, jsonl)
             compare.log(f"Shelf on PostgreSQL with {count:,} books")
-            rows.append(("PostgreSQL", count) + shelf_run(args.binary, url, args.repeats))
+            rows.append(("PostgreSQL", count) + shelf_run(args.binary, url, args.repeats, PostgresWriter(url)))
     finally:
         if cluster:
             cluster.stop()
@@ -237,17 +350,18 @@ def main():
                 peers[count] = (visible, loaded, memory)
     print()
     print(f"Shelf at any size, and visidata on the same books (JSON lines); machine: {compare.machine()}")
-    print(f"medians of {args.repeats} start(s); keys, pressed once loaded: median / slowest to the frame showing the key,"
-          " then to the screen whose rows are all read")
+    print(f"medians of {args.repeats} start(s); live changes (median / slowest) and keys, once loaded: keys to the frame"
+          " showing the key, then to the screen whose rows are all read")
     print()
-    print("| store | books | first rows | fully loaded | peak memory | sort key | filter key |"
+    print("| store | books | first rows | fully loaded | peak memory | live change | sort key | filter key |"
           " visidata: first rows | loaded | memory | loaded ÷ visidata | filterable ÷ visidata | memory ÷ visidata |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for place, count, visible, loaded, memory, sorts, filters in rows:
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for place, count, visible, loaded, memory, changes, sorts, filters in rows:
         peer = peers.get(count)
         filters, peak_filtered = filters
         filter_cell = keys_text(filters) + (f"; peak then {peak_filtered / 1048576:.0f} MiB" if peak_filtered else "")
-        cells = [place, f"{count:,}", visible.show(), loaded.show(), memory.show(), keys_text(sorts), filter_cell]
+        change_cell = f"{statistics.median(changes):.0f} / {max(changes):.0f} ms" if changes else "n/a"
+        cells = [place, f"{count:,}", visible.show(), loaded.show(), memory.show(), change_cell, keys_text(sorts), filter_cell]
         # The first word's key ("r", after "/"): from then every row is matched as typed.
         filterable = compare.Figure([loaded.median + filters[1][1] / 1000]) if filters[1] and loaded.values else compare.na("no keys")
         if peer:

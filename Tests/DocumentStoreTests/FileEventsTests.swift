@@ -76,6 +76,23 @@ final class FileEventsTests: StoreTestCase {
         XCTAssertEqual(watcher.foldersListed.withLock { $0 }, listings, "no folder is listed")
     }
 
+    func testAnotherProgramsWriteWakesTheWatcherWithoutWaitingForItsTick() throws {
+        let settings = db.settings
+        settings.pollingInterval = 3600  // no tick within the test: only the kernel's events wake the watcher
+        db.settings = settings
+        try seed(3)
+        let recorder = listen()
+        XCTAssertEqual(recorder.snapshot(1)?.count, 3)
+        XCTAssertTrue(try watcher().usesFileEvents)
+
+        try store.writeFile("books/new.json", #"{"title": "new"}"#)
+        XCTAssertEqual(recorder.snapshot(2)?.documentChanges.map(\.document.documentID), ["new"])
+        try store.overwriteInPlace("books/b1.json", with: #"{"title": "x"}"#)
+        let edited = try XCTUnwrap(recorder.snapshot(3))
+        XCTAssertEqual(edited.documentChanges.map(\.type), [.modified])
+        XCTAssertEqual(edited.documentChanges.first?.document.get("title") as? String, "x")
+    }
+
     func testWithInotifyOffTheSweepFindsAnInPlaceEdit() throws {
         turnInotifyOff()
         try seed(50)

@@ -140,7 +140,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
         // takes 80 ms to watch a folder of a million names it holds), then checked once it
         // is: one that changed in between is read again with the rest.
         var head = isFirstListing ? readHead(fd, watcher, firestore) : Head()
-        let look = look(fd, folderStamp, firestore)
+        let look = look(fd, folderStamp, watcher, firestore)
         keepUnchanged(&head.reads, fd)
         switch look {
         case .names(let names):
@@ -173,9 +173,9 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
 
     /// Drains the events when a watch is in place; otherwise watches the folder (again), which
     /// calls for a rescan, or says to sweep where there are no events.
-    private func look(_ fd: Int32, _ folderStamp: FileStamp, _ firestore: Firestore) -> Look {
+    private func look(_ fd: Int32, _ folderStamp: FileStamp, _ watcher: Watcher, _ firestore: Firestore) -> Look {
         if case .undecided = eventSource {
-            eventSource = firestore.settings.isInotifyEnabled ? FileEvents().map { .kernel($0) } ?? .none : .none
+            eventSource = firestore.settings.isInotifyEnabled ? FileEvents(waking: watcher).map { .kernel($0) } ?? .none : .none
         }
         guard case .kernel(let events) = eventSource else { return .sweep }
         if let watch, watch.inode == folderStamp.inode, events.overflows == overflowsSeen {

@@ -33,7 +33,7 @@ final class CollectionGroupFolderChanges: ChangeSource, @unchecked Sendable {
         guard let firestore = watcher.firestore else { return }
         if !hasDecidedEvents {
             hasDecidedEvents = true
-            events = firestore.settings.isInotifyEnabled ? FileEvents() : nil
+            events = firestore.settings.isInotifyEnabled ? FileEvents(waking: watcher) : nil
         }
         let paths = try finder.collections(in: files)
         let current = Set(paths)

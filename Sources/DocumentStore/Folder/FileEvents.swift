@@ -1,14 +1,18 @@
 import Foundation
 
 /// The kernel's queue of file events (Linux inotify), read without blocking from a watcher's
-/// polling tick, so a tick learns which names in a folder changed instead of listing and
-/// `stat`ing the folder to find out. One instance holds the watches of one `Watcher` (a
-/// collection group's folders share one), since a process may open only a few instances.
+/// look, so a look learns which names in a folder changed instead of listing and `stat`ing the
+/// folder to find out. One instance holds the watches of one `Watcher` (a collection group's
+/// folders share one), since a process may open only a few instances.
 ///
-/// Nothing here blocks or runs on its own: `take(_:)` drains what the kernel queued since the
-/// last call. When the kernel's queue overflowed, events were lost: `overflows` counts that,
-/// and a watcher that sees it move looks at its whole folder once.
-final class FileEvents {
+/// An event wakes the watcher, `settle` after the first one, so another program's save shows
+/// in milliseconds rather than at the next polling tick, an editor's save (a few events within
+/// microseconds) is one look, and a flood of writes is looked at no more than `1 / settle`
+/// times a second. Nothing here blocks: `take(_:)`, on the watcher's queue, drains what the
+/// kernel queued since the last call and lets the next event wake it again. When the kernel's
+/// queue overflowed, events were lost: `overflows` counts that, and a watcher that sees it
+/// move looks at its whole folder once. Touched only on its watcher's queue.
+final class FileEvents: @unchecked Sendable {
     /// A watched folder: the watch descriptor, and the inode it was added for (a folder
     /// replaced by another of the same name needs a new watch).
     struct Watch: Equatable {
@@ -36,13 +40,36 @@ final class FileEvents {
     private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE
                                      | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_EXCL_UNLINK)
 
+    static let settle = DispatchTimeInterval.milliseconds(20)
+    /// Readable when the kernel queued events; suspended from the first until they are drained.
+    private let readable: DispatchSourceRead
+    private var isWaking = false
+
     /// nil where inotify is unavailable (not Linux's, or the per-user limit of instances).
-    init?() {
-        fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    /// Made on `watcher`'s queue, where its events wake it.
+    init?(waking watcher: Watcher) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
+        self.fd = fd
+        let queue = watcher.queue
+        readable = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        readable.setEventHandler { [weak self, weak watcher] in
+            guard let self, !isWaking else { return }
+            isWaking = true
+            readable.suspend()
+            // Not once these events are gone with their queue (the watcher stopped).
+            queue.asyncAfter(deadline: .now() + Self.settle) { [weak self, weak watcher] in
+                if self != nil { watcher?.poll() }
+            }
+        }
+        readable.setCancelHandler { close(fd) }
+        readable.resume()
     }
 
-    deinit { close(fd) }
+    deinit {
+        if isWaking { readable.resume() }  // a suspended source may not be let go
+        readable.cancel()
+    }
 
     /// Watches the folder open as `folderFD` (through /proc/self/fd, so the folder that was
     /// opened safely from the store's root is the one watched); nil when the kernel refuses,
@@ -102,6 +129,10 @@ final class FileEvents {
             dropNextDrain = false
             pending = [:]
             overflows += 1
+        }
+        if isWaking {
+            isWaking = false
+            readable.resume()
         }
     }
 }

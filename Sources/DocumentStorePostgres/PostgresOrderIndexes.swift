@@ -25,6 +25,8 @@ final class PostgresOrderIndexes: @unchecked Sendable {
     private var attempts: [String: Int] = [:]
     /// Those to build, the next first.
     private var pending: [Index] = []
+    /// How many pages wait for each index (`waitFor`), by name.
+    private var waiting: [String: Int] = [:]
     private var building: String?
     private var isBuilderRunning = false
     private var isClosed = false
@@ -65,7 +67,14 @@ final class PostgresOrderIndexes: @unchecked Sendable {
             pending.insert(index, at: 0)
             startBuilder()
         }
+        waiting[index.name, default: 0] += 1
         while attempts[index.name, default: 0] == attempt && !isClosed { condition.wait() }
+        waiting[index.name, default: 0] -= 1
+    }
+
+    /// Whether a page is waiting for `index` now.
+    func isWaitedFor(_ index: Index) -> Bool {
+        condition.withLock { waiting[index.name, default: 0] > 0 }
     }
 
     /// Whether `index` was tried already: a page ordered by it need not wait for it.

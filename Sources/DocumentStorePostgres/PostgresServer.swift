@@ -155,6 +155,10 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         if let index = PostgresPageQuery.orderIndex(page) { orderIndexes.prepare(index) }
     }
 
+    func isWaitingForOrder(_ page: ServerPage) -> Bool {
+        PostgresPageQuery.orderIndex(page).map(orderIndexes.isWaitedFor) ?? false
+    }
+
     /// PostgreSQL's plan for a page's query (`EXPLAIN`, a line a step): whether an index serves
     /// its order, which no answer tells.
     func plan(of page: ServerPage) throws -> String {

@@ -57,4 +57,28 @@ final class PostgresQueryWindowTests: PostgresTestCase {
         }
         XCTAssertEqual(window.position(of: "b04990"), 4990)
     }
+
+    func testAWindowSaysWhileItsFirstPageWaitsForTheServerToMakeItsOrdersIndex() async throws {
+        try insertBooks(500)
+        // Another session holds the lock an index build takes, as a build of ten million rows
+        // keeps the first page waiting.
+        let (cluster, database) = (try cluster, database)
+        let holder = Task.detached {
+            try cluster.psql("BEGIN; LOCK TABLE shelf_documents IN SHARE UPDATE EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT", database: database)
+        }
+        try await waitFor("the lock to be held") {
+            (try? sql("SELECT bool_or(granted) FROM pg_locks WHERE relation = 'shelf_documents'::regclass AND mode = 'ShareUpdateExclusiveLock'")) == "t"
+        }
+        let window = QueryWindow(db.collection("books").order(by: "n", descending: true), pageSize: 50)
+        addTeardownBlock { @MainActor in window.stop() }
+        XCTAssertFalse(window.isWaitingForItsOrder)
+        window.show(0..<30)
+        window.start()
+        try await waitFor("the window to say that it waits for the order's index") { window.isWaitingForItsOrder }
+        XCTAssertNil(window.document(at: 0), "no rows until the index is made")
+        _ = try await holder.value
+        try await settle(window)
+        XCTAssertFalse(window.isWaitingForItsOrder, "the index made, the rows read")
+        XCTAssertEqual(window.document(at: 0)?.get("n") as? Int, 499)
+    }
 }

@@ -32,6 +32,9 @@ package protocol StorageBackend: AnyObject, Sendable {
     /// Starts making, in the background, what serves the query's order (`Query.prepareOrder`);
     /// nothing where no order needs making.
     func prepareOrder(of query: Query)
+    /// Whether a read of the query is waiting for the storage to make what serves its order
+    /// (a database server's index, the first time: a minute at ten million documents).
+    func isWaitingForOrder(of query: Query) -> Bool
     /// The ids of the documents of `collection`, with those of missing documents that have
     /// collections under them (`listDocuments`).
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID>
@@ -81,5 +84,6 @@ extension StorageBackend {
     package func count(of query: Query) throws -> Int? { nil }
     package func pages(of collection: CollectionReference, size: Int) throws -> any CollectionPages { try QueryPages(of: collection, size: size) }
     package func prepareOrder(of query: Query) {}
+    package func isWaitingForOrder(of query: Query) -> Bool { false }
     package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
 }

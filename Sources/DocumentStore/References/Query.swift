@@ -125,6 +125,11 @@ public class Query: @unchecked Sendable, Hashable {
         firestore.backend.prepareOrder(of: self)
     }
 
+    /// Ours: whether a read of this query (in its order, whatever its cursors and limit) is
+    /// waiting for the store to make what serves the order, so a list can say why its rows are
+    /// slow to come: a database server makes an order's index once, at its first page.
+    package var isWaitingForItsOrder: Bool { firestore.backend.isWaitingForOrder(of: self) }
+
     // MARK: Cursors
 
     private func cursor(values: [Any], inclusive: Bool, isStart: Bool) -> Query {

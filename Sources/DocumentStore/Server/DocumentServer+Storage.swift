@@ -12,6 +12,7 @@ import Foundation
 extension DocumentServer {
     package var isReadOnly: Bool { false }
     package func prepareOrder(_ page: ServerPage) {}
+    package func isWaitingForOrder(_ page: ServerPage) -> Bool { false }
 
     package func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
         let found = try read([path.description])
@@ -65,6 +66,10 @@ extension DocumentServer {
 
     package func prepareOrder(of query: Query) {
         if let page = ServerPage(query.definition) { prepareOrder(page) }
+    }
+
+    package func isWaitingForOrder(of query: Query) -> Bool {
+        ServerPage(query.definition).map(isWaitingForOrder) ?? false
     }
 
     /// The documents the server can count or add up for `definition`: all of its matches, when

@@ -23,6 +23,8 @@ package protocol DocumentServer: StorageBackend {
     /// Starts making, in the background, what serves the page's order, so that the first
     /// `readPage` in it need not wait; nothing where no order needs making.
     func prepareOrder(_ page: ServerPage)
+    /// Whether a `readPage` in the page's order is waiting for what serves it to be made.
+    func isWaitingForOrder(_ page: ServerPage) -> Bool
     /// How many documents `read(selection)` would read.
     func count(_ selection: ServerSelection) throws -> Int
     /// How many documents `readPage(page)` would read: those of its selection within its

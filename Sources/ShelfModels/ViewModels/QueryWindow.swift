@@ -36,6 +36,11 @@ public final class QueryWindow {
     public private(set) var error: String?
     /// Goes up whenever `documents`, `first` or `count` change.
     public private(set) var version = 0
+    /// True while a read waits for the store to make what serves the query's order (a
+    /// server's index, made once: a minute at ten million documents), asked every
+    /// `orderCheckInterval` of a read, so a list can say why its rows are slow to come.
+    public private(set) var isWaitingForItsOrder = false
+    static let orderCheckInterval = Duration.milliseconds(500)
 
     /// For tests: how many documents reads brought, how many reads there were, and how many
     /// counts of the list.
@@ -105,6 +110,7 @@ public final class QueryWindow {
         isCountWanted = false
         generation += 1
         isReading = false
+        isWaitingForItsOrder = false
         registration?.remove()
         registration = nil
         // Their answers would be dropped: the server stops working on them.
@@ -182,6 +188,12 @@ public final class QueryWindow {
         let generation = generation
         let query = query
         inFlight += 1
+        let orderCheck = Task { [weak self] in
+            while (try? await Task.sleep(for: Self.orderCheckInterval)) != nil, let self {
+                let isWaiting = query.isWaitingForItsOrder
+                if isWaiting != self.isWaitingForItsOrder { self.isWaitingForItsOrder = isWaiting }
+            }
+        }
         reading = Task { [weak self] in
             defer { self?.inFlight -= 1 }
             let result: Result<QuerySnapshot, Error>
@@ -190,8 +202,10 @@ public final class QueryWindow {
             } catch {
                 result = .failure(error)
             }
+            orderCheck.cancel()
             guard let self, self.generation == generation else { return }
             self.isReading = false
+            if self.isWaitingForItsOrder { self.isWaitingForItsOrder = false }
             switch result {
             case .success(let snapshot):
                 self.error = nil

@@ -45,7 +45,15 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     var loadProgress: (read: Int, total: Int?)? { nil }
     var statusMessage: String? {
         if isGone { return "The '\(collectionID)' collection is gone" }
-        return writeError ?? window.error ?? noneHaveTheSortedField
+        return writeError ?? window.error ?? orderBeingMade ?? noneHaveTheSortedField
+    }
+
+    /// The first page in an order waits for the server to make its index (once per database).
+    private var orderBeingMade: String? {
+        guard window.isWaitingForItsOrder else { return nil }
+        let order = shownColumns.indices.contains(listed.sort.column) ? "by \(shownColumns[listed.sort.column].spec.title)" : "by id"
+        return "The server is making the index of \(collectionID) \(order), once per database (a minute or two at ten million "
+            + "documents): the rows come when it is done"
     }
 
     /// A list sorted by a field is the query ordered by it, which leaves out the documents

@@ -52,8 +52,7 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     private var orderBeingMade: String? {
         guard window.isWaitingForItsOrder else { return nil }
         let order = shownColumns.indices.contains(listed.sort.column) ? "by \(shownColumns[listed.sort.column].spec.title)" : "by id"
-        return "The server is making the index of \(collectionID) \(order), once per database (a minute or two at ten million "
-            + "documents): the rows come when it is done"
+        return "Making the index of \(collectionID) \(order) on the server, once per database; rows follow"
     }
 
     /// A list sorted by a field is the query ordered by it, which leaves out the documents

@@ -40,7 +40,7 @@ to write the first time (and visidata some 10 GiB to read them); later runs find
 
     python3 scripts/size-bench.py --folder 100000,1000000 --postgres 1000000,10000000
 """
-import argparse, json, os, shutil, statistics, subprocess, sys, time
+import argparse, json, os, re, shutil, statistics, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
@@ -107,7 +107,9 @@ def rows_read(lines):
     return compare.has_book_row(lines) or any("Nothing matches" in line for line in body)
 
 
-UNREAD = __import__("re").compile(r"^│\s+…\s")
+UNREAD = re.compile(r"^│\s+…\s")
+# The detail pane's header: the selected document's path.
+SELECTED_PATH = re.compile(r"┌ books/([^ ─]+) ─")
 
 
 def filtered(lines):
@@ -210,20 +212,15 @@ def literal(text):
     return "'" + text.replace("'", "''") + "'"
 
 
-def generated_id(title):
-    """The id `shelf generate` gives the book of this title (SyntheticBooks in GenerateCommand.swift
-    names book i "The <adjective i % 10> <noun i / 10 % 10> <i / 100 + 1>")."""
-    _, adjective, noun, number = title.split()
-    adjectives = ["Silent", "Crimson", "Hidden", "Last", "Broken", "Golden", "Distant", "Winter", "Hollow", "Burning"]
-    nouns = ["River", "Empire", "Garden", "Signal", "Harbour", "Machine", "Library", "Orchard", "Comet", "Lantern"]
-    index = adjectives.index(adjective) + 10 * nouns.index(noun) + 100 * (int(number) - 1)
-    return f"generated-{index:07d}"
-
-
 def live_changes(session, writer, count=5):
-    """Milliseconds from another client's write of the first row's author to the screen showing it."""
-    title = next(m.group(0) for m in map(compare.TITLE.search, session.lines()[1:-1]) if m)
-    book_id = generated_id(title)
+    """Milliseconds from another client's write of the first row's author to the screen showing it.
+    The first row is the one selected at the start: its detail pane is headed by its path."""
+    lines = session.lines()
+    title = next(m.group(0) for m in map(compare.TITLE.search, lines[1:-1]) if m)
+    selected = SELECTED_PATH.search(lines[1])
+    if not selected:
+        raise SystemExit("size-bench: no books/<id> heads the detail pane:\n" + "\n".join(lines))
+    book_id = selected.group(1)
     latencies = []
     with writer:
         for n in range(1, count + 1):

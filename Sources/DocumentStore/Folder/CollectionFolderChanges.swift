@@ -3,10 +3,10 @@ import Foundation
 /// Finds what changed in a collection's folder, for its watcher, at a cost that stays small as
 /// the collection grows.
 ///
-/// Where Linux inotify works (and `FirestoreSettings.isInotifyEnabled`), each tick drains the
-/// kernel's queue of file events for the folder (`FileEvents`, never blocking) and `fstatat`s
-/// and reads only the files it names: a quiet tick costs one `read` that finds nothing, and an
-/// edit in place is seen on the next tick at any size. Where it does not (no inotify, out of
+/// Where Linux inotify works (and `FirestoreSettings.isInotifyEnabled`), each look (at a tick,
+/// or woken by the events themselves) drains the kernel's queue of file events for the folder
+/// (`FileEvents`, never blocking) and `fstatat`s and reads only the files it names: a quiet
+/// tick costs one `read` that finds nothing, and an edit in place is seen at once at any size. Where it does not (no inotify, out of
 /// watches, a network file system with the setting off), the stat sweep below does the work;
 /// a queue that overflowed means events were lost, and one full rescan catches up.
 ///

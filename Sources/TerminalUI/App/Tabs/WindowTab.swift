@@ -51,17 +51,21 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     /// The first page in an order waits for the server to make its index (once per database).
     private var orderBeingMade: String? {
         guard window.isWaitingForItsOrder else { return nil }
-        let order = shownColumns.indices.contains(listed.sort.column) ? "by \(shownColumns[listed.sort.column].spec.title)" : "by id"
-        return "Making the index of \(collectionID) \(order) on the server, once per database; rows follow"
+        return "Making the index of \(collectionID) by \(sortedColumnTitle ?? "id") on the server, once per database; rows follow"
     }
 
     /// A list sorted by a field is the query ordered by it, which leaves out the documents
     /// without the field, as Firestore's orders do: when that is all of them, say so (a
     /// folder's list, held whole, puts them last instead).
     private var noneHaveTheSortedField: String? {
-        guard window.count == 0, listed.filter.isEmpty, shownColumns.indices.contains(listed.sort.column) else { return nil }
-        return "No document has \(shownColumns[listed.sort.column].spec.title): sorted by a field, the list holds only the documents "
+        guard window.count == 0, listed.filter.isEmpty, let title = sortedColumnTitle else { return nil }
+        return "No document has \(title): sorted by a field, the list holds only the documents "
             + "that have it, as Firestore's queries do (s sorts by the next column)"
+    }
+
+    /// The title of the column the list is sorted by; nil when sorted by id.
+    private var sortedColumnTitle: String? {
+        shownColumns.indices.contains(listed.sort.column) ? shownColumns[listed.sort.column].spec.title : nil
     }
     var isGone = false
     private var writeError: String?

@@ -53,6 +53,32 @@ final class PostgresConnectionPool: @unchecked Sendable {
         }
     }
 
+    /// Opens one more connection in the background, `prepare`s it, and keeps it idle, unless
+    /// the pool has as many as it may: the first call made while another runs then need not
+    /// wait for a connection to open (a few milliseconds to connect and authenticate) nor for
+    /// the server's first look at the tables (`prepare`). A connection that fails is let go.
+    func openSpare(prepare: @escaping @Sendable (PostgresConnection) throws -> Void) {
+        let opening = condition.withLock {
+            guard !isClosed, opened < size else { return false }
+            opened += 1
+            return true
+        }
+        guard opening else { return }
+        let (address, logger) = (address, logger)
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            guard let connection = try? address.connect(logger: logger) else {
+                condition.withLock { opened -= 1 }
+                return condition.signal()
+            }
+            do {
+                try prepare(connection)
+                give(connection)
+            } catch {
+                discard(connection)
+            }
+        }
+    }
+
     /// Hands a connection back for the next call (closed instead when the pool is).
     func give(_ connection: PostgresConnection) {
         condition.lock()

@@ -18,8 +18,10 @@ struct PostgresPageQuery {
     init(_ page: ServerPage, counting: Bool = false) {
         var sql = PostgresSelectionSQL()
         // The order index's predicate, said in full so the planner sees that the index serves
-        // the page (the selection may say it only as a filter on the field, which it cannot prove).
-        var conditions = [sql.conditions(page.selection)] + Self.presentFields(page)
+        // the page (the selection may say it only as a filter on the field, which it cannot
+        // prove), once: the fields the selection already requires are not required again.
+        let unstated = page.fields.filter { !page.selection.conditions.contains(.present($0)) }
+        var conditions = [sql.conditions(page.selection)] + Self.presentFields(unstated)
         let keys = Self.keys(page)
         func comparison(_ cursor: ServerCursor, after: Bool) -> String {
             var left: [String] = [], right: [String] = []
@@ -53,9 +55,9 @@ struct PostgresPageQuery {
             + [PostgresSelectionSQL.key(isGroup: page.selection.isGroup)]
     }
 
-    /// Rows have each ordered field: the order indexes' predicate.
-    private static func presentFields(_ page: ServerPage) -> [String] {
-        page.fields.map { "\(PostgresSelectionSQL.value($0)) IS NOT NULL" }
+    /// Rows have each of these fields: with the page's ordered fields, the order indexes' predicate.
+    private static func presentFields(_ fields: [[String]]) -> [String] {
+        fields.map { "\(PostgresSelectionSQL.value($0)) IS NOT NULL" }
     }
 
     /// For each key, true when it goes the other way than the path.
@@ -84,6 +86,6 @@ struct PostgresPageQuery {
         let columns = zip(keys(page), reversed(page)).map { $0 + ($1 ? " DESC" : "") }
         let indexName = "shelf_order_" + String(hash, radix: 16)
         return (indexName, "CREATE INDEX CONCURRENTLY IF NOT EXISTS \(indexName) ON shelf_documents (\(column), \(columns.joined(separator: ", ")))"
-                + " WHERE " + presentFields(page).joined(separator: " AND "))
+                + " WHERE " + presentFields(page.fields).joined(separator: " AND "))
     }
 }

@@ -35,6 +35,14 @@ final class PostgresOrderIndexTests: PostgresTestCase {
         XCTAssertEqual(try postgres.orderIndexes.built, 1, "one index serves both directions")
     }
 
+    func testAPageStatesEachOrderedFieldsPresenceOnce() throws {
+        let page = try XCTUnwrap(ServerPage(db.collection("books").order(by: "title").order(by: "rating").limit(to: 5).definition))
+        let sql = PostgresPageQuery(page).query.sql
+        for field in ["title", "rating"] {
+            XCTAssertEqual(sql.components(separatedBy: "-> '\(field)' IS NOT NULL").count - 1, 1, sql)
+        }
+    }
+
     func testAPreparedOrderIsMadeInTheBackgroundAndItsFirstPageFindsItThere() async throws {
         try writeBooks()
         let byTitle = db.collection("books").order(by: "title")

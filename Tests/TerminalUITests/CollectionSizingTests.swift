@@ -24,6 +24,23 @@ final class CollectionSizingTests: XCTestCase {
         XCTAssertEqual(server.selectionsCounted, 1, "without a limit, the whole selection")
     }
 
+    /// The shown tab's rows wait for its count, so at start it is counted before anything else
+    /// (the other tabs, the listing of collections) and starts reading as soon as it is in.
+    func testTheShownTabIsCountedFirstAndReadsOnceItsOwnCountIsIn() async throws {
+        let (server, store) = try MemoryServer.open(["books/b1": #"{"title": "Dune"}"#])
+        let runner = ManualEffects()
+        let app = AppModel(store: store, colorMode: .none, effects: runner)
+        XCTAssertEqual(runner.pendingPaths, ["size of books", "size of colors", "size of programming-languages", "size of locations",
+                                             "size of articles", "the store's collections"])
+        XCTAssertEqual(server.pagesCounted, 0)
+        runner.complete()
+        XCTAssertEqual(server.pagesCounted, 1, "one capped count")
+        XCTAssertFalse(app.state.tabSet.awaitingSize.contains("books"))
+        try await app.deliver()
+        XCTAssertEqual(app.tab.rowCount, 1)
+        XCTAssertEqual(runner.pending.count, 5, "the books read while the other counts and the listing wait")
+    }
+
     func testAWindowTabHasTheServerPrepareEachColumnsOrderTheListsOwnFirst() async throws {
         let (server, store) = try MemoryServer.open([:])
         _ = WindowTab(collection: store.collection("books"), presentation: KnownPresentations.books(BooksViewModel(db: store)))

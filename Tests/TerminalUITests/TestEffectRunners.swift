@@ -25,7 +25,7 @@ final class ManualEffects: EffectRunner {
             case .readTimes(let snapshot): "times of \(snapshot.reference.path)"
             case .listCollections(let reference): "collections of \(reference.path)"
             case .listStoreCollections: "the store's collections"
-            case .sizeCollections(_, let paths, _): "sizes of \(paths.joined(separator: ", "))"
+            case .sizeCollection(_, let path, _): "size of \(path)"
             }
         }
     }

@@ -32,7 +32,7 @@ final class WindowTabTests: FolderAppTestCase {
     private func makeWindowedApp() async throws -> (AppModel, WindowTab<ShelfBook>) {
         let app = try await makeApp()
         app.state.tabSet.awaitSize(of: ["books"])
-        app.state.tabSet.sized(["books": true])
+        app.state.tabSet.sized("books", isLarge: true)
         let tab = try XCTUnwrap(app.tab as? WindowTab<ShelfBook>, "the books tab is a window")
         try await read(app)
         return (app, tab)
@@ -66,7 +66,7 @@ final class WindowTabTests: FolderAppTestCase {
     func testTheStatusLineSaysCountingUntilTheWindowIsCounted() async throws {
         let app = try await makeApp()
         app.state.tabSet.awaitSize(of: ["books"])
-        app.state.tabSet.sized(["books": true])
+        app.state.tabSet.sized("books", isLarge: true)
         let tab = try XCTUnwrap(app.tab as? WindowTab<ShelfBook>)
         let first = app.frame(size: size).canvas.lines
         XCTAssertNil(tab.window.count, "the first read is on its way; the count follows it")
@@ -156,7 +156,7 @@ final class WindowTabTests: FolderAppTestCase {
     func testASmallCollectionOnAServerStaysWhole() async throws {
         let app = try await makeApp()
         app.state.tabSet.awaitSize(of: ["books"])
-        app.state.tabSet.sized(["books": false])
+        app.state.tabSet.sized("books", isLarge: false)
         XCTAssertFalse(app.tab is WindowTab<ShelfBook>)
         XCTAssertTrue(app.state.tabSet.awaitingSize.isEmpty)
     }

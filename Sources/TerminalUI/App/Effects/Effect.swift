@@ -17,9 +17,9 @@ enum Effect: Sendable {
     /// Lists the store's collections, at start: the tabs known from the view models show at
     /// once, and a server that does not answer holds up nothing but the tabs it would add.
     case listStoreCollections(Firestore)
-    /// Finds which of these collections (paths) on a server hold more documents than a list
-    /// holds whole (`limit`): one count aggregation each, stopped past the limit.
-    case sizeCollections(Firestore, [String], limit: Int)
+    /// Finds whether a collection (path) on a server holds more documents than a list holds
+    /// whole (`limit`): one count aggregation, stopped past the limit.
+    case sizeCollection(Firestore, String, limit: Int)
 
     /// Does what the effect says, where the runner runs it (never the main thread in the app),
     /// and returns what the model needs to know of it.
@@ -29,11 +29,8 @@ enum Effect: Sendable {
         case .readTimes(let snapshot): .timesRead(snapshot, (try? snapshot.reference.firestore.documentTimes([snapshot.reference.path]))?.first ?? nil)
         case .listCollections(let reference): .collectionsListed(reference, Result { try reference.listCollections().map(\.collectionID) })
         case .listStoreCollections(let store): .storeCollectionsListed(CollectionListing(of: store, selected: nil))
-        case .sizeCollections(let store, let paths, let limit):
-            .collectionsSized(Dictionary(paths.map { path in
-                let count = try? store.collection(path).limit(to: limit + 1).count.readSnapshot().count.intValue
-                return (path, (count ?? 0) > limit)
-            }, uniquingKeysWith: { first, _ in first }))
+        case .sizeCollection(let store, let path, let limit):
+            .collectionSized(path, isLarge: (try? store.collection(path).limit(to: limit + 1).count.readSnapshot().count.intValue).map { $0 > limit } ?? false)
         }
     }
 }
@@ -48,9 +45,9 @@ enum EffectResult: Sendable {
     case collectionsListed(DocumentReference, Result<[String], any Error>)
     /// The store's collections, or why they could not be listed.
     case storeCollectionsListed(CollectionListing)
-    /// Per collection (path), whether it is too large to hold whole (a count that failed says
+    /// Whether the collection (path) is too large to hold whole (a count that failed says
     /// not: the list then says why it cannot read it).
-    case collectionsSized([String: Bool])
+    case collectionSized(String, isLarge: Bool)
 }
 
 /// One change to one document, with the reads undo needs around it.

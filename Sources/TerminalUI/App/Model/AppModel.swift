@@ -91,8 +91,10 @@ public final class AppModel {
             ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
                      subscribe: articles.subscribe, unsubscribe: {}),
         ]))
-        run(.listStoreCollections(store))
+        // On a server the shown tab's rows wait for its count, which goes first; the listing,
+        // which only adds tabs, after the counts.
         for effect in collections.sizing(state.tabSet.all.map(\.collectionID), in: &state) { run(effect) }
+        run(.listStoreCollections(store))
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.placeName) is read-only: browsing only" }
@@ -142,7 +144,7 @@ public final class AppModel {
             case .timesRead(let snapshot, let times): timesRead(of: snapshot, times)
             case .collectionsListed(let reference, let listed): return perform(collections.opened(collectionsOf: reference, listed, in: &state))
             case .storeCollectionsListed(let listing): return perform(collections.listed(listing, in: &state))
-            case .collectionsSized(let large): state.tabSet.sized(large)
+            case .collectionSized(let path, let isLarge): state.tabSet.sized(path, isLarge: isLarge)
             }
         case .editorFinished(let file, let result):
             let name = file.deletingPathExtension().path.replacingOccurrences(of: store.placeName + "/", with: "")

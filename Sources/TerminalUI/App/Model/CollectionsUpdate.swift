@@ -54,10 +54,13 @@ struct CollectionsUpdate {
     }
 
     /// On a server, the new tabs of these collections wait to listen until counted
-    /// (`CollectionTabs.sized`): the effect that counts them. On a folder, nothing.
+    /// (`CollectionTabs.sized`): the effects that count them, one each so each tab starts as
+    /// soon as its own count is in, the shown tab's first. On a folder, nothing.
     func sizing(_ paths: [String], in state: inout AppState) -> [Effect] {
         guard connection != nil, !paths.isEmpty else { return [] }
         state.tabSet.awaitSize(of: paths)
-        return [.sizeCollections(store, paths, limit: CollectionTabs.windowThreshold)]
+        let shown = state.tabSet.shown.collectionID
+        return (paths.filter { $0 == shown } + paths.filter { $0 != shown })
+            .map { .sizeCollection(store, $0, limit: CollectionTabs.windowThreshold) }
     }
 }

@@ -34,14 +34,14 @@ struct CollectionTabs {
     /// large they are.
     mutating func awaitSize(of paths: [String]) { awaitingSize.formUnion(paths) }
 
-    /// Takes in whether each collection counted is too large to hold whole: such a tab becomes
-    /// a window of a query (`CollectionTab.windowed()`), and the shown tab starts listening.
-    mutating func sized(_ large: [String: Bool]) {
-        for (path, isLarge) in large where awaitingSize.remove(path) != nil {
-            guard isLarge, let index = all.firstIndex(where: { $0.collectionID == path }), let window = all[index].windowed() else { continue }
+    /// Takes in whether a collection counted is too large to hold whole: its tab then becomes
+    /// a window of a query (`CollectionTab.windowed()`); shown, it starts listening.
+    mutating func sized(_ path: String, isLarge: Bool) {
+        guard awaitingSize.remove(path) != nil else { return }
+        if isLarge, let index = all.firstIndex(where: { $0.collectionID == path }), let window = all[index].windowed() {
             all[index] = window
         }
-        if large[shown.collectionID] != nil { shown.show() }
+        if path == shown.collectionID { shown.show() }
     }
 
     /// Takes in the top-level collections listed now: a tab whose folder went says it is gone

@@ -12,22 +12,27 @@ enum TextFolding {
     /// Appends the folded text to `bytes`: a row's search text is its cells folded one after
     /// the other into one buffer, without joining them into a string first.
     static func fold(_ text: String, into bytes: inout [UInt8]) {
-        // Most text is ASCII: lower-case its bytes without building strings.
-        let start = bytes.count
-        bytes.reserveCapacity(start + text.utf8.count)
-        for byte in text.utf8 {
-            guard byte < 0x80 else {
-                bytes.removeSubrange(start...)
-                return foldMixed(text, into: &bytes)
-            }
-            bytes.append(lowered(byte))
-        }
+        var text = text
+        text.withUTF8 { fold(utf8: $0, into: &bytes) }
     }
 
-    /// Appends the folded text of valid UTF-8 bytes (an id's), ASCII without making a string.
+    /// Appends the folded text of valid UTF-8 bytes (an id's, a stored string's). Most text is
+    /// ASCII: its bytes are copied at once, then lower-cased in place, without making a string
+    /// (a list's search texts fold every row's cells so).
     static func fold(utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return foldMixed(String(decoding: utf8, as: UTF8.self), into: &bytes) }
-        for byte in utf8 { bytes.append(lowered(byte)) }
+        let start = bytes.count
+        bytes.append(contentsOf: utf8)
+        let isASCII = bytes.withUnsafeMutableBufferPointer { all in
+            for index in start..<all.count {
+                let byte = all[index]
+                guard byte < 0x80 else { return false }
+                all[index] = lowered(byte)
+            }
+            return true
+        }
+        guard !isASCII else { return }
+        bytes.removeSubrange(start...)
+        foldMixed(String(decoding: utf8, as: UTF8.self), into: &bytes)
     }
 
     private static func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }

@@ -114,6 +114,7 @@ final class WindowTabTests: FolderAppTestCase {
         XCTAssertEqual(pages, pages.sorted(), "ordered by numberOfPages, the Pages column's field")
         XCTAssertEqual(pages.first, 0)
         XCTAssertTrue(text.contains("1/1,000"), "the new order shows from its first row:\n\(text)")
+        XCTAssertTrue(text.contains("1,000 documents with Pages"), "the count is of the books that have pages:\n\(text)")
         XCTAssertLessThanOrEqual(tab.window.documentsRead, 30 + 100, "its first rows and a page, not the rows up to where the selection was")
     }
 
@@ -125,6 +126,7 @@ final class WindowTabTests: FolderAppTestCase {
         XCTAssertEqual(tab.columns[app.state.sortOrder(of: tab).column].title, "Genres")
         XCTAssertEqual(tab.rowCount, 0, "the query ordered by genres leaves out the books without them")
         XCTAssertTrue(text.contains("No document has Genres: sorted by a field, the list holds only"), text)
+        XCTAssertTrue(text.contains("0 documents with Genres"), text)
         press(app, "ss")  // Tags (none either), then Title
         let next = try await read(app)
         XCTAssertFalse(next.contains("No document has"), "the next column's order lists the books again:\n\(next)")

@@ -22,6 +22,9 @@ protocol CollectionTab: AnyObject {
     /// The collection's documents, for the status line's "110 of 50,000": `rowCount`, but for a
     /// window listed through a filter, as last counted without one.
     var documentCount: Int { get }
+    /// Which of the collection's documents the counts are of, when not all: a window sorted by
+    /// a field holds only the documents that have it ("with Title"), as Firestore's orders do.
+    var countScope: String? { get }
     /// Changes whenever the rows do.
     var version: Int { get }
     /// The document at a row; nil while it is not read (a window of a query reads the rows

@@ -30,6 +30,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     func forgetWriteError() { live.forgetWriteError() }
     var rowCount: Int { live.rows.count }
     var documentCount: Int { rowCount }
+    /// Every document: one without the sorted column's field is listed last.
+    var countScope: String? { nil }
     var holdsEveryRow: Bool { true }
 
     var version: Int { live.version }

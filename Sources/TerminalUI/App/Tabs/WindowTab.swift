@@ -75,6 +75,7 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     /// The count of the last window listed without a filter (the first one, at least).
     private var unfilteredCount: Int?
     var documentCount: Int { listed.filter.isEmpty ? rowCount : unfilteredCount ?? rowCount }
+    var countScope: String? { sortedColumnTitle.map { "with \($0)" } }
     var holdsEveryRow: Bool { false }
     var version: Int { versionBase + window.version }
     func snapshot(at index: Int) -> DocumentSnapshot? { window.document(at: index) }

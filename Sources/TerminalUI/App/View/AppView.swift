@@ -56,7 +56,7 @@ public enum AppView {
         let ready = model.state.isReady(tab)
         // A window not counted yet knows only the rows it read: no number until the count.
         var counts = !tab.holdsEveryRow && !tab.isLoaded ? "counting…"
-            : countText(visible: ready ? visible.count : tab.rowCount, total: tab.documentCount)
+            : countText(visible: ready ? visible.count : tab.rowCount, total: tab.documentCount) + (tab.countScope.map { " " + $0 } ?? "")
         if let problems = tab.problemCount, problems > 0 { counts += " · \(problems) not decoding" }
         if model.isReadOnly { counts += " · read-only" }
         let offline = model.connection?.statusLine

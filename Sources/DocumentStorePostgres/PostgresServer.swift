@@ -36,10 +36,19 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
 
     /// Has the server look up the documents' table and its indexes for the connection (a query
     /// that reads no row), which its first query on them would otherwise wait for: some 5 ms
-    /// on a new connection, before the first rows of a list.
+    /// on a new connection, before the first rows of a list. Never behind another session's
+    /// lock on the table (`LOCK TABLE`): the look is then left to the first query.
     private static func warm(_ connection: PostgresConnection, logger: Logger) throws {
-        try PostgresQueries(connection: connection, logger: logger).rows("SELECT 1 FROM shelf_documents WHERE false")
+        let queries = PostgresQueries(connection: connection, logger: logger)
+        try queries.rows("SET lock_timeout = '20ms'")
+        do {
+            try queries.rows("SELECT 1 FROM shelf_documents WHERE false")
+        } catch where PostgresFailure.sqlState(error) == Self.lockNotAvailable {}
+        try queries.rows("RESET lock_timeout")
     }
+
+    /// The SQLSTATE of a lock not granted within `lock_timeout`.
+    private static let lockNotAvailable = "55P03"
 
     var description: String { address.description }
 

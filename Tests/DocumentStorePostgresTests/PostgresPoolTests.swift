@@ -79,12 +79,27 @@ final class PostgresPoolTests: PostgresTestCase {
         let db = try store(pool: nil)
         defer { db.backend.close() }
         try waitUntil("the new store has its spare", sql: "SELECT (\(connections)) = 4")
-        let warmed = try sql("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle' AND query LIKE 'SELECT 1 FROM shelf_documents%'")
+        let warmed = try sql("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle' AND query = 'RESET lock_timeout'")
         XCTAssertGreaterThanOrEqual(Int(warmed) ?? 0, 2, "both of the new store's connections have looked at the table")
         let one = try store(pool: 1)
         defer { one.backend.close() }
         Thread.sleep(forTimeInterval: 0.2)  // time for a spare that should not be opened
         XCTAssertEqual(try sql(connections), "5", "a pool of one has no room for a spare")
+    }
+
+    /// The look at the table waits for no other session's lock on it (a `LOCK TABLE`, an index
+    /// built without `CONCURRENTLY`): opening a store is never held up by it, and the first call
+    /// that needs the table waits instead.
+    func testAStoreOpensWhileAnotherSessionHoldsTheDocumentsTable() async throws {
+        try await db.document("books/dune").setData(["title": "Dune"])
+        let holder = try holdTheTable()
+        defer { holder.terminate() }
+        let db = try store(pool: nil)
+        defer { db.backend.close() }
+        XCTAssertTrue(holder.isRunning, "the store opened while the table was still held")
+        try sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+        let dune = try await db.document("books/dune").getDocument()
+        XCTAssertEqual(dune.get("title") as? String, "Dune", "the first call waited for the table instead")
     }
 
     func testAPoolSizeOutOfRangeIsRefusedByName() throws {

@@ -8,29 +8,6 @@ import XCTest
 final class PostgresReadCancellationTests: PostgresTestCase {
     private let waitingReads = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT path, fields::text%'"
 
-    /// Another session holding the documents' table, so that a read waits on the server until
-    /// this session ends (`terminate()`).
-    private func holdTheTable() throws -> Process {
-        let cluster = try cluster
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: try PostgresCluster.tool("psql"))
-        holder.arguments = ["-X", "-q", "-h", cluster.host, "-p", "\(cluster.port)", "-U", cluster.user, "-d", database,
-                            "-c", "BEGIN", "-c", "LOCK TABLE shelf_documents", "-c", "SELECT pg_sleep(60)"]
-        holder.environment = ["PGPASSWORD": cluster.password]
-        holder.standardOutput = FileHandle.nullDevice
-        try holder.run()
-        try awaitSQL("SELECT count(*) FROM pg_locks WHERE relation = 'shelf_documents'::regclass AND mode = 'AccessExclusiveLock' AND granted", "1")
-        return holder
-    }
-
-    private func awaitSQL(_ query: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try sql(query) != expected {
-            guard ContinuousClock.now < deadline else { return XCTFail("waited 10 s for \(query) to be \(expected)", file: file, line: line) }
-            usleep(10_000)
-        }
-    }
-
     func testCancellingAReadsTaskCancelsItsQueryOnTheServer() async throws {
         try insertBooks(10)
         let holder = try holdTheTable()

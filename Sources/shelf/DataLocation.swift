@@ -107,9 +107,7 @@ struct DataLocation {
     /// data inside this binary (`DemoData`), so an installed `shelf` needs no checkout. Every
     /// command given no `--data` makes it: it is the one default, which no typo can name.
     static func demoCopy() throws -> DataLocation {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        let base = UserFolder.data.url()
         let folder = base.appendingPathComponent("shelf")
         if FileManager.default.fileExists(atPath: folder.path) { return try given(folder.path) }
         // Written beside it and renamed into place, so a copy cut short never passes for one.

@@ -17,7 +17,7 @@ final class DemoCopyTests: ScratchFolderTestCase {
     }
 
     /// Runs a copy of the binary that lives outside the checkout.
-    private func runInstalled(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    private func runInstalled(_ arguments: [String], dataHome: Bool = true) throws -> (status: Int32, output: String) {
         let installed = scratch.appendingPathComponent("bin/shelf")
         if !FileManager.default.fileExists(atPath: installed.path) {
             try FileManager.default.createDirectory(at: installed.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -27,7 +27,8 @@ final class DemoCopyTests: ScratchFolderTestCase {
         process.executableURL = installed
         process.arguments = arguments
         process.currentDirectoryURL = scratch
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": scratch.path, "XDG_DATA_HOME": scratch.appendingPathComponent("share").path]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": scratch.path]
+        if dataHome { process.environment?["XDG_DATA_HOME"] = scratch.appendingPathComponent("share").path }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -50,5 +51,14 @@ final class DemoCopyTests: ScratchFolderTestCase {
         let second = try runInstalled(["list"])
         XCTAssertEqual(second.status, 0, second.output)
         XCTAssertTrue(second.output.contains("  mine"), "the second start opens the copy as it is: \(second.output)")
+    }
+
+    /// `$HOME` decides where `~` is, as in every XDG program: a script that sets it keeps
+    /// Shelf's copy out of the account's own home.
+    func testWithoutXDGDataHomeTheCopyIsMadeUnderHOME() throws {
+        let first = try runInstalled(["list"], dataHome: false)
+        XCTAssertEqual(first.status, 0, first.output)
+        let copy = scratch.appendingPathComponent(".local/share/shelf")
+        XCTAssertEqual(try files(in: copy).count, try files(in: demoDataFolder()).count)
     }
 }

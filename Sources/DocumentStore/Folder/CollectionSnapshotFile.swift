@@ -52,16 +52,9 @@ final class CollectionSnapshotFile: Sendable {
 
     // MARK: Where they are kept
 
-    /// `$XDG_CACHE_HOME/shelf/collections`, or `~/.cache/shelf/collections`; nil without either.
+    /// `$XDG_CACHE_HOME/shelf/collections`, or `~/.cache/shelf/collections` (`UserFolder`).
     /// Worked out once: every `FirestoreSettings` (each `db.settings` is a copy) starts with it.
-    static let defaultFolder: URL? = {
-        let environment = ProcessInfo.processInfo.environment
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            return URL(fileURLWithPath: cache).appendingPathComponent("shelf/collections")
-        }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        return URL(fileURLWithPath: home).appendingPathComponent(".cache/shelf/collections")
-    }()
+    static let defaultFolder: URL = UserFolder.cache.url().appendingPathComponent("shelf/collections")
 
     /// The folder the snapshot files are kept in, opened, made (readable by its owner alone)
     /// when missing; nil when it cannot be.

@@ -18,14 +18,7 @@ public struct DraftFile: Sendable {
     /// The draft file of the store at `place` (its `placeName`: a folder's path, or a server's
     /// URL without the password), in the user's state folder as `environment` gives it.
     public init(place: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let state: URL
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            state = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            state = home.appendingPathComponent(".local/state", isDirectory: true)
-        }
+        let state = UserFolder.state.url(environment: environment)
         // "/data/a/" is the folder "/data/a".
         let place = place.count > 1 && place.hasSuffix("/") ? String(place.dropLast()) : place
         url = state.appendingPathComponent("shelf", isDirectory: true)

@@ -15,6 +15,30 @@ struct ShelfCommand: ParsableCommand {
         version: version,
         subcommands: [OpenCommand.self, CheckCommand.self, ListCommand.self, GenerateCommand.self, ExportCommand.self, ServeCommand.self],
         defaultSubcommand: OpenCommand.self)
+
+    static func main() {
+        main(commandFirst(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// The arguments with a command moved to the front when only `--data` comes before it
+    /// (`shelf --data ~/books check`, as `git -C dir status` is written), which the parser
+    /// would otherwise take for the app's options and an unknown command. A `--data` whose value
+    /// is a command's name (`shelf --data list`, a folder) stays the app's.
+    static func commandFirst(_ arguments: [String]) -> [String] {
+        let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName })
+        var index = 0
+        while index < arguments.count {
+            if arguments[index] == "--data" {
+                index += 2
+            } else if arguments[index].hasPrefix("--data=") {
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard index > 0, index < arguments.count, commands.contains(arguments[index]) else { return arguments }
+        return [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
+    }
 }
 
 /// Where the documents are: the options every subcommand shares.

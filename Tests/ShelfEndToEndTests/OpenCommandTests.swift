@@ -24,6 +24,21 @@ final class OpenCommandTests: TmuxTestCase {
         XCTAssertEqual(result.output, "shelf: unknown command 'chek': the commands are open, check, list, generate, export, serve (see shelf --help)\n")
     }
 
+    /// `--data` before the command is the command's, as the README's order is.
+    func testADataFolderGivenBeforeTheCommandIsTheCommands() throws {
+        let data = try temporaryDataCopy()
+        dataFolder = data
+        let result = try run(["--data", data.path, "list"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("books ("), result.output)
+        let equals = try run(["--data=\(data.path)", "check"])
+        XCTAssertEqual(equals.status, 1, "the copy's two broken documents: \(equals.output)")
+        XCTAssertTrue(equals.output.contains("books/invalid-data"), equals.output)
+        // A folder named as a command stays the app's: its own option is checked.
+        let named = try run(["--data", "list", "--poll-interval", "5"])
+        XCTAssertTrue(named.output.contains("--poll-interval must be between 10 and 60000"), named.output)
+    }
+
     /// A terminal that cannot move the cursor (TERM=dumb) is refused as an unknown one is,
     /// before the screen is touched.
     func testATerminalThatCannotMoveTheCursorIsRefused() throws {

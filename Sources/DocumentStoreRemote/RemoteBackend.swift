@@ -21,6 +21,7 @@ final class RemoteBackend: ChangePushingBackend {
 
     var description: String { address.description }
     var isReadOnly: Bool { false }
+    func refusal(of definition: QueryDefinition) -> FirestoreErrorCode? { RemoteQuery.refusal(of: definition) }
 
     // MARK: Documents
 

@@ -14,12 +14,9 @@ struct RemoteQuery {
     /// The results come back in reverse order (a `limit(toLast:)`).
     let isReversed: Bool
 
-    /// Throws for what Firestore's protocol cannot say: words in a document's text
-    /// (`Query.containing(words:)`, ours).
+    /// Throws for what Firestore's protocol cannot say (`refusal(of:)`).
     init(_ definition: QueryDefinition, values: WireValues) throws(FirestoreErrorCode) {
-        guard definition.words.isEmpty else {
-            throw RemoteError.make(.unimplemented, "words in a document's text are matched by a store on a folder or PostgreSQL: Firestore's protocol has no text search")
-        }
+        if let refused = Self.refusal(of: definition) { throw refused }
         var query = Google_Firestore_V1_StructuredQuery()
         var from = Google_Firestore_V1_StructuredQuery.CollectionSelector()
         switch definition.source {
@@ -51,6 +48,13 @@ struct RemoteQuery {
         if let limit = definition.limit { query.limit = .init(Int32(clamping: limit)) }
         if definition.offset > 0 { query.offset = Int32(clamping: definition.offset) }
         structured = query
+    }
+
+    /// What Firestore's protocol cannot say: words in a document's text
+    /// (`Query.containing(words:)`, ours).
+    static func refusal(of definition: QueryDefinition) -> FirestoreErrorCode? {
+        guard !definition.words.isEmpty else { return nil }
+        return RemoteError.make(.unimplemented, "words in a document's text are matched by a store on a folder or PostgreSQL: Firestore's protocol has no text search")
     }
 
     /// `before`: the position is just before the values (an inclusive start, an exclusive end).

@@ -155,6 +155,20 @@ final class WindowTabTests: FolderAppTestCase {
         XCTAssertNil(app.notice)
     }
 
+    /// A filter the store refuses (here a comparison Firestore refuses; over Firestore's
+    /// protocol, words too) lists nothing at once and says why, as a list held whole does,
+    /// instead of "Loading" and "counting…" for rows that never come.
+    func testARefusedFilterListsNothingAndSaysWhy() async throws {
+        let (app, tab) = try await makeWindowedApp()
+        press(app, "/pages!=1 title!=x")
+        let typing = try await read(app)
+        XCTAssertTrue(tab.isLoaded)
+        XCTAssertTrue(typing.contains("Nothing matches \"pages!=1 title!=x\""), typing)
+        XCTAssertFalse(typing.contains("Loading") || typing.contains("counting…"), typing)
+        _ = app.apply(.key(.enter))
+        XCTAssertTrue(app.notice?.hasPrefix("The filter \"pages!=1 title!=x\" is refused: ") == true, app.notice ?? "no notice")
+    }
+
     func testASmallCollectionOnAServerStaysWhole() async throws {
         let app = try await makeApp()
         app.state.tabSet.awaitSize(of: ["books"])

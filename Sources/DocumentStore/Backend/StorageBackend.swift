@@ -19,6 +19,9 @@ package protocol StorageBackend: AnyObject, Sendable {
     /// With no writes, only checks. Returns the documents written, in the order first written,
     /// with the update time the commit gave each.
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument]
+    /// Why the storage cannot run queries of `definition` (words in a document's text, which
+    /// Firestore's protocol has no filter for), nil when it can: known before anything is sent.
+    func refusal(of definition: QueryDefinition) -> FirestoreErrorCode?
     /// The query's results, in its order, cursors and limits applied.
     func results(of query: Query) throws -> [QueryDocumentSnapshot]
     /// The collection's documents a page at a time, in id order (`CollectionPages`).
@@ -76,6 +79,7 @@ package struct WrittenDocument: Sendable {
 }
 
 extension StorageBackend {
+    package func refusal(of definition: QueryDefinition) -> FirestoreErrorCode? { nil }
     package func watches(_ query: QueryDefinition) -> Bool { false }
     package func fileURL(for path: ResourcePath) -> URL? { nil }
     package func idsWithCollections(in collection: ResourcePath) throws -> [String]? { nil }

@@ -177,14 +177,17 @@ public class Query: @unchecked Sendable, Hashable {
         return evaluator.matches(snapshot)
     }
 
-    /// Why this query was refused while it was built, nil when it was not.
-    package var refusal: String? { invalid.map { "\(publicError($0))" } }
+    /// Why this query was refused while it was built, or is by its store, nil when it was not.
+    package var refusal: String? {
+        invalid.map { "\(publicError($0))" } ?? firestore.backend.refusal(of: definition).map { "\($0)" }
+    }
 
     // MARK: Reading
 
     /// Throws why this query cannot be run.
     func checkRunnable() throws {
         if let invalid { throw publicError(invalid) }
+        if let refused = firestore.backend.refusal(of: definition) { throw refused }
         try definition.checkReadable()
     }
 

@@ -27,6 +27,9 @@ final class QueryWordsTests: StoreTestCase {
 
     func testEachWordIsFoundInSomeStringOfTheDocumentInEitherCase() async throws {
         #if SHELF_REMOTE_TESTS
+        XCTAssertTrue(books.containing(words: ["melville"]).refusal?.contains("no text search") == true,
+                      "refused before anything is sent, for a list to say so at once")
+        XCTAssertNil(books.whereField("pages", isGreaterThan: 1).refusal)
         do {
             _ = try await books.containing(words: ["melville"]).getDocuments()
             XCTFail("words were sent over Firestore's protocol")
@@ -34,6 +37,7 @@ final class QueryWordsTests: StoreTestCase {
             XCTAssertTrue("\(error)".contains("Firestore's protocol has no text search"), "\(error)")
         }
         #else
+        XCTAssertNil(books.containing(words: ["melville"]).refusal)
         let melville = try await ids(books.containing(words: ["melville"]).order(by: "title"))
         XCTAssertEqual(melville, ["budd", "moby", "pierre", "ref"], "a field named $ref is a string field like any other")
         let two = try await ids(books.containing(words: ["HERMAN", "navy"]))

@@ -40,8 +40,9 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
 
     var collectionID: String { collection.path }
     var title: String { presentation.title }
-    /// Loaded once counted: the rows are then known, each read as it is shown.
-    var isLoaded: Bool { window.count != nil }
+    /// Loaded once counted: the rows are then known, each read as it is shown. A refused
+    /// filter lists nothing at once, as on a collection held whole.
+    var isLoaded: Bool { window.count != nil || listedRefusal != nil }
     var loadProgress: (read: Int, total: Int?)? { nil }
     var statusMessage: String? {
         if isGone { return "The '\(collectionID)' collection is gone" }
@@ -98,14 +99,18 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     /// A filter refused (`problem(with:)`) lists nothing, as on a collection held whole.
     func rows(by sort: SortOrder, matching filter: ListFilter, narrowing earlier: ListedRows?) -> ListedRows {
         if listed.sort != sort || listed.filter != filter { replaceWindow(sort: sort, filter: filter) }
-        return .all(problem(with: filter) == nil ? rowCount : 0)
+        return .all(listedRefusal == nil ? rowCount : 0)
     }
+
+    /// Why the filter listed is refused (`problem(with:)`), nil when it is not.
+    private var listedRefusal: String?
 
     private func replaceWindow(sort: SortOrder, filter: ListFilter) {
         if listed.filter.isEmpty, let count = window.count { unfilteredCount = count }
         window.stop()
         versionBase += window.version + 1
         listed = (sort, filter)
+        listedRefusal = problem(with: filter)
         window = QueryWindow(Self.query(on: collection, sort: sort, filter: filter, columns: shownColumns), pageSize: pageSize, counts: counts)
         windowsMade += 1
     }
@@ -139,10 +144,10 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
         })
     }
 
-    /// A comparison Firestore refuses; a store that cannot match words (one served over
-    /// Firestore's protocol) says so when the window reads (`statusMessage`).
+    /// A comparison Firestore refuses, or words a store cannot match (one served over
+    /// Firestore's protocol, which has no text search).
     func problem(with filter: ListFilter) -> String? {
-        filter.comparisons.isEmpty ? nil : Self.query(on: collection, sort: listed.sort, filter: filter, columns: shownColumns).refusal
+        filter.isEmpty ? nil : Self.query(on: collection, sort: listed.sort, filter: filter, columns: shownColumns).refusal
     }
 
     /// The models of the documents read, decoded as they are drawn, kept while the window's

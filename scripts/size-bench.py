@@ -39,6 +39,10 @@ smaller). With --cold (as root), each start of Shelf on a folder follows
 to write the first time (and visidata some 10 GiB to read them); later runs find them there:
 
     python3 scripts/size-bench.py --folder 100000,1000000 --postgres 1000000,10000000
+
+With --serve, each PostgreSQL size has a row more: the app as a client of `shelf serve` on the
+same database (firestore://), another client's changes still made with psql, and its filter
+`pages>400` (Firestore's protocol has no text search, so the words are refused there).
 """
 import argparse, json, os, re, shutil, statistics, subprocess, sys, time
 
@@ -240,15 +244,36 @@ def drop_page_cache():
         f.write("3\n")
 
 
+class Served:
+    """`shelf serve` on `data` on a free port of 127.0.0.1, for as long as the `with` lasts; `url`
+    is the firestore:// address of its project "demo"."""
+
+    def __init__(self, shelf, data):
+        self.command = [shelf, "serve", "--data", data, "--port", "0"]
+
+    def __enter__(self):
+        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        if not line.startswith("Serving"):
+            self.process.kill()
+            raise SystemExit(f"size-bench: shelf serve did not start: {line}{self.process.stderr.read()}")
+        self.url = "firestore://" + line.split(" on ")[1].split(" ")[0] + "/demo"
+        return self
+
+    def __exit__(self, *_):
+        self.process.terminate()
+        self.process.wait(30)
+
+
 def merged(runs):
     """Each figure of several runs (tuples of `compare.Figure`), as one figure of all their values."""
     return tuple(compare.Figure([v for run in runs for v in run[i].values], runs[0][i].unit) for i in range(len(runs[0])))
 
 
-def shelf_run(shelf, data, repeats, writer, cold=False, keys=True):
+def shelf_run(shelf, data, repeats, writer, cold=False, keys=True, filter_text="river 9"):
     """First rows, fully loaded, peak memory over `repeats` starts; live changes by `writer`, sort
-    and filter keys on the last (unless not `keys`). `cold`: each start just after the page cache
-    is dropped."""
+    and filter keys (`filter_text` typed after `/`) on the last (unless not `keys`). `cold`: each
+    start just after the page cache is dropped."""
     timings = os.path.join(compare.WORK, "size-timings.log")
     visible, loaded, memory, changes, sorts, filters = [], [], [], [], ([], []), ([], [])
     peak_filtered = None  # VmHWM once filtered: the search texts made
@@ -266,7 +291,7 @@ def shelf_run(shelf, data, repeats, writer, cold=False, keys=True):
                 changes = live_changes(session, writer)
                 compare.log(f"  live changes: {', '.join(f'{ms:.0f}' for ms in changes)} ms")
                 sorts = key_latencies(session, ["s", "S", "s"], 0.5)
-                filters = key_latencies(session, ["/"] + list("river 9"), 0.2, done=filtered)
+                filters = key_latencies(session, ["/"] + list(filter_text), 0.2, done=filtered)
                 peak_filtered = session.status("VmHWM")
                 compare.log(f"  keys: sort {keys_text(sorts)}, filter {keys_text(filters)}, then peak {peak_filtered / 1048576:.0f} MiB")
                 os.write(session.fd, b"\x1b")
@@ -290,6 +315,8 @@ def main():
     parser.add_argument("--postgres", default="1000000", help="PostgreSQL sizes (default 1000000; '' for none)")
     parser.add_argument("--url", help="a database of your own (postgresql://…) for the one PostgreSQL size; default: a throwaway cluster")
     parser.add_argument("--repeats", type=int, default=1, help="starts of each app; medians printed (default 1)")
+    parser.add_argument("--serve", action="store_true",
+                        help="also the app as a client of `shelf serve` on each PostgreSQL database (firestore://; its filter is pages>400)")
     parser.add_argument("--skip-peers", action="store_true", help="no visidata")
     parser.add_argument("--cold", action="store_true", help="each start of Shelf on a folder just after the page cache is dropped (root)")
     parser.add_argument("--binary", default=os.path.join(compare.ROOT, ".build", "release", "shelf"))
@@ -335,6 +362,12 @@ def main():
             jsonl_of.setdefault(count, jsonl)
             compare.log(f"Shelf on PostgreSQL with {count:,} books")
             rows.append(("PostgreSQL", count) + shelf_run(args.binary, url, args.repeats, PostgresWriter(url)))
+            if args.serve:
+                with Served(args.binary, url) as served:
+                    compare.log(f"Shelf as a client of shelf serve ({served.url}) on PostgreSQL with {count:,} books")
+                    # Firestore's protocol has no text search: a comparison is the query's filter.
+                    rows.append(("firestore:// (shelf serve on PostgreSQL)", count)
+                                + shelf_run(args.binary, served.url, args.repeats, PostgresWriter(url), filter_text="pages>400"))
     finally:
         if cluster:
             cluster.stop()

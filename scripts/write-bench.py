@@ -7,11 +7,12 @@
 Each round writes COUNT books with `shelf generate` into a new folder, the same number of files
 of the same size with scripts/write-floor.c (temporary name, write, rename, one `syncfs` every
 500: a batch's own work, without encoding, times or journal), and exports the generated books
-into another new folder with `shelf export`. Nothing is deleted until the end: ext4 without a
-journal (this machine's disk) skips inodes freed in the last minutes when it allocates new ones,
-which slows whatever writes next by up to 3×, so run it well after deleting other large
-folders. What runs later in a round finds the file system fuller, so the floor takes each place
-in turn from round to round (first, after generate, after export, …). Prints each round's wall
+into another new folder with `shelf export` (the exports copy books generated at the start of
+the round, untimed). Nothing is deleted until the end: ext4 without a journal (this machine's
+disk) skips inodes freed in the last minutes when it allocates new ones, which slows whatever
+writes next by up to 3×, so run it well after deleting other large folders. What runs later in
+a round is slower, so each round's order is the last one's turned by one: every step takes
+every place in turn (give a multiple of 3 rounds, of 5 with --before). Prints each round's wall
 times and the medians' ratios to the floor. With --before, an earlier build of shelf generates
 and exports in each round too, after the others.
 
@@ -89,14 +90,20 @@ def main():
     try:
         for round in range(1, args.rounds + 1):
             row = {}
-            steps = []
+            # What the exports copy, written before the timed steps, so that no step needs
+            # another and each can take any place in the round.
+            source = folder(f"source-{round}")
+            subprocess.run([args.shelf, "generate", "--data", source, "--count", str(args.count)], check=True, stdout=subprocess.DEVNULL)
+            steps = [("floor", None)]
             for name, shelf in binaries:
-                generated = folder(f"{name}generated-{round}")
-                steps.append((name + "generate", [shelf, "generate", "--data", generated, "--count", str(args.count)]))
-                steps.append((name + "export", [shelf, "export", "--data", generated, "--to", folder(f"{name}export-{round}")]))
-            # What runs later in a round finds the file system fuller: the floor takes each
-            # place in turn (first, between, last), so the medians compare like with like.
-            steps.insert((round - 1) % (len(steps) + 1), ("floor", None))
+                steps.append((name + "generate", [shelf, "generate", "--data", folder(f"{name}generated-{round}"), "--count", str(args.count)]))
+                steps.append((name + "export", [shelf, "export", "--data", source, "--to", folder(f"{name}export-{round}")]))
+            # What runs later in a round is slower (by a quarter on this machine, whatever it
+            # is): each round's order is the last one's turned by one, so every step takes every
+            # place in turn and the medians compare like with like (rounds a multiple of the
+            # steps' number: 3, or 5 with --before).
+            shift = (round - 1) % len(steps)
+            steps = steps[shift:] + steps[:shift]
             for key, command in steps:
                 if command is None:
                     if size is None:

@@ -246,18 +246,23 @@ def drop_page_cache():
 
 class Served:
     """`shelf serve` on `data` on a free port of 127.0.0.1, for as long as the `with` lasts; `url`
-    is the firestore:// address of its project "demo"."""
+    is the firestore:// address of its project "demo". What it prints goes to a log file, read
+    for the address (a pipe left unread would stop the server once full)."""
 
     def __init__(self, shelf, data):
         self.command = [shelf, "serve", "--data", data, "--port", "0"]
+        self.log = os.path.join(compare.WORK, "size-bench-serve.log")
 
     def __enter__(self):
-        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline()
-        if not line.startswith("Serving"):
-            self.process.kill()
-            raise SystemExit(f"size-bench: shelf serve did not start: {line}{self.process.stderr.read()}")
-        self.url = "firestore://" + line.split(" on ")[1].split(" ")[0] + "/demo"
+        with open(self.log, "w") as log:
+            self.process = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while not (address := re.search(r"^Serving .* on (\S+) ", open(self.log).read(), re.M)):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.process.kill()
+                raise SystemExit(f"size-bench: shelf serve did not start:\n{open(self.log).read()}")
+            time.sleep(0.05)
+        self.url = f"firestore://{address.group(1)}/demo"
         return self
 
     def __exit__(self, *_):

@@ -14,7 +14,7 @@ writes next by up to 3×, so run it well after deleting other large folders. Wha
 a round is slower, so each round's order is the last one's turned by one: every step takes
 every place in turn (give a multiple of 3 rounds, of 5 with --before). Prints each round's wall
 times and the medians' ratios to the floor. With --before, an earlier build of shelf generates
-and exports in each round too, after the others.
+and exports in each round too, its steps turned in with the others.
 
 With --fresh (as root) each step writes into a file system of its own, made for it: an ext4
 without a journal, as this machine's disk, in a sparse file in DIR mounted through a loop

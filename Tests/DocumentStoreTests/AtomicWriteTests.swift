@@ -136,7 +136,7 @@ final class AtomicWriteTests: StoreTestCase {
         // The writer died mid-apply: a.json is already new, b.json not yet written.
         try store.writeFile("books/a.json", #"{"v": 2}"#)
         let committed = journal([("books/a", #"{"v": 2}"#), ("books/b", #"{"v": 2}"#), ("books/gone", nil), ("new/c", #"{"v": 2}"#)])
-        try store.writeFile("books/" + committed.temporaryName(1), #"{"v": 2, "half": "#)
+        try store.writeFile("books/" + committed.temporaryNames[1], #"{"v": 2, "half": "#)
         try plant(committed)
         let reopened = try Firestore(directory: store.root)
         XCTAssertEqual(store.fileNames(in: ".shelf"), ["lock"], "the journal is gone once applied")
@@ -176,7 +176,7 @@ final class AtomicWriteTests: StoreTestCase {
         try db.document("books/a").write(["v": 1])
         let unfinished = journal([("books/a", #"{"v": 2}"#), ("books/b", #"{"v": 2}"#)], batchID: 77)
         try plant(unfinished, as: CommitJournal.temporaryFileName)
-        try store.writeFile("books/" + unfinished.temporaryName(0), #"{"v": 2}"#)
+        try store.writeFile("books/" + unfinished.temporaryNames[0], #"{"v": 2}"#)
         let reopened = try Firestore(directory: store.root)
         XCTAssertEqual(store.fileNames(in: ".shelf"), ["lock"])
         XCTAssertEqual(store.fileNames(in: "books"), ["a.json"], "its temporary files are removed, its documents never written")

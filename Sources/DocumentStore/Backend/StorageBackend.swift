@@ -19,6 +19,12 @@ package protocol StorageBackend: AnyObject, Sendable {
     /// With no writes, only checks. Returns the documents written, in the order first written,
     /// with the update time the commit gave each.
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument]
+    /// Does ahead the part of committing `writes` that depends on nothing stored (a folder
+    /// encodes each file and the journal); nil when there is none. Never fails: writes it
+    /// cannot prepare are committed as they are, and fail then if they must.
+    func prepare(_ writes: [DocumentWrite], store: Firestore) -> (any Sendable)?
+    /// Commits writes `prepare` made ready, as `commit` does with no documents to check.
+    func commit(_ prepared: PreparedCommit, store: Firestore) throws -> [WrittenDocument]
     /// Why the storage cannot run queries of `definition` (words in a document's text, which
     /// Firestore's protocol has no filter for), nil when it can: known before anything is sent.
     func refusal(of definition: QueryDefinition) -> FirestoreErrorCode?
@@ -80,6 +86,10 @@ package struct WrittenDocument: Sendable {
 
 extension StorageBackend {
     package func refusal(of definition: QueryDefinition) -> FirestoreErrorCode? { nil }
+    package func prepare(_ writes: [DocumentWrite], store: Firestore) -> (any Sendable)? { nil }
+    package func commit(_ prepared: PreparedCommit, store: Firestore) throws -> [WrittenDocument] {
+        try commit(prepared.writes, expecting: [:], store: store)
+    }
     package func watches(_ query: QueryDefinition) -> Bool { false }
     package func fileURL(for path: ResourcePath) -> URL? { nil }
     package func idsWithCollections(in collection: ResourcePath) throws -> [String]? { nil }

@@ -12,7 +12,9 @@ import Foundation
 ///
 /// 1. rolls forward a committed `.shelf/journal` left by a writer that died (see Recovery);
 /// 2. checks a transaction's preconditions, applies the writes' transforms, encodes every new
-///    document (any error so far: nothing was written);
+///    document and this journal (any error so far: nothing was written); writes that depend on
+///    nothing stored are applied and encoded before the lock is taken instead, by a bulk writer
+///    on another thread (`DocumentFiles.prepare`);
 /// 3. opens (creating if needed) every folder the batch writes into;
 /// 4. writes this journal to `.shelf/journal.tmp`: a random batch id, then for each document its
 ///    path and its new bytes, or "delete", then a checksum of all that;
@@ -86,13 +88,10 @@ struct CommitJournal: Equatable {
         var keptTimes: DocumentTimes? = nil
     }
 
-    var batchID: UInt64
-    var entries: [Entry]
-
-    /// The temporary file beside document number `index` of this batch.
-    func temporaryName(_ index: Int) -> String {
-        ".shelf-\(String(batchID, radix: 36))-\(index).tmp"
-    }
+    let batchID: UInt64
+    let entries: [Entry]
+    /// The temporary file beside each document of this batch, by the entry's index.
+    let temporaryNames: [String]
 
     // MARK: Encoding
 
@@ -147,13 +146,14 @@ struct CommitJournal: Equatable {
             entries.append(entry)
         }
         guard reader.offset == end else { return nil }
-        self.batchID = batchID
-        self.entries = entries
+        self.init(batchID: batchID, entries: entries)
     }
 
     init(batchID: UInt64, entries: [Entry]) {
         self.batchID = batchID
         self.entries = entries
+        let prefix = ".shelf-\(String(batchID, radix: 36))-"
+        temporaryNames = entries.indices.map { prefix + String($0) + ".tmp" }
     }
 
     private struct Reader {

@@ -64,10 +64,10 @@ extension DocumentFiles {
 
     /// Steps 3 to 9 of the protocol, under the write lock.
     /// Returns the times each entry's document was given (nil: deleted).
-    func commitJournaled(_ entries: [CommitJournal.Entry]) throws(DocumentStoreError) -> [DocumentTimes?] {
+    /// `encoded`: the journal's file.
+    func commitJournaled(_ journal: CommitJournal, encoded: [UInt8]) throws(DocumentStoreError) -> [DocumentTimes?] {
         let barrier = DurabilityBarrier.chosen
-        var random = SystemRandomNumberGenerator()
-        let journal = CommitJournal(batchID: random.next(), entries: entries)
+        let entries = journal.entries
         let shelf = try openShelfFolder()
         defer { close(shelf) }
         var folders = FolderCache()
@@ -77,7 +77,7 @@ extension DocumentFiles {
 
         // 4. The journal, complete but not yet durable.
         let shelfDisplay = display([Self.shelfFolder])
-        try writeFile(CommitJournal.temporaryFileName, in: shelf, journal.encoded, exclusive: false, sync: false, display: shelfDisplay)
+        try writeFile(CommitJournal.temporaryFileName, in: shelf, encoded, exclusive: false, sync: false, display: shelfDisplay)
 
         // 5. The documents' temporary files; 6. the commit point.
         var temporaries: [(Int32, String)] = []
@@ -85,7 +85,7 @@ extension DocumentFiles {
         do throws(DocumentStoreError) {
             for (index, entry) in entries.enumerated() {
                 guard let bytes = entry.bytes, let dirFD = try folders.open(entry.path.parent.segments, create: true, in: self) else { continue }
-                let name = journal.temporaryName(index)
+                let name = journal.temporaryNames[index]
                 times[index] = try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile, display: display(entry.path.parent.segments),
                                              times: entry.keptTimes.map { .kept($0) } ?? .new)
                 temporaries.append((dirFD, name))
@@ -121,7 +121,7 @@ extension DocumentFiles {
             func shown() -> String { display(entry.path.segments.dropLast() + [fileName]) }
             if let bytes = entry.bytes {
                 guard let dirFD = try folders.open(segments, create: true, in: self) else { continue }
-                let name = journal.temporaryName(index)
+                let name = journal.temporaryNames[index]
                 let failure: Int32
                 if written != nil, entry.keptTimes == nil {
                     failure = placeNewDocument(name, as: fileName, in: dirFD, syncing: barrier.syncsEachFile, stamped: &written![index])
@@ -199,7 +199,7 @@ extension DocumentFiles {
                 defer { folders.closeAll() }
                 for (index, entry) in unfinished.entries.enumerated() where entry.bytes != nil {
                     if let dirFD = try? folders.open(entry.path.parent.segments, create: false, in: self) {
-                        unlinkat(dirFD, unfinished.temporaryName(index), 0)
+                        unlinkat(dirFD, unfinished.temporaryNames[index], 0)
                     }
                 }
             }
@@ -244,19 +244,27 @@ extension DocumentFiles {
 /// The folders a batch writes into, each opened once; nil for one that does not exist.
 struct FolderCache {
     private var folders: [[String]: Int32?] = [:]
+    /// The folder asked for last: a batch's documents are mostly in one, found without hashing.
+    private var last: (segments: [String], fd: Int32)?
 
     var openFolders: [Int32] { folders.values.compactMap { $0 } }
 
     mutating func open(_ segments: [String], create: Bool, in files: DocumentFiles) throws(DocumentStoreError) -> Int32? {
-        if let known = folders[segments], known != nil || !create { return known }
+        if let last, last.segments == segments { return last.fd }
+        if let known = folders[segments], known != nil || !create {
+            if let known { last = (segments, known) }
+            return known
+        }
         let fd = try files.openFolder(segments, create: create)
         folders[segments] = fd
+        if let fd { last = (segments, fd) }
         return fd
     }
 
     mutating func closeAll() {
         for fd in openFolders { close(fd) }
         folders = [:]
+        last = nil
     }
 }
 

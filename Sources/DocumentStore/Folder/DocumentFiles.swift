@@ -321,7 +321,7 @@ final class DocumentFiles: Sendable {
         return readDocument(in: dirFD, fileName: path.last + Self.fileExtension, store: store).0
     }
 
-    // MARK: Writing
+    // MARK: Writing (DocumentFiles+Writing.swift): what tests count
 
     /// What this store asked the kernel to make durable: every `fsync`, `fdatasync`, `syncfs`
     /// and `sync`, and how many of them were a batch's barrier; tests check that a batch of 500
@@ -334,94 +334,7 @@ final class DocumentFiles: Sendable {
     /// How many times a write looked for the document its file replaces (for its times); tests
     /// check that a batch of new documents looks for none.
     let documentsLookedUp = Locked(0)
-
-    /// `fsync`, counted.
-    @discardableResult
-    func sync(_ fd: Int32) -> Int32 {
-        syncs.withLock { $0.calls += 1 }
-        return fsync(fd)
-    }
-
-    /// How a folder's documents change. Under the store's write lock (so read-modify-write is safe
-    /// across threads and processes), after rolling forward a batch a dead writer committed:
-    /// every document in `expected` must still be what was read (else `changedSinceRead`), then the
-    /// writes are applied to what is stored (`CommitPlan`). One document is written by one
-    /// atomic rename; several through the journal (see `CommitJournal`), all or none.
-    /// Returns the documents written, with the update time each was given.
-    @discardableResult
-    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
-                store: Firestore) throws -> [WrittenDocument] {
-        let lock = try WriteLock(files: self)
-        defer { lock.release() }
-        try recoverUnderLock()
-        var entries: [CommitJournal.Entry] = []
-        for (path, document, keptTimes) in try CommitPlan.apply(writes, expecting: expected, store: store,
-                                                                       current: { try self.document(at: $0, store: store) },
-                                                                       updated: { try self.times(at: $0)?.updated }) {
-            guard case .fields(let fields) = document else { entries.append(.init(path: path, bytes: nil)); continue }
-            let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))
-            try WriteLimits.checkSize(bytes.count, document: path.description)
-            entries.append(.init(path: path, bytes: bytes, keptTimes: keptTimes))
-        }
-        let times = entries.count == 1 ? [try persist(entries[0].bytes, at: entries[0].path, keptTimes: entries[0].keptTimes)]
-            : entries.isEmpty ? [] : try commitJournaled(entries)
-        return zip(entries, times).map { WrittenDocument(path: $0.path, updateTime: $1?.updated) }
-    }
-
-    /// Writes or deletes one document file, atomically and durably; the times it was given.
-    private func persist(_ bytes: [UInt8]?, at path: ResourcePath, keptTimes: DocumentTimes?) throws -> DocumentTimes? {
-        let folder = display(path.parent.segments)
-        guard let dirFD = try openFolder(path.parent.segments, create: bytes != nil) else { return nil }
-        defer { close(dirFD) }
-        let fileName = path.last + Self.fileExtension
-        var times: DocumentTimes?
-        if let bytes {
-            var random = SystemRandomNumberGenerator()
-            let tempName = ".shelf-\(String(random.next(), radix: 36)).tmp"
-            times = try writeFile(tempName, in: dirFD, bytes, exclusive: true, sync: true, display: folder,
-                                  times: keptTimes.map { .kept($0) } ?? .replacing(fileName))
-            guard renameat(dirFD, tempName, dirFD, fileName) == 0 else {
-                let code = errno
-                unlinkat(dirFD, tempName, 0)
-                throw DocumentStoreError.io(folder + "/" + fileName, "write", errno: code)
-            }
-        } else {
-            guard unlinkat(dirFD, fileName, 0) == 0 || errno == ENOENT else {
-                throw DocumentStoreError.io(folder + "/" + fileName, "delete", errno: errno)
-            }
-        }
-        sync(dirFD)
-        return times
-    }
-
-    /// Writes `bytes` to a new file `name` in an open folder (replacing one of that name unless
-    /// `exclusive`), fsynced when `sync`. A failure removes the file. A file that is to become
-    /// a document gets its `times` first (see `stampTimes`), which it returns. `folder` names
-    /// the folder in an error, made only then (a batch writes 500 files under the write lock).
-    @discardableResult
-    func writeFile(_ name: String, in dirFD: Int32, _ bytes: [UInt8], exclusive: Bool, sync: Bool,
-                   display folder: @autoclosure () -> String, times: FileTimes? = nil) throws(DocumentStoreError) -> DocumentTimes? {
-        let fd = openat(dirFD, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
-        guard fd >= 0 else { throw .io(folder(), "write a file in", errno: errno) }
-        var written = 0
-        var failure: Int32 = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = errno
-                break
-            }
-            written += n
-        }
-        var stamped: DocumentTimes?
-        if failure == 0, let times { failure = stampTimes(fd, times, in: dirFD, stamped: &stamped) }
-        if failure == 0 && sync && self.sync(fd) != 0 { failure = errno }
-        if close(fd) != 0 && failure == 0 && errno != EINTR { failure = errno }
-        if failure != 0 {
-            unlinkat(dirFD, name, 0)
-            throw .io(folder() + "/" + name, "write", errno: failure)
-        }
-        return stamped
-    }
+    /// How many documents a commit encoded while it held the write lock; tests check that a
+    /// prepared batch (`prepare`) encodes none there.
+    let documentsEncodedUnderLock = Locked(0)
 }

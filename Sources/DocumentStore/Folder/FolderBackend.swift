@@ -29,6 +29,15 @@ final class FolderBackend: StorageBackend {
         return []
     }
 
+    func prepare(_ writes: [DocumentWrite], store: Firestore) -> (any Sendable)? {
+        DocumentFiles.prepare(writes, store: store)
+    }
+
+    func commit(_ prepared: PreparedCommit, store: Firestore) throws -> [WrittenDocument] {
+        guard let files = prepared.made as? DocumentFiles.PreparedFiles else { return try commit(prepared.writes, expecting: [:], store: store) }
+        return try self.files.commit(files)
+    }
+
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {
         try QuerySource.results(of: query, files: files)
     }

@@ -13,6 +13,8 @@ public final class WriteBatch: @unchecked Sendable {
         var writes: [DocumentWrite] = []
         var problem: Error?
         var isCommitted = false
+        /// Made by `prepare`; stale once a write is added after it.
+        var prepared: PreparedCommit?
     }
     private let state = Locked(State())
 
@@ -109,18 +111,34 @@ public final class WriteBatch: @unchecked Sendable {
 
     // MARK: Committing
 
+    /// Ours, for bulk writers (`shelf generate`, `export`): does now, on this thread, the part of
+    /// the commit that depends on nothing stored (on a folder, encoding each file and the
+    /// journal), so that a pipeline's writing thread only writes. Committing is the same
+    /// either way; a write added after this undoes it.
+    package func prepare() {
+        guard let writes = state.withLock({ $0.problem == nil && !$0.isCommitted ? $0.writes : nil }),
+              !writes.isEmpty, writes.count <= Self.maxWrites,
+              let made = firestore.backend.prepare(writes, store: firestore) else { return }
+        state.withLock { state in
+            if state.writes.count == writes.count { state.prepared = PreparedCommit(writes: writes, made: made) }
+        }
+    }
+
     /// Ours: commits and throws the error, for callers that must not fail silently.
     public func commitNow() throws {
-        let writes = try state.withLock { state throws -> [DocumentWrite] in
+        let (writes, prepared) = try state.withLock { state throws -> ([DocumentWrite], PreparedCommit?) in
             if let problem = state.problem { throw publicError(problem) }
             if state.isCommitted { throw DocumentStoreError.invalidCall("a write batch can be committed only once").firestoreError }
             state.isCommitted = true
-            return state.writes
+            // Writes are only ever added: the same count is the same writes.
+            return (state.writes, state.prepared.flatMap { $0.writes.count == state.writes.count ? $0 : nil })
         }
         guard writes.count <= Self.maxWrites else {
             throw DocumentStoreError.invalidCall("a write batch holds at most \(Self.maxWrites) writes, this one has \(writes.count)").firestoreError
         }
-        do { try firestore.commit(writes) } catch { throw publicError(error) }
+        do {
+            if let prepared { try firestore.commit(prepared) } else { try firestore.commit(writes) }
+        } catch { throw publicError(error) }
     }
 
     /// Commits; a failure goes to the store's `writeErrorHandler`, or standard error.

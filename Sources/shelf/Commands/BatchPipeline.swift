@@ -1,8 +1,9 @@
 import Dispatch
 
 /// Batches made one ahead: while the caller writes one batch, the next is made on another
-/// thread, so making documents (building, encoding, reading their times) and the kernel's work
-/// of writing files share the two cores instead of taking turns (`shelf generate`, `export`).
+/// thread, so making documents (building, encoding, reading their times, preparing the commit:
+/// `WriteBatch.prepare`) and the kernel's work of writing files share the two cores instead of
+/// taking turns (`shelf generate`, `export`).
 enum BatchPipeline {
     /// Calls `write` with `make(0)`, `make(1)`, …, in order, until `make` returns nil, each
     /// next batch made while the one before is written. The first error of either ends it (a

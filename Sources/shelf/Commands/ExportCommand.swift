@@ -81,7 +81,9 @@ struct StoreExport {
             let page = try pages.next()
             guard !page.isEmpty else { return nil }
             let readable = page.filter { $0.readError == nil }
-            return ReadPage(documents: page, readable: readable, batch: readable.isEmpty ? nil : try Self.batch(of: readable, into: destination))
+            let batch = readable.isEmpty ? nil : try Self.batch(of: readable, into: destination)
+            batch?.prepare()
+            return ReadPage(documents: page, readable: readable, batch: batch)
         }, write: { page, _ in
             for document in page.documents {
                 guard let error = document.readError else { continue }

@@ -47,6 +47,7 @@ struct GenerateCommand: ParsableCommand {
             for index in (first + number * Self.batchSize)..<(first + min((number + 1) * Self.batchSize, count)) {
                 try batch.setData(from: SyntheticBooks.book(index), forDocument: books.document(Self.id(index)))
             }
+            batch.prepare()
             return batch
         }, write: { batch, number in
             try batch.commitNow()

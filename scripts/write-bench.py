@@ -13,12 +13,14 @@ disk) skips inodes freed in the last minutes when it allocates new ones, which s
 writes next by up to 3×, so run it well after deleting other large folders. What runs later in
 a round is slower, so each round's order is the last one's turned by one: every step takes
 every place in turn (give a multiple of 3 rounds, of 5 with --before). Prints each round's wall
-times and the medians' ratios to the floor. With --before, an earlier build of shelf generates
+times and the ratios of the medians and of the means to the floor: each step took each place
+equally often, so the means are the fair comparison when places differ much. With --before, an earlier build of shelf generates
 and exports in each round too, its steps turned in with the others.
 
-With --fresh (as root) each step writes into a file system of its own, made for it: an ext4
-without a journal, as this machine's disk, in a sparse file in DIR mounted through a loop
-device, unmounted and removed after its round. No step then finds the inodes another freed,
+With --fresh (as root) each step writes into a file system of its own, made just before it: an
+ext4 without a journal, as this machine's disk, its inode tables zeroed by mkfs (not in the
+background while steps run), in a sparse file in DIR mounted through a loop device, unmounted
+and removed once the step is timed. No step then finds the inodes another freed,
 and the disk under them is the same. Before each step everything written so far is flushed
 (`sync`), so that no step pays for an earlier one's writeback.
 """
@@ -44,11 +46,21 @@ class FreshFileSystems:
         image, mount = os.path.join(self.work, name + ".img"), os.path.join(self.work, name + ".fs")
         with open(image, "wb") as f:
             f.truncate(self.count * 12 * 1024 + (256 << 20))  # 4 KiB a file, an inode each 4 KiB, and room
-        subprocess.run(["mkfs.ext4", "-q", "-F", "-O", "^has_journal", "-i", "4096", image], check=True)
+        # Inode tables zeroed now, not by the kernel's ext4lazyinit thread in the background
+        # while the steps write (the file systems of later steps would share the disk with it).
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-O", "^has_journal", "-i", "4096",
+                        "-E", "lazy_itable_init=0", image], check=True)
         os.makedirs(mount)
         subprocess.run(["mount", "-o", "loop", image, mount], check=True)
         self.mounted.append((mount, image))
         return os.path.join(mount, name)
+
+    def release(self, folder):
+        """Unmounts and removes the file system `folder` is in, once its step is timed."""
+        for mount, image in [pair for pair in self.mounted if folder.startswith(pair[0] + os.sep)]:
+            subprocess.run(["umount", mount], check=False)
+            os.remove(image)
+            self.mounted.remove((mount, image))
 
     def close(self):
         for mount, image in self.mounted:
@@ -94,23 +106,31 @@ def main():
             # another and each can take any place in the round.
             source = folder(f"source-{round}")
             subprocess.run([args.shelf, "generate", "--data", source, "--count", str(args.count)], check=True, stdout=subprocess.DEVNULL)
-            steps = [("floor", None)]
+            # Each step writes into a folder of its own (with --fresh a file system of its own,
+            # made just before the step and removed once it is timed): the step, its folder's
+            # name, and its command given that folder.
+            steps = [("floor", f"floor-{round}", None)]
             for name, shelf in binaries:
-                steps.append((name + "generate", [shelf, "generate", "--data", folder(f"{name}generated-{round}"), "--count", str(args.count)]))
-                steps.append((name + "export", [shelf, "export", "--data", source, "--to", folder(f"{name}export-{round}")]))
+                steps.append((name + "generate", f"{name}generated-{round}",
+                              lambda target, shelf=shelf: [shelf, "generate", "--data", target, "--count", str(args.count)]))
+                steps.append((name + "export", f"{name}export-{round}",
+                              lambda target, shelf=shelf: [shelf, "export", "--data", source, "--to", target]))
             # What runs later in a round is slower (by a quarter on this machine, whatever it
             # is): each round's order is the last one's turned by one, so every step takes every
-            # place in turn and the medians compare like with like (rounds a multiple of the
+            # place in turn and the means compare like with like (rounds a multiple of the
             # steps' number: 3, or 5 with --before).
             shift = (round - 1) % len(steps)
             steps = steps[shift:] + steps[:shift]
-            for key, command in steps:
+            for key, target_name, command in steps:
                 if command is None:
                     if size is None:
                         size = books_size(work, args.shelf)
-                    command = [floor, folder(f"floor-{round}"), str(args.count), "500", str(size)]
+                    command = lambda target: [floor, target, str(args.count), "500", str(size)]
+                target = folder(target_name)
                 os.sync()  # no step pays for the writeback of the one before
-                row[key] = timed(command)
+                row[key] = timed(command(target))
+                if systems:
+                    systems.release(target)
             if systems:
                 systems.close()
             rows.append({key: row[key] for key in ["floor"] + [name + step for name, _ in binaries for step in ("generate", "export")]})
@@ -129,6 +149,8 @@ def main():
     for index, row in enumerate(rows, 1):
         line(str(index), row)
     line("median", {key: statistics.median(row[key] for row in rows) for key in columns})
+    # Every step took every place equally often: their means are the fair comparison.
+    line("mean", {key: statistics.mean(row[key] for row in rows) for key in columns})
 
 
 if __name__ == "__main__":

@@ -40,8 +40,10 @@ public struct ListWidget: Widget, Hashable, Sendable {
         canvas.fill(area, style: style)
         guard !area.isEmpty else { return }
         guard !rows.isEmpty else {
-            canvas.write(emptyText.truncated(toWidth: area.width), at: area.origin,
-                         style: style.dimmed(), clippedTo: area.width)
+            // Wrapped: it may say why the list is empty (a refused filter) at length.
+            for (line, text) in TextWrapper.wrap(emptyText, width: area.width, maxLines: area.height, markingCut: true).enumerated() {
+                canvas.write(text, at: Point(x: area.x, y: area.y + line), style: style.dimmed(), clippedTo: area.width)
+            }
             return
         }
         let visible = renderedState(in: area)

@@ -11,7 +11,7 @@ enum PromptUpdate {
             state.mode = .browse
             let visible = state.visibleRows(of: state.tab)
             state.select(position: visible.isEmpty ? nil : 0, in: visible)
-            if let problem = state.tab.problem(with: ListFilter(text)) { return Reply(notice: "The filter \"\(text.shownInMessage)\" is refused: \(problem)") }
+            if let problem = state.tab.problem(with: ListFilter(text)) { return Reply(notice: ListFilter.refusal(of: text, problem)) }
             if visible.isEmpty && !text.isEmpty && state.tab.isLoaded { return Reply(notice: "Nothing matches \"\(text)\"") }
         case .escape:
             state.current.filter = nil

@@ -109,3 +109,11 @@ struct ListFilter: Equatable {
         }
     }
 }
+
+extension ListFilter {
+    /// Why the typed filter lists nothing though documents may match: in the list while it is
+    /// typed, and said again on Enter.
+    static func refusal(of text: String, _ problem: String) -> String {
+        "The filter \"\(text.shownInMessage)\" is refused: \(problem)"
+    }
+}

@@ -193,7 +193,8 @@ public enum AppView {
                 }))
             }
         }
-        let empty = ready ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : "Nothing matches \"\(filter)\"") : waitingText(model, tab)
+        let refused = filter.isEmpty ? nil : tab.problem(with: ListFilter(filter)).map { ListFilter.refusal(of: filter, $0) }
+        let empty = ready ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : refused ?? "Nothing matches \"\(filter)\"") : waitingText(model, tab)
         ListWidget(rows: rows, state: ListState(selected: position.map { $0 - offset }, offset: 0), emptyText: empty,
                    reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)

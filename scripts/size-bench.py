@@ -104,11 +104,12 @@ def seeded_database(shelf, url, count):
 
 def rows_read(lines):
     """The list shows its rows, none still on its way (a window of a query draws those as …,
-    and says "Loading" until counted), or that nothing matches."""
+    and says "Loading" until counted), or that nothing matches (or why the filter is refused:
+    a word, over `firestore://`)."""
     body = lines[1:-1]
     if any(UNREAD.match(line) or "│Loading " in line or "│Sorting " in line for line in body):
         return False
-    return compare.has_book_row(lines) or any("Nothing matches" in line for line in body)
+    return compare.has_book_row(lines) or any("Nothing matches" in line or "│The filter " in line for line in body)
 
 
 UNREAD = re.compile(r"^│\s+…\s")

@@ -45,9 +45,12 @@ final class GenerateCommandTests: ScratchFolderTestCase {
     }
 
     func testACountBelowOneIsRefused() throws {
-        let result = try run(["generate", "--data", scratch.appendingPathComponent("none").path, "--count", "0"])
-        XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.output.contains("--count must be at least 1, got 0"), result.output)
+        for count in ["0", "-5"] {
+            let result = try run(["generate", "--data", scratch.appendingPathComponent("none").path, "--count", count])
+            XCTAssertNotEqual(result.status, 0)
+            // A negative number is the option's value, not taken for an option of its own.
+            XCTAssertTrue(result.output.contains("--count must be at least 1, got \(count)"), result.output)
+        }
     }
 
     /// No default to the person's own library (`$XDG_DATA_HOME/shelf`): the folder is named.

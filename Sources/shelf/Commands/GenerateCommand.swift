@@ -21,7 +21,7 @@ struct GenerateCommand: ParsableCommand {
     static let batchSize = 500
     static let idPrefix = "generated-"
 
-    @Option(help: "How many books to write.")
+    @Option(parsing: .unconditional, help: "How many books to write.")
     var count: Int = 10_000
 
     func validate() throws {

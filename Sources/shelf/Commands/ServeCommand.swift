@@ -19,7 +19,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(name: .long, help: "The port to listen on (0: any free port, printed when listening).")
+    @Option(name: .long, parsing: .unconditional, help: "The port to listen on (0: any free port, printed when listening).")
     var port = 8080
 
     func validate() throws {

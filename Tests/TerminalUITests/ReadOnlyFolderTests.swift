@@ -58,4 +58,16 @@ final class ReadOnlyFolderTests: XCTestCase {
         XCTAssertTrue(screen[3].contains("No documents in 'notes' collection"), screen.joined(separator: "\n"))
         XCTAssertTrue(screen[4].contains("Only *.json files are documents"), screen.joined(separator: "\n"))
     }
+
+    func testOnANarrowListTheHintFollowsTheWrappedMessage() async throws {
+        let app = try await makeApp()
+        let index = try XCTUnwrap(app.tabs.firstIndex { $0.collectionID == "notes" })
+        app.state.switchTab(to: index)
+        try await app.deliver()
+        let screen = app.frame(size: Size(width: 60, height: 20)).canvas.lines
+        let shown = screen.joined(separator: "\n")
+        let first = try XCTUnwrap(screen.firstIndex { $0.contains("No documents") }, shown)
+        XCTAssertTrue(screen[first + 1].contains("collection"), "the message wraps whole:\n\(shown)")
+        XCTAssertTrue(screen[first + 2].contains("Only *.json"), "the hint is below it, not over it:\n\(shown)")
+    }
 }

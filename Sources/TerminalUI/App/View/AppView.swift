@@ -198,10 +198,14 @@ public enum AppView {
         ListWidget(rows: rows, state: ListState(selected: position.map { $0 - offset }, offset: 0), emptyText: empty,
                    reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
-        // A folder of other files (notes.txt) lists nothing: say what a document is.
-        if ready && tab.isLoaded && tab.rowCount == 0 && !tab.isGone && model.documents.hasFiles && inner.height > 1 {
-            canvas.write("Only *.json files are documents".truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + 1),
-                         style: Style(dim: true), clippedTo: inner.width)
+        // A folder of other files (notes.txt) lists nothing: say what a document is, below
+        // what the empty list says (wrapped, as the list wraps it).
+        if ready && tab.isLoaded && tab.rowCount == 0 && !tab.isGone && model.documents.hasFiles {
+            let below = TextWrapper.wrap(empty, width: inner.width, maxLines: inner.height).count
+            if inner.height > below {
+                canvas.write("Only *.json files are documents".truncated(toWidth: inner.width), at: Point(x: inner.x, y: inner.y + below),
+                             style: Style(dim: true), clippedTo: inner.width)
+            }
         }
         return (layout, columns, offset)
     }

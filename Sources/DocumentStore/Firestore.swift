@@ -142,16 +142,20 @@ public final class Firestore: @unchecked Sendable {
     /// the documents written, with their times.
     @discardableResult
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:]) throws -> [WrittenDocument] {
-        if state.withLock({ $0.isTerminated }) { throw terminatedError }
-        let written = try backend.commit(writes, expecting: expected, store: self)
-        didWrite(written.map(\.path))
-        return written
+        try committing { try backend.commit(writes, expecting: expected, store: self) }
     }
 
     /// Commits writes made ready ahead (`WriteBatch.prepare`), as `commit` does.
     func commit(_ prepared: PreparedCommit) throws {
+        _ = try committing { try backend.commit(prepared, store: self) }
+    }
+
+    /// Both commits: refused once the store is terminated, and the watchers told.
+    private func committing(_ write: () throws -> [WrittenDocument]) throws -> [WrittenDocument] {
         if state.withLock({ $0.isTerminated }) { throw terminatedError }
-        didWrite(try backend.commit(prepared, store: self).map(\.path))
+        let written = try write()
+        didWrite(written.map(\.path))
+        return written
     }
 
     /// True when the folder cannot be written; writes will fail with a clear error.

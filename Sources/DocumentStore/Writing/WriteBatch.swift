@@ -114,14 +114,12 @@ public final class WriteBatch: @unchecked Sendable {
     /// Ours, for bulk writers (`shelf generate`, `export`): does now, on this thread, the part of
     /// the commit that depends on nothing stored (on a folder, encoding each file and the
     /// journal), so that a pipeline's writing thread only writes. Committing is the same
-    /// either way; a write added after this undoes it.
+    /// either way; a write added after this undoes it (`commitNow` compares the writes).
     package func prepare() {
         guard let writes = state.withLock({ $0.problem == nil && !$0.isCommitted ? $0.writes : nil }),
               !writes.isEmpty, writes.count <= Self.maxWrites,
               let made = firestore.backend.prepare(writes, store: firestore) else { return }
-        state.withLock { state in
-            if state.writes.count == writes.count { state.prepared = PreparedCommit(writes: writes, made: made) }
-        }
+        state.withLock { $0.prepared = PreparedCommit(writes: writes, made: made) }
     }
 
     /// Ours: commits and throws the error, for callers that must not fail silently.

@@ -193,8 +193,7 @@ public enum AppView {
                 }))
             }
         }
-        let refused = filter.isEmpty ? nil : tab.problem(with: ListFilter(filter)).map { ListFilter.refusal(of: filter, $0) }
-        let empty = ready ? (filter.isEmpty ? (tab.statusMessage ?? "No documents") : refused ?? "Nothing matches \"\(filter)\"") : waitingText(model, tab)
+        let empty = rows.isEmpty ? emptyText(model, tab, filter: filter, ready: ready) : ""
         ListWidget(rows: rows, state: ListState(selected: position.map { $0 - offset }, offset: 0), emptyText: empty,
                    reservedMarkerWidth: markerWidth)
             .render(into: &canvas, area: inner)
@@ -208,6 +207,15 @@ public enum AppView {
             }
         }
         return (layout, columns, offset)
+    }
+
+    /// What an empty list says: what it waits for, why its filter is refused (worked out only
+    /// then, not each frame), that nothing matches, or that nothing is there.
+    private static func emptyText(_ model: AppModel, _ tab: CollectionTab, filter: String, ready: Bool) -> String {
+        guard ready else { return waitingText(model, tab) }
+        if filter.isEmpty { return tab.statusMessage ?? "No documents" }
+        if let problem = tab.problem(with: ListFilter(filter)) { return ListFilter.refusal(of: filter, problem) }
+        return "Nothing matches \"\(filter)\""
     }
 
     /// "17/47", grouped as counts are ("1/30,047"); nil for an empty list.

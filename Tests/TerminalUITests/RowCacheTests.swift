@@ -13,17 +13,18 @@ final class RowCacheTests: XCTestCase {
         for _ in 0..<200 {
             let rows = ChangingRows()
             let cache = RowCache<Int>(placeholder: -1)
-            var made = 0
+            let made = Locked(0)
             for _ in 0..<Int.random(in: 1...6, using: &generator) {
                 for _ in 0..<Int.random(in: 1...3, using: &generator) { rows.change(&generator) }
                 let budget = Int.random(in: 0...rows.rowCount + 1, using: &generator)
-                cache.prepare(rows, budget: budget) { made += 1; return rows.names[$0] }
-                let values = cache.values(of: rows) { made += 1; return rows.names[$0] }
+                let names = rows.names
+                cache.prepare(rows, budget: budget) { made.withLock { $0 += 1 }; return names[$0] }
+                let values = cache.values(of: rows) { made.withLock { $0 += 1 }; return names[$0] }
                 XCTAssertEqual(values, rows.names)
                 XCTAssertEqual(cache.missingCount(rows), 0)
             }
-            XCTAssertEqual(made, cache.madeCount)
-            XCTAssertLessThanOrEqual(made, rows.next, "each row's value made once")
+            XCTAssertEqual(made.withLock { $0 }, cache.madeCount)
+            XCTAssertLessThanOrEqual(made.withLock { $0 }, rows.next, "each row's value made once")
         }
     }
 
@@ -44,7 +45,7 @@ final class RowCacheTests: XCTestCase {
     private func cache(_ rows: ChangingRows, budget: Int, threads: Locked<Set<ObjectIdentifier>>, calls: Locked<Int>) -> [Int] {
         let cache = RowCache<Int>(placeholder: -1)
         let names = rows.names
-        let make: (Int) -> Int = { index in
+        let make: @Sendable (Int) -> Int = { index in
             threads.withLock { _ = $0.insert(ObjectIdentifier(Thread.current)) }
             calls.withLock { $0 += 1 }
             // The first value waits (a second at most) for another thread to make one: a busy

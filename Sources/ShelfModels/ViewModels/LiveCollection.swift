@@ -74,6 +74,17 @@ public final class LiveCollection<Model: Codable & Sendable> {
     public let collection: CollectionReference
     /// In id order (by the ids' bytes) at all times, also while a large collection loads.
     public private(set) var rows: [Row] = []
+
+    /// The rows' stored documents, for work on other cores (sort keys, search texts): a row
+    /// also holds the collection's cache of decoded models, which only the main thread may
+    /// touch, so only the snapshots are handed out.
+    public var snapshots: RowSnapshots { RowSnapshots(rows: rows) }
+
+    /// The documents of the rows at one moment, readable from any thread.
+    public struct RowSnapshots: @unchecked Sendable {
+        fileprivate let rows: [Row]
+        public subscript(index: Int) -> DocumentSnapshot { rows[index].snapshot }
+    }
     /// Goes up each time the rows change, so screens can cache what they derive from them.
     public private(set) var version = 0
     /// How the rows changed at each of the last few versions (nil: not known).

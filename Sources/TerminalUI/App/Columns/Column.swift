@@ -15,13 +15,13 @@ struct Column<Model> {
     /// The cell from the stored document: by default the value at `field` as `StoredCell`
     /// writes it; nil when the document has none (such rows sort last). A column whose drawn
     /// text the model makes otherwise gives its own, so order and search follow what is drawn.
-    let stored: (DocumentSnapshot) -> StoredCell?
+    let stored: @Sendable (DocumentSnapshot) -> StoredCell?
     /// Folds `stored`'s text into a row's search text: for the default cell, read in place
     /// from the stored value (`StoredCell.folding`), to the same bytes.
-    let searchFold: (DocumentSnapshot, inout [UInt8]) -> Void
+    let searchFold: @Sendable (DocumentSnapshot, inout [UInt8]) -> Void
 
     init(_ spec: ColumnSpec, field: String? = nil, style: Style = .plain, text: @escaping (Model, DocumentSnapshot) -> String,
-         prefix: ((Model, ColorMode) -> Span)? = nil, stored: ((DocumentSnapshot) -> StoredCell?)? = nil) {
+         prefix: ((Model, ColorMode) -> Span)? = nil, stored: (@Sendable (DocumentSnapshot) -> StoredCell?)? = nil) {
         self.spec = spec
         self.field = field ?? spec.title.lowercased()
         self.style = style
@@ -41,7 +41,7 @@ struct Column<Model> {
 
     /// A column over the model alone.
     init(_ spec: ColumnSpec, field: String? = nil, style: Style = .plain, prefix: ((Model, ColorMode) -> Span)? = nil,
-         stored: ((DocumentSnapshot) -> StoredCell?)? = nil, _ text: @escaping (Model) -> String) {
+         stored: (@Sendable (DocumentSnapshot) -> StoredCell?)? = nil, _ text: @escaping (Model) -> String) {
         self.init(spec, field: field, style: style, text: { model, _ in text(model) }, prefix: prefix, stored: stored)
     }
 }
@@ -61,7 +61,7 @@ extension Column {
     /// every row on every core: the columns' folds are taken out once (copying a column a row
     /// retains each of its closures, atomically, on objects the cores share), and the id and
     /// the cells are folded from their bytes, without making their strings.
-    static func searchTextFolding(among columns: [Column]) -> (DocumentSnapshot, inout [UInt8]) -> Void {
+    static func searchTextFolding(among columns: [Column]) -> @Sendable (DocumentSnapshot, inout [UInt8]) -> Void {
         let cells = columns.map(\.searchFold)
         return { snapshot, bytes in
             snapshot.key.withTextUTF8 { TextFolding.fold(utf8: $0, into: &bytes) }

@@ -35,7 +35,7 @@ final class RowCache<Value> {
     /// rows' stored documents, which nothing changes while it runs (a million search texts
     /// took 2.6 s of one core, the first filter key waiting for them).
     @discardableResult
-    func prepare(_ rows: any VersionedRows, budget: Int, make: (Int) -> Value) -> Int {
+    func prepare(_ rows: any VersionedRows, budget: Int, make: @Sendable (Int) -> Value) -> Int {
         let indices = missingIndices(upTo: budget, of: rows)
         let made = EveryCore.map(count: indices.count, past: Self.concurrentPast) { make(indices[$0]) }
         return store(made, at: indices)
@@ -46,7 +46,7 @@ final class RowCache<Value> {
     /// order (`keep` gives a run's values, one a row): a run's search texts are folded into
     /// blocks of their own, which are then kept as they are (`RowSearchTexts`).
     @discardableResult
-    func prepare<Run>(_ rows: any VersionedRows, budget: Int, makeRun: (ArraySlice<Int>) -> Run, keep: (Run) -> [Value]) -> Int {
+    func prepare<Run>(_ rows: any VersionedRows, budget: Int, makeRun: @Sendable (ArraySlice<Int>) -> Run, keep: (Run) -> [Value]) -> Int {
         let indices = missingIndices(upTo: budget, of: rows)
         let runs = EveryCore.runs(count: indices.count, past: Self.concurrentPast) { makeRun(indices[$0]) }
         return store(runs.flatMap(keep), at: indices)
@@ -56,13 +56,13 @@ final class RowCache<Value> {
     static var concurrentPast: Int { 2_048 }
 
     /// Every row's value, made now where missing.
-    func values(of rows: any VersionedRows, make: (Int) -> Value) -> [Value] {
+    func values(of rows: any VersionedRows, make: @Sendable (Int) -> Value) -> [Value] {
         prepare(rows, budget: .max, make: make)
         return values
     }
 
     /// Every row's value, made now where missing as `prepare(_:budget:makeRun:keep:)` does.
-    func values<Run>(of rows: any VersionedRows, makeRun: (ArraySlice<Int>) -> Run, keep: (Run) -> [Value]) -> [Value] {
+    func values<Run>(of rows: any VersionedRows, makeRun: @Sendable (ArraySlice<Int>) -> Run, keep: (Run) -> [Value]) -> [Value] {
         prepare(rows, budget: .max, makeRun: makeRun, keep: keep)
         return values
     }

@@ -37,7 +37,7 @@ struct StoredCell {
     /// Folds the text of the cell of the value at `path` into `bytes`: the bytes of
     /// `TextFolding.fold` of `field(path)`'s text, read in place without making the cell or
     /// its strings (a list's search texts fold every row's cells so).
-    static func folding(_ path: [String]) -> (DocumentSnapshot, inout [UInt8]) -> Void {
+    static func folding(_ path: [String]) -> @Sendable (DocumentSnapshot, inout [UInt8]) -> Void {
         { snapshot, bytes in
             guard case .fields(let fields) = snapshot.stored else { return }
             fields.withValue(at: path) { value in
@@ -70,8 +70,8 @@ struct StoredCell {
 
     /// The cell of the value at `path` (a field's names, outermost first), `convert`ed; nil
     /// when the document has no such field (or could not be read).
-    static func field(_ path: [String], _ convert: @escaping (FirestoreValue) -> StoredCell? = { StoredCell($0) })
-        -> (DocumentSnapshot) -> StoredCell? {
+    static func field(_ path: [String], _ convert: @escaping @Sendable (FirestoreValue) -> StoredCell? = { StoredCell($0) })
+        -> @Sendable (DocumentSnapshot) -> StoredCell? {
         { snapshot in snapshot.stored.fields?.value(at: path).flatMap(convert) }
     }
 }

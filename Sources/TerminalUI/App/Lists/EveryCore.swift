@@ -5,8 +5,10 @@ import Foundation
 enum EveryCore {
     /// `transform` of each of `0..<count`, in order: on the calling thread below `past`, else
     /// on every core. `transform` runs on several threads at once, so it may only read what
-    /// nothing changes meanwhile (the rows' stored snapshots, the texts made from them).
-    static func map<T>(count: Int, past: Int, _ transform: (Int) -> T) -> [T] {
+    /// nothing changes meanwhile (the rows' stored snapshots, the texts made from them), and it
+    /// is `@Sendable` so that the compiler refuses one isolated to the main actor, which the
+    /// runtime would trap on another core (issue 51: a filter typed while books loaded).
+    static func map<T>(count: Int, past: Int, _ transform: @Sendable (Int) -> T) -> [T] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         guard count >= past && cores > 1 else { return (0..<count).map(transform) }
         let chunks = cores * 4, chunkSize = (count + chunks - 1) / chunks
@@ -27,7 +29,7 @@ enum EveryCore {
     /// `transform` of runs of `0..<count` that together cover it, in order: one run on the
     /// calling thread below `past`, else four a core, each run on one core, for work that
     /// gathers a run's results in one place (a run's search texts in blocks of their own).
-    static func runs<T>(count: Int, past: Int, _ transform: (Range<Int>) -> T) -> [T] {
+    static func runs<T>(count: Int, past: Int, _ transform: @Sendable (Range<Int>) -> T) -> [T] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         guard count >= past && cores > 1 else { return count == 0 ? [] : [transform(0..<count)] }
         let chunks = cores * 4, chunkSize = (count + chunks - 1) / chunks
@@ -42,6 +44,6 @@ enum EveryCore {
 
     /// The transform, called from every core (see `map`).
     private struct Work<T>: @unchecked Sendable {
-        let transform: (Int) -> T
+        let transform: @Sendable (Int) -> T
     }
 }

@@ -21,7 +21,7 @@ enum KnownPresentations {
                 Column(ColumnSpec("Author", minWidth: 10, weight: 2), style: dim) { $0.author },
                 Column(ColumnSpec("Pages", minWidth: 5, alignment: .right), field: "numberOfPages", style: dim) { "\($0.numberOfPages)" },
                 Column(ColumnSpec("Genres", minWidth: 10, weight: 1), style: dim) { ($0.genres ?? []).joined(separator: ", ") },
-                Column(ColumnSpec("Tags", minWidth: 12, weight: 1), style: dim, stored: StoredCell.field(["tags"], storedTags)) { book in
+                Column(ColumnSpec("Tags", minWidth: 12, weight: 1), style: dim, stored: StoredCell.field(["tags"], StoredCell.tags)) { book in
                     (book.tags ?? []).map { "\($0.title) \($0.color.hex)" }.joined(separator: ", ")
                 },
             ],
@@ -92,7 +92,7 @@ enum KnownPresentations {
                 // The swatch leads the name's cell: drawn, never searched or highlighted.
                 Column(ColumnSpec("Name", minWidth: 14, weight: 1),
                        prefix: { entry, mode in Span("    ", style: listSwatchStyle(entry.color, mode)) }) { " " + $0.name },
-                Column(ColumnSpec("Hex", minWidth: 9), field: "color", style: dim, stored: StoredCell.field(["color"], storedHex)) { $0.color.hex },
+                Column(ColumnSpec("Hex", minWidth: 9), field: "color", style: dim, stored: StoredCell.field(["color"], StoredCell.hex)) { $0.color.hex },
             ],
             nameFields: ["name"],
             detail: { entry, snapshot, mode in
@@ -119,48 +119,6 @@ enum KnownPresentations {
                         return try .model(entry, over: snapshot, in: model.live.collection)
                     })
             })
-    }
-
-    // MARK: Cells from stored values (what each column draws, without decoding the model)
-
-    /// "Fiction #ff0000, Classic #00ff00": each tag's title and colour, as the Tags column draws them.
-    static func storedTags(_ value: FirestoreValue) -> StoredCell? {
-        guard case .array(let items) = value else { return StoredCell(value) }
-        return StoredCell(text: items.map { item in
-            let fields = item.mapValue
-            let title = fields?["title"].flatMap { StoredCell($0)?.text } ?? ""
-            let color = fields?["color"].flatMap { storedHex($0)?.text } ?? ""
-            return "\(title) \(color)"
-        }.joined(separator: ", "))
-    }
-
-    /// A CSS colour as the model writes it back (`#FFF` is `#ffffff`), or the text as it is.
-    static func storedHex(_ value: FirestoreValue) -> StoredCell? {
-        guard case .string(let text) = value else { return StoredCell(value) }
-        return StoredCell(text: (try? Color(hex: text))?.hex ?? text)
-    }
-
-    /// A year, sorted by the whole date: a timestamp, or RFC 3339 text as a person writes one.
-    static func storedYear(_ value: FirestoreValue) -> StoredCell? {
-        let timestamp: Timestamp?
-        switch value {
-        case .timestamp(let stored): timestamp = stored
-        case .string(let text): timestamp = Timestamp(rfc3339: text)
-        default: timestamp = nil
-        }
-        guard let timestamp else { return StoredCell(value) }
-        return StoredCell(text: year(timestamp.dateValue()), number: Double(timestamp.seconds) + Double(timestamp.nanoseconds) / 1e9)
-    }
-
-    /// A GeoPoint's coordinate, or a map's (plain JSON holds `{"latitude": …, "longitude": …}`).
-    static func storedCoordinate(_ value: FirestoreValue, _ name: String) -> StoredCell? {
-        let coordinate: Double?
-        switch value {
-        case .geoPoint(let point): coordinate = name == "latitude" ? point.latitude : point.longitude
-        case .map(let fields): coordinate = fields[name]?.numberValue
-        default: coordinate = nil
-        }
-        return coordinate.map { StoredCell(text: "\($0)", number: $0) }
     }
 
     /// "208 #ff8700" in 256 colours: the index drawn and the colour it really is.
@@ -209,7 +167,7 @@ enum KnownPresentations {
             title: "Languages",
             columns: [
                 Column(ColumnSpec("Name", minWidth: 10, weight: 1), field: "language_name") { $0.name },
-                Column(ColumnSpec("Year", minWidth: 5, alignment: .right), style: dim, stored: StoredCell.field(["year"], storedYear)) {
+                Column(ColumnSpec("Year", minWidth: 5, alignment: .right), style: dim, stored: StoredCell.field(["year"], StoredCell.year)) {
                     year($0.year)
                 },
             ],
@@ -243,9 +201,9 @@ enum KnownPresentations {
             columns: [
                 Column(ColumnSpec("Name", minWidth: 10, weight: 1)) { $0.name },
                 Column(ColumnSpec("Latitude", minWidth: 10, alignment: .right), field: "location", style: dim,
-                       stored: StoredCell.field(["location"]) { storedCoordinate($0, "latitude") }) { "\($0.location.latitude)" },
+                       stored: StoredCell.field(["location"]) { StoredCell.coordinate($0, "latitude") }) { "\($0.location.latitude)" },
                 Column(ColumnSpec("Longitude", minWidth: 11, alignment: .right), field: "location", style: dim,
-                       stored: StoredCell.field(["location"]) { storedCoordinate($0, "longitude") }) { "\($0.location.longitude)" },
+                       stored: StoredCell.field(["location"]) { StoredCell.coordinate($0, "longitude") }) { "\($0.location.longitude)" },
             ],
             nameFields: ["name"],
             detail: { office, snapshot, _ in

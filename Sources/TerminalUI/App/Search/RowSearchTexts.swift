@@ -10,7 +10,7 @@
 @MainActor
 final class RowSearchTexts {
     /// Appends the folded search text of the row at an index to a buffer.
-    typealias Fold = (Int, inout [UInt8]) -> Void
+    typealias Fold = @Sendable (Int, inout [UInt8]) -> Void
 
     private let places = RowCache<TextBlocks.Place>(placeholder: .none)
     private var blocks = TextBlocks()
@@ -49,14 +49,22 @@ final class RowSearchTexts {
     /// are gathered on its core, then put end to end once.
     nonisolated private static func candidates(_ candidates: [Int], whoseTextIn blocks: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>,
                                                at places: UnsafeBufferPointer<TextBlocks.Place>, holds needle: UnsafeBufferPointer<UInt8>) -> [Int] {
+        let texts = SharedTexts(blocks: blocks, places: places, needle: needle)
         let runs = EveryCore.runs(count: candidates.count, past: 50_000) { run in
-            candidates[run].filter { SearchText.bytes(TextBlocks.bytes(at: places[$0], in: blocks), contain: needle) }
+            candidates[run].filter { SearchText.bytes(TextBlocks.bytes(at: texts.places[$0], in: texts.blocks), contain: texts.needle) }
         }
         guard runs.count > 1 else { return runs.first ?? [] }
         var matched: [Int] = []
         matched.reserveCapacity(runs.reduce(0) { $0 + $1.count })
         for run in runs { matched += run }
         return matched
+    }
+
+    /// The texts and the needle, read by every core while the caller holds them unchanged.
+    private struct SharedTexts: @unchecked Sendable {
+        let blocks: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>
+        let places: UnsafeBufferPointer<TextBlocks.Place>
+        let needle: UnsafeBufferPointer<UInt8>
     }
 
     /// The texts of a run of rows, in blocks of their own, and where each is in them.

@@ -78,8 +78,8 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 
     /// Folds the search text of the row at an index, from its stored document (no decode).
     private func searchTextFolding() -> RowSearchTexts.Fold {
-        let rows = live.rows, fold = Column.searchTextFolding(among: shownColumns)
-        return { fold(rows[$0].snapshot, &$1) }
+        let rows = live.snapshots, fold = Column.searchTextFolding(among: shownColumns)
+        return { fold(rows[$0], &$1) }
     }
 
     func missingSearchTexts() -> Int { searchTexts.missingCount(live) }
@@ -129,10 +129,10 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     }
 
     /// Makes the key of the row at an index, in the column, from its stored document (no decode).
-    private func sortKeyMaker(column index: Int) -> (Int) -> SortKey? {
-        let column = shownColumns[index]
-        let rows = live.rows
-        return { column.stored(rows[$0].snapshot)?.sortKey }
+    private func sortKeyMaker(column index: Int) -> @Sendable (Int) -> SortKey? {
+        let stored = shownColumns[index].stored
+        let rows = live.snapshots
+        return { stored(rows[$0])?.sortKey }
     }
 
     /// For tests: sort keys made so far, all columns.

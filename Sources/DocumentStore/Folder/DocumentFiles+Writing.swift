@@ -66,8 +66,8 @@ extension DocumentFiles {
     private static func entries(of plan: [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)]) throws -> [CommitJournal.Entry] {
         try plan.map { path, document, keptTimes in
             guard case .fields(let fields) = document else { return .init(path: path, bytes: nil) }
+            try WriteLimits.checkSize(of: fields, at: path)
             let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))
-            try WriteLimits.checkSize(bytes.count, document: path.description)
             return .init(path: path, bytes: bytes, keptTimes: keptTimes)
         }
     }

@@ -204,15 +204,15 @@ final class DocumentFiles: Sendable {
         guard fstat(fd, &st) == 0 else { return (.unreadable(String(cString: strerror(errno))), nil) }
         let stamp = FileStamp(st)
         guard (st.st_mode & S_IFMT) == S_IFREG else { return (.unreadable("it is not a regular file"), stamp) }
-        guard st.st_size <= WriteLimits.maxDocumentBytes else {
-            return (.unreadable("the file is \(st.st_size) bytes; a document is at most 1 MiB"), stamp)
+        guard st.st_size <= WriteLimits.maxFileBytes else {
+            return (.unreadable("the file is \(st.st_size) bytes; a document's file is at most \(WriteLimits.maxFileBytes) bytes"), stamp)
         }
         // Room for one byte more than the size, so a file that grew since the fstat is seen to
         // be over the limit; reading stops at the size, without a read that finds the end.
         if scratch.buffer.count < Int(st.st_size) + 1 { scratch.buffer = [UInt8](repeating: 0, count: max(Int(st.st_size) + 1, 4096)) }
         let limit = Int(st.st_size) + 1
         var count = 0
-        while count < limit && (count != st.st_size || st.st_size == WriteLimits.maxDocumentBytes) {
+        while count < limit && (count != st.st_size || st.st_size == WriteLimits.maxFileBytes) {
             let n = scratch.buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit - count) }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -221,9 +221,17 @@ final class DocumentFiles: Sendable {
             if n == 0 { break }
             count += n
         }
-        guard count <= WriteLimits.maxDocumentBytes else { return (.unreadable("the file is over 1 MiB; a document is at most 1 MiB"), stamp) }
+        guard count <= WriteLimits.maxFileBytes else {
+            return (.unreadable("the file is over \(WriteLimits.maxFileBytes) bytes; a document's file is at most that"), stamp)
+        }
         scratch.bytesRead = count
-        return (Self.parseDocument(scratch.buffer[0..<count], store: store, scratch: &scratch.parsing), stamp)
+        let document = Self.parseDocument(scratch.buffer[0..<count], store: store, scratch: &scratch.parsing)
+        // Only a file over 1 MiB can hold a document over 1 MiB by Firestore's count but for
+        // numbers written short; those are read as they are.
+        if count > WriteLimits.maxDocumentBytes, case .fields(let fields) = document, let problem = WriteLimits.sizeProblem(of: fields) {
+            return (.unreadable(problem), stamp)
+        }
+        return (document, stamp)
     }
 
     /// Files per task of `readDocuments`: enough that a task's overhead vanishes, few enough

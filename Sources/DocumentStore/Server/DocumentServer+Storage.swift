@@ -39,8 +39,8 @@ extension DocumentServer {
             written = staged.map(\.path)
             return try staged.map { path, document, keptTimes in
                 guard let fields = document.fields else { return ServerDocument(path: path.description, json: nil) }
+                try WriteLimits.checkSize(of: fields, at: path)
                 let text = DocumentText.text(fields)
-                try WriteLimits.checkSize(text.utf8.count, document: path.description)
                 return ServerDocument(path: path.description, json: text, times: keptTimes)
             }
         }

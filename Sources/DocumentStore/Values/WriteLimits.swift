@@ -7,8 +7,11 @@ import Foundation
 enum WriteLimits {
     /// Maps and arrays nest at most this deep.
     static let maxDepth = 20
-    /// A document's stored bytes (the folder's file, a server's text) are at most 1 MiB.
+    /// A document is at most 1 MiB by Firestore's count (`StorageSize`).
     static let maxDocumentBytes = 1 << 20
+    /// A folder's file is read as a document up to this size: a 1 MiB document whose every
+    /// character the JSON escapes (`\u0001`) takes 6 MiB.
+    static let maxFileBytes = 8 << 20
     static let maxFieldNameBytes = 1500
 
     /// The fields as they will be stored: checked, and timestamps truncated to microseconds, as
@@ -77,9 +80,16 @@ enum WriteLimits {
         }
     }
 
-    /// Checks the size of a document as its backend stores it, once encoded.
-    static func checkSize(_ bytes: Int, document: String) throws(DocumentStoreError) {
-        guard bytes <= maxDocumentBytes else { throw .documentTooLarge(path: document, bytes: bytes) }
+    /// Checks a document's size as Firestore counts it, not as a backend encodes it.
+    static func checkSize(of fields: Fields, at path: ResourcePath) throws(DocumentStoreError) {
+        let bytes = StorageSize.document(path, fields)
+        guard bytes <= maxDocumentBytes else { throw .documentTooLarge(path: path.description, bytes: bytes) }
+    }
+
+    /// Why fields read from a file are too large to be a document (its name not counted), or nil.
+    static func sizeProblem(of fields: Fields) -> String? {
+        let bytes = StorageSize.map(fields) + 32
+        return bytes <= maxDocumentBytes ? nil : "its fields are \(bytes) bytes by Firestore's count; a document is at most 1 MiB (1048576 bytes)"
     }
 
     private static func tooDeep(field: String, document: String) -> DocumentStoreError {

@@ -295,7 +295,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
 
     // MARK: Writing
 
-    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws -> [String: DocumentTimes] {
+    func transact(locking paths: [String], _ body: ([ServerDocument], Timestamp) throws -> [ServerDocument]) throws -> [String: DocumentTimes] {
         try withConnection(doing: "commit to", retry: false) { connection in
             var attempt = 1
             while true {
@@ -311,7 +311,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     /// One attempt: lock the paths (advisory locks, taken in one order so two commits never
     /// wait for each other in a circle), read them, write what `body` makes of them.
     private func transactOnce(_ connection: PostgresConnection, locking paths: [String],
-                              _ body: ([ServerDocument]) throws -> [ServerDocument]) throws -> [String: DocumentTimes] {
+                              _ body: ([ServerDocument], Timestamp) throws -> [ServerDocument]) throws -> [String: DocumentTimes] {
         let queries = PostgresQueries(connection: connection, logger: logger)
         func run(_ query: PostgresQuery) throws { try queries.rows(query) }
         var written: [String: DocumentTimes] = [:]
@@ -324,8 +324,9 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         }
         try run("BEGIN")
         do {
-            // shelf.writer: this commit announces its paths itself, at its end (see PostgresSchema).
-            try run("SELECT set_config('shelf.writer', 'on', true), pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtextextended(p, 0) AS key FROM unnest(\(paths)::text[]) AS p ORDER BY key) AS keys")
+            // shelf.writer: this commit announces its paths itself, at its end (see PostgresSchema);
+            // shelf.keep_times: it gives its documents' times (below).
+            try run("SELECT set_config('shelf.writer', 'on', true), set_config('shelf.keep_times', 'on', true), pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtextextended(p, 0) AS key FROM unnest(\(paths)::text[]) AS p ORDER BY key) AS keys")
             let current = try queries.rows("""
                 SELECT path, fields::text, \(unescaped: Self.timesColumns) FROM shelf_documents WHERE path = ANY(\(paths))
                 """).map { row in
@@ -333,20 +334,24 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                 return ServerDocument(path: path, json: PostgresNulEscape.original(json: json),
                                       times: Self.times(created: created, updated: updated))
             }
-            let changes = try body(current)
+            let time = CommitClock.next()
+            let changes = try body(current, time)
             let deleted = changes.filter { $0.json == nil }.map(\.path)
             if !deleted.isEmpty {
                 try run("DELETE FROM shelf_documents WHERE path = ANY(\(deleted))")
             }
-            // The trigger of migration 6 stamps the times, except those of writes that keep theirs.
+            // Times given, as `shelf.keep_times` lets a commit give them (migration 6's trigger
+            // stamps those of other writers): the commit's, the create time of a document
+            // replaced kept, and an update time past the document's own should that be as late.
             let stamped = changes.filter { $0.json != nil && $0.times == nil }
             if !stamped.isEmpty {
                 let (paths, parents, collectionIDs) = Self.places(stamped)
                 try insert("""
-                    INSERT INTO shelf_documents AS d (path, parent, collection_id, fields)
-                    SELECT path, parent, collection_id, fields::jsonb
+                    INSERT INTO shelf_documents AS d (path, parent, collection_id, fields, create_time, update_time)
+                    SELECT path, parent, collection_id, fields::jsonb, \(time.rfc3339)::timestamptz, \(time.rfc3339)::timestamptz
                     FROM unnest(\(paths)::text[], \(parents)::text[], \(collectionIDs)::text[], \(stamped.map { PostgresNulEscape.storable(json: $0.json!) })::text[]) AS w(path, parent, collection_id, fields)
-                    ON CONFLICT (path) DO UPDATE SET fields = excluded.fields
+                    ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, create_time = d.create_time,
+                        update_time = greatest(excluded.update_time, d.update_time + interval '1 microsecond')
                     RETURNING path, \(unescaped: Self.timesColumns)
                     """)
             }
@@ -354,7 +359,6 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
             if !kept.isEmpty {
                 let (paths, parents, collectionIDs) = Self.places(kept)
                 let created = kept.map { $0.times!.created.rfc3339 }, updated = kept.map { $0.times!.updated.rfc3339 }
-                try run("SELECT set_config('shelf.keep_times', 'on', true)")
                 try insert("""
                     INSERT INTO shelf_documents AS d (path, parent, collection_id, fields, create_time, update_time)
                     SELECT path, parent, collection_id, fields::jsonb, created::timestamptz, updated::timestamptz
@@ -363,7 +367,6 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
                     ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, create_time = excluded.create_time, update_time = excluded.update_time
                     RETURNING path, \(unescaped: Self.timesColumns)
                     """)
-                try run("SELECT set_config('shelf.keep_times', '', true)")
             }
             if !changes.isEmpty { try run("SELECT pg_notify(\(PostgresSchema.channel), \(PostgresChanges.payload(writer: self.changes.writer, paths: changes.map(\.path))))") }
             try run("COMMIT")

@@ -38,7 +38,7 @@ extension RemoteBackend {
     /// Writes that read nothing have no precondition either (`readsCurrent`), so `updated` is
     /// never asked here.
     private func commitWithoutReading(_ writes: [DocumentWrite], store: Firestore) throws -> [WrittenDocument] {
-        let staged = try CommitPlan.apply(writes, store: store, current: { path in try self.document(at: path, store: store) },
+        let staged = try CommitPlan.apply(writes, at: Timestamp(), store: store, current: { path in try self.document(at: path, store: store) },
                                           updated: { path in try self.documentTimes([path]).first??.updated })
         return try send(staged, stamping: Self.stampedFields(writes), transaction: nil, store: store)
     }
@@ -50,7 +50,7 @@ extension RemoteBackend {
             throw RemoteError.badResponse("no transaction for a read that began one", server: address.server)
         }
         do {
-            let staged = try CommitPlan.apply(writes, expecting: expected, store: store, current: { read.documents[$0] ?? .missing },
+            let staged = try CommitPlan.apply(writes, expecting: expected, at: Timestamp(), store: store, current: { read.documents[$0] ?? .missing },
                                               updated: { read.times[$0]?.updated })
             return try send(staged, stamping: Self.stampedFields(writes), transaction: transaction, store: store)
         } catch let error as NSError where error.domain == FirestoreErrorDomain {

@@ -165,7 +165,7 @@ final class PostgresKilledClientTests: PostgresTestCase {
         try db.document("books/kept").write(["n": 1])
         let server = try XCTUnwrap(db.backend as? DocumentServer)
         let error = thrownError {
-            _ = try server.transact(locking: ["books/kept", "books/new"]) { current in
+            _ = try server.transact(locking: ["books/kept", "books/new"]) { current, _ in
                 XCTAssertEqual(current.map(\.path), ["books/kept"])
                 // The store's connection holds the locks, idle in its transaction: kill it.
                 XCTAssertEqual(try self.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'"), "1")

@@ -74,6 +74,34 @@ final class DocumentTimesTests: StoreTestCase {
                        "a batch: each document's own time, none for a delete")
     }
 
+    /// Issue 51: a commit's writes got three times, and its server timestamp none of them.
+    /// Firestore gives every write of a commit its `commit_time`, and `REQUEST_TIME` is it.
+    func testEveryWriteOfACommitHasTheCommitsTimeWhichItsServerTimestampIs() async throws {
+        try await note.setData(["v": 1])
+        let together = try db.commit([
+            FirestoreWrite(path: "notes/b", operation: .update(Fields(["v": .integer(2)]), mask: nil)),
+            FirestoreWrite(path: note.path, operation: .update(Fields(["v": .integer(3)]), mask: nil)),
+            FirestoreWrite(path: "notes/c", operation: .update(Fields([:]), mask: nil), transforms: [(FieldPath(["at"]), FieldValue.serverTimestamp())]),
+        ])
+        let time = try XCTUnwrap(together[0].updateTime)
+        XCTAssertEqual(together.map(\.updateTime), [time, time, time])
+        for path in ["notes/b", note.path, "notes/c"] {
+            XCTAssertEqual(try times(db.document(path)).updated, time, path)
+        }
+        let stampedC = try await db.document("notes/c").getDocument().get("at") as? Timestamp
+        XCTAssertEqual(stampedC, time, "the server timestamp is the commit's time")
+        XCTAssertEqual(time.nanoseconds % 1000, 0, "microseconds, as Firestore keeps them")
+
+        let batch = db.batch()
+        for index in 0..<5 { batch.setData(["i": index, "at": FieldValue.serverTimestamp()], forDocument: db.document("notes/batch\(index)")) }
+        try batch.commitNow()
+        let stamped = try await db.collection("notes").whereField("i", isGreaterThanOrEqualTo: 0).getDocuments().documents
+        let batchTimes = Set(try stamped.map { try times($0.reference).updated })
+        XCTAssertEqual(batchTimes.count, 1, "one time for the batch's five documents: \(batchTimes)")
+        XCTAssertEqual(Set(stamped.map { $0.get("at") as? Timestamp }), [batchTimes.first], "and its server timestamps")
+        XCTAssertGreaterThan(batchTimes.first!, time, "a later commit, a later time")
+    }
+
     func testADocumentDeletedAndMadeAgainIsCreatedAgain() async throws {
         try await note.setData(["v": 1])
         let before = try times(note)

@@ -7,14 +7,15 @@ package enum CommitPlan {
     /// each asks to keep (`shelf export`), once every document in `expected` (a transaction's
     /// reads) is checked to be still what was read, else `changedSinceRead`, which the
     /// transaction runs again for. `updated` gives a stored document's update time, for the
-    /// writes whose precondition names one.
-    package static func apply(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:], store: Firestore,
+    /// writes whose precondition names one. `time`: the commit's, which `serverTimestamp()`
+    /// stamps and the backend gives every document written (`CommitClock`).
+    package static func apply(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:], at writeTime: Timestamp,
+                              store: Firestore,
                               current: (ResourcePath) throws -> StoredDocument, updated: (ResourcePath) throws -> Timestamp?)
         throws -> [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)] {
         for (path, seen) in expected where try current(path) != seen {
             throw DocumentStoreError.changedSinceRead(path: path.description)
         }
-        let writeTime = Timestamp()
         // In the order first written; `position` finds a path's entry with one lookup (a batch
         // of 500 is planned while the store's write lock is held).
         var staged: [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)] = []

@@ -64,8 +64,8 @@ extension DocumentFiles {
 
     /// Steps 3 to 9 of the protocol, under the write lock.
     /// Returns the times each entry's document was given (nil: deleted).
-    /// `encoded`: the journal's file.
-    func commitJournaled(_ journal: CommitJournal, encoded: [UInt8]) throws(DocumentStoreError) -> [DocumentTimes?] {
+    /// `encoded`: the journal's file; `time`: the commit's (`CommitClock`).
+    func commitJournaled(_ journal: CommitJournal, encoded: [UInt8], at time: Timestamp) throws(DocumentStoreError) -> [DocumentTimes?] {
         let barrier = DurabilityBarrier.chosen
         let entries = journal.entries
         let shelf = try openShelfFolder()
@@ -87,7 +87,7 @@ extension DocumentFiles {
                 guard let bytes = entry.bytes, let dirFD = try folders.open(entry.path.parent.segments, create: true, in: self) else { continue }
                 let name = journal.temporaryNames[index]
                 times[index] = try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile, display: display(entry.path.parent.segments),
-                                             times: entry.keptTimes.map { .kept($0) } ?? .new)
+                                             times: entry.keptTimes.map { .kept($0) } ?? .new(at: time))
                 temporaries.append((dirFD, name))
             }
             try syncFile(CommitJournal.temporaryFileName, in: shelf, display: shelfDisplay)
@@ -103,7 +103,7 @@ extension DocumentFiles {
 
         // 7. Apply; 8. one barrier; 9. forget the journal.
         var written: [DocumentTimes?]? = times
-        try apply(journal, folders: &folders, written: &written, barrier: barrier, failpoint: BatchFailpoint.beforeApplyingEntry)
+        try apply(journal, at: time, folders: &folders, written: &written, barrier: barrier, failpoint: BatchFailpoint.beforeApplyingEntry)
         try finish(journal: shelf, barrier: barrier, folders: folders)
         return written ?? times
     }
@@ -111,8 +111,9 @@ extension DocumentFiles {
     /// Renames each document's temporary file over it and unlinks the deleted ones. Idempotent.
     /// `written`: the times the commit stamped each temporary file with (new documents' unless
     /// kept, so one found to exist is stamped again here, see `placeNewDocument`); nil for
-    /// recovery, which writes the temporary files again, stamped from the documents they replace.
-    private func apply(_ journal: CommitJournal, folders: inout FolderCache, written: inout [DocumentTimes?]?,
+    /// recovery, which writes the temporary files again, stamped from the documents they replace
+    /// at `time` (the recovery's own: the journal keeps no commit time).
+    private func apply(_ journal: CommitJournal, at time: Timestamp, folders: inout FolderCache, written: inout [DocumentTimes?]?,
                        barrier: DurabilityBarrier, failpoint: ((Int) -> Void)? = nil) throws(DocumentStoreError) {
         for (index, entry) in journal.entries.enumerated() {
             failpoint?(index)
@@ -124,11 +125,11 @@ extension DocumentFiles {
                 let name = journal.temporaryNames[index]
                 let failure: Int32
                 if written != nil, entry.keptTimes == nil {
-                    failure = placeNewDocument(name, as: fileName, in: dirFD, syncing: barrier.syncsEachFile, stamped: &written![index])
+                    failure = placeNewDocument(name, as: fileName, at: time, in: dirFD, syncing: barrier.syncsEachFile, stamped: &written![index])
                 } else {
                     if written == nil {
                         try writeFile(name, in: dirFD, bytes, exclusive: false, sync: barrier.syncsEachFile, display: display(segments),
-                                      times: .replacing(fileName))
+                                      times: entry.keptTimes.map { .kept($0) } ?? .replacing(fileName, at: time))
                     }
                     failure = renameat(dirFD, name, dirFD, fileName) == 0 ? 0 : errno
                 }
@@ -220,7 +221,7 @@ extension DocumentFiles {
         var folders = FolderCache()
         defer { folders.closeAll() }
         var rewritten: [DocumentTimes?]? = nil
-        try apply(journal, folders: &folders, written: &rewritten, barrier: barrier)
+        try apply(journal, at: CommitClock.next(), folders: &folders, written: &rewritten, barrier: barrier)
         try finish(journal: shelf, barrier: barrier, folders: folders)
     }
 

@@ -3,10 +3,10 @@ import Foundation
 /// Documents' create and update times on a folder.
 ///
 /// The update time is the file's modification time, to the nanosecond, so a document another
-/// program wrote reads with that program's time. Every write the store makes gives the file a
-/// later time than the one it replaces (set with `futimens` when the file system's clock, which
-/// ticks every few milliseconds, has not moved), so an `update_time` precondition always sees
-/// a change.
+/// program wrote reads with that program's time. The store sets it (`futimens`) to the commit's
+/// time (`CommitClock`), one for every document of a commit as Firestore's `commit_time`, or,
+/// should the document's own time be as late (another program's clock), to a nanosecond after
+/// it, so an `update_time` precondition always sees a change.
 ///
 /// The create time is kept in the extended attribute `user.firestore.create_time` (RFC 3339),
 /// written when the store creates the document and carried over to each new file that replaces
@@ -55,47 +55,38 @@ extension DocumentFiles {
 
     /// The times a new file gets before it takes a document's place (see `stampTimes`).
     enum FileTimes {
-        /// Those of the document file of this name it replaces: its create time and an update
-        /// time later than its own; the new file's own time for a new document.
-        case replacing(String)
-        /// The new file's own time, as a new document's, without looking for the document: a
+        /// Those of the document file of this name it replaces: its create time and the
+        /// commit's time as update time (later than its own); both the commit's time for a new
+        /// document.
+        case replacing(String, at: Timestamp)
+        /// The commit's time, as a new document's, without looking for the document: a
         /// batch's rename finds out whether there is one (see `placeNewDocument`).
-        case new
+        case new(at: Timestamp)
         /// Given times (`shelf export`).
         case kept(DocumentTimes)
     }
 
-    /// Gives a new file `fd` of the folder `dirFD` the times `times` says (else a modification
-    /// time later than the document's when the clock has not moved since it was written). Sets
+    /// Gives a new file `fd` of the folder `dirFD` the times `times` says. Sets
     /// `stamped` to them and returns 0, or returns the errno of a failure to set the time. A
     /// file system without extended attributes keeps no create time (see above), which is no
     /// failure.
     func stampTimes(_ fd: Int32, _ times: FileTimes, in dirFD: Int32, stamped: inout DocumentTimes?) -> Int32 {
         var chosen: DocumentTimes
-        var setsModified = true
-        if case .kept(let kept) = times {
+        switch times {
+        case .kept(let kept):
             chosen = kept
-        } else {
-            var st = stat()
-            guard fstat(fd, &st) == 0 else { return errno }
-            chosen = DocumentTimes(created: Timestamp(st.st_mtim), updated: Timestamp(st.st_mtim))
-            setsModified = false
-            if case .replacing(let document) = times {
-                documentsLookedUp.withLock { $0 += 1 }
-                if let previous = Self.times(of: document, in: dirFD) {
-                    chosen.created = previous.created
-                    if chosen.updated <= previous.updated {
-                        chosen.updated = previous.updated.addingNanosecond
-                        setsModified = true
-                    }
-                }
+        case .new(let time):
+            chosen = DocumentTimes(created: time, updated: time)
+        case .replacing(let document, let time):
+            chosen = DocumentTimes(created: time, updated: time)
+            documentsLookedUp.withLock { $0 += 1 }
+            if let previous = Self.times(of: document, in: dirFD) {
+                chosen.created = previous.created
+                if chosen.updated <= previous.updated { chosen.updated = previous.updated.addingNanosecond }
             }
         }
-        if setsModified {
-            let omitted = timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)  // UTIME_OMIT: the access time stays
-            let stamps = [omitted, chosen.updated.fileTime]
-            guard futimens(fd, stamps) == 0 else { return errno }
-        }
+        let omitted = timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)  // UTIME_OMIT: the access time stays
+        guard futimens(fd, [omitted, chosen.updated.fileTime]) == 0 else { return errno }
         let text = chosen.created.rfc3339
         _ = text.withCString { LinuxCalls.setAttribute?(fd, Self.createTimeAttribute, $0, strlen($0), 0) }
         stamped = chosen
@@ -104,10 +95,12 @@ extension DocumentFiles {
 
     /// Renames the temporary file `name`, stamped as a new document's (`FileTimes.new`), to the
     /// document file `document`, unless that is there already: then the temporary file is
-    /// stamped from it first (`FileTimes.replacing`) and `stamped` set to its new times. One
+    /// stamped from it first (`FileTimes.replacing`, at the commit's `time`) and `stamped` set
+    /// to its new times. One
     /// rename for a new document, where looking first would cost a lookup in a folder that may
     /// hold millions of names. Returns 0 or the errno of the failure.
-    func placeNewDocument(_ name: String, as document: String, in dirFD: Int32, syncing: Bool, stamped: inout DocumentTimes?) -> Int32 {
+    func placeNewDocument(_ name: String, as document: String, at time: Timestamp, in dirFD: Int32, syncing: Bool,
+                          stamped: inout DocumentTimes?) -> Int32 {
         if let renameNoReplace = LinuxCalls.renameNoReplace {
             if renameNoReplace(dirFD, name, dirFD, document, LinuxCalls.noReplace) == 0 { return 0 }
             // EINVAL: a file system that cannot rename so; ENOSYS: a kernel without renameat2.
@@ -116,7 +109,7 @@ extension DocumentFiles {
         }
         let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return errno }
-        var failure = stampTimes(fd, .replacing(document), in: dirFD, stamped: &stamped)
+        var failure = stampTimes(fd, .replacing(document, at: time), in: dirFD, stamped: &stamped)
         if failure == 0 && syncing && sync(fd) != 0 { failure = errno }
         close(fd)
         guard failure == 0 else { return failure }

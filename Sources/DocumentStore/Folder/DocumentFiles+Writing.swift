@@ -22,11 +22,12 @@ extension DocumentFiles {
         let lock = try WriteLock(files: self)
         defer { lock.release() }
         try recoverUnderLock()
-        let plan = try CommitPlan.apply(writes, expecting: expected, store: store,
+        let time = CommitClock.next()
+        let plan = try CommitPlan.apply(writes, expecting: expected, at: time, store: store,
                                         current: { try self.document(at: $0, store: store) },
                                         updated: { try self.times(at: $0)?.updated })
         documentsEncodedUnderLock.withLock { $0 += plan.count }
-        return try writeFiles(PreparedFiles(try Self.entries(of: plan)))
+        return try writeFiles(PreparedFiles(try Self.entries(of: plan)), at: time)
     }
 
     /// A commit's files, made before the write lock is taken (`prepare`) or under it.
@@ -45,11 +46,11 @@ extension DocumentFiles {
 
     /// The files of `writes` made without the write lock, when nothing they hold depends on what
     /// is stored: none reads the document it replaces, checks its update time or stamps the
-    /// commit's time. Nil otherwise, or when a write breaks a limit: `commit` then plans them
+    /// commit's time (which `commit` takes under the lock). Nil otherwise, or when a write breaks a limit: `commit` then plans them
     /// under the lock, with what is stored, and says why.
     static func prepare(_ writes: [DocumentWrite], store: Firestore) -> PreparedFiles? {
         guard writes.allSatisfy({ !$0.readsCurrent && $0.lastUpdated == nil && $0.serverTimestampFields.isEmpty }),
-              let plan = try? CommitPlan.apply(writes, store: store, current: { _ in .missing }, updated: { _ in nil }),
+              let plan = try? CommitPlan.apply(writes, at: Timestamp(), store: store, current: { _ in .missing }, updated: { _ in nil }),
               let entries = try? entries(of: plan) else { return nil }
         return PreparedFiles(entries)
     }
@@ -59,7 +60,7 @@ extension DocumentFiles {
         let lock = try WriteLock(files: self)
         defer { lock.release() }
         try recoverUnderLock()
-        return try writeFiles(prepared)
+        return try writeFiles(prepared, at: CommitClock.next())
     }
 
     /// Each planned document's file (nil: deleted), checked against Firestore's size limit.
@@ -72,17 +73,18 @@ extension DocumentFiles {
         }
     }
 
-    /// Writes the files, under the write lock: one by itself, several through their journal.
-    private func writeFiles(_ files: PreparedFiles) throws -> [WrittenDocument] {
+    /// Writes the files, under the write lock: one by itself, several through their journal;
+    /// each stamped with the commit's `time` unless it keeps its own.
+    private func writeFiles(_ files: PreparedFiles, at time: Timestamp) throws -> [WrittenDocument] {
         let entries = files.entries
-        let times = if let (journal, encoded) = files.journal { try commitJournaled(journal, encoded: encoded) }
-            else if let only = entries.first { [try persist(only.bytes, at: only.path, keptTimes: only.keptTimes)] }
+        let times = if let (journal, encoded) = files.journal { try commitJournaled(journal, encoded: encoded, at: time) }
+            else if let only = entries.first { [try persist(only.bytes, at: only.path, keptTimes: only.keptTimes, commitTime: time)] }
             else { [DocumentTimes?]() }
         return zip(entries, times).map { WrittenDocument(path: $0.path, updateTime: $1?.updated) }
     }
 
     /// Writes or deletes one document file, atomically and durably; the times it was given.
-    private func persist(_ bytes: [UInt8]?, at path: ResourcePath, keptTimes: DocumentTimes?) throws -> DocumentTimes? {
+    private func persist(_ bytes: [UInt8]?, at path: ResourcePath, keptTimes: DocumentTimes?, commitTime: Timestamp) throws -> DocumentTimes? {
         let folder = display(path.parent.segments)
         guard let dirFD = try openFolder(path.parent.segments, create: bytes != nil) else { return nil }
         defer { close(dirFD) }
@@ -92,7 +94,7 @@ extension DocumentFiles {
             var random = SystemRandomNumberGenerator()
             let tempName = ".shelf-\(String(random.next(), radix: 36)).tmp"
             times = try writeFile(tempName, in: dirFD, bytes, exclusive: true, sync: true, display: folder,
-                                  times: keptTimes.map { .kept($0) } ?? .replacing(fileName))
+                                  times: keptTimes.map { .kept($0) } ?? .replacing(fileName, at: commitTime))
             guard renameat(dirFD, tempName, dirFD, fileName) == 0 else {
                 let code = errno
                 unlinkat(dirFD, tempName, 0)

@@ -24,7 +24,7 @@ final class FolderBackend: StorageBackend {
         guard writes.isEmpty, !expected.isEmpty else { return try files.commit(writes, expecting: expected, store: store) }
         // Only reads to check: they need to be unchanged, which needs no write lock.
         try files.reading {
-            _ = try CommitPlan.apply([], expecting: expected, store: store, current: { try files.document(at: $0, store: store) }, updated: { _ in nil })
+            _ = try CommitPlan.apply([], expecting: expected, at: Timestamp(), store: store, current: { try files.document(at: $0, store: store) }, updated: { _ in nil })
         }
         return []
     }

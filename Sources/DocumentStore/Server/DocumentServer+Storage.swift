@@ -28,14 +28,15 @@ extension DocumentServer {
         var paths = Set(expected.keys)
         for write in writes { paths.insert(write.path) }
         var written: [ResourcePath] = []
-        let times = try transact(locking: paths.map(\.description).sorted()) { found in
+        let times = try transact(locking: paths.map(\.description).sorted()) { found, time in
             var current: [ResourcePath: StoredDocument] = [:]
             var updated: [ResourcePath: Timestamp] = [:]
             for document in found {
                 current[DocumentText.path(document.path)] = DocumentText.document(document.json, store: store)
                 updated[DocumentText.path(document.path)] = document.times?.updated
             }
-            let staged = try CommitPlan.apply(writes, expecting: expected, store: store, current: { current[$0] ?? .missing }, updated: { updated[$0] })
+            let staged = try CommitPlan.apply(writes, expecting: expected, at: time, store: store, current: { current[$0] ?? .missing },
+                                              updated: { updated[$0] })
             written = staged.map(\.path)
             return try staged.map { path, document, keptTimes in
                 guard let fields = document.fields else { return ServerDocument(path: path.description, json: nil) }

@@ -38,10 +38,12 @@ package protocol DocumentServer: StorageBackend {
     /// The ids of the collections holding documents directly below `parent` ("" for the root).
     func collectionIDs(under parent: String) throws -> [String]
     /// Runs `body` in one transaction that holds `paths` locked: it gets those of them that
-    /// exist, as they are, with their times, and returns what to write (nil text: delete), committed all
-    /// together. Retries on serialization failures; an error thrown by `body` rolls back and
+    /// exist, as they are, with their times, and the commit's time (`CommitClock`, taken once
+    /// they are locked), and returns what to write (nil text: delete), committed all together,
+    /// each written document stamped with that time (a later one only where the document's own
+    /// is as late). Retries on serialization failures; an error thrown by `body` rolls back and
     /// is rethrown as it is. Returns the times of the documents written (not those deleted).
-    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws -> [String: DocumentTimes]
+    func transact(locking paths: [String], _ body: ([ServerDocument], Timestamp) throws -> [ServerDocument]) throws -> [String: DocumentTimes]
     /// Calls `changed` with the paths each commit wrote, from any client; with nil when
     /// changes may have been missed (a dropped connection, once listening again), until the
     /// observation is cancelled.

@@ -19,12 +19,15 @@ public final class Firestore: @unchecked Sendable {
     /// Ours: where the documents are, for people: the folder's path, or the server's URL
     /// without its password.
     public var placeName: String { backend.description }
+    /// Ours: which ids the store holds (a folder's are fewer than Firestore's).
+    package var idRules: IDRules { backend.idRules }
 
     /// Ours: the file of the document (`books/dune.json`), or the folder of the collection, at
     /// `path` in a store whose documents are files (an editor can open them); nil on a server,
     /// or for a path that is not valid.
     public func fileURL(for path: String) -> URL? {
-        guard let parsed = (try? ResourcePath.parse(path, expectDocument: true)) ?? (try? ResourcePath.parse(path, expectDocument: false)) else {
+        guard let parsed = (try? ResourcePath.parse(path, expectDocument: true, rules: idRules))
+                ?? (try? ResourcePath.parse(path, expectDocument: false, rules: idRules)) else {
             return nil
         }
         return backend.fileURL(for: parsed)
@@ -227,7 +230,7 @@ public final class Firestore: @unchecked Sendable {
     @discardableResult
     public func collection(_ collectionPath: String) -> CollectionReference {
         do {
-            return CollectionReference(firestore: self, path: try ResourcePath.parse(collectionPath, expectDocument: false))
+            return CollectionReference(firestore: self, path: try ResourcePath.parse(collectionPath, expectDocument: false, rules: idRules))
         } catch {
             return CollectionReference(firestore: self, path: ResourcePath(segments: [collectionPath]), invalid: error)
         }
@@ -242,7 +245,7 @@ public final class Firestore: @unchecked Sendable {
         if collectionID.utf8.contains(UInt8(ascii: "/")) {
             problem = FirestoreErrorCode(.invalidArgument, "Invalid collection ID (\(collectionID)). Collection IDs must not contain / in them.")
         } else {
-            do { try ResourcePath.validate(id: collectionID, in: collectionID) } catch { problem = error }
+            do { try ResourcePath.validate(id: collectionID, in: collectionID, rules: idRules) } catch { problem = error }
         }
         return Query(firestore: self, definition: QueryDefinition(source: .group(collectionID)), invalid: problem)
     }
@@ -251,7 +254,7 @@ public final class Firestore: @unchecked Sendable {
     @discardableResult
     public func document(_ documentPath: String) -> DocumentReference {
         do {
-            return DocumentReference(firestore: self, path: try ResourcePath.parse(documentPath, expectDocument: true))
+            return DocumentReference(firestore: self, path: try ResourcePath.parse(documentPath, expectDocument: true, rules: idRules))
         } catch {
             return DocumentReference(firestore: self, path: ResourcePath(segments: ["", documentPath]), invalid: error)
         }

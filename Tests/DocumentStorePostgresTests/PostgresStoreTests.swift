@@ -129,6 +129,23 @@ final class PostgresStoreTests: PostgresTestCase {
         XCTAssertEqual(recorder.latest("a write after the reconnection") { $0.count == 3 }?.count, 3)
     }
 
+    /// Issue 51: a folder's id rules (250 bytes, no leading dot) were PostgreSQL's too; a
+    /// database holds the ids Firestore holds, up to 1,500 bytes.
+    func testIDsTakeFirestoresRulesNotAFoldersOnes() async throws {
+        let ids = [".hidden", String(repeating: "é", count: 750), ".." + "x"]
+        for id in ids {
+            try await db.collection("books").document(id).setData(["id": id])
+            let read = try await db.collection("books").document(id).getDocument()
+            XCTAssertEqual(read.get("id") as? String, id, "\(id.prefix(20)) (\(id.utf8.count) bytes)")
+            try await db.document("books/\(id)/reviews/r").setData(["ok": true])
+        }
+        let listed = try await db.collection("books").getDocuments().documents.map(\.documentID)
+        XCTAssertEqual(Set(listed), Set(ids))
+        XCTAssertEqual(ResourcePath.problem(withID: ".x", rules: db.idRules), nil)
+        let over = thrownError { try self.db.collection("books").document(String(repeating: "a", count: 1_501)).write(["x": 1]) }
+        XCTAssertEqual((over as? FirestoreErrorCode)?.description.contains("at most 1,500 bytes"), true, "\(String(describing: over))")
+    }
+
     func testAStoreOnTheServerHasNoFilesAndIsNamedByItsURLWithoutPassword() throws {
         XCTAssertNil(db.fileURL(for: "books/dune"))
         XCTAssertNil(db.fileURL(for: "books"))

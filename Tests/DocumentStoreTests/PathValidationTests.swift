@@ -65,7 +65,7 @@ final class PathValidationTests: StoreTestCase {
 
     func testLeadingDot() async {
         await assertRefused(documentID: ".shelf-123.tmp",
-                            reason: "an id cannot start with \".\" (names starting with a dot are the store's temporary files)")
+                            reason: "an id cannot start with \".\" in a folder (names starting with a dot are the store's temporary files)")
     }
 
     func testNulCharacter() async {
@@ -77,7 +77,7 @@ final class PathValidationTests: StoreTestCase {
         await assertRefused(documentID: over1500, reason: "an id is at most 1,500 bytes, this one is 1502")
         let over250 = String(repeating: "a", count: 251)
         await assertRefused(documentID: over250,
-                            reason: "an id is at most 250 bytes here (a document is the file <id>.json and file names are limited to 255 bytes), this one is 251")
+                            reason: "an id is at most 250 bytes in a folder (a document is the file <id>.json and file names are limited to 255 bytes), this one is 251")
         // 250 bytes fit: the file name is exactly 255 bytes.
         let longest = String(repeating: "b", count: 250)
         try await db.collection("books").document(longest).setData(["ok": true])

@@ -126,9 +126,9 @@ final class MemoryServer: DocumentServer, @unchecked Sendable {
         }
     }
 
-    func transact(locking paths: [String], _ body: ([ServerDocument]) throws -> [ServerDocument]) throws -> [String: DocumentTimes] {
+    func transact(locking paths: [String], _ body: ([ServerDocument], Timestamp) throws -> [ServerDocument]) throws -> [String: DocumentTimes] {
         let written = try answer("commit to") { documents in
-            let changes = try body(found(documents) { paths.contains($0) })
+            let changes = try body(found(documents) { paths.contains($0) }, CommitClock.next())
             for change in changes { documents[change.path] = change.json }
             return changes.map(\.path)
         }

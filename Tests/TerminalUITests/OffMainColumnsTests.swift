@@ -42,10 +42,7 @@ final class OffMainColumnsTests: FolderAppTestCase {
                                       file: StaticString = #filePath, line: UInt = #line) async throws {
         let snapshots: [DocumentSnapshot] = try await store.collection(collection).getDocuments().documents
         XCTAssertFalse(snapshots.isEmpty, "the demo data has \(collection)", file: file, line: line)
-        // Taken as they are: a column's closures are `@Sendable`, but the test must run even
-        // when one is not (the compiler's check is what this proves at run time).
-        nonisolated(unsafe) let cells = presentation.columns.map(\.stored)
-        nonisolated(unsafe) let fold = Column.searchTextFolding(among: presentation.columns)
+        let cells = presentation.columns.map(\.stored), fold = Column.searchTextFolding(among: presentation.columns)
         let work: @Sendable () -> [String] = {
             snapshots.flatMap { snapshot in
                 var bytes: [UInt8] = []

@@ -10,6 +10,8 @@ package protocol StorageBackend: AnyObject, Sendable {
     var description: String { get }
     /// True when writes will fail because the storage cannot be written.
     var isReadOnly: Bool { get }
+    /// Which ids the storage holds: Firestore's, unless a folder's files allow fewer.
+    var idRules: IDRules { get }
     /// One document as it is now.
     func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument
     /// The documents' create and update times, in the order of `paths`; nil for a missing one.
@@ -85,6 +87,7 @@ package struct WrittenDocument: Sendable {
 }
 
 extension StorageBackend {
+    package var idRules: IDRules { .firestore }
     package func refusal(of definition: QueryDefinition) -> FirestoreErrorCode? { nil }
     package func prepare(_ writes: [DocumentWrite], store: Firestore) -> (any Sendable)? { nil }
     package func commit(_ prepared: PreparedCommit, store: Firestore) throws -> [WrittenDocument] {

@@ -59,7 +59,7 @@ struct RESTJSON {
         // Empty segments are skipped, as Firebase reads resource names ("documents/" is the root).
         let path = ResourcePath(segments: segments.dropFirst(5).filter { !$0.isEmpty })
         if !path.segments.isEmpty {
-            do { _ = try ResourcePath.parse(path.description, expectDocument: path.isDocument) } catch {
+            do { _ = try ResourcePath.parse(path.description, expectDocument: path.isDocument, rules: store.idRules) } catch {
                 throw failure(field, "\(publicError(error).localizedDescription)")
             }
         }

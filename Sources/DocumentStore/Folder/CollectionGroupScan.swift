@@ -43,7 +43,7 @@ final class CollectionGroupScan {
         if let cached = subfolders[path], cached.stamp == stamp { return cached.names }
         let names = DocumentFiles.listEntries(fd).compactMap { entry -> String? in
             guard entry.undecodableName == nil, !entry.name.hasSuffix(DocumentFiles.fileExtension) || entry.isDirectory == true else { return nil }
-            guard (try? ResourcePath.validate(id: entry.name, in: "")) != nil else { return nil }
+            guard (try? ResourcePath.validate(id: entry.name, in: "", rules: .folder)) != nil else { return nil }
             if let isDirectory = entry.isDirectory { return isDirectory ? entry.name : nil }
             var child = stat()
             return fstatat(fd, entry.name, &child, AT_SYMLINK_NOFOLLOW) == 0 && (child.st_mode & S_IFMT) == S_IFDIR ? entry.name : nil

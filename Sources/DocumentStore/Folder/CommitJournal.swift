@@ -137,7 +137,7 @@ struct CommitJournal: Equatable {
             let segments = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             // Checked as any id is, so a damaged journal cannot lead a write outside the store.
             guard segments.count >= 2, segments.count % 2 == 0,
-                  segments.allSatisfy({ (try? ResourcePath.validate(id: $0, in: text)) != nil }) else { return nil }
+                  segments.allSatisfy({ (try? ResourcePath.validate(id: $0, in: text, rules: .folder)) != nil }) else { return nil }
             var entry = Entry(path: ResourcePath(segments: segments), bytes: nil)
             if kind == 1 {
                 guard let length: UInt32 = reader.integer(), let content = reader.bytes(Int(length)) else { return nil }

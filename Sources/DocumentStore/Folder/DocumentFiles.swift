@@ -129,7 +129,7 @@ final class DocumentFiles: Sendable {
         // By bytes, as Firestore orders ids; a name that is not UTF-8 names no collection.
         return Self.listEntries(fd).compactMap { entry in
             guard entry.undecodableName == nil, entry.isDirectory ?? Self.isDirectory(fd, entry.name) else { return nil }
-            return (try? ResourcePath.validate(id: entry.name, in: "")) == nil ? nil : entry.name
+            return (try? ResourcePath.validate(id: entry.name, in: "", rules: .folder)) == nil ? nil : entry.name
         }.sorted { UTF8Bytes.compare($0, $1) < 0 }
     }
 

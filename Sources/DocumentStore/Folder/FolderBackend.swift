@@ -11,6 +11,7 @@ final class FolderBackend: StorageBackend {
 
     var description: String { files.rootPath }
     var isReadOnly: Bool { files.isReadOnly }
+    var idRules: IDRules { .folder }
 
     func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
         try files.reading { try files.document(at: path, store: store) }

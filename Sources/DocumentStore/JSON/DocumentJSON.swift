@@ -103,7 +103,7 @@ enum DocumentJSON {
             return .bytes(data)
         case ("$ref", .string(let text)):
             do {
-                return .reference(DocumentReference(firestore: store, path: try ResourcePath.parse(text, expectDocument: true)))
+                return .reference(DocumentReference(firestore: store, path: try ResourcePath.parse(text, expectDocument: true, rules: store.idRules)))
             } catch {
                 throw fail(" (\(error))")
             }

@@ -165,7 +165,7 @@ final class FieldDecoder: Decoder {
         switch value {
         case .reference(let reference): return reference
         case .string(let s):
-            guard let store = reference?.firestore, let path = try? ResourcePath.parse(s, expectDocument: true) else {
+            guard let store = reference?.firestore, let path = try? ResourcePath.parse(s, expectDocument: true, rules: store.idRules) else {
                 throw mismatch("a DocumentReference", DocumentReference.self)
             }
             return DocumentReference(firestore: store, path: path)

@@ -29,14 +29,14 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a path given by the caller; a leading or trailing slash is tolerated. Split on
     /// the byte "/", not on characters: a "/" followed by a combining mark is still a slash.
-    package static func parse(_ text: String, expectDocument: Bool) throws(DocumentStoreError) -> ResourcePath {
+    package static func parse(_ text: String, expectDocument: Bool, rules: IDRules = .firestore) throws(DocumentStoreError) -> ResourcePath {
         let slash = UInt8(ascii: "/")
         var trimmed = Substring(text).utf8[...]
         if trimmed.first == slash { trimmed = trimmed.dropFirst() }
         if trimmed.last == slash { trimmed = trimmed.dropLast() }
         guard !trimmed.isEmpty else { throw .invalidPath(text, reason: "the path is empty") }
         let segments = trimmed.split(separator: slash, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        for segment in segments { try validate(id: segment, in: text) }
+        for segment in segments { try validate(id: segment, in: text, rules: rules) }
         let path = ResourcePath(segments: segments)
         if expectDocument && !path.isDocument {
             throw .invalidPath(text, reason: "a document path has an even number of segments (collection/document), this one has \(segments.count)")
@@ -47,14 +47,11 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
         return path
     }
 
-    /// Longest id whose file name `<id>.json` fits the 255-byte limit of Linux file systems.
-    static let maxIDBytes = 250
-
     /// Why `id` cannot name a document (`validate`'s reason), or nil when it can: for a form
     /// to say so as the id is typed.
-    package static func problem(withID id: String) -> String? {
+    package static func problem(withID id: String, rules: IDRules) -> String? {
         do throws(DocumentStoreError) {
-            try validate(id: id, in: "")
+            try validate(id: id, in: "", rules: rules)
             return nil
         } catch {
             if case .invalidPath(_, let reason) = error { return reason }
@@ -62,10 +59,10 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Firestore's id rules, plus what one file per document needs. Checked on the bytes, as the
+    /// Firestore's id rules, plus what the store needs (`rules`). Checked on the bytes, as the
     /// file system sees them: `"a/\u{301}"` holds a slash even though Swift's `contains("/")`
     /// sees only the character "/́".
-    static func validate(id: String, in path: String) throws(DocumentStoreError) {
+    static func validate(id: String, in path: String, rules: IDRules = .firestore) throws(DocumentStoreError) {
         let shown = path.isEmpty ? id : path
         let utf8 = id.utf8
         if utf8.isEmpty { throw .invalidPath(shown, reason: "an id cannot be empty") }
@@ -76,14 +73,25 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
         if utf8.starts(with: "__".utf8) && utf8.reversed().starts(with: "__".utf8) && utf8.count >= 4 && IDOrder.number(of: id) == nil {
             throw .invalidPath(shown, reason: "ids matching __.*__ are reserved, but for numeric ids (__id<64-bit integer>__)")
         }
-        if utf8.first == UInt8(ascii: ".") {
-            throw .invalidPath(shown, reason: "an id cannot start with \".\" (names starting with a dot are the store's temporary files)")
+        if rules == .folder && utf8.first == UInt8(ascii: ".") {
+            throw .invalidPath(shown, reason: "an id cannot start with \".\" in a folder (names starting with a dot are the store's temporary files)")
         }
         if id.utf8.contains(0) { throw .invalidPath(shown, reason: "an id cannot contain a NUL character") }
         let bytes = id.utf8.count
         if bytes > 1500 { throw .invalidPath(shown, reason: "an id is at most 1,500 bytes, this one is \(bytes)") }
-        if bytes > maxIDBytes {
-            throw .invalidPath(shown, reason: "an id is at most \(maxIDBytes) bytes here (a document is the file <id>.json and file names are limited to 255 bytes), this one is \(bytes)")
+        if rules == .folder && bytes > IDRules.folderMaxBytes {
+            throw .invalidPath(shown, reason: "an id is at most \(IDRules.folderMaxBytes) bytes in a folder (a document is the file <id>.json and file names are limited to 255 bytes), this one is \(bytes)")
         }
     }
+}
+
+/// Which ids a store holds: Firestore's (1,500 bytes, any but `.`, `..`, `__…__`), or, in a
+/// folder, where a document is the file `<id>.json`, fewer: none starting with a dot (the
+/// store's temporary files) and none longer than a file name allows.
+package enum IDRules: Sendable {
+    case firestore
+    case folder
+
+    /// Longest id whose file name `<id>.json` fits the 255-byte limit of Linux file systems.
+    static let folderMaxBytes = 250
 }

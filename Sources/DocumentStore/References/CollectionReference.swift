@@ -23,9 +23,9 @@ public final class CollectionReference: Query, @unchecked Sendable {
         if problem == nil {
             do {
                 if documentPath.utf8.contains(UInt8(ascii: "/")) {
-                    target = try ResourcePath.parse(path + "/" + documentPath, expectDocument: true)
+                    target = try ResourcePath.parse(path + "/" + documentPath, expectDocument: true, rules: firestore.idRules)
                 } else {
-                    try ResourcePath.validate(id: documentPath, in: path + "/" + documentPath)
+                    try ResourcePath.validate(id: documentPath, in: path + "/" + documentPath, rules: firestore.idRules)
                 }
             } catch { problem = error }
         }

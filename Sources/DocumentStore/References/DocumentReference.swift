@@ -23,9 +23,10 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     public func collection(_ collectionPath: String) -> CollectionReference {
         do {
             if collectionPath.utf8.contains(UInt8(ascii: "/")) {
-                return CollectionReference(firestore: firestore, path: try ResourcePath.parse(path + "/" + collectionPath, expectDocument: false), invalid: invalid)
+                return CollectionReference(firestore: firestore, path: try ResourcePath.parse(path + "/" + collectionPath, expectDocument: false, rules: firestore.idRules),
+                                           invalid: invalid)
             }
-            try ResourcePath.validate(id: collectionPath, in: path + "/" + collectionPath)
+            try ResourcePath.validate(id: collectionPath, in: path + "/" + collectionPath, rules: firestore.idRules)
             return CollectionReference(firestore: firestore, path: resourcePath.appending(collectionPath), invalid: invalid)
         } catch {
             return CollectionReference(firestore: firestore, path: resourcePath.appending(collectionPath), invalid: invalid ?? error)

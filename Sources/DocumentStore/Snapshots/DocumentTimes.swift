@@ -20,7 +20,7 @@ extension Firestore {
     package func documentTimes(_ paths: [String]) throws -> [DocumentTimes?] {
         do {
             var parsed: [ResourcePath] = []
-            for path in paths { parsed.append(try ResourcePath.parse(path, expectDocument: true)) }
+            for path in paths { parsed.append(try ResourcePath.parse(path, expectDocument: true, rules: idRules)) }
             return try backend.documentTimes(parsed)
         } catch {
             throw publicError(error)

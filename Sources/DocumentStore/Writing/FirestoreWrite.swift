@@ -60,12 +60,12 @@ extension Firestore {
         var documentWrites: [DocumentWrite] = []
         for write in writes {
             let path: ResourcePath
-            do { path = try ResourcePath.parse(write.path, expectDocument: true) } catch { throw publicError(error) }
+            do { path = try ResourcePath.parse(write.path, expectDocument: true, rules: idRules) } catch { throw publicError(error) }
             documentWrites.append(DocumentWrite(path: path, change: .protocolWrite(write, transformResults: DocumentWrite.TransformResults())))
         }
         do {
             var expectedStored: [ResourcePath: StoredDocument] = [:]
-            for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true)] = snapshot.stored }
+            for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true, rules: idRules)] = snapshot.stored }
             let written = try commit(documentWrites, expecting: expectedStored)
             var times: [ResourcePath: Timestamp] = [:]
             for document in written { times[document.path] = document.updateTime }

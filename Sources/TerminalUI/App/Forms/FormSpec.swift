@@ -20,9 +20,9 @@ struct FormSpec {
 extension FormSpec {
     /// A new document's form: an Id field first, so the document can be named (`books/dune`)
     /// rather than given an automatic id, which it gets when the field is left blank.
-    func choosingID() -> FormSpec {
+    func choosingID(rules: IDRules) -> FormSpec {
         let rule = FieldRule(hint: "blank: an automatic id") { text in
-            text.trimmed.isEmpty ? nil : ResourcePath.problem(withID: text.trimmed).map { "not an id: \($0)" }
+            text.trimmed.isEmpty ? nil : ResourcePath.problem(withID: text.trimmed, rules: rules).map { "not an id: \($0)" }
         }
         return FormSpec(title: title, fields: [Field(label: "Id", text: "", rule: rule)] + fields) { values in
             let write = try save(Array(values.dropFirst()))

@@ -186,7 +186,7 @@ public final class AppModel {
     // settable, and an update holds only what it reads)
 
     var writing: WriteUpdate { WriteUpdate(store: store, writes: writes, connection: connection) }
-    var forms: FormUpdate { FormUpdate(isReadOnly: isReadOnly, draftFile: draftFile, writing: writing) }
+    var forms: FormUpdate { FormUpdate(isReadOnly: isReadOnly, idRules: store.idRules, draftFile: draftFile, writing: writing) }
     var browsing: BrowseUpdate { BrowseUpdate(bindings: browseBindings, documents: documents, forms: forms, writing: writing) }
     var collections: CollectionsUpdate { CollectionsUpdate(store: store, connection: connection) }
     var confirming: ConfirmationUpdate { ConfirmationUpdate(forms: forms, writing: writing) }

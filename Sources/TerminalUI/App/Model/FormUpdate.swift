@@ -7,6 +7,8 @@ import DocumentStore
 struct FormUpdate {
     /// The data folder cannot be written: no form opens.
     let isReadOnly: Bool
+    /// Which ids a new document's Id field takes (a folder's are fewer than Firestore's).
+    let idRules: IDRules
     /// Where a draft is kept: removed once its form is reopened (or discarded).
     let draftFile: DraftFile?
     /// Starts a save's write.
@@ -16,7 +18,7 @@ struct FormUpdate {
     func open(editing index: Int?, in state: inout AppState) -> Reply {
         guard !isReadOnly else { return Reply(notice: "The folder is read-only: nothing can be changed") }
         let tab = state.tab
-        let spec = index == nil ? tab.form(editing: nil).choosingID() : tab.form(editing: index)
+        let spec = index == nil ? tab.form(editing: nil).choosingID(rules: idRules) : tab.form(editing: index)
         let fields = spec.fields.map {
             FormField(label: $0.label, text: $0.text, placeholder: $0.rule.hint, choices: $0.rule.choices, keptChoice: $0.rule.keptChoice)
         }

@@ -12,8 +12,14 @@ import SwiftProtobuf
 struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     let databases: ServedDatabases
     let transactions = OpenTransactions()
+    let locks: TransactionLocks
     let listens = ListenStreams()
     let shutdown = StreamShutdown()
+
+    init(databases: ServedDatabases, lockWait: Duration = .seconds(5)) {
+        self.databases = databases
+        locks = TransactionLocks(wait: lockWait)
+    }
 
     /// Runs a method's body; whatever it throws leaves as Firestore's status.
     private func answering<T>(_ name: String, field: String, _ body: (ServedDatabase) async throws -> T) async throws -> T {
@@ -44,7 +50,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             var consistency = request.consistencySelector.map(Consistency.init)
             var newTransaction: Data?
             if case .newTransaction(let options) = consistency {
-                newTransaction = transactions.begin(database: database.name, readOnly: options.hasReadOnly)
+                newTransaction = transactions.begin(database: database.name, readOnly: options.hasReadOnly, retrying: options.retrying)
                 consistency = .transaction(newTransaction!)
             }
             let snapshots = try await read(paths, in: database, consistency: consistency)
@@ -125,7 +131,8 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             }
             try WireError.refuseUnknownFields(of: request, in: "request", known: [10: "explain_options"])
             let query = try WireQuery(structured, parent: request.parent, in: database)
-            let (documents, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database) {
+            let (documents, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database,
+                                                                         locking: [query.lockKey]) {
                 try await query.results()
             }
             let readTime = WireValues.wire(Timestamp())
@@ -154,7 +161,8 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             }
             try WireError.refuseUnknownFields(of: request, in: "request", known: [8: "explain_options"])
             let query = try WireQuery(structured, parent: request.parent, in: database)
-            let (fields, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database) {
+            let (fields, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database,
+                                                                      locking: [query.lockKey]) {
                 try await WireAggregation(aggregation.aggregations).results(of: query, values: database.values)
             }
             var message = Google_Firestore_V1_RunAggregationQueryResponse()
@@ -185,14 +193,15 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                 throw WireError.unimplemented("options.read_only.read_time: Shelf keeps no past versions; read at the current time")
             }
             var message = Google_Firestore_V1_BeginTransactionResponse()
-            message.transaction = transactions.begin(database: database.name, readOnly: request.options.hasReadOnly)
+            message.transaction = transactions.begin(database: database.name, readOnly: request.options.hasReadOnly, retrying: request.options.retrying)
             return message
         }
     }
 
     func rollback(request: Google_Firestore_V1_RollbackRequest, context: ServerContext) async throws -> Google_Protobuf_Empty {
         try await answering(request.database, field: "database") { database in
-            _ = try transactions.end(request.transaction, database: database.name)
+            try transactions.rollBack(request.transaction, database: database.name)
+            await locks.release(request.transaction)
             return Google_Protobuf_Empty()
         }
     }
@@ -201,16 +210,8 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func commit(request: Google_Firestore_V1_CommitRequest, context: ServerContext) async throws -> Google_Firestore_V1_CommitResponse {
         try await answering(request.database, field: "database") { database in
-            var expected: [String: DocumentSnapshot] = [:]
-            if !request.transaction.isEmpty {
-                let entry = try transactions.end(request.transaction, database: database.name)
-                if entry.readOnly && !request.writes.isEmpty {
-                    throw WireError.invalidArgument("transaction: a read-only transaction cannot write")
-                }
-                expected = entry.reads
-            }
             let writes = try request.writes.enumerated().map { index, write throws(WireError) in try FirestoreWrite(write, index: index, in: database) }
-            return try await database.commit(writes, expecting: expected)
+            return try await commitLocked(writes, in: database, transaction: request.transaction.isEmpty ? nil : request.transaction)
         }
     }
 
@@ -231,13 +232,13 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             // All in one commit (one sync to disk); when one fails, or two name one document,
             // each on its own, so the others are still applied, as Firestore applies them.
             let distinct = Set(writes.map(\.write.path)).count == writes.count
-            if distinct, let committed = try? await database.commit(writes.map(\.write), expecting: [:]) {
+            if distinct, let committed = try? await commitLocked(writes.map(\.write), in: database) {
                 for (position, write) in writes.enumerated() { message.writeResults[write.index] = committed.writeResults[position] }
                 return message
             }
             for write in writes {
                 do {
-                    let committed = try await database.commit([write.write], expecting: [:])
+                    let committed = try await commitLocked([write.write], in: database)
                     message.writeResults[write.index] = committed.writeResults.first ?? Google_Firestore_V1_WriteResult()
                 } catch {
                     fail(write.index, error)
@@ -277,7 +278,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             var write = Google_Firestore_V1_Write()
             write.delete = request.name
             if request.hasCurrentDocument { write.currentDocument = request.currentDocument }
-            _ = try await database.commit([try FirestoreWrite(write, index: 0, in: database)], expecting: [:])
+            _ = try await commitLocked([try FirestoreWrite(write, index: 0, in: database)], in: database)
             return Google_Protobuf_Empty()
         }
     }
@@ -299,7 +300,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     /// A write of one document, then the document as it is after it.
     private func writeAndRead(_ wire: Google_Firestore_V1_Write, mask: Google_Firestore_V1_DocumentMask?, in database: ServedDatabase) async throws -> Google_Firestore_V1_Document {
         let write = try FirestoreWrite(wire, index: 0, in: database)
-        _ = try await database.commit([write], expecting: [:])
+        _ = try await commitLocked([write], in: database)
         let snapshot = try database.store.document(write.path).readDocument()
         guard let document = try database.wireDocuments([snapshot], mask: try self.mask(mask)).first! else {
             throw WireError.notFound("Document \"\(database.name(of: write.path))\" not found after writing it (deleted since)")
@@ -358,14 +359,16 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     /// Reads documents, recording them in the transaction the request names.
     private func read(_ paths: [String], in database: ServedDatabase, consistency: Consistency?) async throws -> [DocumentSnapshot] {
-        try await runInTransaction(consistency, database: database) {
+        try await runInTransaction(consistency, database: database, locking: paths.map(TransactionLocks.Key.document)) {
             try paths.map { try database.store.document($0).readDocument() }
         }.0
     }
 
-    /// Runs a read as the request's consistency asks; the documents it returns are recorded in
-    /// its transaction. Returns also the id of a transaction it began.
-    private func runInTransaction<T>(_ consistency: Consistency?, database: ServedDatabase, _ body: () async throws -> T) async throws -> (T, Data?) {
+    /// Runs a read as the request's consistency asks: in a read-write transaction, once it holds
+    /// `keys` (what the read covers: documents, a query's collection); the documents it returns
+    /// are recorded in its transaction. Returns also the id of a transaction it began.
+    private func runInTransaction<T>(_ consistency: Consistency?, database: ServedDatabase, locking keys: [TransactionLocks.Key],
+                                     _ body: () async throws -> T) async throws -> (T, Data?) {
         var transaction: Data?, began: Data?
         switch consistency {
         case nil: break
@@ -373,12 +376,23 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             guard transactions.contains(id, database: database.name) else { _ = try transactions.end(id, database: database.name); break }
             transaction = id
         case .newTransaction(let options):
-            began = transactions.begin(database: database.name, readOnly: options.hasReadOnly)
+            began = transactions.begin(database: database.name, readOnly: options.hasReadOnly, retrying: options.retrying)
             transaction = began
         case .readTime(let time):
             let asked = try database.values.timestamp(time, field: "read_time")
             guard abs(asked.dateValue().timeIntervalSinceNow) < 1 else {
                 throw WireError.unimplemented("read_time: Shelf keeps no past versions; \(asked) is not now")
+            }
+        }
+        if let transaction {
+            let entry = try transactions.entry(transaction, database: database.name)
+            if !entry.readOnly {
+                do {
+                    try await locks.lock(keys.map { ($0, .exclusive) }, database: database.name, for: transaction, age: entry.age)
+                } catch {
+                    try? transactions.rollBack(transaction, database: database.name)
+                    throw error
+                }
             }
         }
         let result = try await body()

@@ -1,42 +1,84 @@
 import DocumentStore
+import FirestoreProtocol
 import FirestoreWire
 import Foundation
 
 /// The transactions clients have begun and not yet committed or rolled back: what each read,
 /// so that its commit goes through only if those documents are still as read (else `ABORTED`,
-/// and the client's library runs the transaction again). Optimistic, as the store's own
-/// transactions: reads take no locks. A client that vanishes leaves an entry that expires.
+/// and the client's library runs the transaction again), and its age, by which it waits for
+/// or wounds others (`TransactionLocks`). A client that vanishes leaves an entry that expires.
 final class OpenTransactions: Sendable {
     struct Entry {
         let database: String
         let readOnly: Bool
+        /// Older transactions (smaller) win their locks; a retry keeps the first one's age.
+        let age: UInt64
         var reads: [String: DocumentSnapshot] = [:]
         var lastUsed: Date
     }
 
+    private struct State {
+        var open: [Data: Entry] = [:]
+        /// The ages of transactions ended lately (a retry names the one it retries), and
+        /// whether such an id was ever this server's (a rollback of it is no error).
+        var ended: [Data: (age: UInt64, at: Date)] = [:]
+        var lastAge: UInt64 = 0
+    }
+
     /// Firestore lets an idle transaction expire after 270 seconds.
     static let idleLimit: TimeInterval = 270
-    private let entries = Locked<[Data: Entry]>([:])
+    private let state = Locked(State())
 
-    func begin(database: String, readOnly: Bool) -> Data {
+    /// A new transaction's id; `retrying`: the id of the one it runs again, whose age it keeps.
+    func begin(database: String, readOnly: Bool, retrying: Data? = nil) -> Data {
         let id = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
         let now = Date()
-        entries.withLock { entries in
-            entries = entries.filter { now.timeIntervalSince($0.value.lastUsed) < Self.idleLimit }
-            entries[id] = Entry(database: database, readOnly: readOnly, lastUsed: now)
+        state.withLock { state in
+            for (old, entry) in state.open where now.timeIntervalSince(entry.lastUsed) >= Self.idleLimit {
+                state.open[old] = nil
+                state.ended[old] = (entry.age, now)
+            }
+            state.ended = state.ended.filter { now.timeIntervalSince($0.value.at) < Self.idleLimit }
+            let age: UInt64
+            if let retrying, let earlier = state.open[retrying]?.age ?? state.ended[retrying]?.age {
+                age = earlier
+            } else {
+                state.lastAge += 1
+                age = state.lastAge
+            }
+            state.open[id] = Entry(database: database, readOnly: readOnly, age: age, lastUsed: now)
         }
         return id
     }
 
+    /// The age of a write outside any transaction: the youngest, so it never wounds one.
+    func newestAge() -> UInt64 {
+        state.withLock { state in
+            state.lastAge += 1
+            return state.lastAge
+        }
+    }
+
+    /// The open transaction's entry, its use noted.
+    func entry(_ id: Data, database: String) throws(WireError) -> Entry {
+        let entry = state.withLock { state -> Entry? in
+            guard state.open[id]?.database == database else { return nil }
+            state.open[id]!.lastUsed = Date()
+            return state.open[id]
+        }
+        guard let entry else { throw Self.unknown(id) }
+        return entry
+    }
+
     /// Records what a transaction read (the first read of a document is the one kept).
     func record(_ snapshots: [DocumentSnapshot], in id: Data, database: String) throws(WireError) {
-        let found = entries.withLock { entries -> Bool in
-            guard var entry = entries[id], entry.database == database else { return false }
+        let found = state.withLock { state -> Bool in
+            guard var entry = state.open[id], entry.database == database else { return false }
             for snapshot in snapshots where entry.reads[snapshot.reference.path] == nil {
                 entry.reads[snapshot.reference.path] = snapshot
             }
             entry.lastUsed = Date()
-            entries[id] = entry
+            state.open[id] = entry
             return true
         }
         if !found { throw Self.unknown(id) }
@@ -44,19 +86,41 @@ final class OpenTransactions: Sendable {
 
     /// Ends a transaction, returning what it read.
     func end(_ id: Data, database: String) throws(WireError) -> Entry {
-        let entry = entries.withLock { entries -> Entry? in
-            guard entries[id]?.database == database else { return nil }
-            return entries.removeValue(forKey: id)
+        let entry = state.withLock { state -> Entry? in
+            guard state.open[id]?.database == database, let entry = state.open.removeValue(forKey: id) else { return nil }
+            state.ended[id] = (entry.age, Date())
+            return entry
         }
         guard let entry else { throw Self.unknown(id) }
         return entry
     }
 
+    /// Ends a transaction a client rolls back: as the emulator, a rollback of one that was
+    /// this server's and has ended already (committed, aborted, expired) is no error.
+    func rollBack(_ id: Data, database: String) throws(WireError) {
+        let known = state.withLock { state -> Bool in
+            if state.open[id]?.database == database, let entry = state.open.removeValue(forKey: id) {
+                state.ended[id] = (entry.age, Date())
+                return true
+            }
+            return state.ended[id] != nil
+        }
+        if !known { throw Self.unknown(id) }
+    }
+
     func contains(_ id: Data, database: String) -> Bool {
-        entries.withLock { $0[id]?.database == database }
+        state.withLock { $0.open[id]?.database == database }
     }
 
     private static func unknown(_ id: Data) -> WireError {
         .invalidArgument("transaction \(id.base64EncodedString()) is not open: it was committed, rolled back, expired after \(Int(idleLimit)) seconds idle, or never begun on this server")
+    }
+}
+
+extension Google_Firestore_V1_TransactionOptions {
+    /// The transaction a read-write one runs again, whose age it keeps.
+    var retrying: Data? {
+        guard case .readWrite(let options)? = mode, !options.retryTransaction.isEmpty else { return nil }
+        return options.retryTransaction
     }
 }

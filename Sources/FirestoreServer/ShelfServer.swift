@@ -16,8 +16,9 @@ public final class ShelfServer: Sendable {
 
     /// `store` serves `(default)`; `location` is where it is (a folder, or a PostgreSQL URL
     /// with its password), for the named databases beside it, which `settings` open.
-    public init(store: Firestore, at location: URL, settings: FirestoreSettings, host: String, port: Int) {
-        service = FirestoreService(databases: ServedDatabases(store, at: location, settings: settings))
+    /// `lockWait`: how long a transaction waits for another's lock before it is aborted.
+    public init(store: Firestore, at location: URL, settings: FirestoreSettings, host: String, port: Int, lockWait: Duration = .seconds(5)) {
+        service = FirestoreService(databases: ServedDatabases(store, at: location, settings: settings), lockWait: lockWait)
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: host, port: port),
             transportSecurity: .plaintext,

@@ -20,6 +20,9 @@ struct WireQuery {
     let projection: [FieldPath]?
     /// A collection group under a document: only results whose path starts with this.
     let under: String?
+    /// What a transaction that runs the query locks against new writes: its collection, its
+    /// collection group, or every collection (`TransactionLocks.Key.group("")`).
+    let lockKey: TransactionLocks.Key
 
     init(_ wire: Google_Firestore_V1_StructuredQuery, parent: String, in database: ServedDatabase) throws(WireError) {
         try WireError.refuseUnknownFields(of: wire, in: "structured_query", known: [9: "find_nearest (vector search)"])
@@ -36,6 +39,7 @@ struct WireQuery {
                 throw .invalidArgument("from.collection_id: empty, which is allowed only with all_descendants (every collection under the parent)")
             }
             descendants = try DescendantsQuery(wire, parent: parentPath, in: database)
+            lockKey = .group("")
             storeQuery = nil
             under = nil
             projection = try Self.projection(wire)
@@ -48,9 +52,11 @@ struct WireQuery {
         if from.allDescendants {
             query = store.collectionGroup(from.collectionID)
             under = parentPath.isEmpty ? nil : parentPath.joined(separator: "/") + "/"
+            lockKey = .group(from.collectionID)
         } else {
             query = store.collection((parentPath + [from.collectionID]).joined(separator: "/"))
             under = nil
+            lockKey = .collection((parentPath + [from.collectionID]).joined(separator: "/"))
         }
         if wire.hasWhere {
             query = query.whereFilter(try Self.filter(wire.where, values: values))

@@ -17,6 +17,7 @@ package struct WireError: Error {
     package static func notFound(_ message: String) -> WireError { WireError(code: .notFound, message: message) }
     package static func failedPrecondition(_ message: String) -> WireError { WireError(code: .failedPrecondition, message: message) }
     package static func unimplemented(_ message: String) -> WireError { WireError(code: .unimplemented, message: message) }
+    package static func aborted(_ message: String) -> WireError { WireError(code: .aborted, message: message) }
 
     package var rpcError: RPCError { RPCError(code: code, message: message) }
 

@@ -60,7 +60,8 @@ struct ServedStore: Sendable {
             if let folder { try? FileManager.default.removeItem(at: folder) }
             if let database { try? PostgresCluster.shared().dropDatabase(database) }
         }
-        let server = ShelfServer(store: store, at: location, settings: settings, host: "127.0.0.1", port: 0)
+        // The emulator's wait for a transaction's lock: long beside any commit here, short for the tests that wait it out.
+        let server = ShelfServer(store: store, at: location, settings: settings, host: "127.0.0.1", port: 0, lockWait: .seconds(2))
         let (addresses, listening) = AsyncStream<String>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run { listening.yield($0); listening.finish() } }

@@ -18,20 +18,87 @@ final class ServedTransactionsTests: XCTestCase {
         _ = try await served.client.getDocument(request)
     }
 
-    func testACommitAfterAnotherWriteChangedWhatTheTransactionReadIsAbortedAndWritesNothing() async throws {
+    private static func rollback(_ served: ServedStore, _ transaction: Data) async throws {
+        var request = Google_Firestore_V1_RollbackRequest()
+        request.database = ServedStore.database
+        request.transaction = transaction
+        _ = try await served.client.rollback(request)
+    }
+
+    /// Runs a query of `collection` where `field == value` in `transaction`; its documents' ids.
+    private static func query(_ served: ServedStore, _ collection: String, where field: String, is value: String,
+                              in transaction: Data) async throws -> [String] {
+        var request = Google_Firestore_V1_RunQueryRequest()
+        request.parent = ServedStore.database + "/documents"
+        var query = Google_Firestore_V1_StructuredQuery.collection(collection)
+        query.where.fieldFilter.field.fieldPath = field
+        query.where.fieldFilter.op = .equal
+        query.where.fieldFilter.value = .string(value)
+        request.structuredQuery = query
+        request.transaction = transaction
+        return try await served.client.runQuery(request) { response in
+            var ids: [String] = []
+            for try await message in response.messages where message.hasDocument { ids.append(String(message.document.name.split(separator: "/").last!)) }
+            return ids
+        }
+    }
+
+    /// Issue 51: as Firestore's, a transaction's read locks the document: a write through the
+    /// server waits for the transaction and, past the wait, is aborted with the emulator's
+    /// message; a write by another program (no lock) still aborts the transaction's commit.
+    func testAWriteWaitsForTheTransactionThatReadItsDocumentAndAnotherProgramsWriteAbortsIt() async throws {
         try await ServedStore.eachBackend { served in
             try await served.commit([served.set("counters/c", ["n": .integer(1)])])
             let transaction = try await Self.begin(served)
             try await Self.read(served, "counters/c", in: transaction)
-            try await served.commit([served.set("counters/c", ["n": .integer(5)])])
-            let aborted = await status { try await served.commit([served.set("counters/c", ["n": .integer(2)])], transaction: transaction) }
-            XCTAssertEqual(aborted?.0, .aborted, "\(served.backend)")
-            assertSame(try await served.get("counters/c").fields["n"], .integer(5), "\(served.backend)")
+            let waited = await status { try await served.commit([served.set("counters/c", ["n": .integer(5)])]) }
+            XCTAssertEqual(waited?.0, .aborted, "\(served.backend)")
+            XCTAssertEqual(waited?.1, "Transaction lock timeout.", "\(served.backend)")
+            try await served.commit([served.set("counters/c", ["n": .integer(2)])], transaction: transaction)
+            assertSame(try await served.get("counters/c").fields["n"], .integer(2), "\(served.backend)")
 
-            let retry = try await Self.begin(served)
-            try await Self.read(served, "counters/c", in: retry)
-            try await served.commit([served.set("counters/c", ["n": .integer(6)])], transaction: retry)
-            assertSame(try await served.get("counters/c").fields["n"], .integer(6), "\(served.backend)")
+            let second = try await Self.begin(served)
+            try await Self.read(served, "counters/c", in: second)
+            try served.store.document("counters/c").write(["n": 7])  // another program: no lock
+            let aborted = await status { try await served.commit([served.set("counters/c", ["n": .integer(3)])], transaction: second) }
+            XCTAssertEqual(aborted?.0, .aborted, "\(served.backend)")
+            assertSame(try await served.get("counters/c").fields["n"], .integer(7), "\(served.backend)")
+            try await Self.rollback(served, second)  // the client's rollback of what was aborted: no error
+        }
+    }
+
+    /// Issue 51: two transactions that each book a slot only if a query finds none both
+    /// booked it. The second's query waits for the first transaction, then finds its booking.
+    func testATransactionsQueryWaitsForAnotherThatQueriedTheSameCollectionSoOnlyOneBooks() async throws {
+        try await ServedStore.eachBackend { served in
+            let first = try await Self.begin(served), second = try await Self.begin(served)
+            let firstFinds = try await Self.query(served, "bookings", where: "slot", is: "s1", in: first)
+            XCTAssertEqual(firstFinds, [])
+            let secondQuery = Task { try await Self.query(served, "bookings", where: "slot", is: "s1", in: second) }
+            try await Task.sleep(for: .milliseconds(50))  // not needed for the outcome, only to let the second wait
+            try await served.commit([served.set("bookings/b1", ["slot": .string("s1")])], transaction: first)
+            let secondFinds = try await secondQuery.value
+            XCTAssertEqual(secondFinds, ["b1"], "\(served.backend): the second sees the first's booking")
+            try await Self.rollback(served, second)
+        }
+    }
+
+    /// Deadlock: each of two transactions holds what the other reads next. The older one
+    /// wounds the younger (Firestore's wound-wait), whose read is aborted, and goes on.
+    func testOfTwoTransactionsWaitingForEachOtherTheOlderGoesOnAndTheYoungerIsAborted() async throws {
+        try await ServedStore.with(.folder) { served in
+            try await served.commit([served.set("c/a", [:]), served.set("c/b", [:])])
+            let older = try await Self.begin(served), younger = try await Self.begin(served)
+            try await Self.read(served, "c/a", in: older)
+            try await Self.read(served, "c/b", in: younger)
+            let youngerReadsA = Task { try await Self.read(served, "c/a", in: younger) }
+            try await Task.sleep(for: .milliseconds(50))
+            try await Self.read(served, "c/b", in: older)
+            let wounded = await status { try await youngerReadsA.value }
+            XCTAssertEqual(wounded?.0, .aborted)
+            XCTAssertTrue(wounded?.1.contains("contention") ?? false, wounded?.1 ?? "")
+            try await served.commit([served.set("c/a", ["by": .string("older")]), served.set("c/b", ["by": .string("older")])], transaction: older)
+            assertSame(try await served.get("c/b").fields["by"], .string("older"))
         }
     }
 
@@ -48,7 +115,7 @@ final class ServedTransactionsTests: XCTestCase {
                 return id
             }
             XCTAssertFalse(transaction.isEmpty)
-            try await served.commit([served.set("books/a", ["n": .integer(2)])])
+            try served.store.document("books/a").write(["n": 2])
             let aborted = await status { try await served.commit([], transaction: transaction) }
             XCTAssertEqual(aborted?.0, .aborted)
         }
@@ -60,13 +127,13 @@ final class ServedTransactionsTests: XCTestCase {
             let refused = await status { try await served.commit([served.set("books/a", [:])], transaction: readOnly) }
             XCTAssertEqual(refused?.0, .invalidArgument)
             let transaction = try await Self.begin(served)
-            var rollback = Google_Firestore_V1_RollbackRequest()
-            rollback.database = ServedStore.database
-            rollback.transaction = transaction
-            _ = try await served.client.rollback(rollback)
+            try await Self.rollback(served, transaction)
             let ended = await status { try await served.commit([], transaction: transaction) }
             XCTAssertEqual(ended?.0, .invalidArgument)
             XCTAssertTrue(ended?.1.contains("is not open") ?? false, ended?.1 ?? "")
+            try await Self.rollback(served, transaction)  // again: no error, as the emulator
+            let never = await status { try await Self.rollback(served, Data(repeating: 7, count: 16)) }
+            XCTAssertEqual(never?.0, .invalidArgument, "a transaction this server never began")
         }
     }
 }

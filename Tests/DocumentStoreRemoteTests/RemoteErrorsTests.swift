@@ -6,8 +6,8 @@ import XCTest
 /// What a client of a Firestore server says when the server refuses a call or cannot be reached.
 final class RemoteErrorsTests: StoreTestCase {
     func testTheServersStatusComesBackWithItsCodeAndMessage() throws {
-        let big = String(repeating: "x", count: 1_100_000)
-        let error = thrownError { try db.document("books/big").write(["text": big]) } as? FirestoreErrorCode
+        let half = String(repeating: "x", count: 550_000)
+        let error = thrownError { try db.document("books/big").write(["text": half, "more": half]) } as? FirestoreErrorCode
         XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
         XCTAssertTrue(error?.description.hasPrefix("document books/big is 11000") ?? false, "the server's own message: \(String(describing: error))")
         XCTAssertTrue(error?.description.hasSuffix("a document is at most 1 MiB (1048576 bytes)") ?? false)

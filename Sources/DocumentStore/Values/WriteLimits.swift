@@ -13,6 +13,13 @@ enum WriteLimits {
     /// character the JSON escapes (`\u0001`) takes 6 MiB.
     static let maxFileBytes = 8 << 20
     static let maxFieldNameBytes = 1500
+    /// A string or bytes value is at most 1 MiB less 89 bytes, Firestore's documented limit
+    /// of a field value, which the emulator checks before the document's size.
+    static let maxValueBytes = 1_048_487
+
+    private static func valueTooLong(_ bytes: Int) -> String {
+        "the value is \(bytes) bytes; a string or bytes value is at most \(maxValueBytes) bytes"
+    }
 
     /// The fields as they will be stored: checked, and timestamps truncated to microseconds, as
     /// Firestore stores them.
@@ -41,7 +48,13 @@ enum WriteLimits {
                                 store: Firestore) throws(DocumentStoreError) -> FirestoreValue {
         func fail(_ reason: String) -> DocumentStoreError { .invalidValue(path: document, field: field(), reason: reason) }
         switch value {
-        case .null, .boolean, .integer, .double, .string, .bytes:
+        case .null, .boolean, .integer, .double:
+            return value
+        case .string(let text):
+            if text.utf8.count > maxValueBytes { throw fail(valueTooLong(text.utf8.count)) }
+            return value
+        case .bytes(let data):
+            if data.count > maxValueBytes { throw fail(valueTooLong(data.count)) }
             return value
         case .timestamp(let timestamp):
             if let problem = timestamp.rangeProblem { throw fail(problem) }

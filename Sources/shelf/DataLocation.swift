@@ -31,6 +31,7 @@ struct DataLocation {
     /// parent exists: then it is made, empty.
     static func given(_ path: String, option: String = "--data", creatingMissing: Bool = false) throws -> DataLocation {
         guard !path.isEmpty else { throw Problem(description: "\(option) is empty: give a folder, a postgresql:// or a firestore:// URL") }
+        try refuseUnknownScheme(path, option)
         if let scheme = path.range(of: "://").map({ path[..<$0.lowerBound].lowercased() }), serverSchemes.contains(scheme) {
             guard let url = URL(string: path), url.host != nil else {
                 let expected = scheme == "firestore" ? "firestore://host:port/project[/database]" : "postgresql://user:password@host:port/database"
@@ -62,6 +63,13 @@ struct DataLocation {
         return DataLocation(url: url, notice: "Created the empty folder \(url.path)")
     }
 
+    /// Refuses a URL of a scheme Shelf does not open (`http://x`), which would otherwise be
+    /// taken for the relative folder `http:/x`. The URL itself is not repeated: it may hold a password.
+    private static func refuseUnknownScheme(_ path: String, _ option: String) throws {
+        guard let scheme = path.firstMatch(of: /^([a-zA-Z][a-zA-Z0-9+.\-]*):\/\//)?.1.lowercased(), !serverSchemes.contains(scheme) else { return }
+        throw Problem(description: "\(option): Shelf does not open \(scheme):// URLs; give a folder path, a postgresql://user:password@host:port/database URL or a firestore://host:port/project[/database] URL")
+    }
+
     /// A path as typed: `~` expanded, relative to the current folder, `.` and `..` resolved.
     private static func folderURL(_ path: String) -> URL {
         URL(fileURLWithPath: (path as NSString).expandingTildeInPath).standardizedFileURL
@@ -72,6 +80,7 @@ struct DataLocation {
     /// compared folder by folder (`/a/b` does not hold `/a/bc`), as far as they exist.
     static func refuseOverlap(of location: DataLocation, _ locationOption: String, with path: String, _ option: String) throws {
         guard !path.isEmpty else { return }  // refused by `given`, which names the option
+        try refuseUnknownScheme(path, option)
         let same = Problem(description: "\(locationOption) and \(option) are the same store (\(location.displayName)): export copies into another one")
         if location.isServer || serverSchemes.contains(where: { path.lowercased().hasPrefix($0 + "://") }) {
             if URL(string: path) == location.url { throw same }

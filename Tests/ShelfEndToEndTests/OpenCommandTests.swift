@@ -12,6 +12,22 @@ final class OpenCommandTests: TmuxTestCase {
         }
     }
 
+    /// A URL of a scheme Shelf does not open is refused, naming those it does, not taken for
+    /// the relative folder `http:/x`.
+    func testAURLOfAnUnknownSchemeIsRefusedNamingTheKnownOnes() throws {
+        let data = try temporaryDataCopy()
+        dataFolder = data
+        let known = "give a folder path, a postgresql://user:password@host:port/database URL or a firestore://host:port/project[/database] URL"
+        for command in [[], ["check"], ["list"], ["generate"], ["serve", "--port", "0"]] {
+            let result = try run(command + ["--data", "http://x"])
+            XCTAssertEqual(result.status, 1, "\(command): \(result.output)")
+            XCTAssertTrue(result.output.contains("--data: Shelf does not open http:// URLs; \(known)"), "\(command): \(result.output)")
+        }
+        let export = try run(["export", "--data", data.path, "--to", "S3+Bucket://x/y"])
+        XCTAssertEqual(export.status, 1, export.output)
+        XCTAssertTrue(export.output.contains("--to: Shelf does not open s3+bucket:// URLs; \(known)"), export.output)
+    }
+
     func testANegativePollIntervalSaysTheRange() throws {
         let result = try run(["--poll-interval", "-5"])
         XCTAssertNotEqual(result.status, 0)

@@ -11,16 +11,20 @@ import GRPCNIOTransportHTTP2
 public final class ShelfServer: Sendable {
     private let service: FirestoreService
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
+    /// Where clients reach it, as `FIRESTORE_EMULATOR_HOST` takes it.
+    public let address: String
     /// Streams one client connection may have open at once.
     static let maxConcurrentStreams = 10_000
 
     /// `store` serves `(default)`; `location` is where it is (a folder, or a PostgreSQL URL
-    /// with its password), for the named databases beside it, which `settings` open.
+    /// with its password), for the named databases beside it, which `settings` open. The
+    /// server takes `socket` over (`ListeningSocket.bind`, made before the store).
     /// `lockWait`: how long a transaction waits for another's lock before it is aborted.
-    public init(store: Firestore, at location: URL, settings: FirestoreSettings, host: String, port: Int, lockWait: Duration = .seconds(5)) {
+    public init(store: Firestore, at location: URL, settings: FirestoreSettings, socket: ListeningSocket, lockWait: Duration = .seconds(5)) {
         service = FirestoreService(databases: ServedDatabases(store, at: location, settings: settings), lockWait: lockWait)
+        address = socket.address
         let transport = HTTP2ServerTransport.Posix(
-            address: .ipv4(host: host, port: port),
+            listeningSocketDescriptor: Int(socket.descriptor),
             transportSecurity: .plaintext,
             config: .defaults { config in
                 // Firestore's own limit on a request; a bigger one is refused as RESOURCE_EXHAUSTED.
@@ -32,13 +36,20 @@ public final class ShelfServer: Sendable {
         server = GRPCServer(transport: transport, services: [service])
     }
 
-    /// Serves until `stop()`; `listening` gets the address once connections are taken.
+    /// Binds `host` and `port` (0: any free port), then as above.
+    public convenience init(store: Firestore, at location: URL, settings: FirestoreSettings, host: String, port: Int,
+                            lockWait: Duration = .seconds(5)) throws {
+        self.init(store: store, at: location, settings: settings, socket: try ListeningSocket.bind(host: host, port: port), lockWait: lockWait)
+    }
+
+    /// Serves until `stop()`; `listening` gets `address` once connections are taken.
     public func run(listening: @escaping @Sendable (String) -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.server.serve() }
             group.addTask {
-                guard let address = try await self.server.listeningAddress else { return }
-                listening(Self.text(address))
+                // Throws only when serving failed, which `serve()` reports itself.
+                guard (try? await self.server.listeningAddress) != nil else { return }
+                listening(self.address)
             }
             try await group.waitForAll()
         }
@@ -53,9 +64,4 @@ public final class ShelfServer: Sendable {
 
     /// How many times `Listen` streams converted changed documents (each read their times).
     package var listenConversions: Int { service.listens.shared.conversions }
-
-    private static func text(_ address: any Sendable) -> String {
-        if let ipv4 = address as? GRPCNIOTransportCore.SocketAddress, let v4 = ipv4.ipv4 { return "\(v4.host):\(v4.port)" }
-        return "\(address)"
-    }
 }

@@ -21,7 +21,7 @@ final class ServedFolder: @unchecked Sendable {
         settings.dispatchQueue = DispatchQueue(label: "ServedFolder.callbacks")
         settings.pollingInterval = pollingInterval
         store = try Firestore(directory: root, settings: settings)
-        let server = ShelfServer(store: store, at: root, settings: settings, host: "127.0.0.1", port: port)
+        let server = try ShelfServer(store: store, at: root, settings: settings, host: "127.0.0.1", port: port)
         self.server = server
         let address = Locked<String?>(nil)
         let started = DispatchSemaphore(value: 0)

@@ -61,14 +61,14 @@ struct ServedStore: Sendable {
             if let database { try? PostgresCluster.shared().dropDatabase(database) }
         }
         // The emulator's wait for a transaction's lock: long beside any commit here, short for the tests that wait it out.
-        let server = ShelfServer(store: store, at: location, settings: settings, host: "127.0.0.1", port: 0, lockWait: .seconds(2))
+        let server = try ShelfServer(store: store, at: location, settings: settings, host: "127.0.0.1", port: 0, lockWait: .seconds(2))
         let (addresses, listening) = AsyncStream<String>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run { listening.yield($0); listening.finish() } }
             var iterator = addresses.makeAsyncIterator()
             guard let address = await iterator.next(), let port = Int(address.split(separator: ":").last ?? "") else {
                 server.stop()
-                throw XCTSkip("the server did not start")
+                throw ServerDidNotStart()
             }
             let transport = try HTTP2ClientTransport.Posix(target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
             do {
@@ -83,6 +83,11 @@ struct ServedStore: Sendable {
             try await group.waitForAll()
         }
     }
+}
+
+/// A served store's server stopped before it listened: the test fails.
+struct ServerDidNotStart: Error, CustomStringConvertible {
+    var description: String { "the server did not start" }
 }
 
 /// Building requests' values and documents briefly.

@@ -16,7 +16,7 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var options: DataOptions
 
-    @Option(name: .long, help: "The address to listen on.")
+    @Option(name: .long, help: "The address or host name to listen on (127.0.0.1, ::1, localhost, 0.0.0.0 for every IPv4 address).")
     var host = "127.0.0.1"
 
     @Option(name: .long, parsing: .unconditional, help: "The port to listen on (0: any free port, printed when listening).")
@@ -31,12 +31,16 @@ struct ServeCommand: ParsableCommand {
         guard options.data != nil else {
             throw ValidationError("serve needs --data: a folder (made if missing) or a postgresql:// URL")
         }
+        // Bound before the data folder is made, so a busy port leaves nothing behind; held
+        // from here on, so no other program can take it before the server starts.
+        let socket: ListeningSocket
+        do { socket = try ListeningSocket.bind(host: host, port: port) } catch { throw ServeProblem(description: "\(error)") }
         let location = try options.location(creatingMissing: true)
         let settings = FirestoreSettings()
         // The main thread waits below; listeners are called on a queue of their own.
         settings.dispatchQueue = DispatchQueue(label: "shelf.serve.callbacks")
         let store = try location.openStore(settings: settings)
-        let server = ShelfServer(store: store, at: location.url, settings: settings, host: host, port: port)
+        let server = ShelfServer(store: store, at: location.url, settings: settings, socket: socket)
         let data = location.displayName
         let stopping = Locked(false)
         let stops = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
@@ -63,12 +67,13 @@ struct ServeCommand: ParsableCommand {
         do {
             try waitFor {
                 try await server.run { address in
+                    let bound = socket.resolved.map { " (\($0))" } ?? ""
                     // Unbuffered, so a script reading the pipe learns the address at once.
-                    FileHandle.standardOutput.write(Data("Serving Firestore (google.firestore.v1) on \(address) for \(data)\nClients: FIRESTORE_EMULATOR_HOST=\(address)\n".utf8))
+                    FileHandle.standardOutput.write(Data("Serving Firestore (google.firestore.v1) on \(address)\(bound) for \(data)\nClients: FIRESTORE_EMULATOR_HOST=\(address)\n".utf8))
                 }
             }
         } catch {
-            throw ServeProblem(description: "cannot serve on \(host):\(port): \(error)")
+            throw ServeProblem(description: "cannot serve on \(server.address): \(error)")
         }
     }
 }

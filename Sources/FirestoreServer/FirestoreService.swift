@@ -13,12 +13,13 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     let databases: ServedDatabases
     let transactions = OpenTransactions()
     let locks: TransactionLocks
-    let listens = ListenStreams()
+    let listens: ListenStreams
     let shutdown = StreamShutdown()
 
-    init(databases: ServedDatabases, lockWait: Duration = .seconds(5)) {
+    init(databases: ServedDatabases, lockWait: Duration = .seconds(5), log: ServerLog = ServerLog()) {
         self.databases = databases
         locks = TransactionLocks(wait: lockWait)
+        listens = ListenStreams(log: log)
     }
 
     /// Runs a method's body; whatever it throws leaves as Firestore's status.

@@ -16,11 +16,15 @@ final class ListenStreams: Sendable {
     static let queueLimit = 10_000
     /// Changes converted once for every stream that carries them.
     let shared = SharedWireDocuments()
+    /// Where a target refused or failed is told: the stream itself goes on.
+    let log: ServerLog
+
+    init(log: ServerLog) { self.log = log }
 
     func serve(_ requests: RPCAsyncSequence<Google_Firestore_V1_ListenRequest, any Error>,
                response: RPCWriter<Google_Firestore_V1_ListenResponse>, databases: ServedDatabases) async throws {
         let (outgoing, continuation) = AsyncStream<[Google_Firestore_V1_ListenResponse]>.makeStream(bufferingPolicy: .bufferingOldest(Self.queueLimit))
-        let stream = ListenStream(databases: databases, shared: shared, continuation: continuation)
+        let stream = ListenStream(databases: databases, shared: shared, log: log, continuation: continuation)
         defer { stream.close() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -48,6 +52,7 @@ final class ListenStreams: Sendable {
 final class ListenStream: Sendable {
     private let databases: ServedDatabases
     private let shared: SharedWireDocuments
+    private let log: ServerLog
     private let continuation: AsyncStream<[Google_Firestore_V1_ListenResponse]>.Continuation
 
     private struct Target {
@@ -69,9 +74,11 @@ final class ListenStream: Sendable {
     /// Listener callbacks of one stream run one at a time, in order.
     private let queue = DispatchQueue(label: "shelf.serve.listen")
 
-    init(databases: ServedDatabases, shared: SharedWireDocuments, continuation: AsyncStream<[Google_Firestore_V1_ListenResponse]>.Continuation) {
+    init(databases: ServedDatabases, shared: SharedWireDocuments, log: ServerLog,
+         continuation: AsyncStream<[Google_Firestore_V1_ListenResponse]>.Continuation) {
         self.databases = databases
         self.shared = shared
+        self.log = log
         self.continuation = continuation
     }
 
@@ -100,7 +107,7 @@ final class ListenStream: Sendable {
     }
 
     private func send(_ type: Google_Firestore_V1_TargetChange.TargetChangeType, _ targets: [Int32],
-                      readTime: Timestamp? = nil, cause: WireError? = nil) {
+                      readTime: Timestamp? = nil, cause: WireError? = nil, database: String = "") {
         var change = Google_Firestore_V1_TargetChange()
         change.targetChangeType = type
         change.targetIds = targets
@@ -111,6 +118,7 @@ final class ListenStream: Sendable {
         if let cause {
             change.cause.code = Int32(cause.code.rawValue)
             change.cause.message = cause.message
+            log.call("Listen", resource: "\(database) target \(targets.map(String.init).joined(separator: ","))", took: nil, error: cause.rpcError)
         }
         var message = Google_Firestore_V1_ListenResponse()
         message.targetChange = change
@@ -135,7 +143,7 @@ final class ListenStream: Sendable {
                 let database = try databases.database(request.database, field: "database")
                 try add(wire, id: id, in: database)
             } catch {
-                send(.remove, [id], cause: error as? WireError ?? WireError(code: .internalError, message: "\(error)"))
+                send(.remove, [id], cause: error as? WireError ?? WireError(code: .internalError, message: "\(error)"), database: request.database)
             }
         }
     }
@@ -189,7 +197,7 @@ final class ListenStream: Sendable {
     private func failed(_ id: Int32, _ error: Error, database: ServedDatabase) {
         let target = state.withLock { $0.targets.removeValue(forKey: id) }
         target?.registrations.forEach { $0.remove() }
-        send(.remove, [id], cause: WireError(error, database: database))
+        send(.remove, [id], cause: WireError(error, database: database), database: database.name)
     }
 
     private func queryChanged(_ id: Int32, _ snapshot: QuerySnapshot?, _ error: Error?, resumed: Bool, database: ServedDatabase) {

@@ -20,8 +20,9 @@ public final class ShelfServer: Sendable {
     /// with its password), for the named databases beside it, which `settings` open. The
     /// server takes `socket` over (`ListeningSocket.bind`, made before the store).
     /// `lockWait`: how long a transaction waits for another's lock before it is aborted.
-    public init(store: Firestore, at location: URL, settings: FirestoreSettings, socket: ListeningSocket, lockWait: Duration = .seconds(5)) {
-        service = FirestoreService(databases: ServedDatabases(store, at: location, settings: settings), lockWait: lockWait)
+    public init(store: Firestore, at location: URL, settings: FirestoreSettings, socket: ListeningSocket, lockWait: Duration = .seconds(5),
+                log: ServerLog = ServerLog()) {
+        service = FirestoreService(databases: ServedDatabases(store, at: location, settings: settings), lockWait: lockWait, log: log)
         address = socket.address
         let transport = HTTP2ServerTransport.Posix(
             listeningSocketDescriptor: Int(socket.descriptor),
@@ -33,13 +34,13 @@ public final class ShelfServer: Sendable {
                 // one per call): room for many, where HTTP/2's usual 100 would be a wall.
                 config.http2.maxConcurrentStreams = Self.maxConcurrentStreams
             })
-        server = GRPCServer(transport: transport, services: [service])
+        server = GRPCServer(transport: transport, services: [service], interceptors: [CallLogInterceptor(log: log)])
     }
 
     /// Binds `host` and `port` (0: any free port), then as above.
     public convenience init(store: Firestore, at location: URL, settings: FirestoreSettings, host: String, port: Int,
-                            lockWait: Duration = .seconds(5)) throws {
-        self.init(store: store, at: location, settings: settings, socket: try ListeningSocket.bind(host: host, port: port), lockWait: lockWait)
+                            lockWait: Duration = .seconds(5), log: ServerLog = ServerLog()) throws {
+        self.init(store: store, at: location, settings: settings, socket: try ListeningSocket.bind(host: host, port: port), lockWait: lockWait, log: log)
     }
 
     /// Serves until `stop()`; `listening` gets `address` once connections are taken.

@@ -36,7 +36,9 @@ struct ServedStore: Sendable {
         }
     }
 
-    static func with(_ backend: Backend, _ body: @Sendable (ServedStore) async throws -> Void) async throws {
+    /// `log` gets the server's log lines (by default none are written: the tests' own
+    /// refusals would fill their output).
+    static func with(_ backend: Backend, log: ServerLog = ServerLog { _ in }, _ body: @Sendable (ServedStore) async throws -> Void) async throws {
         let settings = FirestoreSettings()
         settings.dispatchQueue = DispatchQueue(label: "ServedStore.callbacks")
         let store: Firestore
@@ -61,7 +63,7 @@ struct ServedStore: Sendable {
             if let database { try? PostgresCluster.shared().dropDatabase(database) }
         }
         // The emulator's wait for a transaction's lock: long beside any commit here, short for the tests that wait it out.
-        let server = try ShelfServer(store: store, at: location, settings: settings, host: "127.0.0.1", port: 0, lockWait: .seconds(2))
+        let server = try ShelfServer(store: store, at: location, settings: settings, host: "127.0.0.1", port: 0, lockWait: .seconds(2), log: log)
         let (addresses, listening) = AsyncStream<String>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run { listening.yield($0); listening.finish() } }

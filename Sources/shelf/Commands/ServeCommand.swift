@@ -22,6 +22,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "The port to listen on (0: any free port, printed when listening).")
     var port = 8080
 
+    @Flag(name: .long, help: "Log every call on standard error (time, method, resource, duration, status); failed calls are logged always.")
+    var verbose = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535, got \(port)") }
         guard !host.isEmpty else { throw ValidationError("--host is empty: give an address such as 127.0.0.1") }
@@ -40,7 +43,7 @@ struct ServeCommand: ParsableCommand {
         // The main thread waits below; listeners are called on a queue of their own.
         settings.dispatchQueue = DispatchQueue(label: "shelf.serve.callbacks")
         let store = try location.openStore(settings: settings)
-        let server = ShelfServer(store: store, at: location.url, settings: settings, socket: socket)
+        let server = ShelfServer(store: store, at: location.url, settings: settings, socket: socket, log: ServerLog(verbose: verbose))
         let data = location.displayName
         let stopping = Locked(false)
         let stops = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in

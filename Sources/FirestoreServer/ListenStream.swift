@@ -61,6 +61,10 @@ final class ListenStream: Sendable {
         /// Documents of a documents target not yet read once.
         var pendingDocuments = 0
         var resetSent = false
+        /// A query with an offset: the part of the store's results the client sees, and the
+        /// paths of those it was last sent.
+        var window: ListenWindow?
+        var shown: Set<String> = []
     }
 
     private struct State {
@@ -166,10 +170,12 @@ final class ListenStream: Sendable {
                 throw WireError.invalidArgument("add_target.query.structured_query: a query is needed")
             }
             let query = try WireQuery(structured, parent: target.parent, in: database)
-            guard query.offset == 0, query.under == nil else {
-                throw WireError.unimplemented("add_target.query: listening to a query with an offset or a collection group under a document is not supported by Shelf yet")
+            guard query.under == nil else {
+                throw WireError.unimplemented("add_target.query: listening to a collection group under a document is not supported by Shelf yet")
             }
-            registrations.append(try query.query(for: "listening to").addSnapshotListener { [weak self] snapshot, error in
+            let (listened, window) = try query.listened()
+            state.withLock { $0.targets[id]?.window = window }
+            registrations.append(listened.addSnapshotListener { [weak self] snapshot, error in
                 guard let self else { return }
                 self.queue.async { self.queryChanged(id, snapshot, error, resumed: resumed, database: database) }
             })
@@ -205,14 +211,13 @@ final class ListenStream: Sendable {
         do {
             guard let wasCurrent = state.withLock({ $0.targets[id]?.isCurrent }) else { return }
             if !wasCurrent && resumed { send(.reset, [id]) }
-            let changed = wasCurrent ? snapshot.documentChanges.filter { $0.type != .removed }.map(\.document) : snapshot.documents
-            let removed = wasCurrent ? snapshot.documentChanges.filter { $0.type == .removed }.map(\.document) : []
+            let (changed, removed) = changes(of: id, snapshot, wasCurrent: wasCurrent)
             // A target's first documents are its own; its changes are every listener's.
             let documents = wasCurrent ? try shared.documents(changed, in: database) : try database.wireDocuments(changed)
             var messages = documents.compactMap { $0.map { Self.change($0, target: id) } }
-            for document in removed {
+            for path in removed {
                 var remove = Google_Firestore_V1_DocumentRemove()
-                remove.document = database.name(of: document.reference.path)
+                remove.document = database.name(of: path)
                 remove.removedTargetIds = [id]
                 var message = Google_Firestore_V1_ListenResponse()
                 message.documentRemove = remove
@@ -223,6 +228,27 @@ final class ListenStream: Sendable {
         } catch {
             failed(id, error, database: database)
         }
+    }
+
+    /// The documents a query target's client is sent for `snapshot` (all at first, then those
+    /// added or changed) and the paths of those it drops. With an offset the snapshot holds
+    /// the skipped documents too: the window's entries and exits are worked out here.
+    private func changes(of id: Int32, _ snapshot: QuerySnapshot, wasCurrent: Bool) -> (changed: [DocumentSnapshot], removed: [String]) {
+        guard let window = state.withLock({ $0.targets[id]?.window }) else {
+            guard wasCurrent else { return (snapshot.documents, []) }
+            return (snapshot.documentChanges.filter { $0.type != .removed }.map(\.document),
+                    snapshot.documentChanges.filter { $0.type == .removed }.map(\.document.reference.path))
+        }
+        let visible = window.apply(snapshot.documents)
+        let paths = Set(visible.map(\.reference.path))
+        let before = state.withLock { state -> Set<String> in
+            defer { state.targets[id]?.shown = paths }
+            return state.targets[id]?.shown ?? []
+        }
+        guard wasCurrent else { return (Array(visible), []) }
+        let modified = Set(snapshot.documentChanges.filter { $0.type == .modified }.map(\.document.reference.path))
+        let changed = visible.filter { !before.contains($0.reference.path) || modified.contains($0.reference.path) }
+        return (changed, before.subtracting(paths).sorted())
     }
 
     private static func change(_ document: Google_Firestore_V1_Document, target id: Int32) -> Google_Firestore_V1_ListenResponse {

@@ -10,6 +10,8 @@ import Foundation
 struct WireQuery {
     /// The store's query; nil for a query over every collection (`descendants`).
     private let storeQuery: Query?
+    /// The same without the offset and the limit, for a listener (the store's take no offset).
+    private let unwindowedQuery: Query?
     /// A query over every collection under the parent (an empty collection_id with
     /// all_descendants, as `recursive_delete` sends), which the store's queries do not do.
     let descendants: DescendantsQuery?
@@ -41,6 +43,7 @@ struct WireQuery {
             descendants = try DescendantsQuery(wire, parent: parentPath, in: database)
             lockKey = .group("")
             storeQuery = nil
+            unwindowedQuery = nil
             under = nil
             projection = try Self.projection(wire)
             (offset, limit) = try Self.offsetAndLimit(wire)
@@ -79,6 +82,7 @@ struct WireQuery {
             let position = try Self.position(wire.endAt, ordered: ordered, collection: collection, values: values, field: "end_at")
             query = wire.endAt.before ? query.end(before: position) : query.end(at: position)
         }
+        unwindowedQuery = query
         (offset, limit) = try Self.offsetAndLimit(wire)
         // The store skips and limits only when nothing is taken out after it.
         if under == nil {
@@ -96,6 +100,16 @@ struct WireQuery {
             throw .unimplemented("from: \(use) a query over every collection (an empty collection_id) is not supported by Shelf yet")
         }
         return storeQuery
+    }
+
+    /// What a listener listens to, and the window of each of its snapshots that the client is
+    /// sent (Google's emulator serves a listener with an offset; the store's listeners take
+    /// none): the skipped documents stay in the store's results, its limit widened by as many.
+    func listened() throws(WireError) -> (query: Query, window: ListenWindow?) {
+        guard offset > 0, under == nil, let unwindowedQuery else { return (try query(for: "listening to"), nil) }
+        let window = ListenWindow(skipping: offset, keeping: limit)
+        guard let limit, limit > 0 else { return (unwindowedQuery, window) }
+        return (unwindowedQuery.limit(to: offset + limit), window)
     }
 
     /// The query's documents as Firestore returns them: offset, limit and the parent applied.
@@ -203,5 +217,16 @@ struct WireQuery {
             case .unspecified, .UNRECOGNIZED: throw .invalidArgument("where.unary_filter.op: not an operator Firestore knows")
             }
         }
+    }
+}
+
+/// The part of a listened query's results that its client sees: those after the first
+/// `skipping`, at most `keeping` of them.
+struct ListenWindow: Sendable {
+    let skipping: Int
+    let keeping: Int?
+
+    func apply(_ documents: [QueryDocumentSnapshot]) -> ArraySlice<QueryDocumentSnapshot> {
+        documents.dropFirst(skipping).prefix(keeping ?? documents.count)
     }
 }

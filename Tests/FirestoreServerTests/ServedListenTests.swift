@@ -77,6 +77,54 @@ final class ServedListenTests: XCTestCase {
         }
     }
 
+    /// A query with an offset is listened to as Google's emulator serves it (Python's
+    /// `query.offset(1).on_snapshot(cb)`): the client sees the documents after the skipped
+    /// ones, and each change to that window, also one that only shifts it.
+    func testAQueryTargetWithAnOffsetGetsTheDocumentsAfterItAndEachChangeOfThatWindow() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit((0..<3).map { served.set("books/d\($0)", ["n": .integer(Int64($0))]) })
+            var skipping = Google_Firestore_V1_StructuredQuery.collection("books").ordered("n")
+            skipping.offset = 1
+            var limited = skipping
+            limited.limit = .with { $0.value = 1 }
+            let window = limited
+            let (requests, sending) = AsyncStream<Google_Firestore_V1_ListenRequest>.makeStream()
+            sending.yield(Self.addTarget(7, query: skipping))
+            let b = served.backend
+            try await served.client.listen(requestProducer: { writer in
+                for await request in requests { try await writer.write(request) }
+            }, onResponse: { response in
+                var messages = response.messages.makeAsyncIterator()
+                var first: [String] = []
+                // A target refused (as it was) is removed and nothing follows: no wait for ever.
+                while let message = try await messages.next() {
+                    first.append(Self.summary(message))
+                    if first.last!.hasPrefix("remove target") || first.last == "consistent" { break }
+                }
+                guard first == ["add 7", "change d1 7", "change d2 7", "current 7", "consistent"] else {
+                    sending.finish()
+                    return XCTFail("\(first) \(b)")
+                }
+                sending.yield(Self.addTarget(8, query: window))
+                assertSame(try await Self.untilConsistent(&messages), ["add 8", "change d1 8", "current 8", "consistent"], "with a limit: \(b)")
+                // A document before the window shifts it: d0 comes in, and leaves the limited one with d1.
+                try await served.commit([served.set("books/m", ["n": .integer(-1)])])
+                // Each target's snapshot comes to its consistent point, in either order.
+                let shifted = try await Self.untilConsistent(&messages) + Self.untilConsistent(&messages)
+                assertSame(shifted.filter { $0 != "consistent" }.sorted(), ["change d0 7", "change d0 8", "remove d1"], "\(shifted) \(b)")
+                sending.yield(.with { $0.database = ServedStore.database; $0.removeTarget = 8 })
+                assertSame(Self.summary(try await messages.next()!), "remove target 8", "\(b)")
+                try await served.store.document("books/d2").delete()
+                assertSame(try await Self.untilConsistent(&messages), ["remove d2", "consistent"], "a delete in the window: \(b)")
+                try await served.commit([served.set("books/d1", ["n": .integer(1), "x": .integer(1)])])
+                assertSame(try await Self.untilConsistent(&messages), ["change d1 7", "consistent"], "a change in the window: \(b)")
+                try await served.commit([served.set("books/m", ["n": .integer(-1), "x": .integer(1)])])
+                assertSame(try await Self.untilConsistent(&messages), ["consistent"], "a change among the skipped: \(b)")
+                sending.finish()
+            })
+        }
+    }
+
     /// A target's first documents are one entry of the stream's bounded queue, however many:
     /// counted a message each, a collection past the limit overflowed at every listen of a
     /// client slower than the server, which then never had a snapshot (Python's, from 12,000

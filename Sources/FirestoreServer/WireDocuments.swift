@@ -11,7 +11,8 @@ extension ServedDatabase {
     /// (nil: every field), in the same order; nil for a missing document.
     func wireDocuments(_ snapshots: [DocumentSnapshot], mask: [FieldPath]? = nil) throws -> [Google_Firestore_V1_Document?] {
         let times = try store.documentTimes(snapshots.map(\.reference.path))
-        return zip(snapshots, times).map { snapshot, times in
+        return try zip(snapshots, times).map { snapshot, times throws(WireError) in
+            if case .unreadable(let reason) = snapshot.stored { throw unreadable(snapshot.reference.path, reason) }
             guard let fields = snapshot.stored.fields, let times else { return nil }
             var document = Google_Firestore_V1_Document()
             document.name = name(of: snapshot.reference.path)
@@ -20,6 +21,13 @@ extension ServedDatabase {
             document.updateTime = WireValues.wire(times.updated)
             return document
         }
+    }
+
+    /// A document whose file is there but cannot be read: every read that would return it
+    /// fails so, as Firestore's DATA_LOSS, rather than answering it as missing (which a
+    /// transaction would then overwrite) or leaving it out of a query unsaid.
+    func unreadable(_ path: String, _ reason: String) -> WireError {
+        WireError(code: .dataLoss, message: "Document \"\(name(of: path))\" cannot be read: \(reason). Fix its file, or replace the whole document (set) or delete it.")
     }
 
     /// Only the fields at `paths` (a `DocumentMask` or a query's projection).

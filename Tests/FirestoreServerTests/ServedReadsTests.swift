@@ -195,3 +195,59 @@ extension ServedStore {
         }
     }
 }
+
+/// Issue 51: a file of the folder that is not a document answered differently per call (get:
+/// missing; a query: left out; count: counted; a transaction that read it "missing"
+/// overwrote it). Now every read that would return it fails with DATA_LOSS naming it, it is
+/// counted nowhere, and only a write that replaces it (or deletes it) touches it.
+final class ServedUnreadableDocumentTests: XCTestCase {
+    func testEveryReadOfAnUnreadableFileIsDataLossItIsCountedNowhereAndNeverOverwrittenUnasked() async throws {
+        try await ServedStore.with(.folder) { served in
+            try await served.commit([served.set("books/good", ["n": .integer(1)])])
+            let broken = served.location.appendingPathComponent("books/broken.json")
+            try Data("{not json".utf8).write(to: broken)
+
+            let get = await status { try await served.get("books/broken") }
+            XCTAssertEqual(get?.0, .dataLoss)
+            XCTAssertTrue(get?.1.contains("books/broken\" cannot be read: not valid JSON") ?? false, get?.1 ?? "")
+            let query = await status { try await served.run(.collection("books")) }
+            XCTAssertEqual(query?.0, .dataLoss, "a query that would return it")
+
+            var count = Google_Firestore_V1_RunAggregationQueryRequest()
+            count.parent = ServedStore.database + "/documents"
+            count.structuredAggregationQuery.structuredQuery = .collection("books")
+            var aggregation = Google_Firestore_V1_StructuredAggregationQuery.Aggregation()
+            aggregation.count = .init()
+            aggregation.alias = "n"
+            count.structuredAggregationQuery.aggregations = [aggregation]
+            let counted = try await served.client.runAggregationQuery(count) { response in
+                var value: Int64 = -1
+                for try await message in response.messages { value = message.result.aggregateFields["n"]?.integerValue ?? -1 }
+                return value
+            }
+            XCTAssertEqual(counted, 1, "counted nowhere")
+
+            var create = Google_Firestore_V1_Write()
+            create.update = served.document("books/broken", ["n": .integer(2)])
+            create.currentDocument.exists = false
+            let created = await status { try await served.commit([create]) }
+            XCTAssertEqual(created?.0, .alreadyExists, "a create does not overwrite it")
+            var transaction = Google_Firestore_V1_BeginTransactionRequest()
+            transaction.database = ServedStore.database
+            let id = try await served.client.beginTransaction(transaction).transaction
+            var read = Google_Firestore_V1_GetDocumentRequest()
+            read.name = served.name("books/broken")
+            read.transaction = id
+            let inTransaction = await status { try await served.client.getDocument(read) }
+            XCTAssertEqual(inTransaction?.0, .dataLoss, "a transaction cannot read it as missing, and so cannot overwrite it")
+            XCTAssertEqual(try String(contentsOf: broken, encoding: .utf8), "{not json")
+            var rollback = Google_Firestore_V1_RollbackRequest()
+            rollback.database = ServedStore.database
+            rollback.transaction = id
+            _ = try await served.client.rollback(rollback)  // as the client does after a failed read
+
+            try await served.commit([served.set("books/broken", ["n": .integer(3)])])  // asked: a set replaces it
+            assertSame(try await served.get("books/broken").fields["n"], .integer(3))
+        }
+    }
+}

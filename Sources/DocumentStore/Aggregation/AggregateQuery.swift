@@ -47,7 +47,8 @@ public final class AggregateQuery: @unchecked Sendable {
         } catch {
             throw publicError(error)
         }
-        let documents = try query.readSnapshot().documents
+        // A document that cannot be read is counted nowhere: what it holds is not known.
+        let documents = try query.readSnapshot().documents.filter { $0.stored.fields != nil }
         let fields = Set(operations.compactMap(\.field))
         let values = documents.map { document in
             var values: [FieldPath: FirestoreValue] = [:]

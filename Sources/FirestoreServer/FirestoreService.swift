@@ -211,6 +211,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func commit(request: Google_Firestore_V1_CommitRequest, context: ServerContext) async throws -> Google_Firestore_V1_CommitResponse {
         try await answering(request.database, field: "database") { database in
+            try Self.checkRequestSize(request)
             let writes = try request.writes.enumerated().map { index, write throws(WireError) in try FirestoreWrite(write, index: index, in: database) }
             return try await commitLocked(writes, in: database, transaction: request.transaction.isEmpty ? nil : request.transaction)
         }
@@ -218,6 +219,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func batchWrite(request: Google_Firestore_V1_BatchWriteRequest, context: ServerContext) async throws -> Google_Firestore_V1_BatchWriteResponse {
         try await answering(request.database, field: "database") { database in
+            try Self.checkRequestSize(request)
             var message = Google_Firestore_V1_BatchWriteResponse()
             message.writeResults = Array(repeating: Google_Firestore_V1_WriteResult(), count: request.writes.count)
             message.status = Array(repeating: Google_Rpc_Status(), count: request.writes.count)
@@ -297,6 +299,17 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     }
 
     // MARK: Helpers
+
+    /// Firestore's limit on a request's size, which only writes come near.
+    static let maxRequestBytes = 10 << 20
+
+    /// Refuses a request over 10 MiB as Firestore does (Google's emulator refuses one over
+    /// 4 MiB, gRPC's default, as RESOURCE_EXHAUSTED, which clients retry for a minute).
+    static func checkRequestSize(_ request: some SwiftProtobuf.Message) throws(WireError) {
+        let bytes = (try? request.serializedBytes() as [UInt8])?.count ?? 0
+        guard bytes > maxRequestBytes else { return }
+        throw .invalidArgument("Request payload size exceeds the limit: \(maxRequestBytes) bytes (this request is \(bytes) bytes); commit fewer or smaller writes at a time")
+    }
 
     /// A write of one document, then the document as it is after it.
     private func writeAndRead(_ wire: Google_Firestore_V1_Write, mask: Google_Firestore_V1_DocumentMask?, in database: ServedDatabase) async throws -> Google_Firestore_V1_Document {
@@ -386,6 +399,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             }
         }
         if let transaction {
+            await expireTransactions()
             let entry = try transactions.entry(transaction, database: database.name)
             if !entry.readOnly {
                 do {

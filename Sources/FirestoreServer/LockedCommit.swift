@@ -9,6 +9,7 @@ extension FirestoreService {
     /// a transaction is the youngest: it waits for transactions holding its documents.
     func commitLocked(_ writes: [FirestoreWrite], in database: ServedDatabase, transaction: Data? = nil) async throws
         -> Google_Firestore_V1_CommitResponse {
+        await expireTransactions()
         let owner: Data, age: UInt64
         var expected: [String: DocumentSnapshot] = [:]
         if let transaction {
@@ -31,6 +32,12 @@ extension FirestoreService {
             await locks.release(owner)
             throw error
         }
+    }
+
+    /// Ends the transactions that expired and lets go of their locks: done before taking locks,
+    /// so a client that vanished holds up the others for a minute at most.
+    func expireTransactions() async {
+        for id in transactions.expire() { await locks.release(id) }
     }
 
     /// A write holds its document, and shares its collection and collection group with other

@@ -15,6 +15,11 @@ final class OpenTransactions: Sendable {
         let age: UInt64
         var reads: [String: DocumentSnapshot] = [:]
         var lastUsed: Date
+        let began: Date
+
+        func hasExpired(at now: Date) -> Bool {
+            now.timeIntervalSince(lastUsed) >= OpenTransactions.idleLimit || now.timeIntervalSince(began) >= OpenTransactions.lifetime
+        }
     }
 
     private struct State {
@@ -25,8 +30,13 @@ final class OpenTransactions: Sendable {
         var lastAge: UInt64 = 0
     }
 
-    /// Firestore lets an idle transaction expire after 270 seconds.
-    static let idleLimit: TimeInterval = 270
+    /// Firestore ends a transaction idle for 60 seconds, and any after 270 (its documented
+    /// limits, which the emulator keeps too), letting go of its locks.
+    static let idleLimit: TimeInterval = 60
+    static let lifetime: TimeInterval = 270
+    /// How long an ended transaction is remembered, for a rollback of it (no error) and for
+    /// a retry that names it (which keeps its age).
+    static let memory: TimeInterval = 600
     private let state = Locked(State())
 
     /// A new transaction's id; `retrying`: the id of the one it runs again, whose age it keeps.
@@ -34,11 +44,7 @@ final class OpenTransactions: Sendable {
         let id = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
         let now = Date()
         state.withLock { state in
-            for (old, entry) in state.open where now.timeIntervalSince(entry.lastUsed) >= Self.idleLimit {
-                state.open[old] = nil
-                state.ended[old] = (entry.age, now)
-            }
-            state.ended = state.ended.filter { now.timeIntervalSince($0.value.at) < Self.idleLimit }
+            state.ended = state.ended.filter { now.timeIntervalSince($0.value.at) < Self.memory }
             let age: UInt64
             if let retrying, let earlier = state.open[retrying]?.age ?? state.ended[retrying]?.age {
                 age = earlier
@@ -46,9 +52,22 @@ final class OpenTransactions: Sendable {
                 state.lastAge += 1
                 age = state.lastAge
             }
-            state.open[id] = Entry(database: database, readOnly: readOnly, age: age, lastUsed: now)
+            state.open[id] = Entry(database: database, readOnly: readOnly, age: age, lastUsed: now, began: now)
         }
         return id
+    }
+
+    /// Ends the transactions that expired (idle, or too old); their ids, whose locks must go.
+    func expire() -> [Data] {
+        let now = Date()
+        return state.withLock { state in
+            let expired = state.open.filter { $0.value.hasExpired(at: now) }
+            for (id, entry) in expired {
+                state.open[id] = nil
+                state.ended[id] = (entry.age, now)
+            }
+            return Array(expired.keys)
+        }
     }
 
     /// The age of a write outside any transaction: the youngest, so it never wounds one.
@@ -113,7 +132,7 @@ final class OpenTransactions: Sendable {
     }
 
     private static func unknown(_ id: Data) -> WireError {
-        .invalidArgument("transaction \(id.base64EncodedString()) is not open: it was committed, rolled back, expired after \(Int(idleLimit)) seconds idle, or never begun on this server")
+        .invalidArgument("transaction \(id.base64EncodedString()) is not open: it was committed, rolled back, expired (after \(Int(idleLimit)) seconds idle or \(Int(lifetime)) in all), or never begun on this server")
     }
 }
 

@@ -15,6 +15,8 @@ public final class ShelfServer: Sendable {
     public let address: String
     /// Streams one client connection may have open at once.
     static let maxConcurrentStreams = 10_000
+    /// The largest request read whole, to be refused with Firestore's message when past 10 MiB.
+    static let maxReadRequestBytes = 64 << 20
 
     /// `store` serves `(default)`; `location` is where it is (a folder, or a PostgreSQL URL
     /// with its password), for the named databases beside it, which `settings` open. The
@@ -28,8 +30,10 @@ public final class ShelfServer: Sendable {
             listeningSocketDescriptor: Int(socket.descriptor),
             transportSecurity: .plaintext,
             config: .defaults { config in
-                // Firestore's own limit on a request; a bigger one is refused as RESOURCE_EXHAUSTED.
-                config.rpc.maxRequestPayloadSize = 10 * 1024 * 1024
+                // Past Firestore's own limit on a request (10 MiB), which the service answers
+                // as Firestore does (`FirestoreService.checkRequestSize`); the transport resets
+                // the stream of a request past this, without a status.
+                config.rpc.maxRequestPayloadSize = Self.maxReadRequestBytes
                 // Each listener of a client is a stream of its own (Python's on_snapshot opens
                 // one per call): room for many, where HTTP/2's usual 100 would be a wall.
                 config.http2.maxConcurrentStreams = Self.maxConcurrentStreams

@@ -97,6 +97,7 @@ extension Google_Firestore_V1_Value {
     static func integer(_ i: Int64) -> Self { var v = Self(); v.integerValue = i; return v }
     static func double(_ d: Double) -> Self { var v = Self(); v.doubleValue = d; return v }
     static func string(_ s: String) -> Self { var v = Self(); v.stringValue = s; return v }
+    static func bytes(_ b: Data) -> Self { var v = Self(); v.bytesValue = b; return v }
     static func boolean(_ b: Bool) -> Self { var v = Self(); v.booleanValue = b; return v }
     static var null: Self { var v = Self(); v.nullValue = .nullValue; return v }
     static func array(_ items: [Self]) -> Self { var v = Self(); v.arrayValue.values = items; return v }

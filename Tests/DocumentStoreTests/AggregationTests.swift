@@ -153,6 +153,18 @@ final class AggregationTests: StoreTestCase {
         XCTAssertNotEqual(changed, otherQuery, "the same results of another query")
     }
 
+    /// `hash(into:)` hashes the results, as `==` compares them: snapshots of one query with
+    /// other counts and sums do not all collide.
+    func testSnapshotsWithOtherResultsHashApart() async throws {
+        var hashes: Set<Int> = []
+        for pages in 1...8 {
+            try books.document("p\(pages)").write(["pages": pages])
+            let snapshot = try await books.aggregate([.count(), .sum("pages")]).getAggregation(source: .server)
+            hashes.insert(snapshot.hashValue)
+        }
+        XCTAssertEqual(hashes.count, 8, "eight different results")
+    }
+
     func testAggregatesOnlyTheQuerysDocuments() async throws {
         try write("ratings", "rating", [5, 4, 3, 0])
         let query = db.collection("ratings").whereField("rating", isEqualTo: 4)

@@ -19,8 +19,10 @@ extension AggregateQuerySnapshot: Hashable {
         a.query == b.query && a.results == b.results
     }
 
+    /// Hashes what `==` compares, the results too, so that snapshots of other counts or
+    /// sums do not all share one hash.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(query)
-        hasher.combine(results.count)
+        hasher.combine(results)
     }
 }

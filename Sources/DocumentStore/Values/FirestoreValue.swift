@@ -109,3 +109,29 @@ extension FirestoreValue: Equatable {
         }
     }
 }
+
+extension FirestoreValue: Hashable {
+    /// Consistent with Firestore's `==` above: NaNs hash alike, strings by their bytes, and an
+    /// integer never hashes as the double of the same value needs to (they are never equal).
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .boolean(let b): hasher.combine(1); hasher.combine(b)
+        case .integer(let i): hasher.combine(2); hasher.combine(i)
+        case .double(let d): hasher.combine(3); hasher.combine(d.isNaN ? Double.nan.bitPattern : d.bitPattern)
+        case .timestamp(let t): hasher.combine(4); hasher.combine(t)
+        case .string(let s): hasher.combine(5); hasher.combine(s.utf8.count); for byte in s.utf8 { hasher.combine(byte) }
+        case .bytes(let data): hasher.combine(6); hasher.combine(data)
+        case .reference(let reference): hasher.combine(7); hasher.combine(reference.resourcePath)
+        case .geoPoint(let point): hasher.combine(8); hasher.combine(point)
+        case .array(let items): hasher.combine(9); hasher.combine(items)
+        case .map(let fields):
+            hasher.combine(10)
+            hasher.combine(fields.count)
+            for (name, value) in fields {
+                for byte in name.utf8 { hasher.combine(byte) }
+                hasher.combine(value)
+            }
+        }
+    }
+}

@@ -46,6 +46,27 @@ final class AggregationTests: StoreTestCase {
         XCTAssertEqual(none.count, 0)
     }
 
+    /// Firebase's SDK answers an aggregation over `limit(toLast:)` without an order (only
+    /// reading or listening to the query needs one): it sends the query with its explicit
+    /// orders only (`ToAggregateTarget`), so the server limits it in its implicit order. The
+    /// emulator counts 2 for `limit(toLast: 2)` over 5 documents.
+    func testAnAggregationOverLimitToLastWithoutAnOrderIsAnswered() async throws {
+        for (id, pages) in [("a", 1), ("b", 2), ("c", 3), ("d", 4), ("e", 5)] { try books.document(id).write(["pages": pages]) }
+        let last = books.limit(toLast: 2)
+        let counted = try await last.count.getAggregation(source: .server)
+        XCTAssertEqual(counted.count, 2)
+        let summed = try await last.aggregate([.sum("pages")]).getAggregation(source: .server)
+        XCTAssertEqual(try summed.result(for: .sum("pages")), .integer(3), "the first two by id, as the server limits the query sent")
+        let ordered = try await books.order(by: "pages").limit(toLast: 2).aggregate([.sum("pages")]).getAggregation(source: .server)
+        XCTAssertEqual(try ordered.result(for: .sum("pages")), .integer(9), "with an order, the last two")
+        do {
+            _ = try await last.getDocuments()
+            XCTFail("reading the query itself still needs an order")
+        } catch {
+            XCTAssertEqual((error as NSError).code, FirestoreErrorCode.invalidArgument.rawValue)
+        }
+    }
+
     func testCountWithAnOrderLeavesOutDocumentsWithoutTheField() async throws {
         let letters = db.collection("letters")
         for id in ["a", "b", "c"] { try letters.document(id).write(["k": id]) }

@@ -35,6 +35,7 @@ public final class AggregateQuery: @unchecked Sendable {
     package func readSnapshot() throws -> AggregateQuerySnapshot {
         let operations: [AggregateField.Operation]
         do { operations = try validated() } catch { throw publicError(error) }
+        let query = aggregated
         // The backend computes from the definition alone: the query's own refusals come first.
         try query.checkRunnable()
         do {
@@ -56,6 +57,19 @@ public final class AggregateQuery: @unchecked Sendable {
             return values
         }
         return AggregateQuerySnapshot(query: self, results: AggregateEvaluator.evaluate(operations, over: values))
+    }
+
+    /// The query whose results are aggregated, as Firebase's SDK sends it
+    /// (`core::Query::ToAggregateTarget`): its explicit orders only, so `limit(toLast:)` needs
+    /// none here (a read of the query does). Without one, nothing is reversed: the limit takes
+    /// the first documents in Firestore's implicit order, as the server then reads it, and the
+    /// cursors trade places as they do for every `limit(toLast:)`.
+    var aggregated: Query {
+        var definition = query.definition
+        guard query.invalid == nil, definition.limitKind == .last, definition.limit != nil, definition.explicitOrders.isEmpty else { return query }
+        definition.limitKind = .first
+        (definition.start, definition.end) = (definition.end, definition.start)
+        return Query(firestore: query.firestore, definition: definition, invalid: nil)
     }
 
     /// The aggregations without duplicates, in the order first given, after Firestore's checks:

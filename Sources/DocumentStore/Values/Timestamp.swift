@@ -12,23 +12,31 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.nanoseconds = nanoseconds
     }
 
-    /// Splits the date's own reference-date interval so that `dateValue()` gives the same `Date`
-    /// back. Never traps: a date beyond any calendar saturates, and a write then refuses it as
-    /// outside Firestore's range.
-    ///
-    /// Of the instants that read back as this date, the one on the coarsest whole second,
-    /// millisecond or microsecond is taken: a Date cannot hold every microsecond, so a stored
-    /// timestamp read as a Date and written back stays the same timestamp.
+    /// As Firebase's `timestampWithDate:` (FIRTimestamp.m): the interval since 1970 split into
+    /// whole seconds and a fraction (`modf`, then a negative fraction borrows a second), the
+    /// fraction's nanoseconds truncated, not rounded. So a `Date` read from a timestamp may
+    /// come back a nanosecond or more earlier, as it does in Firebase. Never traps: a date
+    /// beyond any calendar saturates (Firebase raises), and a write then refuses it as outside
+    /// Firestore's range.
     public init(date: Date) {
-        let nearest = Timestamp(nearest: date)
-        for unit: Int64 in [1_000_000_000, 1_000_000, 1_000] {
-            let coarse = nearest.rounded(toMultipleOf: unit)
-            if coarse != nearest, coarse.dateValue() == date {
-                self = coarse
-                return
-            }
+        let interval = date.timeIntervalSince1970
+        guard interval.isFinite, abs(interval) < Self.saturation else {
+            self.init(seconds: interval < 0 ? -Self.saturationSeconds : Self.saturationSeconds, nanoseconds: 0)
+            return
         }
-        self = nearest
+        var whole = interval.rounded(.towardZero)
+        var fraction = interval - whole
+        if fraction < 0 {
+            fraction += 1
+            whole -= 1
+        }
+        var nanos = Int64(fraction * 1e9)
+        // A fraction a hair below zero borrows a whole second (Firebase then raises).
+        if nanos >= 1_000_000_000 {
+            nanos -= 1_000_000_000
+            whole += 1
+        }
+        self.init(seconds: Int64(whole), nanoseconds: Int32(nanos))
     }
 
     /// The instant nearest the date's interval, to the nanosecond.
@@ -42,17 +50,6 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         var nanos = ((reference - whole) * 1e9).rounded()
         if nanos >= 1e9 { whole += 1; nanos -= 1e9 }
         self.init(seconds: Int64(whole) + Self.referenceDateOffset, nanoseconds: Int32(nanos))
-    }
-
-    /// The nearest instant on a whole multiple of `unit` nanoseconds.
-    private func rounded(toMultipleOf unit: Int64) -> Timestamp {
-        var nanos = (Int64(nanoseconds) + unit / 2) / unit * unit
-        var whole = seconds
-        if nanos >= 1_000_000_000 {
-            nanos -= 1_000_000_000
-            whole += 1
-        }
-        return Timestamp(seconds: whole, nanoseconds: Int32(nanos))
     }
 
     /// Far beyond year 9999 and far from Int64's edges, so date arithmetic cannot overflow.

@@ -59,4 +59,20 @@ final class RemoteListenTests: StoreTestCase {
         XCTAssertEqual(recorder.snapshots.dropFirst().flatMap(\.documentChanges).map { "\($0.type) \($0.document.documentID)" }.sorted(),
                        ["added persuasion", "removed emma"], "only what changed, once")
     }
+
+    /// Another program writes a file into the folder `shelf serve` serves (settings as the
+    /// command's): a collection listener of a client sees it, as the Python client's does.
+    func testAFileWrittenIntoTheServedFolderReachesACollectionListener() throws {
+        let served = try TemporaryStore(pollingInterval: FirestoreSettings().pollingInterval)
+        defer { served.remove() }
+        try served.db.document("books/dune").write(["pages": 412])
+        let recorder = ListenerRecorder<QuerySnapshot>()
+        let registration = served.db.collection("books").addSnapshotListener(recorder.listener)
+        defer { registration.remove() }
+        XCTAssertEqual(recorder.snapshot(1)?.documents.map(\.documentID), ["dune"])
+        try served.writeFile("books/persuasion.json", #"{"pages": 250}"#)
+        recorder.latest("the file written into the folder", timeout: 30) { $0.documents.map(\.documentID) == ["dune", "persuasion"] }
+        try served.writeFile("books/emma.json", #"{"pages": 50}"#)
+        recorder.latest("a second file", timeout: 30) { $0.documents.map(\.documentID) == ["dune", "emma", "persuasion"] }
+    }
 }

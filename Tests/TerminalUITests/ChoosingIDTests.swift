@@ -68,4 +68,19 @@ final class ChoosingIDTests: FolderAppTestCase {
         XCTAssertEqual(app.form?.widget.values.prefix(4), ["taken", "Dune", "Frank Herbert", "412"], "what was typed stays")
         XCTAssertEqual(try Data(contentsOf: file("taken")), before, "the document there is untouched")
     }
+
+    /// A failed save's error is about the form's text: it goes with the form, and a document
+    /// opened next shows no stale error.
+    func testAFailedSavesErrorGoesWithItsFormAndIsNotShownOverTheNextDocument() async throws {
+        let app = try await makeApp()
+        add(app, id: "taken")
+        _ = app.apply(.key(.escape))
+        _ = app.apply(.key(.character("y")))
+        XCTAssertNil(app.form)
+        _ = app.apply(.key(.character("o")))
+        press(app, "taken")
+        _ = app.apply(.key(.enter))
+        let status = app.frame(size: Size(width: 100, height: 24)).canvas.lines[22]
+        XCTAssertFalse(status.contains("already exists"), status)
+    }
 }

@@ -36,8 +36,11 @@ struct AppState {
     /// A draft to reopen once its tab has loaded.
     var draftWaitingForLoad: FormDraft?
 
-    /// Back to the list from a form (saved, cancelled or dropped).
+    /// Back to the list from a form (saved, cancelled or dropped). A failed save's error is
+    /// about the form's text, so it goes with the form: the documents shown or opened next
+    /// would show a stale error (a save started now says how it went itself).
     mutating func closeForm() {
+        if let tabID = mode.form?.tabID { tabSet.all.first { $0.collectionID == tabID }?.forgetWriteError() }
         mode = .browse
         showsLookup = false
     }

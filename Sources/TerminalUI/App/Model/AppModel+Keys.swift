@@ -14,6 +14,9 @@ extension AppModel {
             state.mode = .confirm(.quit(before: state.mode))
             return .keepRunning
         }
+        // The screen says "Terminal too small": a key would act unseen (a form opened behind
+        // the message), so none does but Ctrl-C and Ctrl-Z, until the screen is large again.
+        if TooSmall.applies(to: state.size), key != .resize { return .unchanged }
         notice = nil  // a message lasts until the next key
         // Once one key waits for the tab to load, every key after it waits too, bound or
         // not, so "/river 7" replays as typed instead of losing its unbound letters.
@@ -48,7 +51,8 @@ extension AppModel {
             state.draftWaitingForLoad = nil
             _ = perform(forms.reopen(draft, in: &state))
         }
-        guard state.isReady(tab), !state.keysWaitingForLoad.isEmpty else { return .keepRunning }
+        // Not into a screen too small to show them: they would be dropped (`handleKey`).
+        guard state.isReady(tab), !state.keysWaitingForLoad.isEmpty, !TooSmall.applies(to: state.size) else { return .keepRunning }
         let waiting = state.keysWaitingForLoad
         state.keysWaitingForLoad = []
         for (index, (key, pageSize)) in waiting.enumerated() {

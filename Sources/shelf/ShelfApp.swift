@@ -62,9 +62,10 @@ final class ShelfApp {
 
     /// Once a second, one readdir of the data folder (or one query of the server, which also
     /// says whether it answers): a collection folder made by another program appears as a tab,
-    /// a removed one's tab says it is gone; and one of the selected document's folder, so its
-    /// detail names its collections. Listed off the main thread, one listing at a time,
-    /// so a server that does not answer never holds up the keys that only read.
+    /// a removed one's tab says it is gone, an emptied one's closes (`CollectionTabs.dropEmptied`);
+    /// and one of the selected document's folder, so its detail names its collections. Listed
+    /// off the main thread, one listing at a time, so a server that does not answer never
+    /// holds up the keys that only read.
     private func makeCollectionsTimer() -> any DispatchSourceProtocol {
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
@@ -74,8 +75,9 @@ final class ShelfApp {
                 guard !isListingCollections else { return }
                 isListingCollections = true
                 let selected = model.selectedDocument
+                let emptied = model.emptiedCollections
                 DispatchQueue.global(qos: .utility).async { [self] in
-                    let listing = CollectionListing(of: store, selected: selected)
+                    let listing = CollectionListing(of: store, selected: selected, emptied: emptied)
                     DispatchQueue.main.async { [self] in
                         MainActor.assumeIsolated {
                             isListingCollections = false

@@ -4,7 +4,8 @@ import Foundation
 import XCTest
 
 /// A collection folder made while Shelf runs appears as a tab, after the known tabs in byte
-/// order of names; a removed one's tab says it is gone.
+/// order of names; a removed one's tab says it is gone; an emptied one's tab is dropped, as
+/// Firestore has no empty collections (but the guide's known tabs).
 @MainActor
 final class NewCollectionTabsTests: XCTestCase {
     private var folder: URL!
@@ -98,5 +99,82 @@ final class NewCollectionTabsTests: XCTestCase {
         XCTAssertTrue(runner.pending.isEmpty)
         XCTAssertEqual(app.frame(size: size).canvas.lines[0],
                        " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles   6 zines                      ")
+    }
+
+    private var size: Size { Size(width: 90, height: 16) }
+
+    private func removeDocument(_ path: String) throws {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(path + ".json"))
+    }
+
+    func testAnEmptiedCollectionsTabIsDroppedUntilItHoldsADocumentAgain() async throws {
+        let app = try await makeApp()
+        _ = app.apply(.key(.character("6")))
+        try await deliver(app) { app.tab.collectionID == "zines" && app.tab.rowCount == 1 }
+        _ = app.frame(size: size)
+        try removeDocument("zines/z")  // another program (or a client of shelf serve) deletes them all
+        try await deliver(app) { app.tab.rowCount == 0 }
+        _ = app.frame(size: size)
+        XCTAssertTrue(app.refreshCollections())
+        XCTAssertEqual(app.tabs.map(\.collectionID), ["books", "colors", "programming-languages", "locations", "articles"])
+        XCTAssertEqual(app.tab.collectionID, "articles", "the tab before it is shown")
+        let screen = app.frame(size: size).canvas.lines
+        XCTAssertEqual(screen[0], " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles                                ")
+        XCTAssertTrue(screen[14].hasPrefix(" Closed the zines tab: no documents left (Firestore has no empty collections)"), screen[14])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("zines").path), "its folder stays")
+        XCTAssertFalse(app.refreshCollections(), "the empty folder listed again makes no tab")
+        XCTAssertEqual(app.tabs.count, 5)
+
+        try write("zines/y", #"{"name": "Back"}"#)
+        XCTAssertTrue(app.refreshCollections(), "a document again: a tab again")
+        XCTAssertEqual(app.tabs.map(\.collectionID).last, "zines")
+        _ = app.apply(.key(.character("6")))
+        try await deliver(app) { app.tab.rowCount == 1 }
+        XCTAssertTrue(app.frame(size: size).canvas.lines.joined().contains("Back"))
+    }
+
+    /// A folder made empty (`mkdir`) is a tab, to add to: only one emptied while shown goes.
+    func testAnEmptyFolderThatNeverHeldADocumentKeepsItsTab() async throws {
+        let app = try await makeApp()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("notes"), withIntermediateDirectories: true)
+        XCTAssertTrue(app.refreshCollections())
+        _ = app.apply(.key(.character("6")))
+        try await deliver(app) { app.tab.collectionID == "notes" && app.tab.isLoaded }
+        _ = app.frame(size: size)
+        XCTAssertFalse(app.refreshCollections())
+        XCTAssertEqual(app.tab.collectionID, "notes")
+    }
+
+    func testTheGuidesTabsStayWhenEmptied() async throws {
+        try write("colors/red", ##"{"name": "Red", "color": "#ff0000"}"##)
+        let app = try await makeApp()
+        _ = app.apply(.key(.character("2")))
+        try await deliver(app) { app.tab.collectionID == "colors" && app.tab.rowCount == 1 }
+        _ = app.frame(size: size)
+        try removeDocument("colors/red")
+        try await deliver(app) { app.tab.rowCount == 0 }
+        _ = app.frame(size: size)
+        app.refreshCollections()
+        XCTAssertEqual(app.tab.collectionID, "colors")
+        XCTAssertTrue(app.frame(size: size).canvas.lines.joined().contains("No documents"))
+    }
+
+    func testAnEmptiedTabStaysWhileAFormIsOpenOnItAndGoesOnceItCloses() async throws {
+        let app = try await makeApp()
+        _ = app.apply(.key(.character("6")))
+        try await deliver(app) { app.tab.collectionID == "zines" && app.tab.rowCount == 1 }
+        _ = app.frame(size: size)
+        _ = app.apply(.key(.character("a")))
+        XCTAssertNotNil(app.form)
+        try removeDocument("zines/z")
+        try await deliver(app) { app.tab.rowCount == 0 }
+        _ = app.frame(size: size)
+        app.refreshCollections()
+        XCTAssertEqual(app.tab.collectionID, "zines", "kept while the form is open")
+        XCTAssertNotNil(app.form)
+        _ = app.apply(.key(.escape))
+        XCTAssertNil(app.form)
+        XCTAssertTrue(app.refreshCollections())
+        XCTAssertEqual(app.tab.collectionID, "articles", "dropped once it closed")
     }
 }

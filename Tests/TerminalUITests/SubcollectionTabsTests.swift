@@ -103,4 +103,19 @@ final class SubcollectionTabsTests: XCTestCase {
         XCTAssertEqual(app.notice, "books/emma has no collections")
         XCTAssertEqual(app.tab.collectionID, "books")
     }
+
+    /// A document's collection emptied while its tab is open goes too (Firestore has no
+    /// empty collections); `c` brings its tab back for one that has documents again.
+    func testAnEmptiedSubcollectionsTabIsDropped() async throws {
+        let app = try await makeApp()
+        _ = app.apply(.key(.character("c")))
+        XCTAssertEqual(app.tab.collectionID, "books/dune/notes")
+        try await deliver(app) { app.tab.rowCount == 1 }
+        _ = app.frame(size: Size(width: 100, height: 24))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("books/dune/notes/n1.json"))
+        try await deliver(app) { app.tab.rowCount == 0 }
+        XCTAssertTrue(app.refreshCollections())
+        XCTAssertEqual(app.tabs.map(\.collectionID).suffix(2), ["articles", "books/dune/reviews"])
+        XCTAssertEqual(app.tab.collectionID, "articles")
+    }
 }

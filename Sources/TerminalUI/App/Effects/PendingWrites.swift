@@ -51,6 +51,14 @@ final class PendingWrites {
         return nil
     }
 
+    /// The collections (paths) of the writes in flight and of the forms handed back: their
+    /// tabs stay while these need them.
+    var collectionPaths: Set<String> {
+        var paths = Set(inFlight.map(\.write.reference.parent.path))
+        for case .formBack(let session, _) in interruptions { paths.insert(session.tabID) }
+        return paths
+    }
+
     /// The status line while writes are in flight: "Saving books/dune…", and what waits.
     var progress: String? {
         guard let first = inFlight.first else { return nil }

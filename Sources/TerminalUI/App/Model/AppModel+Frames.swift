@@ -17,6 +17,7 @@ extension AppModel {
     /// new snapshots.
     func settle(size: Size) {
         state.size = size
+        state.tabSet.noteHeldDocuments()
         guard !TooSmall.applies(to: size) else { return }
         let layout = ScreenLayout(size: size)
         let bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)

@@ -107,16 +107,22 @@ public final class AppModel {
     // MARK: Collections made and removed while running
 
     /// Adds a tab for each collection folder made since the last look (by another program's
-    /// `mkdir`), among the tabs after the known ones in byte order of names, and marks the tabs
-    /// whose folder is gone (or back). One readdir of the data folder (on a server, one query,
+    /// `mkdir`), among the tabs after the known ones in byte order of names, marks the tabs
+    /// whose folder is gone (or back), and drops those of collections emptied since shown. One readdir of the data folder (on a server, one query,
     /// which also tells `connection` whether it answers), made here and now: the app's own
     /// looks are made off the main thread (the start's an effect, then `shelf`'s timer's);
     /// returns whether the tabs changed, so the caller draws again.
     @discardableResult
-    public func refreshCollections() -> Bool { apply(.collectionsListed(CollectionListing(of: store, selected: selectedDocument))) != .unchanged }
+    public func refreshCollections() -> Bool {
+        apply(.collectionsListed(CollectionListing(of: store, selected: selectedDocument, emptied: emptiedCollections))) != .unchanged
+    }
 
     /// The selected document, whose collections the once-a-second look lists.
     public var selectedDocument: DocumentReference? { state.selectedDocument }
+
+    /// The collections whose tab was dropped when they were emptied: the once-a-second look
+    /// tells which of them hold a document again, so their tab comes back.
+    public var emptiedCollections: Set<String> { state.tabSet.emptied }
 
     // MARK: Actions
 
@@ -188,7 +194,7 @@ public final class AppModel {
     var writing: WriteUpdate { WriteUpdate(store: store, writes: writes, connection: connection) }
     var forms: FormUpdate { FormUpdate(isReadOnly: isReadOnly, idRules: store.idRules, draftFile: draftFile, writing: writing) }
     var browsing: BrowseUpdate { BrowseUpdate(bindings: browseBindings, documents: documents, forms: forms, writing: writing) }
-    var collections: CollectionsUpdate { CollectionsUpdate(store: store, connection: connection) }
+    var collections: CollectionsUpdate { CollectionsUpdate(store: store, connection: connection, writes: writes) }
     var confirming: ConfirmationUpdate { ConfirmationUpdate(forms: forms, writing: writing) }
 
     /// The collections whose first snapshot has arrived and been ordered, for the benchmark's

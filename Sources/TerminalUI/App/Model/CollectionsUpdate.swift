@@ -8,6 +8,8 @@ struct CollectionsUpdate {
     let store: Firestore
     /// On a server: a listing says whether it answers.
     let connection: ServerConnection?
+    /// The writes in flight: the tabs of their collections stay.
+    let writes: PendingWrites
 
     /// Takes in a look at the collections (`CollectionListing`): the selected document's, which
     /// its detail names, and the top-level ones. Answers `.unchanged` when the tabs and the
@@ -24,14 +26,34 @@ struct CollectionsUpdate {
         switch listing.collections {
         case .success(let ids):
             if let connection, connection.answered(forgetting: state.tabSet.all) { reply.notice = "Back online: \(connection.server)" }
+            let dropped = dropEmptied(present: Set(ids), in: &state)
+            if !dropped.isEmpty {
+                changed = true
+                let tabs = dropped.count == 1 ? "the \(dropped[0]) tab" : "the tabs \(dropped.joined(separator: ", "))"
+                reply.fallbackNotice = "Closed \(tabs): no documents left (Firestore has no empty collections)"
+            }
             let before = Set(state.tabSet.all.map(\.collectionID))
-            changed = state.tabSet.take(listed: ids, store: store) || changed
+            changed = state.tabSet.take(listed: ids, refilled: listing.refilled, store: store) || changed
             reply.effects += sizing(state.tabSet.all.map(\.collectionID).filter { !before.contains($0) }, in: &state)
         case .failure(let error):
             connection?.note(error)
         }
         reply.outcome = changed ? .keepRunning : .unchanged
         return reply
+    }
+
+    /// Drops the tabs of the collections emptied since they held documents
+    /// (`CollectionTabs.dropEmptied`), but those a form, a prompt or a write is on: the
+    /// shown tab while anything but the list is, the form's tab, the writes' collections.
+    private func dropEmptied(present: Set<String>, in state: inout AppState) -> [String] {
+        var inUse = writes.collectionPaths
+        if let form = state.mode.form { inUse.insert(form.tabID) }
+        if case .browse = state.mode {} else { inUse.insert(state.tab.collectionID) }
+        let shown = state.tab
+        let dropped = state.tabSet.dropEmptied(present: present, inUse: inUse)
+        for path in dropped { state.lists.states[path] = nil }
+        if state.tab !== shown { state.showsLookup = false }
+        return dropped
     }
 
     /// `c`'s listing back: each collection of the document becomes a tab (once), after the

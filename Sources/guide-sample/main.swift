@@ -2,7 +2,8 @@
 // against a Firestore server, as the guide runs it against Firebase's emulator: its start-up
 // code as it is written there, with only the import changed (its SwiftUI screens and Firebase
 // Auth have no place here), then a tour of its screens' view models, printed. Start a server
-// on the guide's port first: `shelf serve --port 8080`, then `swift run guide-sample`.
+// on the guide's port first: `shelf serve --port 8080`, then `swift run guide-sample` (on
+// another port, `SHELF_SAMPLE_PORT=<port> swift run guide-sample`).
 import DocumentStore
 import Foundation
 import ShelfModels
@@ -10,8 +11,10 @@ import ShelfModels
 // FirestoreCodableSamplesApp.init, as the guide's app has it:
 FirebaseApp.configure()
 
-// connect to Firestore Emulator
-Firestore.firestore().useEmulator(withHost: "localhost", port: 8080)
+// connect to Firestore Emulator (the guide's port, unless SHELF_SAMPLE_PORT names another:
+// 8080 is the emulator's own, often taken on a Firebase developer's machine)
+let port = ProcessInfo.processInfo.environment["SHELF_SAMPLE_PORT"].flatMap { Int($0) } ?? 8080
+Firestore.firestore().useEmulator(withHost: "localhost", port: port)
 let settings = Firestore.firestore().settings
 settings.isPersistenceEnabled = false
 settings.isSSLEnabled = false

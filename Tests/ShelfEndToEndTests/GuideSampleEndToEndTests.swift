@@ -2,9 +2,10 @@ import Foundation
 import XCTest
 
 /// The guide's sample app (`guide-sample`: its start-up code with only the import changed,
-/// `useEmulator(withHost: "localhost", port: 8080)` included) runs against a real `shelf serve`
-/// on the guide's port: the program never enables the client module, it is found because it is
-/// linked.
+/// `useEmulator(withHost: "localhost", port:)` included) runs against a real `shelf serve`: the
+/// program never enables the client module, it is found because it is linked. The server takes
+/// a free port, handed to the sample in `SHELF_SAMPLE_PORT` (it defaults to the guide's 8080,
+/// which the emulator may hold on a Firebase developer's machine).
 final class GuideSampleEndToEndTests: XCTestCase {
     private var server: Process?
     private var folder: URL?
@@ -18,14 +19,12 @@ final class GuideSampleEndToEndTests: XCTestCase {
     func testTheGuidesSampleAppRunsAgainstShelfServeWithOnlyItsImportChanged() throws {
         let folder = try temporaryDataCopy()
         self.folder = folder
-        do {
-            server = try ServeProcess(folder, port: 8080).process
-        } catch {
-            throw EndToEndFailure("the guide's app connects to port 8080, which shelf serve could not take (is another server there?): \(error)")
-        }
+        let serve = try ServeProcess(folder)
+        server = serve.process
         let sample = try shelfBinary().deletingLastPathComponent().appendingPathComponent("guide-sample")
         let process = Process()
         process.executableURL = sample
+        process.environment = ProcessInfo.processInfo.environment.merging(["SHELF_SAMPLE_PORT": String(serve.port)]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -147,6 +147,20 @@ final class TemporaryStore {
         guard unlink(path(relative)) == 0 else { throw POSIXFailure(call: "unlink", path: path(relative), code: errno) }
     }
 
+    /// Runs `body` on the queue of the watcher that reads the collection's folder (the store's
+    /// own, or through a server the server's), so that it looks at none of `body`'s changes
+    /// before all of them are made: they land in one look, however slowly they are made.
+    /// Not on PostgreSQL, where notifications arrive when they will.
+    func holdingWatcher<T>(of collection: String, _ body: () throws -> T) throws -> T {
+        #if SHELF_REMOTE_TESTS
+        let store = served!.store
+        #else
+        let store = db
+        #endif
+        let watcher = try XCTUnwrap(store.activeWatcher(.collection(ResourcePath(segments: [collection]))), "no listener follows \(collection)")
+        return try watcher.queue.sync(execute: body)
+    }
+
     /// The file's text, or nil when it does not exist.
     func readFile(_ relative: String) -> String? {
         #if SHELF_POSTGRES_TESTS

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Transactions under contention, as an app meets them: P processes of the official Python
+client each increment one counter N times, each increment a `@firestore.transactional` read
+and update (the client tries each 5 times), against `shelf serve` on a fresh folder and,
+beside it in the same run, Google's Firestore emulator. Prints, for each, the increments
+committed and failed, the counter at the end and the time taken. docs/FIGURES.md quotes it.
+
+    python3 -m venv .build-venv && .build-venv/bin/pip install 'google-cloud-firestore>=2.20,<3'
+    swift build -c release --product shelf
+    .build-venv/bin/python scripts/contention-bench.py [--processes 8] [--increments 100] [--emulator-increments 5]
+
+The emulator's transactions read with shared locks and wait 2 s for a lock before aborting:
+two that read the counter then wait for each other until one is aborted, so its run takes
+about 10 s an increment that fails; --emulator-increments keeps it short.
+"""
+import argparse
+import collections
+import multiprocessing
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+
+def increments(args):
+    address, count = args
+    os.environ["FIRESTORE_EMULATOR_HOST"] = address
+    from google.cloud import firestore
+    db = firestore.Client(project="contention")
+    counter = db.document("counters/shared")
+
+    @firestore.transactional
+    def increment(transaction):
+        snapshot = counter.get(transaction=transaction)
+        transaction.update(counter, {"n": snapshot.get("n") + 1})
+
+    committed, failures = 0, collections.Counter()
+    for _ in range(count):
+        try:
+            increment(db.transaction())
+            committed += 1
+        except Exception as error:  # the client's own error after its attempts, as an app sees it
+            failures[f"{type(error).__name__}: {str(error)[:120]}"] += 1
+    return committed, failures
+
+
+def run(address, processes, count):
+    os.environ["FIRESTORE_EMULATOR_HOST"] = address
+    from google.cloud import firestore
+    db = firestore.Client(project="contention")
+    db.document("counters/shared").set({"n": 0})
+    started = time.monotonic()
+    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+        results = pool.map(increments, [(address, count)] * processes)
+    seconds = time.monotonic() - started
+    failures = collections.Counter()
+    for _, failed in results:
+        failures.update(failed)
+    return sum(r[0] for r in results), failures, db.document("counters/shared").get().get("n"), seconds
+
+
+def start(command, ready):
+    """Starts a server and waits for the line saying it is ready (`ready`); returns it and the line."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    while True:
+        line = process.stdout.readline()
+        if not line:
+            sys.exit(f"{command[0]} did not start")
+        if ready in line:
+            # Drain what it prints from now on, so it never waits on a full pipe.
+            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+            return process, line
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shelf", default=".build/release/shelf")
+    parser.add_argument("--processes", type=int, default=8)
+    parser.add_argument("--increments", type=int, default=100, help="each process's, against shelf serve")
+    parser.add_argument("--emulator-increments", type=int, default=5, help="each process's, against the emulator")
+    options = parser.parse_args()
+
+    rows = []
+    folder = tempfile.mkdtemp(prefix="shelf-contention-")
+    shelf, line = start([options.shelf, "serve", "--data", folder, "--port", "0"], "Serving")
+    address = line.split(" on ")[1].split(" ")[0]
+    try:
+        rows.append(("shelf serve (folder)", options.increments, *run(address, options.processes, options.increments)))
+    finally:
+        shelf.terminate()
+        shelf.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+    if shutil.which("gcloud"):
+        port = free_port()
+        emulator, _ = start(["gcloud", "emulators", "firestore", "start", f"--host-port=127.0.0.1:{port}"],
+                            "Dev App Server is now running")
+        address = f"127.0.0.1:{port}"
+        try:
+            rows.append(("Google's emulator", options.emulator_increments, *run(address, options.processes, options.emulator_increments)))
+        finally:
+            os.killpg(emulator.pid, signal.SIGTERM)  # gcloud and the Java server it started
+            emulator.wait()
+    else:
+        print("gcloud is not installed: the emulator's row is left out", file=sys.stderr)
+
+    print(f"| server | {options.processes} processes × increments | committed | failed | counter | seconds |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, count, committed, failures, counter, seconds in rows:
+        print(f"| {name} | {count} | {committed} | {sum(failures.values())} | {counter} | {seconds:.1f} |")
+    for name, _, _, failures, _, _ in rows:
+        for failure, times in failures.items():
+            print(f"  {name}: {times} × {failure}")
+
+
+if __name__ == "__main__":
+    main()

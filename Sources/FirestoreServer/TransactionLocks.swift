@@ -110,9 +110,6 @@ actor TransactionLocks {
         wakeWaiters()
     }
 
-    /// For tests: the locks `owner` holds.
-    func held(by owner: Data) -> Int { owners[owner]?.held.count ?? 0 }
-
     static let woundedError = WireError.aborted(
         "Aborted due to cross-transaction contention: an older transaction needed a document this one holds. The client's library runs it again.")
 

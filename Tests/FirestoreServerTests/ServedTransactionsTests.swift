@@ -64,6 +64,7 @@ final class ServedTransactionsTests: XCTestCase {
             XCTAssertEqual(aborted?.0, .aborted, "\(served.backend)")
             assertSame(try await served.get("counters/c").fields["n"], .integer(7), "\(served.backend)")
             try await Self.rollback(served, second)  // the client's rollback of what was aborted: no error
+            try await served.commit([served.set("counters/c", ["n": .integer(8)])])  // its locks went with it: no wait, no abort
         }
     }
 

@@ -295,7 +295,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func write(request: RPCAsyncSequence<Google_Firestore_V1_WriteRequest, any Error>, response: RPCWriter<Google_Firestore_V1_WriteResponse>,
                context: ServerContext) async throws {
-        try await shutdown.serve { [databases] in try await WriteStream(databases: databases).serve(request, response: response) }
+        try await shutdown.serve { [databases, self] in try await WriteStream(databases: databases, service: self).serve(request, response: response) }
     }
 
     // MARK: Helpers

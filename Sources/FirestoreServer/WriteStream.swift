@@ -7,9 +7,11 @@ import GRPCCore
 /// The `Write` stream of the mobile SDKs: a handshake (the first request names the database
 /// and carries no writes; the answer gives the stream's id and token), then each request's
 /// writes committed together and answered with their results and a new token. A write that
-/// fails ends the stream with its status, as Firestore's does.
+/// fails ends the stream with its status, as Firestore's does. Its commits take the
+/// transactions' locks as every other commit does (`FirestoreService.commitLocked`).
 struct WriteStream {
     let databases: ServedDatabases
+    let service: FirestoreService
 
     func serve(_ requests: RPCAsyncSequence<Google_Firestore_V1_WriteRequest, any Error>,
                response: RPCWriter<Google_Firestore_V1_WriteResponse>) async throws {
@@ -21,7 +23,7 @@ struct WriteStream {
             if let database {
                 do {
                     let writes = try request.writes.enumerated().map { index, write throws(WireError) in try FirestoreWrite(write, index: index, in: database) }
-                    let committed = try await database.commit(writes, expecting: [:])
+                    let committed = try await service.commitLocked(writes, in: database)
                     message.writeResults = committed.writeResults
                     message.commitTime = committed.commitTime
                 } catch {

@@ -405,7 +405,10 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                 do {
                     try await locks.lock(keys.map { ($0, .exclusive) }, database: database.name, for: transaction, age: entry.age)
                 } catch {
+                    // Aborted (wounded, or waited too long): it ends here, its locks with it,
+                    // whether or not its client rolls it back.
                     try? transactions.rollBack(transaction, database: database.name)
+                    await locks.release(transaction)
                     throw error
                 }
             }

@@ -25,7 +25,7 @@ enum StorageSize {
         case .geoPoint: 16
         case .string(let text): string(text)
         case .bytes(let data): data.count
-        case .reference(let reference): name(ResourcePath(segments: reference.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)))
+        case .reference(let reference): name(reference.resourcePath)
         case .array(let items): items.reduce(0) { $0 + Self.value($1) }
         case .map(let fields): map(fields)
         }

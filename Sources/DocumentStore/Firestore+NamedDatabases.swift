@@ -33,7 +33,7 @@ extension Firestore {
         guard isValidDatabaseID(name) else {
             throw FirestoreErrorCode(.invalidArgument, "database \"\(name)\": a database id is 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen, or (default)")
         }
-        guard location.isFileURL else { return try ServerSchemes.location(ofDatabase: name, besides: location) }
+        guard location.isFileURL else { return try ServerSchemes.neighbours(of: location, for: "database \"\(name)\"").database(name, location) }
         let folder = location.appendingPathComponent("__databases__").appendingPathComponent(name)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

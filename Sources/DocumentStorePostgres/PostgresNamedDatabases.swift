@@ -2,17 +2,43 @@ import DocumentStore
 import Foundation
 import PostgresNIO
 
+/// The stores beside a PostgreSQL store: each a database of its own on the same server, so a
+/// named database or another project is never mixed with the store's own documents, and
+/// backing one up or dropping it is PostgreSQL's own.
 extension Firestore {
     /// Where Firestore's named database `name` lives beside the store at `url`: the PostgreSQL
-    /// database `<database>__<name>` on the same server, made when missing (the URL's user
-    /// needs the CREATEDB privilege for that). A database of its own, so a named database is
-    /// never mixed with `(default)`, and backing one up or dropping it is PostgreSQL's own.
+    /// database `<database>__<name>`, made when missing (the URL's user needs the CREATEDB
+    /// privilege for that).
     package static func postgreSQLURL(ofDatabase name: String, besides url: URL) throws -> URL {
+        try postgreSQLURL(suffix: "__\(name)", besides: url, for: "database \"\(name)\"")
+    }
+
+    /// Where project `id`'s data lives beside the store at `url` (another project's): the
+    /// PostgreSQL database `<database>~<id>`, made when missing. `~` is in neither project ids
+    /// nor database ids, so it never meets a named database's name.
+    package static func postgreSQLURL(ofProject id: String, besides url: URL) throws -> URL {
+        try postgreSQLURL(suffix: "~\(id)", besides: url, for: "project \"\(id)\"")
+    }
+
+    /// The project whose data the database at `url` is, recorded in its `shelf_project` table
+    /// when first served; `claiming` becomes it when none is recorded.
+    package static func postgreSQLOwner(of url: URL, claiming id: String) throws -> String {
         let address = try PostgresAddress(url: url)
-        let base = address.configuration.database ?? ""
-        let target = "\(base)__\(name)"
+        return try withConnection(to: address, doing: "record the project of") { queries in
+            try queries.rows(PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS shelf_project (id text NOT NULL, only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row))"))
+            try queries.rows("INSERT INTO shelf_project (id) VALUES (\(id)) ON CONFLICT DO NOTHING")
+            guard let owner = try queries.rows("SELECT id FROM shelf_project").first?.decode(String.self) else {
+                throw FirestoreErrorCode(.dataLoss, saying: "the shelf_project table of \(address.description) names no project")
+            }
+            return owner
+        }
+    }
+
+    private static func postgreSQLURL(suffix: String, besides url: URL, for what: String) throws -> URL {
+        let address = try PostgresAddress(url: url)
+        let target = (address.configuration.database ?? "") + suffix
         guard target.utf8.count <= 63 else {
-            throw FirestoreErrorCode(.invalidArgument, saying: "database \"\(name)\": its PostgreSQL database \(target) would be longer than PostgreSQL's 63 bytes; use a shorter name")
+            throw FirestoreErrorCode(.invalidArgument, saying: "\(what): its PostgreSQL database \(target) would be longer than PostgreSQL's 63 bytes; use a shorter name")
         }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw FirestoreErrorCode(.invalidArgument, saying: "cannot read \(PostgresAddress.redacted(url))")
@@ -21,9 +47,22 @@ extension Firestore {
         guard let named = components.url else {
             throw FirestoreErrorCode(.invalidArgument, saying: "cannot make the URL of database \(target) from \(PostgresAddress.redacted(url))")
         }
+        try withConnection(to: address, doing: "make database \(target) on") { queries in
+            do {
+                guard try queries.rows("SELECT 1 FROM pg_database WHERE datname = \(target)").isEmpty else { return }
+                // An identifier cannot be a bind parameter; quote it as PostgreSQL does.
+                let quoted = "\"" + target.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                try queries.rows(PostgresQuery(unsafeSQL: "CREATE DATABASE \(quoted)"))
+            } catch where PostgresFailure.sqlState(error) == "42P04" {
+                // Made meanwhile by another server on the same PostgreSQL: as good.
+            }
+        }
+        return named
+    }
+
+    private static func withConnection<T>(to address: PostgresAddress, doing: String, _ body: (PostgresQueries) throws -> T) throws -> T {
         var logger = Logger(label: "DocumentStorePostgres")
         logger.logLevel = .critical
-        let doing = "make database \(target) on"
         let connection: PostgresConnection
         do {
             connection = try address.connect(logger: logger)
@@ -31,18 +70,12 @@ extension Firestore {
             throw PostgresFailure.error(error, server: address.description, doing: doing)
         }
         defer { try? connection.close().wait() }
-        let queries = PostgresQueries(connection: connection, logger: logger)
         do {
-            guard try queries.rows("SELECT 1 FROM pg_database WHERE datname = \(target)").isEmpty else { return named }
-            // An identifier cannot be a bind parameter; Firestore's database ids (lowercase
-            // letters, digits, hyphens) need no escaping, but quote it as PostgreSQL does anyway.
-            let quoted = "\"" + target.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            try queries.rows(PostgresQuery(unsafeSQL: "CREATE DATABASE \(quoted)"))
-        } catch where PostgresFailure.sqlState(error) == "42P04" {
-            // Made meanwhile by another server on the same PostgreSQL: as good.
+            return try body(PostgresQueries(connection: connection, logger: logger))
+        } catch let error as FirestoreErrorCode {
+            throw error
         } catch {
             throw PostgresFailure.error(error, server: address.description, doing: doing)
         }
-        return named
     }
 }

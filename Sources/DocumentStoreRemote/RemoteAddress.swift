@@ -35,6 +35,11 @@ struct RemoteAddress: Sendable, CustomStringConvertible {
         URL(string: "firestore://\(server)/\(project)/\(name)")
     }
 
+    /// The `(default)` database of project `id` on the same server.
+    func project(_ id: String) -> URL? {
+        URL(string: "firestore://\(server)/\(id)")
+    }
+
     /// `host:port`, as messages name the server.
     var server: String { "\(host):\(port)" }
 

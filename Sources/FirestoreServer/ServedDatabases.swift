@@ -3,26 +3,47 @@ import FirestoreProtocol
 import FirestoreWire
 import Foundation
 
-/// The databases a server serves, by the name requests give (`projects/p/databases/d`): any
-/// project, the `(default)` database in the store it was started on, and each named database
-/// in a store of its own, opened when first asked for and never mixed with `(default)`.
+/// The databases a server serves, by the name requests give (`projects/p/databases/d`), each
+/// project kept apart as Google's emulator keeps them: the store the server was started on is
+/// one project's `(default)` database (the project given at start, or else the one it was
+/// first served for, recorded with it), and every other project, and every named database,
+/// is a store of its own beside it, opened when first asked for.
 final class ServedDatabases: Sendable {
-    private let defaultStore: Firestore
-    /// Opens a named database's store.
-    private let namedStore: @Sendable (String) throws -> Firestore
-    private let opened = Locked<[String: Firestore]>([:])
+    private let home: Firestore
+    /// Where `home` is (a folder, or a URL with its password).
+    private let location: URL
+    /// The project `home` is, once known; asked of the store's record on the first request.
+    private let owner: Locked<String?>
+    /// Opens a store at a location beside `home`.
+    private let open: @Sendable (URL) throws -> Firestore
+    private let opened = Locked<[Key: Firestore]>([:])
 
-    init(defaultStore: Firestore, namedStore: @escaping @Sendable (String) throws -> Firestore) {
-        self.defaultStore = defaultStore
-        self.namedStore = namedStore
+    private struct Key: Hashable {
+        let project: String
+        let database: String
     }
 
-    /// Each named database beside the store at `location`, where the API's
-    /// `Firestore.firestore(database:)` keeps it too (`Firestore.location(ofDatabase:besides:)`):
-    /// on a folder in its `__databases__` folder, on PostgreSQL in a database of its own.
-    convenience init(_ store: Firestore, at location: URL, settings: FirestoreSettings) {
-        self.init(defaultStore: store) { name in
-            try Firestore(url: Firestore.location(ofDatabase: name, besides: location), settings: settings)
+    /// `owner`: the project `home` is, when the caller knows it (`claimOwner`); otherwise the
+    /// store's record says, or the first request's project claims it.
+    init(home: Firestore, at location: URL, owner: String? = nil, open: @escaping @Sendable (URL) throws -> Firestore) {
+        self.home = home
+        self.location = location
+        self.owner = Locked(owner)
+        self.open = open
+    }
+
+    /// Stores beside `store`, at `location`, opened with `settings`, as the API's
+    /// `Firestore.firestore(database:)` finds its named databases too.
+    convenience init(_ store: Firestore, at location: URL, owner: String? = nil, settings: FirestoreSettings) {
+        self.init(home: store, at: location, owner: owner) { url in try Firestore(url: url, settings: settings) }
+    }
+
+    /// Records `project` as the owner of the store at `location` unless another is recorded,
+    /// and fails naming that one then: a server started for a project serves its data.
+    static func claimOwner(of location: URL, for project: String) throws {
+        let owner = try Firestore.owner(of: location, claiming: project)
+        guard owner == project else {
+            throw FirestoreErrorCode(.failedPrecondition, userInfo: [NSLocalizedDescriptionKey: "\(location.isFileURL ? location.path : "the database") holds project \(owner)'s data, not \(project)'s: serve it for \(owner), or give another store for \(project)"])
         }
     }
 
@@ -32,29 +53,42 @@ final class ServedDatabases: Sendable {
         do { parsed = try ResourceName(parsing: resourceName) } catch {
             throw .invalidArgument("\(field): \(error.description)")
         }
-        return ServedDatabase(name: parsed.databaseName, store: try store(for: parsed.database))
+        return ServedDatabase(name: parsed.databaseName, store: try store(project: parsed.project, database: parsed.database))
     }
 
-    private func store(for database: String) throws(WireError) -> Firestore {
-        if database == "(default)" { return defaultStore }
-        guard Self.isValidName(database) else {
+    private func store(project: String, database: String) throws(WireError) -> Firestore {
+        guard Firestore.isValidProjectID(project) else { throw .invalidArgument(Firestore.projectIDRule(project)) }
+        guard database == "(default)" || Firestore.isValidDatabaseID(database) else {
             throw .invalidArgument("database \"\(database)\": a database id is 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen, or (default)")
         }
-        if let store = opened.withLock({ $0[database] }) { return store }
+        let isHome = try ownerProject(claiming: project) == project
+        if isHome && database == "(default)" { return home }
+        let key = Key(project: project, database: database)
+        if let store = opened.withLock({ $0[key] }) { return store }
         do {
-            let store = try namedStore(database)
+            let projectLocation = isHome ? location : try Firestore.location(ofProject: project, besides: location)
+            let store = try open(Firestore.location(ofDatabase: database, besides: projectLocation))
             return opened.withLock { opened in
-                if let existing = opened[database] { return existing }
-                opened[database] = store
+                if let existing = opened[key] { return existing }
+                opened[key] = store
                 return store
             }
         } catch {
-            throw WireError.failedPrecondition("database \"\(database)\" cannot be opened: \(error)")
+            throw WireError.failedPrecondition("project \"\(project)\", database \"\(database)\" cannot be opened: \(error)")
         }
     }
 
-    /// Firestore's rule for database ids, as the Swift API checks it.
-    static func isValidName(_ name: String) -> Bool {
-        Firestore.isValidDatabaseID(name)
+    /// The project `home` is: known, or recorded with it, or `project`, now recorded.
+    private func ownerProject(claiming project: String) throws(WireError) -> String {
+        if let owner = owner.withLock({ $0 }) { return owner }
+        do {
+            let recorded = try Firestore.owner(of: location, claiming: project)
+            return owner.withLock { owner in
+                if owner == nil { owner = recorded }
+                return owner ?? recorded
+            }
+        } catch {
+            throw WireError.failedPrecondition("cannot tell which project \(location.isFileURL ? location.path : "the served database") is: \(error)")
+        }
     }
 }

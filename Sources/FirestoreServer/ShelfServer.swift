@@ -18,13 +18,16 @@ public final class ShelfServer: Sendable {
     /// The largest request read whole, to be refused with Firestore's message when past 10 MiB.
     static let maxReadRequestBytes = 64 << 20
 
-    /// `store` serves `(default)`; `location` is where it is (a folder, or a PostgreSQL URL
-    /// with its password), for the named databases beside it, which `settings` open. The
-    /// server takes `socket` over (`ListeningSocket.bind`, made before the store).
-    /// `lockWait`: how long a transaction waits for another's lock before it is aborted.
-    public init(store: Firestore, at location: URL, settings: FirestoreSettings, socket: ListeningSocket, lockWait: Duration = .seconds(5),
-                log: ServerLog = ServerLog()) {
-        service = FirestoreService(databases: ServedDatabases(store, at: location, settings: settings), lockWait: lockWait, log: log)
+    /// `store` serves `(default)` of `project` (nil: the project it was first served for,
+    /// recorded with it; see `claim(_:for:)`); `location` is where it is (a folder, or a
+    /// PostgreSQL URL with its password), for the named databases and other projects beside
+    /// it, which `settings` open. The server takes `socket` over (`ListeningSocket.bind`, made
+    /// before the store). `lockWait`: how long a transaction waits for another's lock before
+    /// it is aborted.
+    public init(store: Firestore, at location: URL, project: String? = nil, settings: FirestoreSettings, socket: ListeningSocket,
+                lockWait: Duration = .seconds(5), log: ServerLog = ServerLog()) {
+        let databases = ServedDatabases(store, at: location, owner: project, settings: settings)
+        service = FirestoreService(databases: databases, lockWait: lockWait, log: log)
         address = socket.address
         let transport = HTTP2ServerTransport.Posix(
             listeningSocketDescriptor: Int(socket.descriptor),
@@ -42,9 +45,16 @@ public final class ShelfServer: Sendable {
     }
 
     /// Binds `host` and `port` (0: any free port), then as above.
-    public convenience init(store: Firestore, at location: URL, settings: FirestoreSettings, host: String, port: Int,
+    public convenience init(store: Firestore, at location: URL, project: String? = nil, settings: FirestoreSettings, host: String, port: Int,
                             lockWait: Duration = .seconds(5), log: ServerLog = ServerLog()) throws {
-        self.init(store: store, at: location, settings: settings, socket: try ListeningSocket.bind(host: host, port: port), lockWait: lockWait, log: log)
+        self.init(store: store, at: location, project: project, settings: settings, socket: try ListeningSocket.bind(host: host, port: port),
+                  lockWait: lockWait, log: log)
+    }
+
+    /// Records the store at `location` as `project`'s data unless it is recorded as another
+    /// project's, and fails naming that project then, before a server is started on it.
+    public static func claim(_ location: URL, for project: String) throws {
+        try ServedDatabases.claimOwner(of: location, for: project)
     }
 
     /// Serves until `stop()`; `listening` gets `address` once connections are taken.

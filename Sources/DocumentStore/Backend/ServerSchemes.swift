@@ -23,27 +23,42 @@ package enum ServerSchemes {
         }
     }
 
-    /// Where a server keeps the named database beside the one at a URL (see
-    /// `Firestore.location(ofDatabase:besides:)`).
-    package typealias DatabaseLocator = @Sendable (_ name: String, _ besides: URL) throws -> URL
+    /// Where a server keeps the stores beside the one at a URL, and whose data that one is:
+    /// Firestore's named databases (`Firestore.location(ofDatabase:besides:)`), other projects'
+    /// data (`Firestore.location(ofProject:besides:)`) and the project that owns it
+    /// (`Firestore.owner(of:claiming:)`).
+    package struct Neighbours: Sendable {
+        package var database: @Sendable (_ name: String, _ besides: URL) throws -> URL
+        package var project: @Sendable (_ id: String, _ besides: URL) throws -> URL
+        package var owner: @Sendable (_ claiming: String, _ of: URL) throws -> String
 
-    private static let locators = Locked<[String: DatabaseLocator]>([:])
-
-    package static func register(namedDatabasesOf schemes: [String], _ locator: @escaping DatabaseLocator) {
-        locators.withLock { locators in
-            for scheme in schemes { locators[scheme.lowercased()] = locator }
+        package init(database: @escaping @Sendable (_ name: String, _ besides: URL) throws -> URL,
+                     project: @escaping @Sendable (_ id: String, _ besides: URL) throws -> URL,
+                     owner: @escaping @Sendable (_ claiming: String, _ of: URL) throws -> String) {
+            self.database = database
+            self.project = project
+            self.owner = owner
         }
     }
 
-    /// The URL of the named database `name` beside the store at `url`.
-    static func location(ofDatabase name: String, besides url: URL) throws -> URL {
+    private static let neighbours = Locked<[String: Neighbours]>([:])
+
+    package static func register(neighboursOf schemes: [String], _ found: Neighbours) {
+        neighbours.withLock { neighbours in
+            for scheme in schemes { neighbours[scheme.lowercased()] = found }
+        }
+    }
+
+    /// The neighbours of the store at `url`; `what` names the asker in the error when the
+    /// scheme has none.
+    static func neighbours(of url: URL, for what: String) throws -> Neighbours {
         let scheme = url.scheme?.lowercased() ?? ""
         enableLinkedModule(for: scheme)
-        guard let locator = locators.withLock({ $0[scheme] }) else {
+        guard let found = neighbours.withLock({ $0[scheme] }) else {
             if openers.withLock({ $0[scheme] }) == nil { throw unknownScheme(url) }
-            throw FirestoreErrorCode(.unimplemented, "database \"\(name)\": stores at \(scheme):// URLs have no named databases")
+            throw FirestoreErrorCode(.unimplemented, "\(what): stores at \(scheme):// URLs have no stores beside them")
         }
-        return try locator(name, url)
+        return found
     }
 
     /// The backend for a URL that is not a file URL; throws, naming what to import, when no

@@ -11,7 +11,10 @@ struct ServeCommand: ParsableCommand {
         abstract: "Serve the data as Firestore's emulator does (google.firestore.v1 over gRPC, plaintext HTTP/2).",
         discussion: """
             Point a Firestore client at it as at the emulator: FIRESTORE_EMULATOR_HOST=127.0.0.1:8080, \
-            or useEmulator(withHost:port:) in the mobile SDKs. Any project id is accepted. Stop with Ctrl-C.
+            or useEmulator(withHost:port:) in the mobile SDKs. Each project is kept apart, as the emulator keeps \
+            them: the data is one project's (--project, or the first served, recorded with the data), and \
+            every other project's documents are kept beside it (a folder's __projects__/ID; on PostgreSQL \
+            the database <database>~ID). Stop with Ctrl-C.
             """)
 
     @OptionGroup var options: DataOptions
@@ -22,12 +25,18 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "The port to listen on (0: any free port, printed when listening).")
     var port = 8080
 
+    @Option(name: .long, help: "The project whose data --data is (default: the project it was first served for, recorded with the data; the first request's when none is).")
+    var project: String?
+
     @Flag(name: .long, help: "Log every call on standard error (time, method, resource, duration, status); failed calls are logged always.")
     var verbose = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535, got \(port)") }
         guard !host.isEmpty else { throw ValidationError("--host is empty: give an address such as 127.0.0.1") }
+        if let project, !Firestore.isValidProjectID(project) {
+            throw ValidationError("--project \(project): a project id is lowercase letters, digits and hyphens (at most 100)")
+        }
     }
 
     func run() throws {
@@ -42,8 +51,11 @@ struct ServeCommand: ParsableCommand {
         let settings = FirestoreSettings()
         // The main thread waits below; listeners are called on a queue of their own.
         settings.dispatchQueue = DispatchQueue(label: "shelf.serve.callbacks")
+        if let project {
+            do { try ShelfServer.claim(location.url, for: project) } catch { throw ServeProblem(description: "\(error)") }
+        }
         let store = try location.openStore(settings: settings)
-        let server = ShelfServer(store: store, at: location.url, settings: settings, socket: socket, log: ServerLog(verbose: verbose))
+        let server = ShelfServer(store: store, at: location.url, project: project, settings: settings, socket: socket, log: ServerLog(verbose: verbose))
         let data = location.displayName
         let stopping = Locked(false)
         let stops = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in

@@ -280,6 +280,41 @@ enum PostgresSchema {
         // 11: an order index holds only the rows that have its fields (`PostgresPageQuery.orderIndex`):
         // the indexes of every row go, clients make the new ones.
         dropOrderIndexes,
+    ], [
+        // 12: past versions, for reads at a past time (see `PostgresVersions`): each row any
+        // writer updates or deletes, kept with the time of the commit that replaced it (an
+        // update's new update time; for a delete, the time Shelf's commit sets in
+        // `shelf.commit_time`, or the clock's for other writers).
+        """
+        CREATE TABLE IF NOT EXISTS shelf_versions (
+            path text COLLATE "C" NOT NULL,
+            parent text COLLATE "C" NOT NULL,
+            collection_id text COLLATE "C" NOT NULL,
+            fields jsonb NOT NULL,
+            create_time timestamptz NOT NULL,
+            update_time timestamptz NOT NULL,
+            replaced_at timestamptz NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS shelf_versions_path ON shelf_versions (path, replaced_at)",
+        "CREATE INDEX IF NOT EXISTS shelf_versions_parent ON shelf_versions (parent, replaced_at)",
+        "CREATE INDEX IF NOT EXISTS shelf_versions_group ON shelf_versions (collection_id, replaced_at)",
+        "CREATE INDEX IF NOT EXISTS shelf_versions_replaced ON shelf_versions (replaced_at)",
+        """
+        CREATE OR REPLACE FUNCTION shelf_keep_version() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO shelf_versions (path, parent, collection_id, fields, create_time, update_time, replaced_at)
+            VALUES (OLD.path, OLD.parent, OLD.collection_id, OLD.fields, OLD.create_time, OLD.update_time,
+                CASE WHEN TG_OP = 'UPDATE' THEN NEW.update_time
+                    ELSE coalesce(nullif(current_setting('shelf.commit_time', true), '')::timestamptz, clock_timestamp()) END);
+            RETURN NULL;
+        END;
+        $$
+        """,
+        """
+        CREATE TRIGGER shelf_documents_keep_version AFTER UPDATE OR DELETE ON shelf_documents
+            FOR EACH ROW EXECUTE FUNCTION shelf_keep_version()
+        """,
     ]]
 
     /// Makes each of Shelf's functions again with its calls of the others qualified by their

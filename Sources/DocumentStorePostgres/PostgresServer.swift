@@ -14,6 +14,8 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     private let pool: PostgresConnectionPool
     let orderIndexes: PostgresOrderIndexes
     private let changes: PostgresChanges
+    /// When this client last removed versions past the window (seconds; `pruneVersions`).
+    let versionsPrunedAt = Locked<Int64>(0)
     /// How many times a commit is tried when the server reports a serialization failure or a
     /// deadlock before `.aborted` is returned (a transaction's caller then runs its block again).
     static let commitAttempts = 5
@@ -55,7 +57,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     /// Runs `body` on a connection of the pool. A connection lost before `body` could finish
     /// is discarded, and `body` runs once more on another when `retry`; errors come back as
     /// `FirestoreErrorCode`s naming the server.
-    private func withConnection<T>(doing operation: String, retry: Bool = true, _ body: (PostgresConnection) throws -> T) throws -> T {
+    func withConnection<T>(doing operation: String, retry: Bool = true, _ body: (PostgresConnection) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
@@ -338,6 +340,8 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
             let changes = try body(current, time)
             let deleted = changes.filter { $0.json == nil }.map(\.path)
             if !deleted.isEmpty {
+                // The time the trigger keeps the deleted versions with (migration 12).
+                try run("SELECT set_config('shelf.commit_time', \(time.rfc3339), true)")
                 try run("DELETE FROM shelf_documents WHERE path = ANY(\(deleted))")
             }
             // Times given, as `shelf.keep_times` lets a commit give them (migration 6's trigger

@@ -32,9 +32,11 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     // MARK: Reads
 
     func getDocument(request: Google_Firestore_V1_GetDocumentRequest, context: ServerContext) async throws -> Google_Firestore_V1_Document {
-        try await answering(request.name, field: "name") { database in
+        try await answering(request.name, field: "name") { current in
+            let consistency = request.consistencySelector.map(Consistency.init)
+            let database = try view(consistency, of: current).database
             let path = try database.documentPath(request.name, field: "name")
-            let snapshot = try await read([path], in: database, consistency: request.consistencySelector.map(Consistency.init)).first!
+            let snapshot = try await read([path], in: database, consistency: consistency).first!
             guard let document = try database.wireDocuments([snapshot], mask: try mask(request.hasMask ? request.mask : nil)).first! else {
                 throw WireError.notFound("Document \"\(request.name)\" not found.")
             }
@@ -44,37 +46,39 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func batchGetDocuments(request: Google_Firestore_V1_BatchGetDocumentsRequest, response: RPCWriter<Google_Firestore_V1_BatchGetDocumentsResponse>,
                            context: ServerContext) async throws {
-        try await answering(request.database, field: "database") { database in
+        try await answering(request.database, field: "database") { current in
+            var consistency = request.consistencySelector.map(Consistency.init)
+            let (database, readTime) = try view(consistency, of: current)
             let paths = try request.documents.enumerated().map { index, name throws(WireError) in
                 try database.documentPath(name, field: "documents[\(index)]")
             }
-            var consistency = request.consistencySelector.map(Consistency.init)
             var newTransaction: Data?
             if case .newTransaction(let options) = consistency {
-                newTransaction = transactions.begin(database: database.name, readOnly: options.hasReadOnly, retrying: options.retrying)
+                newTransaction = transactions.begin(database: database.name, readOnly: options.hasReadOnly, retrying: options.retrying,
+                                                    readTime: try Self.readTime(of: options, values: database.values))
                 consistency = .transaction(newTransaction!)
             }
             let snapshots = try await read(paths, in: database, consistency: consistency)
             let documents = try database.wireDocuments(snapshots, mask: try mask(request.hasMask ? request.mask : nil))
-            let readTime = WireValues.wire(Timestamp())
             for (index, (document, name)) in zip(documents, request.documents).enumerated() {
                 var message = Google_Firestore_V1_BatchGetDocumentsResponse()
                 if let document { message.found = document } else { message.missing = name }
-                message.readTime = readTime
+                message.readTime = WireValues.wire(readTime)
                 if index == 0, let newTransaction { message.transaction = newTransaction }
                 try await response.write(message)
             }
             if request.documents.isEmpty, let newTransaction {
                 var message = Google_Firestore_V1_BatchGetDocumentsResponse()
                 message.transaction = newTransaction
-                message.readTime = readTime
+                message.readTime = WireValues.wire(readTime)
                 try await response.write(message)
             }
         }
     }
 
     func listDocuments(request: Google_Firestore_V1_ListDocumentsRequest, context: ServerContext) async throws -> Google_Firestore_V1_ListDocumentsResponse {
-        try await answering(request.parent, field: "parent") { database in
+        try await answering(request.parent, field: "parent") { current in
+            let database = try view(request.consistencySelector.map(Consistency.init), of: current).database
             let parent = try database.path(of: request.parent, field: "parent")
             guard parent.count % 2 == 0 else { throw WireError.invalidArgument("parent: \"\(request.parent)\" is a collection; the parent is the database's documents or a document") }
             guard !request.collectionID.isEmpty else { throw WireError.invalidArgument("collection_id: a collection id is needed") }
@@ -110,7 +114,8 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     }
 
     func listCollectionIds(request: Google_Firestore_V1_ListCollectionIdsRequest, context: ServerContext) async throws -> Google_Firestore_V1_ListCollectionIdsResponse {
-        try await answering(request.parent, field: "parent") { database in
+        try await answering(request.parent, field: "parent") { current in
+            let database = try view(request.consistencySelector.map(Consistency.init), of: current).database
             let parent = try database.path(of: request.parent, field: "parent")
             guard parent.count % 2 == 0 else { throw WireError.invalidArgument("parent: \"\(request.parent)\" is a collection; the parent is the database's documents or a document") }
             let collections = parent.isEmpty ? try database.store.listCollections()
@@ -126,17 +131,18 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     }
 
     func runQuery(request: Google_Firestore_V1_RunQueryRequest, response: RPCWriter<Google_Firestore_V1_RunQueryResponse>, context: ServerContext) async throws {
-        try await answering(request.parent, field: "parent") { database in
+        try await answering(request.parent, field: "parent") { current in
             guard case .structuredQuery(let structured)? = request.queryType else {
                 throw WireError.invalidArgument("structured_query: a query is needed")
             }
             try WireError.refuseUnknownFields(of: request, in: "request", known: [10: "explain_options"])
+            let consistency = request.consistencySelector.map(Consistency.init)
+            let (database, time) = try view(consistency, of: current)
             let query = try WireQuery(structured, parent: request.parent, in: database)
-            let (documents, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database,
-                                                                         locking: [query.lockKey]) {
+            let (documents, newTransaction) = try await runInTransaction(consistency, database: database, locking: [query.lockKey]) {
                 try await query.results()
             }
-            let readTime = WireValues.wire(Timestamp())
+            let readTime = WireValues.wire(time)
             let wire = try database.wireDocuments(documents, mask: query.projection)
             for (index, document) in wire.enumerated() {
                 var message = Google_Firestore_V1_RunQueryResponse()
@@ -155,20 +161,21 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func runAggregationQuery(request: Google_Firestore_V1_RunAggregationQueryRequest,
                              response: RPCWriter<Google_Firestore_V1_RunAggregationQueryResponse>, context: ServerContext) async throws {
-        try await answering(request.parent, field: "parent") { database in
+        try await answering(request.parent, field: "parent") { current in
             guard case .structuredAggregationQuery(let aggregation)? = request.queryType,
                   case .structuredQuery(let structured)? = aggregation.queryType else {
                 throw WireError.invalidArgument("structured_aggregation_query: a query with aggregations is needed")
             }
             try WireError.refuseUnknownFields(of: request, in: "request", known: [8: "explain_options"])
+            let consistency = request.consistencySelector.map(Consistency.init)
+            let (database, readTime) = try view(consistency, of: current)
             let query = try WireQuery(structured, parent: request.parent, in: database)
-            let (fields, newTransaction) = try await runInTransaction(request.consistencySelector.map(Consistency.init), database: database,
-                                                                      locking: [query.lockKey]) {
+            let (fields, newTransaction) = try await runInTransaction(consistency, database: database, locking: [query.lockKey]) {
                 try await WireAggregation(aggregation.aggregations).results(of: query, values: database.values)
             }
             var message = Google_Firestore_V1_RunAggregationQueryResponse()
             message.result.aggregateFields = fields
-            message.readTime = WireValues.wire(Timestamp())
+            message.readTime = WireValues.wire(readTime)
             if let newTransaction { message.transaction = newTransaction }
             try await response.write(message)
         }
@@ -179,6 +186,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             guard case .structuredQuery(let structured)? = request.queryType else {
                 throw WireError.invalidArgument("structured_query: a query is needed")
             }
+            _ = try view(request.consistencySelector.map(Consistency.init), of: database)
             _ = try WireQuery(structured, parent: request.parent, in: database)
             guard request.partitionCount > 0 else { throw WireError.invalidArgument("partition_count: must be positive, got \(request.partitionCount)") }
             // One machine, one partition: no cursors means the whole query is one part.
@@ -190,11 +198,10 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func beginTransaction(request: Google_Firestore_V1_BeginTransactionRequest, context: ServerContext) async throws -> Google_Firestore_V1_BeginTransactionResponse {
         try await answering(request.database, field: "database") { database in
-            if case .readOnly(let options)? = request.options.mode, case .readTime? = options.consistencySelector {
-                throw WireError.unimplemented("options.read_only.read_time: Shelf keeps no past versions; read at the current time")
-            }
+            let readTime = try Self.readTime(of: request.options, values: database.values)
             var message = Google_Firestore_V1_BeginTransactionResponse()
-            message.transaction = transactions.begin(database: database.name, readOnly: request.options.hasReadOnly, retrying: request.options.retrying)
+            message.transaction = transactions.begin(database: database.name, readOnly: request.options.hasReadOnly, retrying: request.options.retrying,
+                                                     readTime: readTime)
             return message
         }
     }
@@ -390,13 +397,11 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             guard transactions.contains(id, database: database.name) else { _ = try transactions.end(id, database: database.name); break }
             transaction = id
         case .newTransaction(let options):
-            began = transactions.begin(database: database.name, readOnly: options.hasReadOnly, retrying: options.retrying)
+            began = transactions.begin(database: database.name, readOnly: options.hasReadOnly, retrying: options.retrying,
+                                       readTime: try Self.readTime(of: options, values: database.values))
             transaction = began
-        case .readTime(let time):
-            let asked = try database.values.timestamp(time, field: "read_time")
-            guard abs(asked.dateValue().timeIntervalSinceNow) < 1 else {
-                throw WireError.unimplemented("read_time: Shelf keeps no past versions; \(asked) is not now")
-            }
+        case .readTime:
+            break  // `view` gave the database as it was then
         }
         if let transaction {
             await expireTransactions()

@@ -11,6 +11,8 @@ final class OpenTransactions: Sendable {
     struct Entry {
         let database: String
         let readOnly: Bool
+        /// The past time a read-only transaction reads at; nil: it reads now.
+        var readTime: Timestamp?
         /// Older transactions (smaller) win their locks; a retry keeps the first one's age.
         let age: UInt64
         var reads: [String: DocumentSnapshot] = [:]
@@ -40,7 +42,7 @@ final class OpenTransactions: Sendable {
     private let state = Locked(State())
 
     /// A new transaction's id; `retrying`: the id of the one it runs again, whose age it keeps.
-    func begin(database: String, readOnly: Bool, retrying: Data? = nil) -> Data {
+    func begin(database: String, readOnly: Bool, retrying: Data? = nil, readTime: Timestamp? = nil) -> Data {
         let id = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
         let now = Date()
         state.withLock { state in
@@ -52,7 +54,7 @@ final class OpenTransactions: Sendable {
                 state.lastAge += 1
                 age = state.lastAge
             }
-            state.open[id] = Entry(database: database, readOnly: readOnly, age: age, lastUsed: now, began: now)
+            state.open[id] = Entry(database: database, readOnly: readOnly, readTime: readTime, age: age, lastUsed: now, began: now)
         }
         return id
     }

@@ -29,7 +29,13 @@ final class ServedDatabases: Sendable {
         self.home = home
         self.location = location
         self.owner = Locked(owner)
-        self.open = open
+        self.open = { url in
+            let store = try open(url)
+            try? store.keepPastVersions()
+            return store
+        }
+        // Reads at a past time need the versions; a store that cannot keep them refuses those.
+        try? home.keepPastVersions()
     }
 
     /// Stores beside `store`, at `location`, opened with `settings`, as the API's

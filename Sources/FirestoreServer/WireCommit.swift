@@ -17,7 +17,9 @@ extension ServedDatabase {
                 wire.transformResults = result.transformResults.map(values.wire)
                 return wire
             }
-            response.commitTime = WireValues.wire(results.compactMap(\.updateTime).max() ?? Timestamp())
+            // Only deletes: a time at or after the commit's, before any later commit's, so a
+            // read at it (`read_time`) sees the commit and nothing after.
+            response.commitTime = WireValues.wire(results.compactMap(\.updateTime).max() ?? CommitClock.readTime())
             return response
         }
     }

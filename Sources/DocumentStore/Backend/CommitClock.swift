@@ -7,6 +7,16 @@ import Foundation
 package enum CommitClock {
     private static let last = Locked(Timestamp(seconds: 0, nanoseconds: 0))
 
+    /// The time a read made now sees: every commit made before it is at it or earlier, and
+    /// every later one after it, so a read at this time (`read_time`) sees exactly those before.
+    package static func readTime() -> Timestamp {
+        let now = Timestamp().truncatedToMicroseconds
+        return last.withLock { last in
+            last = max(now, last)
+            return last
+        }
+    }
+
     package static func next() -> Timestamp {
         let now = Timestamp().truncatedToMicroseconds
         return last.withLock { last in

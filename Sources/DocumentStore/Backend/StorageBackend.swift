@@ -68,6 +68,11 @@ package protocol StorageBackend: AnyObject, Sendable {
     /// The temporary files killed writers had left that this store removed, by path: those
     /// removed when it opened, and with `sweepingNow` those a sweep of everything finds now.
     func strayTemporaryFilesRemoved(sweepingNow: Bool) -> [String]
+    /// The versions of the documents in `scope` that commits replaced or deleted after `time`
+    /// (see `PastVersion`); nil when the storage keeps none.
+    func versions(in scope: VersionScope, replacedAfter time: Timestamp, store: Firestore) throws -> [PastVersion]?
+    /// Starts keeping versions, where the storage keeps them only when asked (a folder).
+    func keepVersions() throws
     /// Runs `body` where it sees no commit half applied.
     func consistently<T>(_ body: () throws -> T) throws -> T
     /// Lets go of connections; later calls fail.
@@ -101,6 +106,8 @@ extension StorageBackend {
     package func count(of query: Query) throws -> Int? { nil }
     package func pages(of collection: CollectionReference, size: Int) throws -> any CollectionPages { try QueryPages(of: collection, size: size) }
     package func prepareOrder(of query: Query) {}
+    package func versions(in scope: VersionScope, replacedAfter time: Timestamp, store: Firestore) throws -> [PastVersion]? { nil }
+    package func keepVersions() throws {}
     package func isWaitingForOrder(of query: Query) -> Bool { false }
     package func aggregate(_ operations: [AggregateField.Operation], of query: Query) throws -> [AggregateField.Operation: FirestoreValue]? { nil }
 }

@@ -23,10 +23,11 @@ final class UnopenableBackend: StorageBackend {
     func collectionIDs(under parent: ResourcePath) throws -> [String] { throw reason }
     /// Nothing: every look fails first (`consistently` throws), which tells the listeners why.
     func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource { NoChanges() }
-
-    private final class NoChanges: ChangeSource {
-        func look(into documents: WatchedDocuments, for watcher: Watcher) {}
-    }
     func consistently<T>(_ body: () throws -> T) throws -> T { throw reason }
     func close() {}
+}
+
+/// A source of no changes: the storage's listeners are never told of any.
+final class NoChanges: ChangeSource {
+    func look(into documents: WatchedDocuments, for watcher: Watcher) {}
 }

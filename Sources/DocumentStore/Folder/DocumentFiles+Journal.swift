@@ -225,8 +225,8 @@ extension DocumentFiles {
         try finish(journal: shelf, barrier: barrier, folders: folders)
     }
 
-    /// A whole small file of the hidden folder, or nil when it is not there.
-    private func readFile(_ name: String, in dirFD: Int32) -> [UInt8]? {
+    /// A whole small file (of the hidden folder, a document's), or nil when it is not there.
+    func readFile(_ name: String, in dirFD: Int32) -> [UInt8]? {
         let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

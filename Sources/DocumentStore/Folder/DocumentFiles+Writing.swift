@@ -27,6 +27,7 @@ extension DocumentFiles {
                                         current: { try self.document(at: $0, store: store) },
                                         updated: { try self.times(at: $0)?.updated })
         documentsEncodedUnderLock.withLock { $0 += plan.count }
+        keepVersions(of: plan.map(\.path), replacedAt: time)
         return try writeFiles(PreparedFiles(try Self.entries(of: plan)), at: time)
     }
 
@@ -60,7 +61,9 @@ extension DocumentFiles {
         let lock = try WriteLock(files: self)
         defer { lock.release() }
         try recoverUnderLock()
-        return try writeFiles(prepared, at: CommitClock.next())
+        let time = CommitClock.next()
+        keepVersions(of: prepared.entries.map(\.path), replacedAt: time)
+        return try writeFiles(prepared, at: time)
     }
 
     /// Each planned document's file (nil: deleted), checked against Firestore's size limit.

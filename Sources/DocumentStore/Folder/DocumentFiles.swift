@@ -345,4 +345,6 @@ final class DocumentFiles: Sendable {
     /// How many documents a commit encoded while it held the write lock; tests check that a
     /// prepared batch (`prepare`) encodes none there.
     let documentsEncodedUnderLock = Locked(0)
+    /// When this store last removed version files past the window (seconds; see `keepVersions`).
+    let versionsPrunedAt = Locked<Int64>(0)
 }

@@ -95,6 +95,14 @@ final class FolderBackend: StorageBackend {
         return files.strayFilesRemoved.withLock { $0 }
     }
 
+    func versions(in scope: VersionScope, replacedAfter time: Timestamp, store: Firestore) throws -> [PastVersion]? {
+        try files.versions(in: scope, replacedAfter: time, store: store)
+    }
+
+    func keepVersions() throws {
+        try files.startKeepingVersions()
+    }
+
     func consistently<T>(_ body: () throws -> T) throws -> T {
         try files.reading(body)
     }

@@ -252,7 +252,8 @@ struct JSONParser {
     }
 }
 
-private extension String {
+extension String {
+    /// Padded with zeros in front to `width` characters.
     func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
 

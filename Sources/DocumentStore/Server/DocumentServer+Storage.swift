@@ -12,6 +12,16 @@ import Foundation
 extension DocumentServer {
     package var isReadOnly: Bool { false }
     package func prepareOrder(_ page: ServerPage) {}
+    package func replacedDocuments(_ scope: VersionScope, after time: Timestamp) throws -> [(document: ServerDocument, replaced: Timestamp)]? { nil }
+    package func pruneVersions() {}
+
+    package func versions(in scope: VersionScope, replacedAfter time: Timestamp, store: Firestore) throws -> [PastVersion]? {
+        try replacedDocuments(scope, after: time)?.compactMap { document, replaced in
+            guard let times = document.times else { return nil }
+            return PastVersion(path: DocumentText.path(document.path), document: DocumentText.document(document.json, store: store),
+                               times: times, replaced: replaced)
+        }
+    }
     package func isWaitingForOrder(_ page: ServerPage) -> Bool { false }
 
     package func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
@@ -45,6 +55,7 @@ extension DocumentServer {
                 return ServerDocument(path: path.description, json: text, times: keptTimes)
             }
         }
+        pruneVersions()
         return written.map { WrittenDocument(path: $0, updateTime: times[$0.description]?.updated) }
     }
 

@@ -44,6 +44,12 @@ package protocol DocumentServer: StorageBackend {
     /// is as late). Retries on serialization failures; an error thrown by `body` rolls back and
     /// is rethrown as it is. Returns the times of the documents written (not those deleted).
     func transact(locking paths: [String], _ body: ([ServerDocument], Timestamp) throws -> [ServerDocument]) throws -> [String: DocumentTimes]
+    /// The documents of `scope` as they were before commits after `time` replaced or deleted
+    /// them, with their times and those commits' times (see `PastVersion`); nil when the
+    /// server keeps none.
+    func replacedDocuments(_ scope: VersionScope, after time: Timestamp) throws -> [(document: ServerDocument, replaced: Timestamp)]?
+    /// Removes the versions past the window, now and then (called after each commit).
+    func pruneVersions()
     /// Calls `changed` with the paths each commit wrote, from any client; with nil when
     /// changes may have been missed (a dropped connection, once listening again), until the
     /// observation is cancelled.

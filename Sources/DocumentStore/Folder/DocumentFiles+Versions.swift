@@ -1,0 +1,99 @@
+import Foundation
+
+/// Past versions of a folder's documents (`PastVersion`), for reads at a past time. They live
+/// on disk in `.shelf/versions`, and are kept only once that folder exists: `shelf serve` makes
+/// it, and from then on every Shelf process committing to the folder keeps them too, at the
+/// cost of reading each document before it is replaced (the app and `shelf generate` on a
+/// folder nobody serves pay nothing). Each commit that replaces or deletes documents writes one
+/// file, named by its time, holding each one's path, times and file text as it was. Commits
+/// remove the files older than the window (`PastVersion.window`), at most once a minute, so the
+/// folder holds an hour of replaced documents; a read loads only the versions it needs. They
+/// survive a restart, but are not synced: after a crash the last commits' versions may be gone,
+/// and a read at a time before them sees those documents as they are now. An edit by another
+/// program (an editor, a script) keeps no version either.
+extension DocumentFiles {
+    static let versionsFolder = [shelfFolder, "versions"]
+
+    func startKeepingVersions() throws(DocumentStoreError) {
+        guard let fd = try openFolder(Self.versionsFolder, create: true) else {
+            throw .io(path: display(Self.versionsFolder), operation: "create the folder", reason: "it could not be created")
+        }
+        close(fd)
+    }
+
+    /// Under the write lock, before a commit at `time` writes `paths`: keeps the documents it
+    /// replaces or deletes, when versions are kept. Best effort: a version that cannot be
+    /// written does not stop the commit (the read at a past time then sees the document as it is).
+    func keepVersions(of paths: [ResourcePath], replacedAt time: Timestamp) {
+        guard let versionsFD = try? openFolder(Self.versionsFolder, create: false) else { return }
+        defer { close(versionsFD) }
+        var folders = FolderCache()
+        defer { folders.closeAll() }
+        var kept: [JSONValue] = []
+        for path in Set(paths) {
+            let name = path.last + Self.fileExtension
+            guard let dirFD = try? folders.open(path.parent.segments, create: false, in: self),
+                  let times = Self.times(of: name, in: dirFD), let bytes = readFile(name, in: dirFD) else { continue }
+            kept.append(.object(["path": .string(path.description), "created": .string(times.created.rfc3339),
+                                 "updated": .string(times.updated.rfc3339), "text": .string(String(decoding: bytes, as: UTF8.self))]))
+        }
+        if !kept.isEmpty {
+            let record = JSONWriter.compactBytes(.object(["replaced": .string(time.rfc3339), "versions": .array(kept)]))
+            var random = SystemRandomNumberGenerator()
+            let name = Self.versionFileName(time) + "-" + String(random.next() as UInt32, radix: 36) + Self.fileExtension
+            let temporary = "." + name
+            do {
+                try writeFile(temporary, in: versionsFD, record, exclusive: true, sync: false, display: "")
+                if renameat(versionsFD, temporary, versionsFD, name) != 0 { unlinkat(versionsFD, temporary, 0) }
+            } catch {}
+        }
+        pruneVersions(in: versionsFD, now: time)
+    }
+
+    /// A version file's name begins with its commit's time, so that names sort by it.
+    private static func versionFileName(_ time: Timestamp) -> String {
+        String(time.seconds).leftPadded(to: 12) + "." + String(time.nanoseconds).leftPadded(to: 9)
+    }
+
+    /// The commit time a version file's name begins with.
+    private static func versionTime(_ name: String) -> Timestamp? {
+        let parts = name.prefix { $0 != "-" }.split(separator: ".")
+        guard !name.hasPrefix("."), parts.count == 2, let seconds = Int64(parts[0]), let nanoseconds = Int32(parts[1]) else { return nil }
+        return Timestamp(seconds: seconds, nanoseconds: nanoseconds)
+    }
+
+    /// Removes the version files past the window, once a minute at most.
+    private func pruneVersions(in versionsFD: Int32, now: Timestamp) {
+        let due = versionsPrunedAt.withLock { last in
+            guard now.seconds - last >= 60 else { return false }
+            last = now.seconds
+            return true
+        }
+        guard due else { return }
+        for entry in Self.listEntries(versionsFD) {
+            if let time = Self.versionTime(entry.name), time.seconds < now.seconds - PastVersion.window { unlinkat(versionsFD, entry.name, 0) }
+        }
+    }
+
+    /// The versions in `scope` that commits after `time` replaced; nil when none are kept.
+    func versions(in scope: VersionScope, replacedAfter time: Timestamp, store: Firestore) throws(DocumentStoreError) -> [PastVersion]? {
+        guard let versionsFD = try openFolder(Self.versionsFolder, create: false) else { return nil }
+        defer { close(versionsFD) }
+        var found: [PastVersion] = []
+        var scratch = DocumentParser.Scratch()
+        for entry in Self.listEntries(versionsFD) {
+            guard let replaced = Self.versionTime(entry.name), replaced > time, let bytes = readFile(entry.name, in: versionsFD),
+                  case .object(let record)? = try? JSONParser.parse(bytes), case .array(let versions)? = record["versions"] else { continue }
+            for case .object(let version) in versions {
+                guard case .string(let pathText)? = version["path"], case .string(let text)? = version["text"],
+                      case .string(let created)? = version["created"], let created = Timestamp(rfc3339: created),
+                      case .string(let updated)? = version["updated"], let updated = Timestamp(rfc3339: updated) else { continue }
+                let path = DocumentText.path(pathText)
+                guard scope.contains(path) else { continue }
+                found.append(PastVersion(path: path, document: Self.parseDocument(ArraySlice(text.utf8), store: store, scratch: &scratch),
+                                         times: DocumentTimes(created: created, updated: updated), replaced: replaced))
+            }
+        }
+        return found
+    }
+}

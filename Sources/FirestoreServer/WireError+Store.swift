@@ -15,7 +15,7 @@ extension WireError {
         case FirestoreWrite.PreconditionFailure.alreadyExists(let path):
             self = WireError(code: .alreadyExists, message: "Document already exists: \(database.name(of: path))")
         case FirestoreWrite.PreconditionFailure.updatedAt(let path, let actual, let required):
-            self = .failedPrecondition("The document \(database.name(of: path)) was updated at \(actual.map { "\($0)" } ?? "no time (it does not exist)"), not at \(required) as the precondition requires")
+            self = Self.updateTimeMismatch(name: database.name(of: path), actual: actual, required: required)
         case let error as RPCError:
             self = WireError(code: error.code, message: error.message)
         default:
@@ -26,5 +26,17 @@ extension WireError {
                 self = WireError(code: .internalError, message: "\(error)")
             }
         }
+    }
+
+    /// An `update_time` precondition that does not hold, as Google's emulator answers it: a
+    /// time later than the document's is a bad argument (no write could have made it); an
+    /// earlier one, or any time on a missing document, fails the precondition, the versions
+    /// given in microseconds (0: no document).
+    static func updateTimeMismatch(name: String, actual: Timestamp?, required: Timestamp) -> WireError {
+        if let actual, required > actual {
+            return .invalidArgument("Invalid base version, it is greater than the stored version: \(name)")
+        }
+        func version(_ time: Timestamp?) -> Int64 { time.map { $0.seconds * 1_000_000 + Int64($0.nanoseconds / 1000) } ?? 0 }
+        return .failedPrecondition("the stored version (\(version(actual))) does not match the required base version (\(version(required)))")
     }
 }

@@ -14,7 +14,8 @@ struct WireAggregation {
     }
 
     func results(of query: WireQuery, values: WireValues) async throws -> [String: Google_Firestore_V1_Value] {
-        guard !aggregations.isEmpty else { throw WireError.invalidArgument("aggregations: at least one aggregation is needed") }
+        guard !aggregations.isEmpty else { throw WireError.invalidArgument("Aggregations can not be empty.") }
+        // Google's emulator fails with UNKNOWN here; Firestore's documented limit is five.
         guard aggregations.count <= 5 else {
             throw WireError.invalidArgument("aggregations: a query takes at most 5 aggregations, this one has \(aggregations.count)")
         }
@@ -24,13 +25,17 @@ struct WireAggregation {
         var fields: [(alias: String, field: AggregateField, upTo: Int64?)] = []
         for (index, aggregation) in aggregations.enumerated() {
             let alias = aggregation.alias.isEmpty ? "field_\(index + 1)" : aggregation.alias
-            guard !fields.contains(where: { $0.alias == alias }) else { throw WireError.invalidArgument("aggregations[\(index)].alias: \"\(alias)\" is used twice") }
+            // The checks and their words are Google's emulator's (measured).
+            if WriteLimits.isReserved(alias) { throw WireError.invalidArgument("The property.name \"\(alias)\" is reserved.") }
+            guard !fields.contains(where: { $0.alias == alias }) else {
+                throw WireError.invalidArgument("Aggregation aliases contain duplicate alias: \(alias).")
+            }
             switch aggregation.operator {
             case nil:
-                throw WireError.invalidArgument("aggregations[\(index)]: an aggregation must be count, sum or avg")
+                throw WireError.invalidArgument("Operator field in Aggregation is not set.")
             case .count(let count):
-                if count.hasUpTo {
-                    guard count.upTo.value > 0 else { throw WireError.invalidArgument("aggregations[\(index)].count.up_to: must be positive, got \(count.upTo.value)") }
+                if count.hasUpTo, count.upTo.value < 0 {
+                    throw WireError.invalidArgument("The `up_to` value in a COUNT aggregation must be greater than or equal to zero.")
                 }
                 fields.append((alias, .count(), count.hasUpTo ? count.upTo.value : nil))
             case .sum(let sum):
@@ -50,6 +55,10 @@ struct WireAggregation {
         }
         for (alias, field, upTo) in fields {
             guard let upTo else { continue }
+            guard upTo > 0 else {
+                results[alias] = values.wire(.integer(0))
+                continue
+            }
             let snapshot = try await target.limit(to: Int(min(upTo, Int64(query.limit ?? Int.max)))).aggregate([field]).getAggregation(source: .server)
             results[alias] = values.wire(snapshot.value(of: field) ?? .null)
         }

@@ -35,7 +35,7 @@ public final class AggregateQuery: @unchecked Sendable {
     package func readSnapshot() throws -> AggregateQuerySnapshot {
         let operations: [AggregateField.Operation]
         do { operations = try validated() } catch { throw publicError(error) }
-        let query = aggregated
+        let query = try aggregated(over: operations)
         // The backend computes from the definition alone: the query's own refusals come first.
         try query.checkRunnable()
         do {
@@ -64,11 +64,29 @@ public final class AggregateQuery: @unchecked Sendable {
     /// none here (a read of the query does). Without one, nothing is reversed: the limit takes
     /// the first documents in Firestore's implicit order, as the server then reads it, and the
     /// cursors trade places as they do for every `limit(toLast:)`.
-    var aggregated: Query {
+    ///
+    /// Then as Firestore runs it (measured on Google's emulator): each field summed or averaged
+    /// is ordered by, after the explicit and inequality orders and before the document id, in
+    /// field order and the last explicit order's direction; so a limit or an offset takes the
+    /// documents first by those fields, and only documents holding them count.
+    func aggregated(over operations: [AggregateField.Operation]) throws -> Query {
+        guard query.invalid == nil else { return query }
         var definition = query.definition
-        guard query.invalid == nil, definition.limitKind == .last, definition.limit != nil, definition.explicitOrders.isEmpty else { return query }
-        definition.limitKind = .first
-        (definition.start, definition.end) = (definition.end, definition.start)
+        if definition.limitKind == .last, definition.limit != nil, definition.explicitOrders.isEmpty {
+            definition.limitKind = .first
+            (definition.start, definition.end) = (definition.end, definition.start)
+        }
+        let orders = definition.orders.filter { !$0.field.isDocumentID }
+        var fields = Set(operations.compactMap(\.field))
+        fields.subtract(orders.map(\.field))
+        if !fields.isEmpty {
+            let sorted = fields.sorted(by: FieldPath.precedes)
+            if definition.explicitOrders.contains(where: \.field.isDocumentID) {
+                throw publicError(DocumentStoreError.invalidCall("This query requires an index that has fields [\(sorted.map(\.description).joined(separator: ", "))] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."))
+            }
+            let descending = definition.explicitOrders.last?.descending ?? false
+            definition.explicitOrders = orders + sorted.map { OrderBy(field: $0, descending: descending) }
+        }
         return Query(firestore: query.firestore, definition: definition, invalid: nil)
     }
 
@@ -81,6 +99,10 @@ public final class AggregateQuery: @unchecked Sendable {
         var operations: [AggregateField.Operation] = []
         for aggregation in aggregations where !operations.contains(aggregation.operation) {
             operations.append(aggregation.operation)
+        }
+        if operations.contains(where: { $0.field?.isDocumentID == true }) {
+            // In Google's emulator's words, which name the document id as its storage does.
+            throw .invalidCall("Aggregations are not supported for the property: __key__")
         }
         guard !operations.isEmpty else {
             throw .invalidCall("Aggregations can not be empty: give aggregate(_:) at least one AggregateField")

@@ -4,7 +4,7 @@ import Foundation
 /// the way in (a dictionary, the encoder, a transform), so the store never writes what it, or
 /// Firestore, could not read back. A value nested deeper than Firestore allows that a person
 /// wrote by hand reads; left alone, it is written back as it was (`stored`).
-enum WriteLimits {
+package enum WriteLimits {
     /// Maps and arrays nest at most this deep.
     static let maxDepth = 20
     /// A document is at most 1 MiB by Firestore's count (`StorageSize`).
@@ -114,8 +114,13 @@ enum WriteLimits {
         if name.isEmpty { throw fail("a field name cannot be empty") }
         let bytes = name.utf8.count
         if bytes > maxFieldNameBytes { throw fail("a field name is at most \(maxFieldNameBytes) bytes, this one is \(bytes)") }
-        if bytes >= 4 && name.hasPrefix("__") && name.hasSuffix("__") {
+        if isReserved(name) {
             throw fail("field names that begin and end with \"__\" are reserved")
         }
+    }
+
+    /// A name Firestore keeps for itself (a field's, an aggregation's alias): "__" before and after.
+    package static func isReserved(_ name: String) -> Bool {
+        name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
     }
 }

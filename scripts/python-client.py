@@ -85,8 +85,9 @@ class Checks:
 class Server:
     """A `shelf serve` on a free port of 127.0.0.1, stopped at the end whatever happened."""
 
-    def __init__(self, shelf, data):
-        self.process = subprocess.Popen([shelf, "serve", "--data", data, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    def __init__(self, shelf, data, log=None):
+        """`log`: a file for the server's log (its standard error), else this one's."""
+        self.process = subprocess.Popen([shelf, "serve", "--data", data, "--port", "0"], stdout=subprocess.PIPE, stderr=log, text=True)
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout], daemon=True).start()
         try:

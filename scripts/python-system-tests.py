@@ -47,13 +47,8 @@ TEST_REQUIREMENTS = ["pytest>=8,<9", "pytest-asyncio==0.21.2", "pytest-subtests<
 # Tests that pass on the emulator and still fail on Shelf, each with why; CI passes with them,
 # and each line goes when its fix lands (the script says so when one passes). Written as the
 # test's file and name; a name without its [parameters] stands for each of them.
-EXPECTED_FAILURES = {
-    # Point-in-time reads (`read_time`) answer with today's documents (issue 52: being done).
-    **dict.fromkeys([f"{suite}::{test}" for suite in SUITES for test in [
-        "test_query_stream_w_read_time", "test_query_in_transaction_with_read_time", "test_list_collections_with_read_time",
-        "test_document_collections_w_read_time", "test_collections_w_read_time", "test_aggregation_queries_with_read_time",
-    ]], "read_time: reads at a past time are not kept yet"),
-}
+# Tests that pass on the emulator and are known to fail on Shelf, each with its reason: none now.
+EXPECTED_FAILURES: dict[str, str] = {}
 
 
 def load_script(name):

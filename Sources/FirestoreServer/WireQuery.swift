@@ -6,7 +6,8 @@ import Foundation
 /// A `StructuredQuery` as the store's `Query`, and what the store's queries do not do
 /// themselves (a projection, a collection group under a document, and then its offset and
 /// limit), done here on their results. Filters, orders, cursors, the offset and the limit
-/// otherwise go to the store, which checks them as Firestore's SDK does and words what is wrong.
+/// otherwise go to the store, which checks the query as Firestore's backend does, in its words
+/// (`Query.checkedAsTheBackendOnly`): a client's SDK has made its own checks already.
 struct WireQuery {
     /// The store's query; nil for a query over every collection (`descendants`).
     private let storeQuery: Query?
@@ -53,11 +54,11 @@ struct WireQuery {
         let store = database.store
         var query: Query
         if from.allDescendants {
-            query = store.collectionGroup(from.collectionID)
+            query = store.collectionGroup(from.collectionID).checkedAsTheBackendOnly
             under = parentPath.isEmpty ? nil : parentPath.joined(separator: "/") + "/"
             lockKey = .group(from.collectionID)
         } else {
-            query = store.collection((parentPath + [from.collectionID]).joined(separator: "/"))
+            query = store.collection((parentPath + [from.collectionID]).joined(separator: "/")).checkedAsTheBackendOnly
             under = nil
             lockKey = .collection((parentPath + [from.collectionID]).joined(separator: "/"))
         }
@@ -72,14 +73,12 @@ struct WireQuery {
             case .UNRECOGNIZED(let n): throw .invalidArgument("order_by[\(index)].direction: \(n) is not a direction (1 ascending, 2 descending)")
             }
         }
-        let collection = from.allDescendants ? nil : parentPath + [from.collectionID]
-        let ordered = wire.orderBy.map(\.field.fieldPath)
         if wire.hasStartAt {
-            let position = try Self.position(wire.startAt, ordered: ordered, collection: collection, values: values, field: "start_at")
+            let position = try Self.position(wire.startAt, values: values, field: "start_at")
             query = wire.startAt.before ? query.start(at: position) : query.start(after: position)
         }
         if wire.hasEndAt {
-            let position = try Self.position(wire.endAt, ordered: ordered, collection: collection, values: values, field: "end_at")
+            let position = try Self.position(wire.endAt, values: values, field: "end_at")
             query = wire.endAt.before ? query.end(before: position) : query.end(at: position)
         }
         unwindowedQuery = query
@@ -143,22 +142,12 @@ struct WireQuery {
         }
     }
 
-    /// A cursor's values as the store's cursors take them. At `__name__` a client sends a
-    /// reference (a full name); the store takes the document's id in a collection, or its path
-    /// in a collection group (`collection` nil).
-    private static func position(_ cursor: Google_Firestore_V1_Cursor, ordered: [String], collection: [String]?, values: WireValues,
-                                 field: String) throws(WireError) -> [Any] {
+    /// A cursor's values as the store's cursors take them (a reference as a `DocumentReference`).
+    private static func position(_ cursor: Google_Firestore_V1_Cursor, values: WireValues, field: String) throws(WireError) -> [Any] {
         try cursor.values.enumerated().map { index, wire throws(WireError) -> Any in
-            let place = "\(field).values[\(index)]"
-            let value = try values.value(wire, field: place)
-            guard case .reference(let reference) = value else { return value }
-            guard index < ordered.count, ordered[index] == "__name__" else { return reference }
-            let segments = reference.path.split(separator: "/").map(String.init)
-            guard let collection else { return reference.path }
-            guard Array(segments.dropLast()) == collection else {
-                throw .invalidArgument("\(place): the cursor's document \(wire.referenceValue) is not in the collection queried, \(collection.joined(separator: "/"))")
-            }
-            return segments.last!
+            let value = try values.value(wire, field: "\(field).values[\(index)]")
+            if case .reference(let reference) = value { return reference }
+            return value
         }
     }
 
@@ -168,6 +157,9 @@ struct WireQuery {
             throw .invalidArgument("where: a filter must be a field, unary or composite filter")
         case .compositeFilter(let composite):
             let filters = try composite.filters.map { filter throws(WireError) in try Self.filter(filter, values: values) }
+            if filters.isEmpty && composite.op == .or {
+                throw .invalidArgument("Composite filter must have at least one sub-filter.")
+            }
             switch composite.op {
             case .and: return Filter.andFilter(filters)
             case .or: return Filter.orFilter(filters)

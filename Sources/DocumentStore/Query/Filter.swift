@@ -94,7 +94,7 @@ public final class Filter: @unchecked Sendable {
         case .and(let nodes): return .and(try nodes.map { node throws(FirestoreErrorCode) in try resolve(node, definition, firestore) })
         case .or(let nodes): return .or(try nodes.map { node throws(FirestoreErrorCode) in try resolve(node, definition, firestore) })
         case .field(let path, let op, var value):
-            if path.isDocumentID {
+            if path.isDocumentID && definition.checksArguments {
                 if op.isArrayMembership {
                     throw QueryDefinition.invalid("You can't perform '\(op.rawValue)' queries on document ID since document IDs are not arrays.")
                 }

@@ -32,6 +32,27 @@ package enum FilterOperator: String, Hashable, Sendable {
 
     var isArrayMembership: Bool { self == .arrayContains || self == .arrayContainsAny }
 
+    /// The filters Firestore's backend allows one of per query: `NOT_EQUAL`, `NOT_IN`, and the
+    /// unary `IS_NOT_NAN` and `IS_NOT_NULL`, which are `isNotEqualTo` NaN and null here.
+    var excludes: Bool { self == .notEqual || self == .notIn }
+
+    /// The protocol's name (`StructuredQuery.FieldFilter.Operator`), which the backend's
+    /// messages use.
+    var protocolName: String {
+        switch self {
+        case .equal: return "EQUAL"
+        case .notEqual: return "NOT_EQUAL"
+        case .lessThan: return "LESS_THAN"
+        case .lessThanOrEqual: return "LESS_THAN_OR_EQUAL"
+        case .greaterThan: return "GREATER_THAN"
+        case .greaterThanOrEqual: return "GREATER_THAN_OR_EQUAL"
+        case .arrayContains: return "ARRAY_CONTAINS"
+        case .arrayContainsAny: return "ARRAY_CONTAINS_ANY"
+        case .in: return "IN"
+        case .notIn: return "NOT_IN"
+        }
+    }
+
     /// Operators a query may not combine with this one (Firestore's rules: one `notIn` at most,
     /// and never with `isNotEqualTo`, `in` or `arrayContainsAny`; one `isNotEqualTo` at most).
     var conflicting: [FilterOperator] {

@@ -15,6 +15,11 @@ extension QueryDefinition {
 
     func adding(_ filter: QueryFilter) throws(FirestoreErrorCode) -> QueryDefinition {
         if filter.isEmpty { return self }
+        guard checksArguments else {
+            var refined = self
+            refined.filters.append(filter)
+            return refined
+        }
         var seen = filters.flatMap(\.fieldFilters).map(\.op)
         for field in filter.fieldFilters {
             try Self.check(field)
@@ -72,8 +77,8 @@ extension QueryDefinition {
     }
 
     func ordered(by order: OrderBy) throws(FirestoreErrorCode) -> QueryDefinition {
-        if start != nil { throw Self.invalid("You must not specify a starting point before specifying the order by.") }
-        if end != nil { throw Self.invalid("You must not specify an ending point before specifying the order by.") }
+        if checksArguments && start != nil { throw Self.invalid("You must not specify a starting point before specifying the order by.") }
+        if checksArguments && end != nil { throw Self.invalid("You must not specify an ending point before specifying the order by.") }
         var refined = self
         refined.explicitOrders.append(order)
         return refined
@@ -109,6 +114,7 @@ extension QueryDefinition {
 
     /// A cursor from values, one per explicit order, in order.
     func bound(values: [FirestoreValue], inclusive: Bool, firestore: Firestore) throws(FirestoreErrorCode) -> Bound {
+        guard checksArguments else { return Bound(position: values, inclusive: inclusive) }
         if values.count > explicitOrders.count {
             throw Self.invalid("You are trying to start or end a query using more values (\(values.count)) than were specified in the order by (\(explicitOrders.count)).")
         }

@@ -24,6 +24,10 @@ package struct QueryDefinition: Sendable {
     package var words: [String] = []
     package var start: Bound?
     package var end: Bound?
+    /// Whether each refinement is checked as Firebase's SDK checks it at the call; off for a
+    /// query `shelf serve` was sent, which only Firestore's backend rules judge
+    /// (`backendRefusal`), in its words. Not part of the query's identity.
+    package var checksArguments = true
 
     /// The orders the results follow: the explicit ones, then every inequality field not
     /// already ordered (in field order), then the document id, each in the direction of the

@@ -39,6 +39,14 @@ public class Query: @unchecked Sendable, Hashable {
         }
     }
 
+    /// Ours: this query with the checks Firebase's SDK makes at each call left out, and
+    /// Firestore's backend's kept (at the read): for `shelf serve`, which answers as the backend.
+    package var checkedAsTheBackendOnly: Query {
+        var definition = definition
+        definition.checksArguments = false
+        return Query(firestore: firestore, definition: definition, invalid: invalid)
+    }
+
     public static func == (a: Query, b: Query) -> Bool {
         a.firestore === b.firestore && a.definition == b.definition && a.invalid.map { "\($0)" } == b.invalid.map { "\($0)" }
     }
@@ -179,7 +187,8 @@ public class Query: @unchecked Sendable, Hashable {
 
     /// Why this query was refused while it was built, or is by its store, nil when it was not.
     package var refusal: String? {
-        invalid.map { "\(publicError($0))" } ?? firestore.backend.refusal(of: definition).map { "\($0)" }
+        invalid.map { "\(publicError($0))" } ?? definition.backendRefusal().map { "\($0)" }
+            ?? firestore.backend.refusal(of: definition).map { "\($0)" }
     }
 
     // MARK: Reading
@@ -187,6 +196,7 @@ public class Query: @unchecked Sendable, Hashable {
     /// Throws why this query cannot be run.
     func checkRunnable() throws {
         if let invalid { throw publicError(invalid) }
+        if let refused = definition.backendRefusal() { throw refused }
         if let refused = firestore.backend.refusal(of: definition) { throw refused }
         try definition.checkReadable()
     }

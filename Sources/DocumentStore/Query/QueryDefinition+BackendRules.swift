@@ -1,0 +1,108 @@
+/// What Firestore's backend refuses in a whole query, in its words (Google's emulator's, to the
+/// letter, which `scripts/differential.py` compares): checked when the query is read, after the
+/// SDK's checks at each call (`QueryDefinition+Building`), which a query from `shelf serve`
+/// skips (`checksArguments`) because the backend answers its clients, not the SDK. Firestore
+/// allows inequalities on up to ten fields and orders on any field beside them.
+extension QueryDefinition {
+    /// Most distinct fields a query's inequalities may have.
+    static let maxInequalityFields = 10
+
+    private static func refused(_ message: String) -> FirestoreErrorCode {
+        FirestoreErrorCode(.invalidArgument, message)
+    }
+
+    /// Why Firestore's backend refuses this query; nil when it does not.
+    func backendRefusal() -> FirestoreErrorCode? {
+        let fieldFilters = filters.flatMap(\.fieldFilters)
+        for filter in fieldFilters {
+            if let refusal = Self.backendRefusal(of: filter) { return refusal }
+        }
+        if fieldFilters.filter(\.op.excludes).count > 1 {
+            return Self.refused("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
+        }
+        if fieldFilters.contains(where: { $0.op == .notIn }),
+           fieldFilters.contains(where: { $0.op == .in || $0.op == .arrayContainsAny }) || filters.contains(where: \.hasDisjunction) {
+            return Self.refused("'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'.")
+        }
+        let whole = QueryFilter.and(filters)
+        if whole.mostArrayMembershipsPerDisjunction > 1 {
+            return Self.refused("A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.")
+        }
+        let disjunctions = whole.disjunctionCount
+        if disjunctions > Self.maxDisjunctions {
+            return Self.refused("Too many disjunctions after normalization. Result had \(disjunctions) disjunctions which is more than the maximum of \(Self.maxDisjunctions)")
+        }
+        var inequalityFields: [FieldPath] = []
+        for filter in fieldFilters where filter.op.isInequality && !inequalityFields.contains(filter.field) {
+            inequalityFields.append(filter.field)
+        }
+        if inequalityFields.count > Self.maxInequalityFields {
+            let names = inequalityFields.map(\.backendName).joined(separator: ", ")
+            return Self.refused("The query contains \(inequalityFields.count) distinct inequality fields: [\(names)]. A query may not have more than \(Self.maxInequalityFields) distinct inequality fields.")
+        }
+        return orderRefusal() ?? cursorRefusal(start) ?? cursorRefusal(end)
+    }
+
+    /// A filter's operand as the backend takes it: a reference for the document's name, never
+    /// an array operator on it; an array of at most so many values for `in`, `notIn`,
+    /// `arrayContainsAny`.
+    private static func backendRefusal(of filter: FieldFilter) -> FirestoreErrorCode? {
+        if filter.field.isDocumentID {
+            if filter.op.isArrayMembership { return refused("the name __key__ is reserved") }
+            let operands: [FirestoreValue]
+            if filter.op.takesArray, case .array(let items) = filter.value { operands = items } else { operands = [filter.value] }
+            if operands.contains(where: { if case .reference = $0 { return false } else { return true } }) {
+                return refused("__key__ filter value must be a Key")
+            }
+        }
+        guard filter.op.takesArray else { return nil }
+        guard case .array(let items) = filter.value else { return refused("'\(filter.op.protocolName)' requires an ArrayValue.") }
+        if items.isEmpty { return refused("'\(filter.op.protocolName)' requires an non-empty ArrayValue.") }
+        let most = filter.op == .notIn ? maxNotInValues : maxDisjunctions
+        if items.count > most { return refused("'\(filter.op.protocolName)' supports up to \(most) comparison values.") }
+        return nil
+    }
+
+    /// Each field ordered once, and nothing ordered after the document's name.
+    private func orderRefusal() -> FirestoreErrorCode? {
+        var seen: [FieldPath] = []
+        for order in explicitOrders {
+            if seen.last?.isDocumentID == true { return Self.refused("order by clause cannot contain more fields after the key") }
+            if seen.contains(order.field) {
+                return Self.refused("order by clause cannot contain duplicate fields \(order.field.backendName)")
+            }
+            seen.append(order.field)
+        }
+        return nil
+    }
+
+    /// A cursor has a value for at most each explicit order, a reference where it is the name's.
+    /// Only for a served query: the SDK checks cursors of values at the call, and a cursor at
+    /// a document holds values for the implicit orders too, which the SDK sends as explicit.
+    private func cursorRefusal(_ bound: Bound?) -> FirestoreErrorCode? {
+        guard let bound, !checksArguments else { return nil }
+        if bound.position.count > explicitOrders.count { return Self.refused("Cursor has too many values.") }
+        for (value, order) in zip(bound.position, explicitOrders) where order.field.isDocumentID {
+            if case .reference = value { continue }
+            return Self.refused("Cursor __key__ value is not a document reference.")
+        }
+        return nil
+    }
+}
+
+extension QueryFilter {
+    /// Whether an OR is anywhere inside.
+    var hasDisjunction: Bool {
+        switch self {
+        case .field: return false
+        case .and(let filters): return filters.contains(where: \.hasDisjunction)
+        case .or: return true
+        }
+    }
+}
+
+extension FieldPath {
+    /// The name Firestore's backend gives the field in its messages: dotted, unquoted, the
+    /// document's name as `__key__`.
+    var backendName: String { isDocumentID ? "__key__" : segments.joined(separator: ".") }
+}

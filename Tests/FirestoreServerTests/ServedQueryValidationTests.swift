@@ -1,0 +1,102 @@
+import DocumentStore
+import FirestoreProtocol
+import GRPCCore
+import XCTest
+
+/// Queries Firestore's backend refuses are refused with its status and its message, to the
+/// letter, as Google's emulator answers the same requests (measured with gcloud 528.0.0's
+/// emulator; scripts/differential.py compares them on every run); and what it takes, such
+/// as an inequality beside an order on another field, is answered.
+final class ServedQueryValidationTests: XCTestCase {
+    private typealias Query = Google_Firestore_V1_StructuredQuery
+    private typealias Filter = Google_Firestore_V1_StructuredQuery.Filter
+
+    private static func values(_ count: Int) -> Google_Firestore_V1_Value { .array((0..<count).map { .integer(Int64($0)) }) }
+
+    private static func cursor(_ values: [Google_Firestore_V1_Value]) -> Google_Firestore_V1_Cursor {
+        var cursor = Google_Firestore_V1_Cursor()
+        cursor.values = values
+        cursor.before = true
+        return cursor
+    }
+
+    private static func unary(_ field: String, _ op: Google_Firestore_V1_StructuredQuery.UnaryFilter.Operator) -> Filter {
+        var filter = Filter()
+        filter.unaryFilter.field.fieldPath = field
+        filter.unaryFilter.op = op
+        return filter
+    }
+
+    private static func whereFilter(_ filter: Filter) -> Query {
+        var query = Query.collection("books")
+        query.where = filter
+        return query
+    }
+
+    func testRefusedWithTheEmulatorsMessages() async throws {
+        try await ServedStore.with(.folder) { served in
+            try await served.commit([served.set("books/a", ["x": .integer(1), "y": .integer(2)])])
+            let books = Query.collection("books")
+            let a = Google_Firestore_V1_Value.reference(served.name("books/a"))
+            var startedWithTooMany = books.ordered("x")
+            startedWithTooMany.startAt = Self.cursor([.integer(0), a])
+            var startedByName = books.ordered("__name__")
+            startedByName.startAt = Self.cursor([.string("a")])
+            var noOrderButACursor = books
+            noOrderButACursor.endAt = Self.cursor([.integer(0)])
+            let refused: [(Query, String)] = [
+                (Self.whereFilter(.composite(.and, [.field("x", .notEqual, .integer(1)), .field("y", .notEqual, .integer(2))])),
+                 "Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query."),
+                (Self.whereFilter(.composite(.and, [Self.unary("x", .isNotNan), Self.unary("y", .isNotNull)])),
+                 "Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query."),
+                (Self.whereFilter(.composite(.and, [.field("x", .in, Self.values(1)), .field("y", .notIn, Self.values(1))])),
+                 "'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'."),
+                (Self.whereFilter(.composite(.or, [.field("x", .notIn, Self.values(1)), .field("y", .equal, .integer(1))])),
+                 "'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'."),
+                (Self.whereFilter(.composite(.and, [.field("t", .arrayContains, .integer(1)), .field("u", .arrayContainsAny, Self.values(1))])),
+                 "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction."),
+                (Self.whereFilter(.composite(.and, [.field("x", .in, Self.values(6)), .field("y", .in, Self.values(6))])),
+                 "Too many disjunctions after normalization. Result had 36 disjunctions which is more than the maximum of 30"),
+                (books.filtered("x", .in, .integer(1)), "'IN' requires an ArrayValue."),
+                (books.filtered("x", .arrayContainsAny, .array([])), "'ARRAY_CONTAINS_ANY' requires an non-empty ArrayValue."),
+                (books.filtered("x", .in, Self.values(31)), "'IN' supports up to 30 comparison values."),
+                (books.filtered("x", .notIn, Self.values(11)), "'NOT_IN' supports up to 10 comparison values."),
+                (books.filtered("__name__", .arrayContains, a), "the name __key__ is reserved"),
+                (books.filtered("__name__", .equal, .string("a")), "__key__ filter value must be a Key"),
+                (books.filtered("__name__", .in, .array([.string("a")])), "__key__ filter value must be a Key"),
+                (Self.whereFilter(Self.unary("__name__", .isNull)), "__key__ filter value must be a Key"),
+                (Self.whereFilter(.composite(.and, (0..<11).map { .field("f\($0)", .greaterThan, .integer(0)) })),
+                 "The query contains 11 distinct inequality fields: [f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10]. A query may not have more than 10 distinct inequality fields."),
+                (books.ordered("x").ordered("x", descending: true), "order by clause cannot contain duplicate fields x"),
+                (books.ordered("__name__").ordered("x"), "order by clause cannot contain more fields after the key"),
+                (startedWithTooMany, "Cursor has too many values."),
+                (noOrderButACursor, "Cursor has too many values."),
+                (startedByName, "Cursor __key__ value is not a document reference."),
+                (Self.whereFilter(.composite(.or, [])), "Composite filter must have at least one sub-filter."),
+            ]
+            for (query, message) in refused {
+                let answer = await status { try await served.run(query) }
+                XCTAssertEqual(answer?.0, .invalidArgument, "\(query)")
+                XCTAssertEqual(answer?.1, message)
+            }
+        }
+    }
+
+    /// What the emulator answers, and the Firebase SDKs refuse at the call: ours answers too.
+    func testAnsweredAsTheEmulatorAnswers() async throws {
+        try await ServedStore.with(.folder) { served in
+            try await served.commit([served.set("books/a", ["x": .integer(1), "y": .integer(2)]),
+                                     served.set("books/b", ["x": .integer(2), "y": .integer(1)])])
+            let books = Query.collection("books")
+            assertSame(try await served.run(books.filtered("x", .greaterThan, .integer(0)).ordered("y")), ["b", "a"],
+                       "an inequality beside an order on another field")
+            assertSame(try await served.run(Self.whereFilter(.composite(.and, [.field("x", .greaterThan, .integer(0)), .field("y", .lessThan, .integer(5))]))),
+                       ["a", "b"], "inequalities on two fields, ordered by both")
+            assertSame(try await served.run(books.filtered("x", .lessThan, .null)), [],
+                       "a range over null matches nothing")
+            var otherCollection = books.ordered("__name__")
+            otherCollection.startAt = Self.cursor([.reference(served.name("authors/a"))])
+            assertSame(try await served.run(otherCollection), ["a", "b"], "a cursor at another collection's document")
+        }
+    }
+}

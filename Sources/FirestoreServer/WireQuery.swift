@@ -113,7 +113,11 @@ struct WireQuery {
 
     /// The query's documents as Firestore returns them: offset, limit and the parent applied.
     func results() async throws -> [DocumentSnapshot] {
-        if limit == 0 { return [] }
+        if limit == 0 {
+            // Nothing to read, but a query Firestore refuses is refused all the same.
+            if let refusal = storeQuery?.refusal { throw WireError.invalidArgument(refusal) }
+            return []
+        }
         var documents: [DocumentSnapshot]
         if let descendants {
             documents = try await descendants.documents()

@@ -44,6 +44,8 @@ final class ServedQueryValidationTests: XCTestCase {
             startedByName.startAt = Self.cursor([.string("a")])
             var noOrderButACursor = books
             noOrderButACursor.endAt = Self.cursor([.integer(0)])
+            var limitedToNone = noOrderButACursor
+            limitedToNone.limit.value = 0
             let refused: [(Query, String)] = [
                 (Self.whereFilter(.composite(.and, [.field("x", .notEqual, .integer(1)), .field("y", .notEqual, .integer(2))])),
                  "Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query."),
@@ -70,6 +72,10 @@ final class ServedQueryValidationTests: XCTestCase {
                 (books.ordered("x").ordered("x", descending: true), "order by clause cannot contain duplicate fields x"),
                 (books.ordered("__name__").ordered("x"), "order by clause cannot contain more fields after the key"),
                 (startedWithTooMany, "Cursor has too many values."),
+                (limitedToNone, "Cursor has too many values."),
+                (books.filtered("x", .greaterThan, .integer(0)).ordered("__name__"), "order by clause cannot contain more fields after the key"),
+                (Self.whereFilter(.composite(.and, [.field("t", .arrayContains, .integer(1)), .field("__name__", .arrayContains, a)])),
+                 "A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction."),
                 (noOrderButACursor, "Cursor has too many values."),
                 (startedByName, "Cursor __key__ value is not a document reference."),
                 (Self.whereFilter(.composite(.or, [])), "Composite filter must have at least one sub-filter."),

@@ -14,9 +14,6 @@ extension QueryDefinition {
     /// Why Firestore's backend refuses this query; nil when it does not.
     func backendRefusal() -> FirestoreErrorCode? {
         let fieldFilters = filters.flatMap(\.fieldFilters)
-        for filter in fieldFilters {
-            if let refusal = Self.backendRefusal(of: filter) { return refusal }
-        }
         if fieldFilters.filter(\.op.excludes).count > 1 {
             return Self.refused("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
         }
@@ -27,6 +24,10 @@ extension QueryDefinition {
         let whole = QueryFilter.and(filters)
         if whole.mostArrayMembershipsPerDisjunction > 1 {
             return Self.refused("A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.")
+        }
+        // The emulator judges how filters combine before each filter's operand.
+        for filter in fieldFilters {
+            if let refusal = Self.backendRefusal(of: filter) { return refusal }
         }
         let disjunctions = whole.disjunctionCount
         if disjunctions > Self.maxDisjunctions {
@@ -63,10 +64,11 @@ extension QueryDefinition {
         return nil
     }
 
-    /// Each field ordered once, and nothing ordered after the document's name.
+    /// Each field ordered once, and nothing ordered after the document's name, the implicit
+    /// orders of inequality fields included.
     private func orderRefusal() -> FirestoreErrorCode? {
         var seen: [FieldPath] = []
-        for order in explicitOrders {
+        for order in orders {
             if seen.last?.isDocumentID == true { return Self.refused("order by clause cannot contain more fields after the key") }
             if seen.contains(order.field) {
                 return Self.refused("order by clause cannot contain duplicate fields \(order.field.backendName)")

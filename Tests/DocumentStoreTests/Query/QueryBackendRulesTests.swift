@@ -15,6 +15,8 @@ final class QueryBackendRulesTests: QueryTestCase {
                        "order by clause cannot contain duplicate fields m.k")
         XCTAssertEqual(invalidArgument(books.order(by: FieldPath.documentID()).order(by: "a")),
                        "order by clause cannot contain more fields after the key")
+        XCTAssertEqual(invalidArgument(books.whereField("a", isGreaterThan: 1).order(by: FieldPath.documentID())),
+                       "order by clause cannot contain more fields after the key", "the inequality's implicit order comes after it")
     }
 
     func testAtMostTenInequalityFields() throws {

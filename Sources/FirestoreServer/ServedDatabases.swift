@@ -31,18 +31,11 @@ final class ServedDatabases: Sendable {
         self.owner = Locked(owner)
         self.open = { url in
             let store = try open(url)
-            Self.prepare(store)
+            try? store.keepPastVersions()
             return store
         }
-        Self.prepare(home)
-    }
-
-    /// Readies a served store: reads at a past time need its versions (a store that cannot
-    /// keep them refuses those reads); it commits its clients' writes, which none of its
-    /// listeners shows pending.
-    private static func prepare(_ store: Firestore) {
-        try? store.keepPastVersions()
-        store.showsPendingWrites = false
+        // Reads at a past time need the versions; a store that cannot keep them refuses those.
+        try? home.keepPastVersions()
     }
 
     /// Stores beside `store`, at `location`, opened with `settings`, as the API's

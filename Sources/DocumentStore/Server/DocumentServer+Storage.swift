@@ -37,7 +37,7 @@ extension DocumentServer {
     package func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {
         var paths = Set(expected.keys)
         for write in writes { paths.insert(write.path) }
-        var written: [(path: ResourcePath, document: StoredDocument)] = []
+        var written: [ResourcePath] = []
         let times = try transact(locking: paths.map(\.description).sorted()) { found, time in
             var current: [ResourcePath: StoredDocument] = [:]
             var updated: [ResourcePath: Timestamp] = [:]
@@ -47,7 +47,7 @@ extension DocumentServer {
             }
             let staged = try CommitPlan.apply(writes, expecting: expected, at: time, store: store, current: { current[$0] ?? .missing },
                                               updated: { updated[$0] })
-            written = staged.map { ($0.path, $0.document) }
+            written = staged.map(\.path)
             return try staged.map { path, document, keptTimes in
                 guard let fields = document.fields else { return ServerDocument(path: path.description, json: nil) }
                 try WriteLimits.checkSize(of: fields, at: path)
@@ -56,7 +56,7 @@ extension DocumentServer {
             }
         }
         pruneVersions()
-        return written.map { WrittenDocument(path: $0.path, document: $0.document, updateTime: times[$0.path.description]?.updated) }
+        return written.map { WrittenDocument(path: $0, updateTime: times[$0.description]?.updated) }
     }
 
     package func results(of query: Query) throws -> [QueryDocumentSnapshot] {

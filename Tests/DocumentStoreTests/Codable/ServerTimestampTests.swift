@@ -121,9 +121,8 @@ final class ServerTimestampTests: StoreTestCase {
         XCTAssertEqual(snapshot.get("nested.b") as? Timestamp, a)
     }
 
-    /// A read's snapshot is never pending (the write is stored when the call returns), so each
-    /// behaviour gives the time the write stored; a listener's pending snapshot is
-    /// `PendingWritesTests`'.
+    /// Firebase's test of the three behaviours needs a write still pending on a server; here
+    /// nothing is ever pending, so each behaviour gives the time the write stored.
     func testEveryServerTimestampBehaviorGivesTheStoredTime() async throws {
         let ref = db.document("notes/four")
         try ref.write(Stamped())

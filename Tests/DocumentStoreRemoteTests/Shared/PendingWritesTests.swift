@@ -1,1 +1,0 @@
-../../DocumentStoreTests/PendingWritesTests.swift

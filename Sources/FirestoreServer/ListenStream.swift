@@ -177,7 +177,7 @@ final class ListenStream: Sendable {
             state.withLock { $0.targets[id]?.window = window }
             registrations.append(listened.addSnapshotListener { [weak self] snapshot, error in
                 guard let self else { return }
-                self.queue.async { self.queryChanged(id, snapshot, error, resumed: resumed, database: database) }
+                self.queue.async { self.queryChanged(id, snapshot, error, query: listened, resumed: resumed, database: database) }
             })
         case .documents(let target):
             let paths = try target.documents.enumerated().map { index, name throws(WireError) in
@@ -206,14 +206,15 @@ final class ListenStream: Sendable {
         send(.remove, [id], cause: WireError(error, database: database), database: database.name)
     }
 
-    private func queryChanged(_ id: Int32, _ snapshot: QuerySnapshot?, _ error: Error?, resumed: Bool, database: ServedDatabase) {
+    private func queryChanged(_ id: Int32, _ snapshot: QuerySnapshot?, _ error: Error?, query: Query, resumed: Bool, database: ServedDatabase) {
         guard let snapshot else { return failed(id, error ?? WireError(code: .internalError, message: "the listener stopped"), database: database) }
         do {
             guard let wasCurrent = state.withLock({ $0.targets[id]?.isCurrent }) else { return }
             if !wasCurrent && resumed { send(.reset, [id]) }
             let (changed, removed) = changes(of: id, snapshot, wasCurrent: wasCurrent)
             // A target's first documents are its own; its changes are every listener's.
-            let documents = wasCurrent ? try shared.documents(changed, in: database) : try database.wireDocuments(changed)
+            let documents = wasCurrent ? try shared.documents(changed, in: database, query: query)
+                : try SharedWireDocuments.paired(changed, in: database, query: query)
             var messages = documents.compactMap { $0.map { Self.change($0, target: id) } }
             for path in removed {
                 var remove = Google_Firestore_V1_DocumentRemove()

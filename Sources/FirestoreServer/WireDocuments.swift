@@ -12,15 +12,22 @@ extension ServedDatabase {
     func wireDocuments(_ snapshots: [DocumentSnapshot], mask: [FieldPath]? = nil) throws -> [Google_Firestore_V1_Document?] {
         let times = try store.documentTimes(snapshots.map(\.reference.path))
         return try zip(snapshots, times).map { snapshot, times throws(WireError) in
-            if case .unreadable(let reason) = snapshot.stored { throw unreadable(snapshot.reference.path, reason) }
-            guard let fields = snapshot.stored.fields, let times else { return nil }
-            var document = Google_Firestore_V1_Document()
-            document.name = name(of: snapshot.reference.path)
-            document.fields = values.wire(mask.map { Self.project(fields, on: $0) } ?? fields)
-            document.createTime = WireValues.wire(times.created)
-            document.updateTime = WireValues.wire(times.updated)
-            return document
+            try wireDocument(snapshot.reference.path, snapshot.stored, times: times, mask: mask)
         }
+    }
+
+    /// The document at `path` holding `stored`, with `times` (those of that content); nil
+    /// when it is missing.
+    func wireDocument(_ path: String, _ stored: StoredDocument, times: DocumentTimes?,
+                      mask: [FieldPath]? = nil) throws(WireError) -> Google_Firestore_V1_Document? {
+        if case .unreadable(let reason) = stored { throw unreadable(path, reason) }
+        guard let fields = stored.fields, let times else { return nil }
+        var document = Google_Firestore_V1_Document()
+        document.name = name(of: path)
+        document.fields = values.wire(mask.map { Self.project(fields, on: $0) } ?? fields)
+        document.createTime = WireValues.wire(times.created)
+        document.updateTime = WireValues.wire(times.updated)
+        return document
     }
 
     /// A document whose file is there but cannot be read: every read that would return it

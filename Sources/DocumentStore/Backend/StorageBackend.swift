@@ -14,6 +14,8 @@ package protocol StorageBackend: AnyObject, Sendable {
     var idRules: IDRules { get }
     /// One document as it is now.
     func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument
+    /// Several documents as they are now, in the order of `paths` (a server reads them in one query).
+    func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument]
     /// The documents' create and update times, in the order of `paths`; nil for a missing one.
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?]
     /// Applies `writes` all together, after checking that each document in `expected` is still
@@ -93,6 +95,9 @@ package struct WrittenDocument: Sendable {
 
 extension StorageBackend {
     package var idRules: IDRules { .firestore }
+    package func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument] {
+        try paths.map { try document(at: $0, store: store) }
+    }
     package func refusal(of definition: QueryDefinition) -> FirestoreErrorCode? { nil }
     package func prepare(_ writes: [DocumentWrite], store: Firestore) -> (any Sendable)? { nil }
     package func commit(_ prepared: PreparedCommit, store: Firestore) throws -> [WrittenDocument] {

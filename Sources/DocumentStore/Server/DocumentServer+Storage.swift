@@ -29,6 +29,12 @@ extension DocumentServer {
         return found.first.map { DocumentText.document($0.json, store: store) } ?? .missing
     }
 
+    package func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument] {
+        var found: [String: String?] = [:]
+        for document in try read(paths.map(\.description)) { found[document.path] = document.json }
+        return paths.map { path in found[path.description].map { DocumentText.document($0, store: store) } ?? .missing }
+    }
+
     package func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
         let found = try times(paths.map(\.description))
         return paths.map { found[$0.description] }

@@ -19,11 +19,44 @@ extension Firestore {
     /// document that does not exist.
     package func documentTimes(_ paths: [String]) throws -> [DocumentTimes?] {
         do {
-            var parsed: [ResourcePath] = []
-            for path in paths { parsed.append(try ResourcePath.parse(path, expectDocument: true, rules: idRules)) }
-            return try backend.documentTimes(parsed)
+            return try backend.documentTimes(try documentPaths(paths))
         } catch {
             throw publicError(error)
         }
     }
+
+    private func documentPaths(_ paths: [String]) throws -> [ResourcePath] {
+        try paths.map { try ResourcePath.parse($0, expectDocument: true, rules: idRules) }
+    }
+
+    /// Each document as stored now with the times of that content: read between two reads of
+    /// the times that agree (every write moves `updated` forward), so no write falls between.
+    /// A listener's snapshot was read earlier: its times read later may be those of a newer
+    /// content, and a client that compares update times then takes the newer content for no
+    /// change. A document written in every round is given as last read.
+    package func documentsWithTimes(_ paths: [String]) throws -> [(stored: StoredDocument, times: DocumentTimes?)] {
+        do {
+            let paths = try documentPaths(paths)
+            var found = [(stored: StoredDocument, times: DocumentTimes?)](repeating: (.missing, nil), count: paths.count)
+            var moving = Array(paths.indices)
+            for _ in 0..<Self.pairingRounds where !moving.isEmpty {
+                let before = try backend.documentTimes(moving.map { paths[$0] })
+                let stored = try backend.documents(at: moving.map { paths[$0] }, store: self)
+                let after = try backend.documentTimes(moving.map { paths[$0] })
+                var stillMoving: [Int] = []
+                for (offset, index) in moving.enumerated() {
+                    found[index] = (stored[offset], after[offset])
+                    if before[offset] != after[offset] { stillMoving.append(index) }
+                }
+                moving = stillMoving
+            }
+            return found
+        } catch {
+            throw publicError(error)
+        }
+    }
+
+    /// How many times `documentsWithTimes` reads a document written meanwhile again.
+    static let pairingRounds = 5
 }
+

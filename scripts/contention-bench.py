@@ -2,12 +2,15 @@
 """Transactions under contention, as an app meets them: P processes of the official Python
 client each increment one counter N times, each increment a `@firestore.transactional` read
 and update (the client tries each 5 times), against `shelf serve` on a fresh folder and,
-beside it in the same run, Google's Firestore emulator. Prints, for each, the increments
-committed and failed, the counter at the end and the time taken. docs/FIGURES.md quotes it.
+beside it in the same run, Google's Firestore emulator; with --postgres also two `shelf serve`
+processes on one PostgreSQL database (a throwaway cluster, scripts/pg_cluster.py), the clients
+split between them, which must wait for each other's transactions through PostgreSQL's locks.
+Prints, for each, the increments committed and failed, the counter at the end and the time
+taken. docs/FIGURES.md quotes it.
 
     python3 -m venv .build-venv && .build-venv/bin/pip install 'google-cloud-firestore>=2.20,<3'
     swift build -c release --product shelf
-    .build-venv/bin/python scripts/contention-bench.py [--processes 8] [--increments 100] [--emulator-increments 5]
+    .build-venv/bin/python scripts/contention-bench.py [--processes 8] [--increments 100] [--emulator-increments 5] [--postgres]
 
 The emulator's transactions read with shared locks and wait 2 s for a lock before aborting:
 two that read the counter then wait for each other until one is aborted, so its run takes
@@ -48,14 +51,16 @@ def increments(args):
     return committed, failures
 
 
-def run(address, processes, count):
+def run(addresses, processes, count):
+    """The clients' processes, each on one of `addresses` in turn."""
+    address = addresses[0]
     os.environ["FIRESTORE_EMULATOR_HOST"] = address
     from google.cloud import firestore
     db = firestore.Client(project="contention")
     db.document("counters/shared").set({"n": 0})
     started = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
-        results = pool.map(increments, [(address, count)] * processes)
+        results = pool.map(increments, [(addresses[i % len(addresses)], count) for i in range(processes)])
     seconds = time.monotonic() - started
     failures = collections.Counter()
     for _, failed in results:
@@ -76,6 +81,22 @@ def start(command, ready):
             return process, line
 
 
+def serve(shelf, data, count):
+    """`count` shelf serve processes on `data`; they and their addresses."""
+    servers, addresses = [], []
+    for _ in range(count):
+        server, line = start([shelf, "serve", "--data", data, "--port", "0"], "Serving")
+        servers.append(server)
+        addresses.append(line.split(" on ")[1].split(" ")[0])
+    return servers, addresses
+
+
+def stop(servers):
+    for server in servers:
+        server.terminate()
+        server.wait()
+
+
 def free_port():
     import socket
     with socket.socket() as s:
@@ -88,30 +109,42 @@ def main():
     parser.add_argument("--shelf", default=".build/release/shelf")
     parser.add_argument("--processes", type=int, default=8)
     parser.add_argument("--increments", type=int, default=100, help="each process's, against shelf serve")
-    parser.add_argument("--emulator-increments", type=int, default=5, help="each process's, against the emulator")
+    parser.add_argument("--emulator-increments", type=int, default=5, help="each process's, against the emulator (0: no emulator)")
+    parser.add_argument("--postgres", action="store_true", help="also two shelf serve processes on one PostgreSQL database")
     options = parser.parse_args()
 
     rows = []
     folder = tempfile.mkdtemp(prefix="shelf-contention-")
-    shelf, line = start([options.shelf, "serve", "--data", folder, "--port", "0"], "Serving")
-    address = line.split(" on ")[1].split(" ")[0]
+    servers, addresses = serve(options.shelf, folder, 1)
     try:
-        rows.append(("shelf serve (folder)", options.increments, *run(address, options.processes, options.increments)))
+        rows.append(("shelf serve (folder)", options.increments, *run(addresses, options.processes, options.increments)))
     finally:
-        shelf.terminate()
-        shelf.wait()
+        stop(servers)
         shutil.rmtree(folder, ignore_errors=True)
-    if shutil.which("gcloud"):
+    if options.postgres:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import pg_cluster
+        cluster = pg_cluster.Cluster()  # started
+        try:
+            servers, addresses = serve(options.shelf, cluster.url, 2)
+            try:
+                rows.append(("two shelf serve (one PostgreSQL database)", options.increments,
+                             *run(addresses, options.processes, options.increments)))
+            finally:
+                stop(servers)
+        finally:
+            cluster.stop()
+    if options.emulator_increments > 0 and shutil.which("gcloud"):
         port = free_port()
         emulator, _ = start(["gcloud", "emulators", "firestore", "start", f"--host-port=127.0.0.1:{port}"],
                             "Dev App Server is now running")
         address = f"127.0.0.1:{port}"
         try:
-            rows.append(("Google's emulator", options.emulator_increments, *run(address, options.processes, options.emulator_increments)))
+            rows.append(("Google's emulator", options.emulator_increments, *run([address], options.processes, options.emulator_increments)))
         finally:
             os.killpg(emulator.pid, signal.SIGTERM)  # gcloud and the Java server it started
             emulator.wait()
-    else:
+    elif options.emulator_increments > 0:
         print("gcloud is not installed: the emulator's row is left out", file=sys.stderr)
 
     print(f"| server | {options.processes} processes × increments | committed | failed | counter | seconds |")

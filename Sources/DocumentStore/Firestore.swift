@@ -38,6 +38,9 @@ public final class Firestore: @unchecked Sendable {
     /// Where the documents live (see `StorageBackend`).
     var backend: StorageBackend { place.opened.backend }
     private let state: Locked<State>
+    /// The locks of this store's transactions and commits, whoever makes them (the Swift API,
+    /// `shelf serve`): one table, so they wait for each other.
+    package let transactionLocks: TransactionLocks
     /// Called after each round of delivered snapshots (`addSnapshotsInSyncListener`).
     let snapshotsInSync = SnapshotsInSyncListeners()
     /// The named queries of the bundles loaded into this store (`getQuery(named:)`).
@@ -92,6 +95,7 @@ public final class Firestore: @unchecked Sendable {
 
     init(place: StorePlace, settings: FirestoreSettings, app: FirebaseApp, databaseID: String) {
         self.place = place
+        transactionLocks = TransactionLocks { place.opened.backend.storageLocks }
         self.databaseID = databaseID
         state = Locked(State(settings: settings.copy() as! FirestoreSettings, app: app))
     }
@@ -142,13 +146,21 @@ public final class Firestore: @unchecked Sendable {
 
     /// The one way documents change: the writes are applied together, after checking that the
     /// documents in `expected` are still as they were read; then listeners are told. Returns
-    /// the documents written, with their times.
+    /// the documents written, with their times. The writes' locks are taken first, for `owner`
+    /// (a transaction's, which may hold some already) or for a new youngest holder, which
+    /// waits for transactions that read the documents; all of the owner's locks go after.
     @discardableResult
-    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:]) throws -> [WrittenDocument] {
-        try committing { try backend.commit(writes, expecting: expected, store: self) }
+    func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
+                lockedBy owner: LockOwner? = nil) throws -> [WrittenDocument] {
+        let owner = owner ?? .youngest()
+        defer { transactionLocks.release(owner.id) }
+        try transactionLocks.lock(TransactionLocks.keys(writing: writes.map(\.path.description)), for: owner, committing: true)
+        return try committing { try backend.commit(writes, expecting: expected, store: self) }
     }
 
-    /// Commits writes made ready ahead (`WriteBatch.prepare`), as `commit` does.
+    /// Commits writes made ready ahead (`WriteBatch.prepare`), as `commit` does but without
+    /// locks: a bulk writer (`shelf generate`, `export`) would take one per document, and a
+    /// transaction that read one of them still fails its commit's check and runs again.
     func commit(_ prepared: PreparedCommit) throws {
         _ = try committing { try backend.commit(prepared, store: self) }
     }

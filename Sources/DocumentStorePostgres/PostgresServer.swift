@@ -16,6 +16,9 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     private let changes: PostgresChanges
     /// When this client last removed versions past the window (seconds; `pruneVersions`).
     let versionsPrunedAt = Locked<Int64>(0)
+    /// Transactions' locks for every process on the database (`TransactionLocks` takes them).
+    private let advisoryLocks: PostgresAdvisoryLocks
+    var storageLocks: StorageLocks? { advisoryLocks }
     /// How many times a commit is tried when the server reports a serialization failure or a
     /// deadlock before `.aborted` is returned (a transaction's caller then runs its block again).
     static let commitAttempts = 5
@@ -28,6 +31,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
         changes = PostgresChanges(address: address, logger: logger)
         pool = PostgresConnectionPool(address: address, logger: logger, size: address.poolSize)
         orderIndexes = PostgresOrderIndexes(address: address, logger: logger)
+        advisoryLocks = PostgresAdvisoryLocks(address: address, logger: logger)
         // Connect now, so a wrong address or password is said when the store is opened.
         try withConnection(doing: "open the store at") { connection in
             try PostgresSchema.migrate(connection, logger: logger)
@@ -396,6 +400,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
 
     func close() {
         orderIndexes.close()
+        advisoryLocks.close()
         pool.close()
         changes.stop()
     }

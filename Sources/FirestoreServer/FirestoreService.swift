@@ -12,13 +12,14 @@ import SwiftProtobuf
 struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     let databases: ServedDatabases
     let transactions = OpenTransactions()
-    let locks: TransactionLocks
+    /// How long a transaction waits for another's lock (in its store's `TransactionLocks`).
+    let lockWait: Duration
     let listens: ListenStreams
     let shutdown = StreamShutdown()
 
     init(databases: ServedDatabases, lockWait: Duration = .seconds(5), log: ServerLog = ServerLog()) {
         self.databases = databases
-        locks = TransactionLocks(wait: lockWait)
+        self.lockWait = lockWait
         listens = ListenStreams(log: log)
     }
 
@@ -209,7 +210,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     func rollback(request: Google_Firestore_V1_RollbackRequest, context: ServerContext) async throws -> Google_Protobuf_Empty {
         try await answering(request.database, field: "database") { database in
             try transactions.rollBack(request.transaction, database: database.name)
-            await locks.release(request.transaction)
+            database.store.transactionLocks.release(request.transaction)
             return Google_Protobuf_Empty()
         }
     }
@@ -404,16 +405,17 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             break  // `view` gave the database as it was then
         }
         if let transaction {
-            await expireTransactions()
+            expireTransactions()
             let entry = try transactions.entry(transaction, database: database.name)
             if !entry.readOnly {
                 do {
-                    try await locks.lock(keys.map { ($0, .exclusive) }, database: database.name, for: transaction, age: entry.age)
+                    try await database.store.transactionLocks.lock(keys.map { ($0, .exclusive) }, for: LockOwner(id: transaction, age: entry.age),
+                                                                   waitingAtMost: lockWait)
                 } catch {
                     // Aborted (wounded, or waited too long): it ends here, its locks with it,
                     // whether or not its client rolls it back.
                     try? transactions.rollBack(transaction, database: database.name)
-                    await locks.release(transaction)
+                    database.store.transactionLocks.release(transaction)
                     throw error
                 }
             }

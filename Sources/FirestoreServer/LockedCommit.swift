@@ -4,53 +4,37 @@ import FirestoreWire
 import Foundation
 
 extension FirestoreService {
-    /// Commits writes holding their locks (`TransactionLocks`): in `transaction`, after checking
-    /// it may write, with what it read checked unchanged; then its locks go. A write outside
-    /// a transaction is the youngest: it waits for transactions holding its documents.
+    /// Commits writes holding their locks (the store's `TransactionLocks`, which the Swift API
+    /// shares): in `transaction`, after checking it may write, with what it read checked
+    /// unchanged; then its locks go. A write outside a transaction is the youngest: it waits
+    /// for transactions holding its documents. The wait suspends here, so the store's commit,
+    /// on an I/O thread, finds the locks held and does not wait again.
     func commitLocked(_ writes: [FirestoreWrite], in database: ServedDatabase, transaction: Data? = nil) async throws
         -> Google_Firestore_V1_CommitResponse {
-        await expireTransactions()
-        let owner: Data, age: UInt64
+        expireTransactions()
+        let locks = database.store.transactionLocks
+        let owner: LockOwner
         var expected: [String: DocumentSnapshot] = [:]
         if let transaction {
             let entry = try transactions.end(transaction, database: database.name)
             if entry.readOnly && !writes.isEmpty {
-                await locks.release(transaction)
+                locks.release(transaction)
                 throw WireError.invalidArgument("Cannot modify entities in a read-only transaction.")
             }
-            (owner, age, expected) = (transaction, entry.age, entry.reads)
+            (owner, expected) = (LockOwner(id: transaction, age: entry.age), entry.reads)
         } else {
-            owner = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
-            age = transactions.newestAge()
+            owner = .youngest()
         }
-        do {
-            try await locks.lock(Self.lockKeys(of: writes), database: database.name, for: owner, age: age, committing: true)
-            let response = try await database.commit(writes, expecting: expected)
-            await locks.release(owner)
-            return response
-        } catch {
-            await locks.release(owner)
-            throw error
-        }
+        defer { locks.release(owner.id) }
+        try await locks.lock(TransactionLocks.keys(writing: writes.map(\.path)), for: owner, committing: true, waitingAtMost: lockWait)
+        return try await database.commit(writes, expecting: expected, lockedBy: owner)
     }
 
     /// Ends the transactions that expired and lets go of their locks: done before taking locks,
     /// so a client that vanished holds up the others for a minute at most.
-    func expireTransactions() async {
-        for id in transactions.expire() { await locks.release(id) }
-    }
-
-    /// A write holds its document, and shares its collection and collection group with other
-    /// writes, against a transaction's query of them.
-    static func lockKeys(of writes: [FirestoreWrite]) -> [(TransactionLocks.Key, TransactionLocks.Mode)] {
-        var keys: [TransactionLocks.Key: TransactionLocks.Mode] = [:]
-        for write in writes {
-            let collection = write.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
-            keys[.document(write.path)] = .exclusive
-            for key in [TransactionLocks.Key.collection(collection.joined(separator: "/")), .group(collection.last ?? ""), .group("")] where keys[key] == nil {
-                keys[key] = .shared
-            }
+    func expireTransactions() {
+        for (id, name) in transactions.expire() {
+            (try? databases.database(name, field: "database"))?.store.transactionLocks.release(id)
         }
-        return keys.map { ($0.key, $0.value) }
     }
 }

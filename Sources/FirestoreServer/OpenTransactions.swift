@@ -6,7 +6,7 @@ import Foundation
 /// The transactions clients have begun and not yet committed or rolled back: what each read,
 /// so that its commit goes through only if those documents are still as read (else `ABORTED`,
 /// and the client's library runs the transaction again), and its age, by which it waits for
-/// or wounds others (`TransactionLocks`). A client that vanishes leaves an entry that expires.
+/// or wounds others (its store's `TransactionLocks`). A client that vanishes leaves an entry that expires.
 final class OpenTransactions: Sendable {
     struct Entry {
         let database: String
@@ -29,7 +29,6 @@ final class OpenTransactions: Sendable {
         /// The ages of transactions ended lately (a retry names the one it retries), and
         /// whether such an id was ever this server's (a rollback of it is no error).
         var ended: [Data: (age: UInt64, at: Date)] = [:]
-        var lastAge: UInt64 = 0
     }
 
     /// Firestore ends a transaction idle for 60 seconds, and any after 270 (its documented
@@ -43,7 +42,7 @@ final class OpenTransactions: Sendable {
 
     /// A new transaction's id; `retrying`: the id of the one it runs again, whose age it keeps.
     func begin(database: String, readOnly: Bool, retrying: Data? = nil, readTime: Timestamp? = nil) -> Data {
-        let id = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+        let id = LockOwner.randomID()
         let now = Date()
         state.withLock { state in
             state.ended = state.ended.filter { now.timeIntervalSince($0.value.at) < Self.memory }
@@ -51,16 +50,16 @@ final class OpenTransactions: Sendable {
             if let retrying, let earlier = state.open[retrying]?.age ?? state.ended[retrying]?.age {
                 age = earlier
             } else {
-                state.lastAge += 1
-                age = state.lastAge
+                age = TransactionLocks.newAge()
             }
             state.open[id] = Entry(database: database, readOnly: readOnly, readTime: readTime, age: age, lastUsed: now, began: now)
         }
         return id
     }
 
-    /// Ends the transactions that expired (idle, or too old); their ids, whose locks must go.
-    func expire() -> [Data] {
+    /// Ends the transactions that expired (idle, or too old); their ids, whose locks must go,
+    /// with their databases' names.
+    func expire() -> [(id: Data, database: String)] {
         let now = Date()
         return state.withLock { state in
             let expired = state.open.filter { $0.value.hasExpired(at: now) }
@@ -68,15 +67,7 @@ final class OpenTransactions: Sendable {
                 state.open[id] = nil
                 state.ended[id] = (entry.age, now)
             }
-            return Array(expired.keys)
-        }
-    }
-
-    /// The age of a write outside any transaction: the youngest, so it never wounds one.
-    func newestAge() -> UInt64 {
-        state.withLock { state in
-            state.lastAge += 1
-            return state.lastAge
+            return expired.map { ($0.key, $0.value.database) }
         }
     }
 

@@ -6,9 +6,10 @@ import Foundation
 extension ServedDatabase {
     /// Commits the writes together, after the documents a transaction read (`expected`) are
     /// checked unchanged; answers with each write's update time and transform results.
-    func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot]) async throws -> Google_Firestore_V1_CommitResponse {
+    func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot], lockedBy owner: LockOwner) async throws
+        -> Google_Firestore_V1_CommitResponse {
         try await onIOThread {
-            let results = try store.commit(writes, expecting: expected)
+            let results = try store.commit(writes, expecting: expected, lockedBy: owner)
             var response = Google_Firestore_V1_CommitResponse()
             let values = self.values
             response.writeResults = results.map { result in

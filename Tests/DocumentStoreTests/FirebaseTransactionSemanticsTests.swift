@@ -7,6 +7,8 @@ import XCTest
 /// Firestore's, with its error codes; a document read twice must not change in between; a
 /// document read must not change before the commit (`failedPrecondition`, run again up to
 /// `maxAttempts`, 5 by default); permanent errors and errors of the app's own domain are not retried.
+/// What changes a document read is another program (`writeFile`): a write through the store
+/// itself waits for the transaction's lock, as with Firestore's server libraries.
 final class FirebaseTransactionSemanticsTests: StoreTestCase {
     private enum Stage {
         case get, delete, update1, update2, set1, set2
@@ -126,7 +128,7 @@ final class FirebaseTransactionSemanticsTests: StoreTestCase {
                 let attempt = attempts.withLock { $0 += 1; return $0 }
                 do {
                     _ = try transaction.getDocument(document)
-                    try document.write(["count": 1234 + attempt])
+                    try self.store.writeFile("counters/c.json", #"{"count": \#(1234 + attempt)}"#)
                     _ = try transaction.getDocument(document)
                     secondReads.withLock { $0.append(nil) }
                 } catch let readError as NSError {
@@ -152,7 +154,7 @@ final class FirebaseTransactionSemanticsTests: StoreTestCase {
             attempts.withLock { $0 += 1 }
             do {
                 _ = try transaction.getDocument(read)
-                try read.write(["count": 1234])   // the same value again on the second attempt
+                try self.store.writeFile("counters/read.json", #"{"count": 1234}"#)   // the same value again on the second attempt
             } catch let error as NSError {
                 errorPointer?.pointee = error
                 return nil
@@ -174,7 +176,7 @@ final class FirebaseTransactionSemanticsTests: StoreTestCase {
                 let attempt = attempts.withLock { $0 += 1; return $0 }
                 do {
                     _ = try transaction.getDocument(document)
-                    try document.write(["count": 1234 + attempt])
+                    try self.store.writeFile("counters/c.json", #"{"count": \#(1234 + attempt)}"#)
                 } catch let error as NSError {
                     errorPointer?.pointee = error
                 }
@@ -206,7 +208,7 @@ final class FirebaseTransactionSemanticsTests: StoreTestCase {
         let error = await thrownError {
             try await self.db.runTransaction { transaction, _ -> Any? in
                 _ = try? transaction.getDocument(document)
-                try? document.write(["count": 1234])
+                try? self.store.writeFile("nonexistent/\(document.documentID).json", #"{"count": 1234}"#)
                 transaction.updateData(["count": 16], forDocument: document)
                 return nil
             }

@@ -2,7 +2,8 @@
 import Foundation
 import XCTest
 
-/// `runTransaction` as Firebase's: optimistic, reads before writes, all or
+/// `runTransaction` as Firebase's: reads lock (`TransactionLockingTests`) and are checked at commit against
+/// writers that take no locks (another program: `writeFile`), reads before writes, all or
 /// nothing, run again on a conflict up to `maxAttempts`, then the last error; and the acceptance's
 /// rating transaction of the quickstart from two processes at once.
 final class TransactionTests: StoreTestCase {
@@ -88,8 +89,8 @@ final class TransactionTests: StoreTestCase {
             let attempt = attempts.withLock { $0 += 1; return $0 }
             do {
                 let count = try transaction.getDocument(counter).get("count") as? Int ?? 0
-                // Another writer changes what this attempt read, before it commits.
-                if attempt == 1 { try self.db.document("counters/a").write(["count": 100]) }
+                // Another program changes what this attempt read, before it commits.
+                if attempt == 1 { try self.store.writeFile("counters/a.json", #"{"count": 100}"#) }
                 transaction.updateData(["count": count + 1], forDocument: counter)
                 transaction.setData(["attempt": attempt], forDocument: self.db.document("counters/log"))
             } catch {
@@ -115,7 +116,7 @@ final class TransactionTests: StoreTestCase {
                 let attempt = attempts.withLock { $0 += 1; return $0 }
                 do {
                     _ = try transaction.getDocument(counter)
-                    try self.db.document("counters/a").write(["count": attempt * 1000])
+                    try self.store.writeFile("counters/a.json", #"{"count": \#(attempt * 1000)}"#)
                     transaction.setData(["count": -1], forDocument: counter)
                     transaction.setData(["attempt": attempt], forDocument: self.db.document("counters/log"))
                 } catch {
@@ -176,7 +177,7 @@ final class TransactionTests: StoreTestCase {
         let result = try await db.runTransaction { transaction, _ -> Any? in
             let attempt = attempts.withLock { $0 += 1; return $0 }
             let count = (try? transaction.getDocument(self.db.document("counters/a")))?.get("count") as? Int
-            if attempt == 1 { try? self.db.document("counters/a").write(["count": 2]) }
+            if attempt == 1 { try? self.store.writeFile("counters/a.json", #"{"count": 2}"#) }
             return count
         }
         XCTAssertEqual(attempts.withLock { $0 }, 2)

@@ -1,3 +1,4 @@
+import DocumentStore
 import FirestoreProtocol
 import GRPCCore
 import XCTest
@@ -43,6 +44,22 @@ final class ServedTransactionsTests: XCTestCase {
         }
     }
 
+    /// Writes a document as another program that takes no locks would: its file, or its row
+    /// by SQL (a write through the store, even the Swift API's, waits for the transaction).
+    private static func writeWithoutLocks(_ served: ServedStore, _ path: String, json: String) throws {
+        switch served.backend {
+        case .folder:
+            try Data(json.utf8).write(to: served.location.appendingPathComponent(path + ".json"))
+        case .postgres:
+            let parent = String(path[..<path.lastIndex(of: "/")!])
+            _ = try PostgresCluster.shared().psql("""
+                INSERT INTO shelf_documents (path, parent, collection_id, fields)
+                VALUES ('\(path)', '\(parent)', '\(parent.split(separator: "/").last!)', '\(json)'::jsonb)
+                ON CONFLICT (path) DO UPDATE SET fields = excluded.fields
+                """, database: served.location.lastPathComponent)
+        }
+    }
+
     /// Issue 51: as Firestore's, a transaction's read locks the document: a write through the
     /// server waits for the transaction and, past the wait, is aborted with the emulator's
     /// message; a write by another program (no lock) still aborts the transaction's commit.
@@ -59,7 +76,7 @@ final class ServedTransactionsTests: XCTestCase {
 
             let second = try await Self.begin(served)
             try await Self.read(served, "counters/c", in: second)
-            try served.store.document("counters/c").write(["n": 7])  // another program: no lock
+            try Self.writeWithoutLocks(served, "counters/c", json: #"{"n": 7}"#)
             let aborted = await status { try await served.commit([served.set("counters/c", ["n": .integer(3)])], transaction: second) }
             XCTAssertEqual(aborted?.0, .aborted, "\(served.backend)")
             assertSame(try await served.get("counters/c").fields["n"], .integer(7), "\(served.backend)")
@@ -103,6 +120,26 @@ final class ServedTransactionsTests: XCTestCase {
         }
     }
 
+    /// Issue 51: the Swift API and the server share the store's lock table: a program's write
+    /// of a document a client's transaction read waits for that transaction's commit.
+    func testASwiftAPIWriteWaitsForAServedTransactionThatReadItsDocument() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("counters/c", ["n": .integer(1)])])
+            let transaction = try await Self.begin(served)
+            try await Self.read(served, "counters/c", in: transaction)
+            let written = Locked(false)
+            let write = Task {
+                try await served.store.document("counters/c").setData(["n": 100])
+                written.withLock { $0 = true }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            XCTAssertFalse(written.withLock { $0 }, "\(served.backend): the write waits")
+            try await served.commit([served.set("counters/c", ["n": .integer(2)])], transaction: transaction)
+            try await write.value
+            assertSame(try await served.get("counters/c").fields["n"], .integer(100), "\(served.backend): it came after the commit")
+        }
+    }
+
     func testAQueryStartingATransactionAnswersWithItsIdAndRecordsWhatItRead() async throws {
         try await ServedStore.with(.folder) { served in
             try await served.commit([served.set("books/a", ["n": .integer(1)])])
@@ -116,7 +153,7 @@ final class ServedTransactionsTests: XCTestCase {
                 return id
             }
             XCTAssertFalse(transaction.isEmpty)
-            try served.store.document("books/a").write(["n": 2])
+            try Self.writeWithoutLocks(served, "books/a", json: #"{"n": 2}"#)
             let aborted = await status { try await served.commit([], transaction: transaction) }
             XCTAssertEqual(aborted?.0, .aborted)
         }

@@ -77,6 +77,9 @@ package protocol StorageBackend: AnyObject, Sendable {
     func keepVersions() throws
     /// Runs `body` where it sees no commit half applied.
     func consistently<T>(_ body: () throws -> T) throws -> T
+    /// The locks other processes on the same storage see, taken after the store's own
+    /// (`TransactionLocks`); nil where there are none (a folder).
+    var storageLocks: StorageLocks? { get }
     /// Lets go of connections; later calls fail.
     func close()
 }
@@ -98,6 +101,7 @@ extension StorageBackend {
     package func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument] {
         try paths.map { try document(at: $0, store: store) }
     }
+    package var storageLocks: StorageLocks? { nil }
     package func refusal(of definition: QueryDefinition) -> FirestoreErrorCode? { nil }
     package func prepare(_ writes: [DocumentWrite], store: Firestore) -> (any Sendable)? { nil }
     package func commit(_ prepared: PreparedCommit, store: Firestore) throws -> [WrittenDocument] {

@@ -56,7 +56,8 @@ extension Firestore {
     /// Applies the writes all together, after checking that each document in `expected` (by
     /// path) is still as it was read (else `.aborted`: the server's own transactions answer
     /// contention so, and clients such as Python's retry only on `ABORTED`).
-    package func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot] = [:]) throws -> [FirestoreWriteResult] {
+    package func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot] = [:],
+                        lockedBy owner: LockOwner? = nil) throws -> [FirestoreWriteResult] {
         var documentWrites: [DocumentWrite] = []
         for write in writes {
             let path: ResourcePath
@@ -66,7 +67,7 @@ extension Firestore {
         do {
             var expectedStored: [ResourcePath: StoredDocument] = [:]
             for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true, rules: idRules)] = snapshot.stored }
-            let written = try commit(documentWrites, expecting: expectedStored)
+            let written = try commit(documentWrites, expecting: expectedStored, lockedBy: owner)
             var times: [ResourcePath: Timestamp] = [:]
             for document in written { times[document.path] = document.updateTime }
             return documentWrites.map { write in

@@ -15,15 +15,20 @@ public final class TransactionOptions: @unchecked Sendable {
     public init() {}
 }
 
-/// Reads and writes that commit together only if nothing read has changed since, as Firestore's
-/// optimistic transactions: reads record what they saw; the commit (atomic, as a batch) checks
-/// under the store's write lock that each document read is still what was seen, across threads
-/// and processes, else `.failedPrecondition` and the block runs again. All reads come before any
-/// write; a document read twice must be the same both times (else `.aborted`); an update of a
-/// document read as missing, or deleted earlier in the transaction, fails it with
-/// `.invalidArgument`, as Firestore's SDK and server refuse them.
+/// Reads and writes that commit together, as Firestore's server transactions: a read locks its
+/// document until the transaction ends (`TransactionLocks`, the store's one table, which
+/// `shelf serve` shares; on PostgreSQL also the database's, for other processes), so another
+/// transaction that reads it, or a write of it, waits for this one instead of failing it. The
+/// commit (atomic, as a batch) still checks that each document read is what was seen, against
+/// programs that take no locks (another process writing the folder): else `.failedPrecondition`
+/// and the block runs again. All reads come before any write; a document read twice must be
+/// the same both times (else `.aborted`); an update of a document read as missing, or deleted
+/// earlier in the transaction, fails it with `.invalidArgument`, as Firestore's SDK and server
+/// refuse them.
 public final class Transaction: @unchecked Sendable {
     let firestore: Firestore
+    /// Who holds this attempt's locks; the attempts of one transaction share its age.
+    let owner: LockOwner
     private enum WriteKind { case set, update, delete }
     private struct State {
         var reads: [ResourcePath: StoredDocument] = [:]
@@ -47,9 +52,13 @@ public final class Transaction: @unchecked Sendable {
     }
     private let state = Locked(State())
 
-    init(firestore: Firestore) { self.firestore = firestore }
+    init(firestore: Firestore, owner: LockOwner) {
+        self.firestore = firestore
+        self.owner = owner
+    }
 
-    /// Reads a document, recording what was seen. Reading after a write is an error, as in Firestore.
+    /// Reads a document, once it holds the document's lock (waiting for a transaction that
+    /// holds it), recording what was seen. Reading after a write is an error, as in Firestore.
     @discardableResult
     public func getDocument(_ document: DocumentReference) throws -> DocumentSnapshot {
         do {
@@ -59,6 +68,7 @@ public final class Transaction: @unchecked Sendable {
                 throw DocumentStoreError.invalidCall("a transaction must do all its reads before its writes; \(document.path) was read after a write")
             }
             let path = document.resourcePath
+            try firestore.transactionLocks.lock([(.document(path.description), .exclusive)], for: owner)
             let stored = try firestore.backend.document(at: path, store: firestore)
             try state.withLock { state in
                 if let seen = state.reads[path], seen != stored { throw DocumentStoreError.changedBetweenReads(path: document.path) }
@@ -135,7 +145,8 @@ public final class Transaction: @unchecked Sendable {
         add(document, .delete) { try .delete(at: document) }
     }
 
-    /// Commits if every document read is unchanged; `.failedPrecondition` if one changed.
+    /// Commits if every document read is unchanged; `.failedPrecondition` if one changed. Its
+    /// locks go then.
     func commit() throws {
         let (reads, writes, problem) = state.withLock { ($0.reads, $0.writes, $0.problem) }
         if let problem { throw publicError(problem) }
@@ -143,7 +154,7 @@ public final class Transaction: @unchecked Sendable {
             throw DocumentStoreError.invalidCall("a transaction holds at most \(WriteBatch.maxWrites) writes, this one has \(writes.count)").firestoreError
         }
         let started = ContinuousClock.now
-        do { try firestore.commit(writes, expecting: reads) } catch { throw publicError(error) }
+        do { try firestore.commit(writes, expecting: reads, lockedBy: owner) } catch { throw publicError(error) }
         TransactionBackoff.record(commit: ContinuousClock.now - started)
     }
 }
@@ -220,8 +231,10 @@ extension Firestore {
         guard maxAttempts >= 1 else {
             throw DocumentStoreError.invalidCall("TransactionOptions.maxAttempts must be at least 1, got \(maxAttempts)").firestoreError
         }
+        var owner = LockOwner.youngest()
         for attempt in 1... {
-            let transaction = Transaction(firestore: self)
+            let transaction = Transaction(firestore: self, owner: owner)
+            defer { transactionLocks.release(transaction.owner.id) }
             var blockError: NSError?
             let value = withUnsafeMutablePointer(to: &blockError) { updateBlock(transaction, $0) }
             let failure: Error
@@ -237,6 +250,7 @@ extension Firestore {
                 }
             }
             guard attempt < maxAttempts, Self.isRetryable(failure) else { throw failure }
+            owner = owner.retried()  // the next attempt keeps the age, so it wins in the end
             TransactionBackoff.wait(after: attempt)
         }
         fatalError("unreachable: the attempts above return or throw")

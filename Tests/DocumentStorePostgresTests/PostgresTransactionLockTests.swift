@@ -1,0 +1,47 @@
+@testable import DocumentStore
+import Foundation
+import XCTest
+
+/// Issue 51, 3: transactions' locks across processes on one database (PostgreSQL's advisory
+/// locks): two stores with pools and lock tables of their own stand for two programs.
+final class PostgresTransactionLockTests: PostgresTestCase {
+    private let document = [(TransactionLocks.Key.document("counters/c"), TransactionLocks.Mode.exclusive)]
+
+    /// A lock one client holds makes another's wait, and past the wait fail with the
+    /// emulator's words; once let go, the other takes it.
+    func testAClientWaitsForALockAnotherClientHolds() throws {
+        let other = try anotherClient()
+        let holder = LockOwner.youngest(), waiter = LockOwner.youngest()
+        try db.transactionLocks.lock(document, for: holder)
+        var waited: Error?
+        do { try other.transactionLocks.lock(document, for: waiter, waitingAtMost: .milliseconds(200)) } catch { waited = error }
+        XCTAssertEqual((waited as NSError?)?.code, FirestoreErrorCode.aborted.rawValue)
+        XCTAssertEqual((waited as NSError?)?.localizedDescription, TransactionLocks.timeoutMessage)
+        db.transactionLocks.release(holder.id)
+        try other.transactionLocks.lock(document, for: waiter)
+        other.transactionLocks.release(waiter.id)
+    }
+
+    /// Another client's plain write of a document a transaction read waits for it.
+    func testAnotherClientsWriteWaitsForATransactionThatReadItsDocument() async throws {
+        try await TransactionLockingTests.assertAWriteWaitsForATransaction(in: db, writer: try anotherClient())
+    }
+
+    /// Two clients, four tasks each, 50 increments a task: every one commits.
+    func testTwoClientsIncrementingOneCounterAllCommit() async throws {
+        let stores = [db, try anotherClient()]
+        try db.document("counters/c").write(["n": 0])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores {
+                for _ in 0..<4 {
+                    group.addTask {
+                        for _ in 0..<50 { _ = try await TransactionLockingTests.increment(store) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let count = try await db.document("counters/c").getDocument().get("n") as? Int
+        XCTAssertEqual(count, 400)
+    }
+}

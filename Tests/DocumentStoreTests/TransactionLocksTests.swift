@@ -71,6 +71,31 @@ final class TransactionLocksTests: XCTestCase {
         locks.release(oldest.id)
     }
 
+    /// A lock let go goes to the oldest waiter, even when a younger one looks first: the
+    /// younger would only be wounded by the older.
+    func testALockLetGoGoesToTheOldestWaiter() async throws {
+        let locks = TransactionLocks(), document = self.document
+        let holder = LockOwner(id: LockOwner.randomID(), age: 1)
+        let older = LockOwner(id: LockOwner.randomID(), age: 2), younger = LockOwner(id: LockOwner.randomID(), age: 3)
+        try await locks.lock(document, for: holder)
+        let granted = Locked<[UInt64]>([])
+        let waiters = [older, younger].map { owner in
+            Task {
+                try await locks.lock(document, for: owner)
+                granted.withLock { $0.append(owner.age) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        locks.release(holder.id)
+        try await waiters[0].value
+        try await Task.sleep(for: .milliseconds(100))
+        XCTAssertEqual(granted.withLock { $0 }, [2], "the younger still waits, unwounded")
+        locks.release(older.id)
+        try await waiters[1].value
+        XCTAssertEqual(granted.withLock { $0 }, [2, 3])
+        locks.release(younger.id)
+    }
+
     /// Writes share their collections' locks with each other, and wait for a query's.
     func testWritesShareTheirCollectionAndWaitForAQueryOfIt() throws {
         let locks = TransactionLocks()

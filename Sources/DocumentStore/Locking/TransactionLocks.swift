@@ -9,6 +9,9 @@ import Foundation
 /// new writes into it. Every commit, in a transaction or not, takes its documents' locks and
 /// shares its collections' (`keys(writing:)`).
 ///
+/// A lock let go goes to the oldest holder waiting for it, not to whichever looks first: a
+/// younger one that took it would be wounded by the older at once, a wasted attempt.
+///
 /// Deadlocks are prevented as Firestore's wound-wait does: a holder that needs a lock held by
 /// a younger one aborts the younger ("wounds" it: its locks go, its next call is `.aborted`);
 /// one that needs a lock held by an older one waits, at most its wait, then is `.aborted`
@@ -152,7 +155,7 @@ package final class TransactionLocks: Sendable {
                     released.append(blocker)
                 }
             }
-            if table.blockers(of: key, mode, for: owner.id).isEmpty {
+            if table.blockers(of: key, mode, for: owner.id).isEmpty && !table.isOlderWaiting(for: key, mode, than: owner) {
                 table.grant(key, mode, to: owner.id)
                 return .granted
             }
@@ -161,6 +164,7 @@ package final class TransactionLocks: Sendable {
                 released.append(owner.id)
                 return .failed(FirestoreErrorCode(.aborted, Self.timeoutMessage))
             }
+            table.requests[owner.id] = LockTable.Request(key: key, mode: mode, age: owner.age)
             table.nextWaiter += 1
             table.waiters[table.nextWaiter] = onRelease
             return .waiting(table.nextWaiter)
@@ -217,6 +221,21 @@ private struct LockTable {
     var wounded: Set<Data> = []
     var waiters: [UInt64: @Sendable () -> Void] = [:]
     var nextWaiter: UInt64 = 0
+    /// What each waiting holder waits for, so that a lock let go goes to the oldest of them.
+    var requests: [Data: Request] = [:]
+
+    struct Request {
+        let key: TransactionLocks.Key
+        let mode: TransactionLocks.Mode
+        let age: UInt64
+    }
+
+    /// Whether a holder older than `owner` waits for `key` in a mode that excludes `mode`.
+    func isOlderWaiting(for key: TransactionLocks.Key, _ mode: TransactionLocks.Mode, than owner: LockOwner) -> Bool {
+        requests.contains { waiting, request in
+            waiting != owner.id && request.key == key && request.age < owner.age && (request.mode == .exclusive || mode == .exclusive)
+        }
+    }
 
     /// The other holders of `key` that `mode` must wait for.
     func blockers(of key: TransactionLocks.Key, _ mode: TransactionLocks.Mode, for owner: Data) -> [Data] {
@@ -228,11 +247,13 @@ private struct LockTable {
         let kept: TransactionLocks.Mode = mode == .exclusive || held == .exclusive ? .exclusive : .shared
         owners[owner]!.held[key] = kept
         holders[key, default: [:]][owner] = kept
+        requests[owner] = nil
     }
 
     /// Takes `owner`'s locks away (and the owner, unless `keepingOwner`: a wounded one stays
     /// known until it is released); returns the waiters to wake, each to look again.
     mutating func forget(_ owner: Data, keepingOwner: Bool = false) -> [@Sendable () -> Void] {
+        requests[owner] = nil
         guard let gone = owners[owner] else { return [] }
         if keepingOwner { owners[owner]?.held = [:] } else { owners[owner] = nil }
         for key in gone.held.keys {

@@ -17,6 +17,7 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
     static let space: Int32 = 0x5348_4C46
     /// SQLSTATEs: a lock not granted within `lock_timeout`, and a deadlock PostgreSQL broke.
     private static let lockNotAvailable = "55P03", deadlockDetected = "40P01"
+    private static let timeoutSlack = 100
 
     private let address: PostgresAddress
     private let logger: Logger
@@ -32,6 +33,9 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
     private struct State {
         var sessions: [Data: Session] = [:]
         var idle: [PostgresConnection] = []
+        /// The `lock_timeout` each connection has, in milliseconds, by its id: set again only
+        /// when a wait differs by more than `timeoutSlack`, so a lock costs one round trip.
+        var lockTimeouts: [Int: Int] = [:]
         var isClosed = false
     }
 
@@ -48,7 +52,11 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
         let queries = PostgresQueries(connection: connection, logger: logger)
         let milliseconds = max(1, Int(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000))
         do {
-            try queries.rows("SELECT set_config('lock_timeout', \(String(milliseconds) + "ms"), false)")
+            let set = state.withLock { $0.lockTimeouts[connection.id] }
+            if set.map({ abs($0 - milliseconds) > Self.timeoutSlack }) ?? true {
+                try queries.rows("SELECT set_config('lock_timeout', \(String(milliseconds) + "ms"), false)")
+                state.withLock { $0.lockTimeouts[connection.id] = milliseconds }
+            }
             // In one order of the hashes, as every holder takes them.
             try queries.rows("""
                 SELECT count(CASE WHEN x THEN pg_advisory_lock(\(Self.space), hashtext(k))::text
@@ -139,6 +147,7 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
         }
         guard let ending else { return }
         if lost {
+            state.withLock { $0.lockTimeouts[ending.connection.id] = nil }
             ending.connection.close().whenComplete { _ in }
         } else {
             DispatchQueue.global().async { [self] in unlock(ending) }
@@ -152,6 +161,7 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
             try PostgresQueries(connection: session.connection, logger: logger).rows("SELECT pg_advisory_unlock_all()")
         } catch {
             // Its locks end with the session.
+            state.withLock { $0.lockTimeouts[session.connection.id] = nil }
             return session.connection.close().whenComplete { _ in }
         }
         let keep = state.withLock { state in

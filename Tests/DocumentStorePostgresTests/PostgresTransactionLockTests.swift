@@ -22,6 +22,32 @@ final class PostgresTransactionLockTests: PostgresTestCase {
         other.transactionLocks.release(waiter.id)
     }
 
+    /// Two clients each holding what the other waits for: PostgreSQL finds the circle and
+    /// aborts one, whose locks go, so the other is granted.
+    func testADeadlockBetweenClientsAbortsOneAndTheOtherGoesOn() throws {
+        let other = try anotherClient()
+        let first = LockOwner.youngest(), second = LockOwner.youngest()
+        let a = [(TransactionLocks.Key.document("counters/a"), TransactionLocks.Mode.exclusive)]
+        let b = [(TransactionLocks.Key.document("counters/b"), TransactionLocks.Mode.exclusive)]
+        try db.transactionLocks.lock(a, for: first)
+        try other.transactionLocks.lock(b, for: second)
+        let outcomes = Locked<[Error?]>([])
+        let group = DispatchGroup()
+        for (store, keys, owner) in [(db, b, first), (other, a, second)] {
+            DispatchQueue.global().async(group: group) {
+                var error: Error?
+                do { try store.transactionLocks.lock(keys, for: owner, waitingAtMost: .seconds(10)) } catch let failure { error = failure }
+                outcomes.withLock { [error] in $0.append(error) }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 15), .success)
+        let errors = outcomes.withLock { $0 }.compactMap { $0 as NSError? }
+        XCTAssertEqual(errors.map(\.code), [FirestoreErrorCode.aborted.rawValue], "one aborted, the other granted")
+        XCTAssertTrue(errors.first?.localizedDescription.contains("waited for each other") ?? false, "PostgreSQL's deadlock check, not the wait's end: \(errors)")
+        db.transactionLocks.release(first.id)
+        other.transactionLocks.release(second.id)
+    }
+
     /// Another client's plain write of a document a transaction read waits for it.
     func testAnotherClientsWriteWaitsForATransactionThatReadItsDocument() async throws {
         try await TransactionLockingTests.assertAWriteWaitsForATransaction(in: db, writer: try anotherClient())

@@ -36,10 +36,15 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
         /// The `lock_timeout` each connection has, in milliseconds, by its id: set again only
         /// when a wait differs by more than `timeoutSlack`, so a lock costs one round trip.
         var lockTimeouts: [Int: Int] = [:]
+        /// Holders whose first connection is being opened.
+        var connecting: Set<Data> = []
         var isClosed = false
     }
 
     private let state = Locked(State())
+    /// One `lock` at a time per holder (a client may send two reads of one transaction at
+    /// once): a second waits here for the first to end, so a connection is never shared.
+    private let turns = NSCondition()
 
     init(address: PostgresAddress, logger: Logger) {
         self.address = address
@@ -109,23 +114,36 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
         -> (PostgresConnection, [(TransactionLocks.Key, TransactionLocks.Mode)]) {
         var wanted: [TransactionLocks.Key: TransactionLocks.Mode] = [:]
         for (key, mode) in keys where wanted[key] != .exclusive { wanted[key] = mode }
+        turns.lock()
+        while state.withLock({ $0.sessions[owner]?.busy == true || $0.connecting.contains(owner) }) { turns.wait() }
         let claimed = state.withLock { state -> (PostgresConnection, [String: TransactionLocks.Mode])? in
             if state.sessions[owner] == nil, let connection = state.idle.popLast() {
                 state.sessions[owner] = Session(connection: connection)
             }
-            guard let session = state.sessions[owner] else { return nil }
+            guard let session = state.sessions[owner] else {
+                state.connecting.insert(owner)
+                return nil
+            }
             state.sessions[owner]!.busy = true
             return (session.connection, session.held)
         }
+        turns.unlock()
         let connection: PostgresConnection, held: [String: TransactionLocks.Mode]
         if let claimed {
             (connection, held) = claimed
         } else {
-            do { connection = try address.connect(logger: logger) } catch {
+            let opened = Result { try address.connect(logger: logger) }
+            turns.withLock {
+                state.withLock { state in
+                    state.connecting.remove(owner)
+                    if case .success(let connection) = opened { state.sessions[owner] = Session(connection: connection, busy: true) }
+                }
+                turns.broadcast()
+            }
+            do { connection = try opened.get() } catch {
                 throw PostgresFailure.error(error, server: address.description, doing: "lock documents in")
             }
             held = [:]
-            state.withLock { $0.sessions[owner] = Session(connection: connection, busy: true) }
         }
         let needed = wanted.filter { key, mode in held[key.text] != .exclusive && (mode == .exclusive || held[key.text] == nil) }
         return (connection, needed.map { ($0.key, $0.value) })
@@ -134,6 +152,11 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
     /// Ends a `lock`: notes what it took, and lets go now if a release came meanwhile (or the
     /// connection was lost, with its locks).
     private func done(_ owner: Data, granted: [(TransactionLocks.Key, TransactionLocks.Mode)], lost: Bool) {
+        turns.lock()
+        defer {
+            turns.broadcast()
+            turns.unlock()
+        }
         let ending = state.withLock { state -> Session? in
             guard var session = state.sessions[owner] else { return nil }
             session.busy = false

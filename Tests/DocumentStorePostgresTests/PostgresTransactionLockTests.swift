@@ -48,6 +48,23 @@ final class PostgresTransactionLockTests: PostgresTestCase {
         other.transactionLocks.release(second.id)
     }
 
+    /// A holder's locks taken by several calls at once (a client's reads of one transaction
+    /// sent together) all go with its release: none is left on a connection of its own.
+    func testLocksTakenAtOnceForOneHolderAllGoWithIt() throws {
+        let other = try anotherClient()
+        let holder = LockOwner.youngest()
+        let keys = (0..<8).map { [(TransactionLocks.Key.document("counters/c\($0)"), TransactionLocks.Mode.exclusive)] }
+        let locks = db.transactionLocks, failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: keys.count) { index in
+            do { try locks.lock(keys[index], for: holder) } catch { failures.withLock { $0 += 1 } }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+        db.transactionLocks.release(holder.id)
+        let taker = LockOwner.youngest()
+        try other.transactionLocks.lock(keys.flatMap { $0 }, for: taker, waitingAtMost: .seconds(3))
+        other.transactionLocks.release(taker.id)
+    }
+
     /// Another client's plain write of a document a transaction read waits for it.
     func testAnotherClientsWriteWaitsForATransactionThatReadItsDocument() async throws {
         try await TransactionLockingTests.assertAWriteWaitsForATransaction(in: db, writer: try anotherClient())

@@ -312,7 +312,7 @@ enum PostgresSchema {
         $$
         """,
         """
-        CREATE TRIGGER shelf_documents_keep_version AFTER UPDATE OR DELETE ON shelf_documents
+        CREATE OR REPLACE TRIGGER shelf_documents_keep_version AFTER UPDATE OR DELETE ON shelf_documents
             FOR EACH ROW EXECUTE FUNCTION shelf_keep_version()
         """,
     ]]

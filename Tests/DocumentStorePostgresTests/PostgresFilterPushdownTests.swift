@@ -79,9 +79,14 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             XCTAssertEqual(try? serverIDs.get(), try? localIDs.get(), "\(server.definition)", file: file, line: line)
             if case .failure = localIDs { continue }  // a query Firestore refuses (an order after an inequality)
             for aggregations in [[AggregateField.count()], [.sum("n"), .average("n"), .count()], [.average("m.x"), .sum("s")]] {
-                let answer = try server.aggregate(aggregations).readSnapshot(), expected = try local.aggregate(aggregations).readSnapshot()
+                // Both answer, or both refuse alike (a sum after an order by the document id).
+                let answer = Result { try server.aggregate(aggregations).readSnapshot() }, expected = Result { try local.aggregate(aggregations).readSnapshot() }
+                guard case .success(let answered) = answer, case .success(let wanted) = expected else {
+                    XCTAssertEqual("\(answer.map { _ in "answered" })", "\(expected.map { _ in "answered" })", "\(aggregations) of \(server.definition)", file: file, line: line)
+                    continue
+                }
                 for aggregation in aggregations {
-                    XCTAssertEqual("\(try answer.result(for: aggregation))", "\(try expected.result(for: aggregation))",
+                    XCTAssertEqual("\(try answered.result(for: aggregation))", "\(try wanted.result(for: aggregation))",
                                    "\(aggregation) of \(server.definition)", file: file, line: line)
                 }
             }
@@ -233,7 +238,6 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             (db.collection("sums").whereField("w", isLessThan: 4), [.sum("n"), .average("w")], true),
             (db.collection("sums").limit(to: 2), [.sum("w")], false),
             (db.collection("fractions"), [.sum("n"), .average("n")], true),
-            (db.collection("fractions").order(by: FieldPath.documentID(), descending: true), [.sum("n")], false),
             (db.collection("zeros"), [.sum("n"), .average("n")], true),
             (db.collection("odd"), [.sum("n"), .average("n")], true),
             (db.collection("odd").whereField("n", isLessThan: 2), [.sum("n")], false),  // ordered by n, -Infinity
@@ -248,6 +252,8 @@ final class PostgresFilterPushdownTests: PushdownTestCase {
             }
         }
         XCTAssertEqual(try db.collection("fractions").aggregate([.sum("n")]).readSnapshot().result(for: .sum("n")), .double(0.6))
+        // A sum after an order by the document id is refused, as Google's emulator refuses it.
+        XCTAssertThrowsError(try db.collection("fractions").order(by: FieldPath.documentID(), descending: true).aggregate([.sum("n")]).readSnapshot())
         XCTAssertEqual("\(try db.collection("zeros").aggregate([.sum("n")]).readSnapshot().result(for: .sum("n")))", "\(FirestoreValue.double(-0.0))")
     }
 

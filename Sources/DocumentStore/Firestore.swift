@@ -152,9 +152,10 @@ public final class Firestore: @unchecked Sendable {
     @discardableResult
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
                 lockedBy owner: LockOwner? = nil) throws -> [WrittenDocument] {
+        let inTransaction = owner != nil
         let owner = owner ?? .youngest()
         defer { transactionLocks.release(owner.id) }
-        try transactionLocks.lock(TransactionLocks.keys(writing: writes.map(\.path.description)), for: owner, committing: true)
+        try transactionLocks.lock(TransactionLocks.keys(writing: writes.map(\.path.description)), for: owner, committing: true, inStorage: inTransaction)
         return try committing { try backend.commit(writes, expecting: expected, store: self) }
     }
 

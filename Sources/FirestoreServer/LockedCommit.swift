@@ -26,7 +26,8 @@ extension FirestoreService {
             owner = .youngest()
         }
         defer { locks.release(owner.id) }
-        try await locks.lock(TransactionLocks.keys(writing: writes.map(\.path)), for: owner, committing: true, waitingAtMost: lockWait)
+        try await locks.lock(TransactionLocks.keys(writing: writes.map(\.path)), for: owner, committing: true, inStorage: transaction != nil,
+                             waitingAtMost: lockWait)
         return try await database.commit(writes, expecting: expected, lockedBy: owner)
     }
 

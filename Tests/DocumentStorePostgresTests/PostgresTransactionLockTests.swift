@@ -65,9 +65,35 @@ final class PostgresTransactionLockTests: PostgresTestCase {
         other.transactionLocks.release(taker.id)
     }
 
-    /// Another client's plain write of a document a transaction read waits for it.
-    func testAnotherClientsWriteWaitsForATransactionThatReadItsDocument() async throws {
-        try await TransactionLockingTests.assertAWriteWaitsForATransaction(in: db, writer: try anotherClient())
+    /// Another client's plain write takes no lock other processes see, so it needs no
+    /// connection beside its pool (PostgresPoolTests); a transaction of this client that read
+    /// its document is then failed by its commit's check and runs again on what it wrote.
+    func testAnotherClientsPlainWriteMakesATransactionThatReadItsDocumentRunAgain() async throws {
+        let counter = db.document("counters/c")
+        try counter.write(["n": 1])
+        let (read, written) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let attempts = Locked(0)
+        let transaction = Task { [db] in
+            _ = try await db.runTransaction { transaction, errorPointer -> Any? in
+                let attempt = attempts.withLock { $0 += 1; return $0 }
+                do {
+                    let count = try transaction.getDocument(counter).get("n") as? Int ?? 0
+                    if attempt == 1 { read.signal(); written.wait() }
+                    transaction.setData(["n": count + 10], forDocument: counter)
+                } catch {
+                    errorPointer?.pointee = error as NSError
+                }
+                return nil
+            }
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { read.wait(); continuation.resume() }
+        }
+        try anotherClient().document("counters/c").write(["n": 100])
+        written.signal()
+        try await transaction.value
+        XCTAssertEqual(attempts.withLock { $0 }, 2, "the commit's check failed the first attempt")
+        XCTAssertEqual(try counter.readSnapshot().get("n") as? Int, 110, "the second attempt read the other client's write")
     }
 
     /// Two clients, four tasks each, 50 increments a task: every one commits.

@@ -83,7 +83,12 @@ package final class TransactionLocks: Sendable {
     /// Takes the locks for `owner`, blocking the calling thread while it waits (at most
     /// `wait` in all). `committing`: these are its commit's, after which it is never wounded.
     /// Throws `.aborted` when `owner` was wounded or waited too long; its locks are gone then.
-    package func lock(_ keys: [(Key, Mode)], for owner: LockOwner, committing: Bool = false, waitingAtMost wait: Duration = defaultWait) throws {
+    /// `inStorage`: also in the storage's locks (PostgreSQL's), which other processes see; a
+    /// write outside any transaction takes only this table's, so it needs no connection of its
+    /// own beside the pool (another process's transaction that read its documents is then
+    /// caught by that transaction's commit check, and runs again).
+    package func lock(_ keys: [(Key, Mode)], for owner: LockOwner, committing: Bool = false, inStorage: Bool = true,
+                      waitingAtMost wait: Duration = defaultWait) throws {
         let deadline = ContinuousClock.now.advanced(by: wait)
         for (key, mode) in Self.ordered(keys) {
             while true {
@@ -99,11 +104,12 @@ package final class TransactionLocks: Sendable {
                 break
             }
         }
-        try lockInStorage(keys, for: owner, committing: committing, until: deadline)
+        try lockInStorage(keys, for: owner, committing: committing, inStorage: inStorage, until: deadline)
     }
 
     /// As `lock`, suspending instead of blocking while it waits.
-    package func lock(_ keys: [(Key, Mode)], for owner: LockOwner, committing: Bool = false, waitingAtMost wait: Duration = defaultWait) async throws {
+    package func lock(_ keys: [(Key, Mode)], for owner: LockOwner, committing: Bool = false, inStorage: Bool = true,
+                      waitingAtMost wait: Duration = defaultWait) async throws {
         let deadline = ContinuousClock.now.advanced(by: wait)
         for (key, mode) in Self.ordered(keys) {
             while true {
@@ -117,8 +123,8 @@ package final class TransactionLocks: Sendable {
                 if case .granted = step { break }
             }
         }
-        guard storage() != nil else { return try lockInStorage(keys, for: owner, committing: committing, until: deadline) }
-        try await onIOQueue { [self] in try lockInStorage(keys, for: owner, committing: committing, until: deadline) }
+        guard inStorage, storage() != nil else { return try lockInStorage(keys, for: owner, committing: committing, inStorage: false, until: deadline) }
+        try await onIOQueue { [self] in try lockInStorage(keys, for: owner, committing: committing, inStorage: true, until: deadline) }
     }
 
     /// Lets go of every lock `owner` holds, here and in the storage, and forgets it.
@@ -181,9 +187,9 @@ package final class TransactionLocks: Sendable {
 
     /// Once the table granted `keys`: marks a commit's owner, then takes the storage's locks
     /// (blocking), and lets go of everything if that fails or `owner` was wounded meanwhile.
-    private func lockInStorage(_ keys: [(Key, Mode)], for owner: LockOwner, committing: Bool, until deadline: ContinuousClock.Instant) throws {
+    private func lockInStorage(_ keys: [(Key, Mode)], for owner: LockOwner, committing: Bool, inStorage: Bool, until deadline: ContinuousClock.Instant) throws {
         if committing { state.withLock { $0.owners[owner.id]?.committing = true } }
-        guard let storage = storage() else { return }
+        guard inStorage, let storage = storage() else { return }
         do {
             try storage.lock(keys, for: owner.id, waitingAtMost: max(.milliseconds(1), deadline - ContinuousClock.now))
         } catch {

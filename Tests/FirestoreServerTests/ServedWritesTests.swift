@@ -70,11 +70,20 @@ final class ServedWritesTests: XCTestCase {
             let results = try XCTUnwrap(response.writeResults.first).transformResults
             XCTAssertEqual(results.count, 4)
             XCTAssertEqual(results[0], .integer(7))
-            XCTAssertEqual(results[1], .array([.string("x"), .string("y")]))
+            XCTAssertEqual(results[1], .null, "an array transform answers null, as Google's emulator does")
             XCTAssertEqual(results[2], .integer(1))
             XCTAssertNotNil({ if case .timestampValue? = results[3].valueType { return true } else { return nil } }())
             let read = try await served.get("counters/a").fields
             XCTAssertEqual(read["n"], .integer(7))
+            XCTAssertEqual(read["tags"], .array([.string("x"), .string("y")]))
+            var remove = Google_Firestore_V1_DocumentTransform.FieldTransform()
+            remove.fieldPath = "tags"
+            remove.removeAllFromArray.values = [.string("x")]
+            write.transform.fieldTransforms = [remove]
+            let removed = try await served.commit([write])
+            XCTAssertEqual(removed.writeResults.first?.transformResults, [.null])
+            let tags = try await served.get("counters/a").fields["tags"]
+            XCTAssertEqual(tags, .array([.string("y")]))
             XCTAssertEqual(read["at time"], results[3], "the server's time is the one it answered")
         }
     }

@@ -36,6 +36,15 @@ public struct FieldValue: Hashable, @unchecked Sendable, CustomStringConvertible
     /// Removes every occurrence of each element.
     public static func arrayRemove(_ elements: [Any]) -> FieldValue { FieldValue(operation: .arrayRemove(elements)) }
 
+    /// Whether a commit's `transform_results` carry the value this transform left: Firestore
+    /// (Google's emulator, measured) answers null for `arrayUnion` and `arrayRemove`.
+    var answersResult: Bool {
+        switch operation {
+        case .arrayUnion, .arrayRemove: return false
+        default: return true
+        }
+    }
+
     public var description: String {
         switch operation {
         case .serverTimestamp: return "serverTimestamp()"

@@ -45,7 +45,8 @@ package struct FirestoreWrite: Sendable {
     }
 }
 
-/// What one `FirestoreWrite` made: the value each transform left, in the transforms' order,
+/// What one `FirestoreWrite` made: the value each transform left (null for an array
+/// transform, as Firestore answers), in the transforms' order,
 /// and the document's update time after the commit (nil: deleted).
 package struct FirestoreWriteResult: Sendable {
     package var transformResults: [FirestoreValue] = []
@@ -122,7 +123,7 @@ extension FirestoreWrite {
         var transformed: [FirestoreValue] = []
         for (field, transform) in transforms {
             fields = try conversion.update([(field, .sentinel(transform))], in: fields)
-            transformed.append(Fields(fields).value(at: field.segments) ?? .null)
+            transformed.append(transform.answersResult ? Fields(fields).value(at: field.segments) ?? .null : .null)
         }
         return (fields, transformed)
     }

@@ -88,6 +88,39 @@ final class ServedWritesTests: XCTestCase {
         }
     }
 
+    /// A precondition an earlier write of the same request settles as failed is refused as
+    /// Google's emulator refuses it, before anything is written; one it leaves open is judged
+    /// on what is stored then.
+    func testAPreconditionTheRequestItselfSettlesIsRefused() async throws {
+        try await ServedStore.with(.folder) { served in
+            try await served.commit([served.set("books/dune", ["title": .string("Dune")])])
+            var delete = Google_Firestore_V1_Write()
+            delete.delete = served.name("books/dune")
+            var update = served.set("books/dune", ["title": .string("Again")])
+            update.currentDocument.exists = true
+            var create = served.set("books/dune", ["title": .string("New")])
+            create.currentDocument.exists = false
+            var deleteIfMissing = delete
+            deleteIfMissing.currentDocument.exists = false
+            let refused: [([Google_Firestore_V1_Write], String)] = [
+                ([delete, update], "Cannot delete then update an entity in the same request."),
+                ([served.set("books/dune", [:]), delete, update], "Cannot delete then update an entity in the same request."),
+                ([served.set("books/dune", [:]), create], "Cannot upsert then insert an entity in the same request."),
+                ([update, deleteIfMissing], "Cannot update then delete an entity in the same request."),
+            ]
+            for (writes, message) in refused {
+                let answer = await status { try await served.commit(writes) }
+                XCTAssertEqual(answer?.0, .invalidArgument)
+                XCTAssertEqual(answer?.1, message)
+            }
+            let kept = try await served.get("books/dune").fields["title"]
+            XCTAssertEqual(kept, .string("Dune"), "nothing written")
+            try await served.commit([delete, create, update])
+            let written = try await served.get("books/dune").fields["title"]
+            XCTAssertEqual(written, .string("Again"))
+        }
+    }
+
     func testPreconditionsFailWithFirestoresCodesAndMessagesAndWriteNothing() async throws {
         try await ServedStore.eachBackend { served in
             try await served.commit([served.set("books/dune", ["title": .string("Dune")])])

@@ -50,8 +50,13 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
         try await answering(request.database, field: "database") { current in
             var consistency = request.consistencySelector.map(Consistency.init)
             let (database, readTime) = try view(consistency, of: current)
-            let paths = try request.documents.enumerated().map { index, name throws(WireError) in
-                try database.documentPath(name, field: "documents[\(index)]")
+            // A document named twice is answered once, where first named, as Firestore does.
+            var paths: [String] = [], names: [String] = [], named: Set<String> = []
+            for (index, name) in request.documents.enumerated() {
+                let path = try database.documentPath(name, field: "documents[\(index)]")
+                guard named.insert(path).inserted else { continue }
+                paths.append(path)
+                names.append(name)
             }
             var newTransaction: Data?
             if case .newTransaction(let options) = consistency {
@@ -61,7 +66,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             }
             let snapshots = try await read(paths, in: database, consistency: consistency)
             let documents = try database.wireDocuments(snapshots, mask: try mask(request.hasMask ? request.mask : nil))
-            for (index, (document, name)) in zip(documents, request.documents).enumerated() {
+            for (index, (document, name)) in zip(documents, names).enumerated() {
                 var message = Google_Firestore_V1_BatchGetDocumentsResponse()
                 if let document { message.found = document } else { message.missing = name }
                 message.readTime = WireValues.wire(readTime)

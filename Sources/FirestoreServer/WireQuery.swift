@@ -149,7 +149,7 @@ struct WireQuery {
     /// A cursor's values as the store's cursors take them (a reference as a `DocumentReference`).
     private static func position(_ cursor: Google_Firestore_V1_Cursor, values: WireValues, field: String) throws(WireError) -> [Any] {
         try cursor.values.enumerated().map { index, wire throws(WireError) -> Any in
-            let value = try values.value(wire, field: "\(field).values[\(index)]")
+            let value = try values.operand(wire, field: "\(field).values[\(index)]")
             if case .reference(let reference) = value { return reference }
             return value
         }
@@ -189,10 +189,10 @@ struct WireQuery {
             if [.in, .notIn, .arrayContainsAny].contains(op), case .arrayValue(let array)? = fieldFilter.value.valueType {
                 // The operand's items are values of their own: an array among them is compared whole.
                 value = FirestoreValue.array(try array.values.enumerated().map { index, item throws(WireError) in
-                    try values.value(item, field: "where.field_filter.value[\(index)]")
+                    try values.operand(item, field: "where.field_filter.value[\(index)]")
                 })
             } else {
-                value = try values.value(fieldFilter.value, field: "where.field_filter.value")
+                value = try values.operand(fieldFilter.value, field: "where.field_filter.value")
             }
             if case .array(let items)? = value as? FirestoreValue, [.in, .notIn, .arrayContainsAny].contains(op) {
                 value = items.map { item -> Any in if case .reference(let reference) = item { return reference } else { return item } }

@@ -31,7 +31,18 @@ package struct WireValues: Sendable {
         return store.document(parsed.path.joined(separator: "/"))
     }
 
+    /// A value to store: an array in an array is refused, as Firestore refuses it in a document.
     package func value(_ wire: Google_Firestore_V1_Value, field: String) throws(WireError) -> FirestoreValue {
+        try value(wire, field: field, nestedArrays: false)
+    }
+
+    /// A value a query compares with (a filter's operand, a cursor's value): an array in an
+    /// array is taken, as Firestore takes it; no document holds one, so it equals none.
+    package func operand(_ wire: Google_Firestore_V1_Value, field: String) throws(WireError) -> FirestoreValue {
+        try value(wire, field: field, nestedArrays: true)
+    }
+
+    private func value(_ wire: Google_Firestore_V1_Value, field: String, nestedArrays: Bool) throws(WireError) -> FirestoreValue {
         switch wire.valueType {
         case nil, .nullValue: return .null
         case .booleanValue(let b): return .boolean(b)
@@ -50,21 +61,25 @@ package struct WireValues: Sendable {
             var items: [FirestoreValue] = []
             items.reserveCapacity(array.values.count)
             for (index, item) in array.values.enumerated() {
-                if case .arrayValue = item.valueType {
+                if case .arrayValue = item.valueType, !nestedArrays {
                     throw .invalidArgument("\(field)[\(index)]: Cannot have an array value inside an array value")
                 }
-                items.append(try value(item, field: "\(field)[\(index)]"))
+                items.append(try value(item, field: "\(field)[\(index)]", nestedArrays: nestedArrays))
             }
             return .array(items)
-        case .mapValue(let map): return .map(try fields(map.fields, under: field))
+        case .mapValue(let map): return .map(try fields(map.fields, under: field, nestedArrays: nestedArrays))
         }
     }
 
     package func fields(_ wire: [String: Google_Firestore_V1_Value], under parent: String = "") throws(WireError) -> Fields {
+        try fields(wire, under: parent, nestedArrays: false)
+    }
+
+    private func fields(_ wire: [String: Google_Firestore_V1_Value], under parent: String, nestedArrays: Bool) throws(WireError) -> Fields {
         var fields: [String: FirestoreValue] = [:]
         fields.reserveCapacity(wire.count)
         for (name, item) in wire {
-            fields[name] = try value(item, field: parent.isEmpty ? name : parent + "." + name)
+            fields[name] = try value(item, field: parent.isEmpty ? name : parent + "." + name, nestedArrays: nestedArrays)
         }
         return Fields(fields)
     }

@@ -105,4 +105,24 @@ final class ServedQueryValidationTests: XCTestCase {
             assertSame(try await served.run(otherCollection), ["a", "b"], "a cursor at another collection's document")
         }
     }
+
+    /// An array in an array, which no document can hold, is taken in a filter or a cursor as
+    /// the emulator takes it (it equals nothing, and sorts as arrays sort); a write holding one
+    /// is still refused.
+    func testArraysInArraysAreTakenInFiltersAndCursorsNotInDocuments() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("books/a", ["t": .array([.integer(1)])]), served.set("books/b", ["t": .integer(2)])])
+            let nested = Google_Firestore_V1_Value.array([.array([.integer(1)])])
+            let books = Query.collection("books")
+            assertSame(try await served.run(books.filtered("t", .equal, nested)), [], "\(served.backend)")
+            assertSame(try await served.run(books.filtered("t", .in, .array([nested, .integer(2)]))), ["b"], "\(served.backend)")
+            assertSame(try await served.run(books.filtered("t", .arrayContainsAny, .array([.array([.integer(1)]), .integer(1)]))), ["a"])
+            assertSame(try await served.run(books.filtered("t", .lessThan, nested)), ["a"], "[1] sorts before [[1]]; \(served.backend)")
+            var ended = books.ordered("t")
+            ended.endAt = Self.cursor([nested])
+            assertSame(try await served.run(ended), ["b", "a"], "\(served.backend)")
+            let write = await status { try await served.commit([served.set("books/c", ["t": nested])]) }
+            XCTAssertEqual(write?.0, .invalidArgument)
+        }
+    }
 }

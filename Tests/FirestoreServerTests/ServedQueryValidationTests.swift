@@ -46,7 +46,7 @@ final class ServedQueryValidationTests: XCTestCase {
             noOrderButACursor.endAt = Self.cursor([.integer(0)])
             var limitedToNone = noOrderButACursor
             limitedToNone.limit.value = 0
-            let refused: [(Query, String)] = [
+            var refused: [(Query, String)] = [
                 (Self.whereFilter(.composite(.and, [.field("x", .notEqual, .integer(1)), .field("y", .notEqual, .integer(2))])),
                  "Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query."),
                 (Self.whereFilter(.composite(.and, [Self.unary("x", .isNotNan), Self.unary("y", .isNotNull)])),
@@ -79,7 +79,29 @@ final class ServedQueryValidationTests: XCTestCase {
                 (noOrderButACursor, "Cursor has too many values."),
                 (startedByName, "Cursor __key__ value is not a document reference."),
                 (Self.whereFilter(.composite(.or, [])), "Composite filter must have at least one sub-filter."),
+                (Self.whereFilter(.composite(.and, [.field("__name__", .equal, a), .field("x", .greaterThan, .integer(0))])),
+                 "Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities."),
+                (Self.whereFilter(.composite(.or, [.field("__name__", .in, .array([a])), Self.unary("x", .isNotNull)])),
+                 "Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities."),
             ]
+            // Where several rules are broken, the emulator names the first of its order.
+            var tooManyBesideKeyFilter = Self.whereFilter(.field("__name__", .arrayContains, a))
+            tooManyBesideKeyFilter.startAt = Self.cursor([.integer(1)])
+            var tooManyBesideDuplicates = books.ordered("x").ordered("x", descending: true)
+            tooManyBesideDuplicates.endAt = Self.cursor([.integer(0), .integer(1), .integer(2)])
+            var shapeBesideCursor = books.filtered("x", .in, .integer(1))
+            shapeBesideCursor.startAt = Self.cursor([.integer(1)])
+            let elevenAndTooMany = (0..<11).map { Filter.field("f\($0)", .greaterThan, .integer(0)) } + [.field("p", .in, Self.values(6)), .field("q", .in, Self.values(6))]
+            let first: [(Query, String)] = [
+                (tooManyBesideKeyFilter, "Cursor has too many values."),
+                (tooManyBesideDuplicates, "Cursor has too many values."),
+                (shapeBesideCursor, "'IN' requires an ArrayValue."),
+                (Self.whereFilter(.composite(.and, [.field("__name__", .equal, .integer(1)), .field("__name__", .arrayContains, a)])),
+                 "the name __key__ is reserved"),
+                (Self.whereFilter(.composite(.and, elevenAndTooMany)),
+                 "The query contains 11 distinct inequality fields: [f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10]. A query may not have more than 10 distinct inequality fields."),
+            ]
+            refused += first
             for (query, message) in refused {
                 let answer = await status { try await served.run(query) }
                 XCTAssertEqual(answer?.0, .invalidArgument, "\(query)")
@@ -103,6 +125,13 @@ final class ServedQueryValidationTests: XCTestCase {
             var otherCollection = books.ordered("__name__")
             otherCollection.startAt = Self.cursor([.reference(served.name("authors/a"))])
             assertSame(try await served.run(otherCollection), ["a", "b"], "a cursor at another collection's document")
+            assertSame(try await served.run(books.filtered("x", .equal, .integer(2)).ordered("__name__", descending: true)), ["b"],
+                       "a descending name order beside an equality")
+            for query in [books.ordered("__name__", descending: true), books.filtered("__name__", .greaterThan, .reference(served.name("books/a"))).ordered("__name__", descending: true)] {
+                let answer = await status { try await served.run(query) }
+                XCTAssertEqual(answer?.0, .failedPrecondition, "the emulator scans names one way only: \(query)")
+                XCTAssertEqual(answer?.1, "Firestore does not support descending key scans")
+            }
         }
     }
 

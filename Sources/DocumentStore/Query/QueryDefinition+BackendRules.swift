@@ -11,7 +11,8 @@ extension QueryDefinition {
         FirestoreErrorCode(.invalidArgument, message)
     }
 
-    /// Why Firestore's backend refuses this query; nil when it does not.
+    /// Why Firestore's backend refuses this query; nil when it does not. Where several rules
+    /// are broken, the one the emulator names is the first here (measured pairwise).
     func backendRefusal() -> FirestoreErrorCode? {
         let fieldFilters = filters.flatMap(\.fieldFilters)
         if fieldFilters.filter(\.op.excludes).count > 1 {
@@ -21,18 +22,15 @@ extension QueryDefinition {
            fieldFilters.contains(where: { $0.op == .in || $0.op == .arrayContainsAny }) || filters.contains(where: \.hasDisjunction) {
             return Self.refused("'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'.")
         }
+        if let refusal = fieldFilters.lazy.compactMap(Self.operandShapeRefusal).first { return refusal }
+        if let refusal = cursorRefusal(start) ?? cursorRefusal(end) { return refusal }
         let whole = QueryFilter.and(filters)
         if whole.mostArrayMembershipsPerDisjunction > 1 {
             return Self.refused("A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.")
         }
-        // The emulator judges how filters combine before each filter's operand.
-        for filter in fieldFilters {
-            if let refusal = Self.backendRefusal(of: filter) { return refusal }
-        }
-        let disjunctions = whole.disjunctionCount
-        if disjunctions > Self.maxDisjunctions {
-            return Self.refused("Too many disjunctions after normalization. Result had \(disjunctions) disjunctions which is more than the maximum of \(Self.maxDisjunctions)")
-        }
+        let onName = fieldFilters.filter(\.field.isDocumentID)
+        if onName.contains(where: \.op.isArrayMembership) { return Self.refused("the name __key__ is reserved") }
+        if onName.contains(where: { !Self.operandIsReference($0) }) { return Self.refused("__key__ filter value must be a Key") }
         var inequalityFields: [FieldPath] = []
         for filter in fieldFilters where filter.op.isInequality && !inequalityFields.contains(filter.field) {
             inequalityFields.append(filter.field)
@@ -41,27 +39,43 @@ extension QueryDefinition {
             let names = inequalityFields.map(\.backendName).joined(separator: ", ")
             return Self.refused("The query contains \(inequalityFields.count) distinct inequality fields: [\(names)]. A query may not have more than \(Self.maxInequalityFields) distinct inequality fields.")
         }
-        return orderRefusal() ?? cursorRefusal(start) ?? cursorRefusal(end)
+        let disjunctions = whole.disjunctionCount
+        if disjunctions > Self.maxDisjunctions {
+            return Self.refused("Too many disjunctions after normalization. Result had \(disjunctions) disjunctions which is more than the maximum of \(Self.maxDisjunctions)")
+        }
+        if onName.contains(where: { $0.op == .equal || $0.op == .in }),
+           !inequalityFields.isEmpty, !inequalityFields.contains(where: \.isDocumentID) {
+            return Self.refused("Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities.")
+        }
+        return orderRefusal() ?? descendingNameScanRefusal()
     }
 
-    /// A filter's operand as the backend takes it: a reference for the document's name, never
-    /// an array operator on it; an array of at most so many values for `in`, `notIn`,
-    /// `arrayContainsAny`.
-    private static func backendRefusal(of filter: FieldFilter) -> FirestoreErrorCode? {
-        if filter.field.isDocumentID {
-            if filter.op.isArrayMembership { return refused("the name __key__ is reserved") }
-            let operands: [FirestoreValue]
-            if filter.op.takesArray, case .array(let items) = filter.value { operands = items } else { operands = [filter.value] }
-            if operands.contains(where: { if case .reference = $0 { return false } else { return true } }) {
-                return refused("__key__ filter value must be a Key")
-            }
-        }
+    /// A filter's operand as `in`, `notIn` and `arrayContainsAny` take it: an array of one to
+    /// so many values.
+    private static func operandShapeRefusal(_ filter: FieldFilter) -> FirestoreErrorCode? {
         guard filter.op.takesArray else { return nil }
         guard case .array(let items) = filter.value else { return refused("'\(filter.op.protocolName)' requires an ArrayValue.") }
         if items.isEmpty { return refused("'\(filter.op.protocolName)' requires an non-empty ArrayValue.") }
         let most = filter.op == .notIn ? maxNotInValues : maxDisjunctions
         if items.count > most { return refused("'\(filter.op.protocolName)' supports up to \(most) comparison values.") }
         return nil
+    }
+
+    /// A filter on the document's name compares with references only.
+    private static func operandIsReference(_ filter: FieldFilter) -> Bool {
+        let operands: [FirestoreValue]
+        if filter.op.takesArray, case .array(let items) = filter.value { operands = items } else { operands = [filter.value] }
+        return operands.allSatisfy { if case .reference = $0 { return true } else { return false } }
+    }
+
+    /// The emulator scans names in one direction only: a served query ordered first by the
+    /// name descending, that no equality or array filter on a field narrows, is refused (the
+    /// Swift API keeps serving it; Shelf's own commands use it).
+    private func descendingNameScanRefusal() -> FirestoreErrorCode? {
+        guard !checksArguments, let first = orders.first, first.field.isDocumentID, first.descending else { return nil }
+        let narrowing: Set<FilterOperator> = [.equal, .in, .arrayContains, .arrayContainsAny]
+        if filters.flatMap(\.fieldFilters).contains(where: { !$0.field.isDocumentID && narrowing.contains($0.op) }) { return nil }
+        return FirestoreErrorCode(.failedPrecondition, "Firestore does not support descending key scans")
     }
 
     /// Each field ordered once, and nothing ordered after the document's name, the implicit

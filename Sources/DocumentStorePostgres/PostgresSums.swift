@@ -4,8 +4,9 @@ import PostgresNIO
 /// The SQL of `DocumentServer.sums`: for each field, its integers' exact sum split as
 /// `NumericSum` keeps it (`wraps * 2^64 + low`), and its doubles added up as float8 one by one
 /// in Firestore's order of the paths (an ordered aggregate: `sum(f ORDER BY
-/// shelf_name_key(path))`, see `PostgresSelectionSQL.key(isGroup:)`), as the client adds them in
-/// that order. Numbers are told apart as `DocumentJSON` reads `jsonb`'s text of them: an integer
+/// shelf_name_key(path))`, see `PostgresSelectionSQL.key(isGroup:)`); `ServerSums` takes that
+/// plain sum only where no addition rounds (`w`), since Firestore adds doubles with
+/// compensation, which `NumericSum` does on the client. Numbers are told apart as `DocumentJSON` reads `jsonb`'s text of them: an integer
 /// has no "." (no display scale) and fits 64 bits; any other number is a double, and so are the
 /// tagged NaN, ±Infinity and -0.0.
 enum PostgresSums {

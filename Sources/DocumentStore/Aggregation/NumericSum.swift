@@ -1,7 +1,8 @@
 /// A running sum as Firestore keeps one: integers exactly, even past the 64-bit range on the way
-/// (`Int64.max + 1 - 101` is still the integer `Int64.max - 100`), doubles in IEEE-754
-/// arithmetic (so NaN stays NaN and `greatestFiniteMagnitude * 2` is infinity). Values that
-/// are not numbers are skipped.
+/// (`Int64.max + 1 - 101` is still the integer `Int64.max - 100`), doubles with compensated
+/// (Kahan) summation as Google's emulator adds them (0.1 + 0.2 + 0.3 is 0.6, a sum of -0.0
+/// alone is 0.0), an infinity surviving where the compensation turns NaN. Values that are not
+/// numbers are skipped.
 struct NumericSum {
     /// How many numbers were added.
     private(set) var numbers = 0
@@ -9,8 +10,10 @@ struct NumericSum {
     /// The exact integer total is `wraps * 2^64 + low`.
     private var low: Int64 = 0
     private var wraps = 0
-    /// -0.0 so that a sum of only -0.0 stays -0.0: -0.0 + x is x for every x.
-    private var doubles: Double = -0.0
+    /// The doubles' compensated sum: `sum - compensation`; `plain` is their sum as added.
+    private var sum = 0.0, compensation = 0.0, plain = 0.0
+    /// A total of the doubles added elsewhere (`ServerSums`), instead of those three.
+    private var given: Double?
 
     init() {}
 
@@ -19,7 +22,7 @@ struct NumericSum {
     init(integers: Int, low: Int64, wraps: Int, doubles: Int, doubleTotal: Double) {
         (self.integers, self.low, self.wraps) = (integers, low, wraps)
         numbers = integers + doubles
-        self.doubles = doubleTotal
+        given = doubleTotal
     }
 
     mutating func add(_ value: FirestoreValue) {
@@ -31,7 +34,11 @@ struct NumericSum {
             integers += 1
             numbers += 1
         case .double(let double):
-            doubles += double
+            plain += double
+            let corrected = double - compensation
+            let next = sum + corrected
+            compensation = (next - sum) - corrected
+            sum = next
             numbers += 1
         default:
             break
@@ -48,6 +55,12 @@ struct NumericSum {
     /// The average as Firestore gives it: always a double, null over no numbers.
     var average: FirestoreValue {
         numbers == 0 ? .null : .double(doubleTotal / Double(numbers))
+    }
+
+    private var doubles: Double {
+        if let given { return given }
+        let compensated = sum - compensation
+        return compensated.isNaN && plain.isInfinite ? plain : compensated
     }
 
     private var doubleTotal: Double {

@@ -125,10 +125,8 @@ extension DocumentServer {
         let stored = fields.compactMap(ServerPrefilter.storedField)
         guard stored.count == fields.count else { return nil }
         selection.conditions += stored.map { .present($0) }
-        // The query's order is the paths' when it orders by nothing else, ascending.
-        let orders = query.definition.orders
         let sums = try sums(selection, fields: stored)
-        return ServerSums.results(operations, fields: fields, sums: sums, inPathOrder: orders.count == 1 && !orders[0].descending)
+        return ServerSums.results(operations, fields: fields, sums: sums)
     }
 
     package func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {

@@ -1,7 +1,7 @@
 /// The numbers of some fields, added up by a database server over a selection's documents:
 /// enough for `results` to give what `AggregateEvaluator` gives over the same documents, or to
-/// tell that it cannot (doubles added in another order than the query's, which can round
-/// otherwise).
+/// tell that it cannot (doubles whose plain sum rounds, which `NumericSum` adds with
+/// compensation).
 package struct ServerSums: Sendable, Equatable {
     /// How many documents have every field.
     package var documents: Int
@@ -35,18 +35,18 @@ package struct ServerSums: Sendable, Equatable {
             (self.doubles, self.pathOrderSum, self.orderFree, self.unreadable) = (doubles, pathOrderSum, orderFree, unreadable)
         }
 
-        /// The `NumericSum` that adding the numbers one by one in the query's order would give,
-        /// when known: `inPathOrder` tells whether that order is the paths'.
-        func numericSum(inPathOrder: Bool) -> NumericSum? {
-            guard unreadable == 0, doubles == 0 || inPathOrder || orderFree else { return nil }
-            return NumericSum(integers: integers, low: low, wraps: wraps, doubles: doubles, doubleTotal: doubles == 0 ? -0.0 : pathOrderSum)
+        /// The `NumericSum` that adding the numbers one by one would give, when known: the
+        /// server adds doubles plainly, `NumericSum` with compensation (as Firestore does), and
+        /// the two agree only where no addition rounds.
+        func numericSum() -> NumericSum? {
+            guard unreadable == 0, doubles == 0 || orderFree else { return nil }
+            return NumericSum(integers: integers, low: low, wraps: wraps, doubles: doubles, doubleTotal: doubles == 0 ? 0.0 : pathOrderSum)
         }
     }
 
     /// `AggregateEvaluator`'s results from these sums (`fields[i]` being `fields` of the
     /// query's), or nil when they cannot be told exactly.
-    static func results(_ operations: [AggregateField.Operation], fields: [FieldPath], sums: ServerSums,
-                        inPathOrder: Bool) -> [AggregateField.Operation: FirestoreValue]? {
+    static func results(_ operations: [AggregateField.Operation], fields: [FieldPath], sums: ServerSums) -> [AggregateField.Operation: FirestoreValue]? {
         var results: [AggregateField.Operation: FirestoreValue] = [:]
         for operation in operations {
             guard let field = operation.field else {
@@ -54,7 +54,7 @@ package struct ServerSums: Sendable, Equatable {
                 continue
             }
             guard let index = fields.firstIndex(of: field), index < sums.fields.count,
-                  let sum = sums.fields[index].numericSum(inPathOrder: inPathOrder) else { return nil }
+                  let sum = sums.fields[index].numericSum() else { return nil }
             results[operation] = operation == .sum(field) ? sum.total : sum.average
         }
         return results

@@ -29,12 +29,25 @@ final class AggregateEvaluatorTests: XCTestCase {
     }
 
     func testDoublesFollowIEEE754() {
-        XCTAssertEqual(sum([.double(-0.0)]).total, .double(-0.0), "a sum of -0.0 alone keeps its sign")
         XCTAssertEqual(sum([.double(0.1), .double(0.2)]).total, .double(0.1 + 0.2))
         XCTAssertEqual(sum([.double(.nan), .integer(1)]).total, .double(.nan))
         XCTAssertEqual(sum([.double(.infinity), .integer(.max), .integer(.max)]).total, .double(.infinity))
         XCTAssertEqual(sum([.integer(3), .double(0.5)]).average, .double(1.75))
         XCTAssertEqual(sum([.integer(2), .integer(4)]).average, .double(3))
+    }
+
+    /// As Google's emulator adds doubles (measured): with Kahan's compensation, from +0.0, an
+    /// infinity kept where the compensation alone turns NaN.
+    func testDoublesAddUpWithCompensationAsTheEmulatorAddsThem() {
+        XCTAssertEqual(sum([.double(0.1), .double(0.2), .double(0.3)]).total, .double(0.6))
+        XCTAssertEqual(sum([.double(1e16), .double(1), .double(1), .double(1), .double(1)]).total, .double(1.0000000000000004e16))
+        guard case .double(let zero) = sum([.double(-0.0), .double(-0.0)]).total else { return XCTFail("a double") }
+        XCTAssertEqual(zero.sign, .plus, "a sum of -0.0 alone is 0.0")
+        XCTAssertEqual(sum([.double(.infinity), .double(1)]).total, .double(.infinity))
+        XCTAssertEqual(sum([.double(1e308), .double(1e308), .double(-1e308)]).total, .double(.infinity))
+        XCTAssertEqual(sum([.double(.infinity), .double(-.infinity)]).total, .double(.nan))
+        XCTAssertEqual(sum([.double(0.1), .integer(1), .double(0.2)]).total, .double(1.3), "integers apart, exactly")
+        XCTAssertEqual(sum([.double(0.1), .double(0.2), .double(0.3)]).average, .double(0.6 / 3))
     }
 
     func testOnlyDocumentsWithEveryAggregatedFieldTakePart() {

@@ -115,7 +115,7 @@ struct WireQuery {
     func results() async throws -> [DocumentSnapshot] {
         if limit == 0 {
             // Nothing to read, but a query Firestore refuses is refused all the same.
-            if let refusal = storeQuery?.refusal { throw WireError.invalidArgument(refusal) }
+            try storeQuery?.checkRunnable()
             return []
         }
         var documents: [DocumentSnapshot]

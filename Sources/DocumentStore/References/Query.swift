@@ -194,7 +194,7 @@ public class Query: @unchecked Sendable, Hashable {
     // MARK: Reading
 
     /// Throws why this query cannot be run.
-    func checkRunnable() throws {
+    package func checkRunnable() throws {
         if let invalid { throw publicError(invalid) }
         if let refused = definition.backendRefusal() { throw refused }
         if let refused = firestore.backend.refusal(of: definition) { throw refused }

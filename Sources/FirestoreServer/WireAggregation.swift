@@ -46,6 +46,12 @@ struct WireAggregation {
         }
         let target = try query.query(for: "aggregating")
         var results: [String: Google_Firestore_V1_Value] = [:]
+        if query.limit == 0 {
+            // Over no document, but a query Firestore refuses is refused all the same.
+            _ = try await target.aggregate(fields.map(\.field)).getAggregation(source: .server)
+            for (alias, field, _) in fields { results[alias] = values.wire(field.valueOverNoDocuments) }
+            return results
+        }
         // Together, as Firestore computes them: a document missing one of the fields is left
         // out of every result. A count with `up_to` counts on its own, cut at its bound.
         let together = fields.filter { $0.upTo == nil }

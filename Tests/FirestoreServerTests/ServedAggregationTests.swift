@@ -73,4 +73,38 @@ final class ServedAggregationTests: XCTestCase {
             XCTAssertEqual(result, ["c": .integer(0), "all": .integer(8)], "\(served.backend)")
         }
     }
+
+    func testALimitOfZeroAggregatesNoDocument() async throws {
+        try await ServedStore.eachBackend { served in
+            try await Self.addNumbers(served)
+            let result = try await served.aggregate(Self.limited(0), [.count("c"), .sum("s", of: "x"), .average("a", of: "x")])
+            XCTAssertEqual(result, ["c": .integer(0), "s": .integer(0), "a": .null], "\(served.backend)")
+        }
+    }
+
+    /// The query's own refusals come first, its cursors judged on its own orders; then the
+    /// fields a sum orders by, which cannot come after an ordered name (an inequality on it too).
+    func testTheQuerysRefusalsComeBeforeTheAggregationsOrders() async throws {
+        try await ServedStore.with(.folder) { served in
+            try await Self.addNumbers(served)
+            var cursor = Google_Firestore_V1_Cursor()
+            cursor.values = [.integer(1)]
+            var started = Self.limited()
+            started.startAt = cursor
+            var tooManyIn = Self.limited().ordered("__name__")
+            tooManyIn.where = .field("y", .in, .array((0..<31).map { .integer(Int64($0)) }))
+            let name = Google_Firestore_V1_Value.reference(served.name("numbers/c"))
+            let cases: [(Google_Firestore_V1_StructuredQuery, String)] = [
+                (started, "Cursor has too many values."),
+                (tooManyIn, "'IN' supports up to 30 comparison values."),
+                (Self.limited().filtered("__name__", .lessThan, name),
+                 "This query requires an index that has fields [x] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."),
+            ]
+            for (query, message) in cases {
+                let failure = await status { try await served.aggregate(query, [.sum("s", of: "x")]) }
+                XCTAssertEqual(failure?.0, .invalidArgument, message)
+                XCTAssertEqual(failure?.1, message)
+            }
+        }
+    }
 }

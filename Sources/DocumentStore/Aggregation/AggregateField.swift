@@ -21,6 +21,13 @@ public final class AggregateField: Hashable, CustomStringConvertible, @unchecked
     }
 
     let operation: Operation
+
+    /// What it is over no documents (0, 0, null), for a server to answer a query limited to
+    /// none without reading.
+    package var valueOverNoDocuments: FirestoreValue {
+        AggregateEvaluator.evaluate([operation], over: [])[operation] ?? .null
+    }
+
     /// Why the field, given as text, is not a path Firestore takes; nil when it is.
     let invalid: String?
 

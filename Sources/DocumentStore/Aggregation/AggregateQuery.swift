@@ -35,6 +35,9 @@ public final class AggregateQuery: @unchecked Sendable {
     package func readSnapshot() throws -> AggregateQuerySnapshot {
         let operations: [AggregateField.Operation]
         do { operations = try validated() } catch { throw publicError(error) }
+        // The query's own refusals first, judged on its own orders (a cursor longer than them
+        // is refused, though the aggregation orders by its fields too), as the emulator does.
+        if let refused = self.query.definition.backendRefusal() { throw refused }
         let query = try aggregated(over: operations)
         // The backend computes from the definition alone: the query's own refusals come first.
         try query.checkRunnable()
@@ -81,7 +84,9 @@ public final class AggregateQuery: @unchecked Sendable {
         fields.subtract(orders.map(\.field))
         if !fields.isEmpty {
             let sorted = fields.sorted(by: FieldPath.precedes)
-            if definition.explicitOrders.contains(where: \.field.isDocumentID) {
+            // The name is ordered explicitly, or by an inequality on it: the fields would come after.
+            if definition.explicitOrders.contains(where: \.field.isDocumentID)
+                || definition.filters.flatMap(\.fieldFilters).contains(where: { $0.field.isDocumentID && $0.op.isInequality }) {
                 throw publicError(DocumentStoreError.invalidCall("This query requires an index that has fields [\(sorted.map(\.description).joined(separator: ", "))] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."))
             }
             let descending = definition.explicitOrders.last?.descending ?? false

@@ -97,6 +97,8 @@ final class ServedAggregationTests: XCTestCase {
             let cases: [(Google_Firestore_V1_StructuredQuery, String)] = [
                 (started, "Cursor has too many values."),
                 (tooManyIn, "'IN' supports up to 30 comparison values."),
+                (Self.limited().ordered("__name__").ordered("y"),
+                 "This query requires an index that has fields [x] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."),
                 (Self.limited().filtered("__name__", .lessThan, name),
                  "This query requires an index that has fields [x] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."),
             ]

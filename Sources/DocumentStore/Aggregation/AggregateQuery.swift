@@ -36,8 +36,9 @@ public final class AggregateQuery: @unchecked Sendable {
         let operations: [AggregateField.Operation]
         do { operations = try validated() } catch { throw publicError(error) }
         // The query's own refusals first, judged on its own orders (a cursor longer than them
-        // is refused, though the aggregation orders by its fields too), as the emulator does.
-        if let refused = self.query.definition.backendRefusal() { throw refused }
+        // is refused, though the aggregation orders by its fields too), as the emulator does;
+        // the orders' rules after the aggregation's.
+        if let refused = self.query.definition.refusalBeforeOrders() { throw refused }
         let query = try aggregated(over: operations)
         // The backend computes from the definition alone: the query's own refusals come first.
         try query.checkRunnable()

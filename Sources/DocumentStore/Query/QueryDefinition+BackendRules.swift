@@ -14,6 +14,12 @@ extension QueryDefinition {
     /// Why Firestore's backend refuses this query; nil when it does not. Where several rules
     /// are broken, the one the emulator names is the first here (measured pairwise).
     func backendRefusal() -> FirestoreErrorCode? {
+        refusalBeforeOrders() ?? orderRefusal() ?? descendingNameScanRefusal()
+    }
+
+    /// The rules judged before the orders: an aggregation's own check (its fields after an
+    /// ordered name, `AggregateQuery.aggregated`) comes between, as the emulator judges them.
+    func refusalBeforeOrders() -> FirestoreErrorCode? {
         let fieldFilters = filters.flatMap(\.fieldFilters)
         if fieldFilters.filter(\.op.excludes).count > 1 {
             return Self.refused("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
@@ -47,7 +53,7 @@ extension QueryDefinition {
            !inequalityFields.isEmpty, !inequalityFields.contains(where: \.isDocumentID) {
             return Self.refused("Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities.")
         }
-        return orderRefusal() ?? descendingNameScanRefusal()
+        return nil
     }
 
     /// A filter's operand as `in`, `notIn` and `arrayContainsAny` take it: an array of one to

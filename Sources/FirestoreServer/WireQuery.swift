@@ -155,6 +155,34 @@ struct WireQuery {
         }
     }
 
+    /// Firestore's backend (Google's emulator, measured) takes a null or NaN operand of a field
+    /// filter as equal to nothing: the filter matches no document, `!= NaN` every value but
+    /// null; such items of an `in`, `array-contains-any` or `not-in` list are dropped, and a
+    /// `not-in` list holding null matches nothing. (Firebase's SDKs send `== null` and `== NaN`
+    /// as unary filters, which match them.) Nothing is matched as `== [[]]`: no document holds
+    /// an array in an array.
+    private static func withoutNullOrNaN(_ op: FilterOperator, _ value: FirestoreValue) -> (FilterOperator, Any) {
+        func void(_ value: FirestoreValue) -> Bool {
+            if case .null = value { return true }
+            if case .double(let double) = value { return double.isNaN }
+            return false
+        }
+        let nothing: (FilterOperator, Any) = (.equal, FirestoreValue.array([.array([])]))
+        switch op {
+        case .in, .arrayContainsAny, .notIn:
+            guard case .array(let items) = value, items.contains(where: void) else { return (op, value) }
+            if op == .notIn, items.contains(.null) { return nothing }
+            let kept = items.filter { !void($0) }
+            if !kept.isEmpty { return (op, FirestoreValue.array(kept)) }
+            return op == .notIn ? (.notEqual, NSNull()) : nothing
+        case .notEqual:
+            guard void(value) else { return (op, value) }
+            return value == .null ? nothing : (.notEqual, NSNull())
+        default:
+            return void(value) ? nothing : (op, value)
+        }
+    }
+
     private static func filter(_ wire: Google_Firestore_V1_StructuredQuery.Filter, values: WireValues) throws(WireError) -> Filter {
         switch wire.filterType {
         case nil:
@@ -171,7 +199,7 @@ struct WireQuery {
             }
         case .fieldFilter(let fieldFilter):
             let path = try FieldPathText.parse(fieldFilter.field.fieldPath, field: "where.field_filter.field")
-            let op: FilterOperator
+            var op: FilterOperator
             switch fieldFilter.op {
             case .lessThan: op = .lessThan
             case .lessThanOrEqual: op = .lessThanOrEqual
@@ -193,6 +221,9 @@ struct WireQuery {
                 })
             } else {
                 value = try values.operand(fieldFilter.value, field: "where.field_filter.value")
+            }
+            if path != FieldPath.documentID(), let operand = value as? FirestoreValue {
+                (op, value) = Self.withoutNullOrNaN(op, operand)
             }
             if case .array(let items)? = value as? FirestoreValue, [.in, .notIn, .arrayContainsAny].contains(op) {
                 value = items.map { item -> Any in if case .reference(let reference) = item { return reference } else { return item } }

@@ -157,4 +157,30 @@ final class ServedQueryValidationTests: XCTestCase {
             XCTAssertEqual(write?.0, .invalidArgument)
         }
     }
+
+    /// A null or NaN operand of a field filter equals nothing, as Google's emulator takes it
+    /// (measured); the unary filters still match null and NaN.
+    func testANullOrNaNOperandOfAFieldFilterEqualsNothing() async throws {
+        try await ServedStore.eachBackend { served in
+            try await served.commit([served.set("c/n", ["a": .null]), served.set("c/x", ["a": .integer(1)]),
+                                     served.set("c/nan", ["a": .double(.nan)]), served.set("c/none", [:])])
+            let c = Query.collection("c")
+            var isNull = c
+            isNull.where = Self.unary("a", .isNull)
+            let cases: [(Query, [String])] = [
+                (c.filtered("a", .equal, .null), []),
+                (c.filtered("a", .notEqual, .null), []),
+                (c.filtered("a", .notEqual, .double(.nan)), ["nan", "x"]),
+                (c.filtered("a", .greaterThan, .double(.nan)), []),
+                (c.filtered("a", .greaterThanOrEqual, .null).ordered("__name__"), []),
+                (c.filtered("a", .in, .array([.null, .integer(1)])), ["x"]),
+                (c.filtered("a", .notIn, .array([.double(.nan), .integer(1)])), ["nan"]),
+                (c.filtered("a", .notIn, .array([.null, .integer(1)])), []),
+                (isNull, ["n"]),
+            ]
+            for (query, expected) in cases {
+                assertSame(try await served.run(query), expected, "\(query.where); \(served.backend)")
+            }
+        }
+    }
 }

@@ -62,8 +62,10 @@ struct WireQuery {
             under = nil
             lockKey = .collection((parentPath + [from.collectionID]).joined(separator: "/"))
         }
+        var sent: Query?
         if wire.hasWhere {
-            query = query.whereFilter(try Self.filter(wire.where, values: values))
+            sent = query.whereFilter(try Self.filter(wire.where, values: values, asSent: true))
+            query = query.whereFilter(try Self.filter(wire.where, values: values, asSent: false))
         }
         for (index, order) in wire.orderBy.enumerated() {
             let field = try FieldPathText.parse(order.field.fieldPath, field: "order_by[\(index)].field")
@@ -81,6 +83,7 @@ struct WireQuery {
             let position = try Self.position(wire.endAt, values: values, field: "end_at")
             query = wire.endAt.before ? query.end(before: position) : query.end(at: position)
         }
+        if let sent { query = query.judgingFilters(as: sent) }
         unwindowedQuery = query
         (offset, limit) = try Self.offsetAndLimit(wire)
         // The store skips and limits only when nothing is taken out after it.
@@ -183,12 +186,13 @@ struct WireQuery {
         }
     }
 
-    private static func filter(_ wire: Google_Firestore_V1_StructuredQuery.Filter, values: WireValues) throws(WireError) -> Filter {
+    /// The filter to run, or `asSent`, as the client sent it, for the backend's rules to judge.
+    private static func filter(_ wire: Google_Firestore_V1_StructuredQuery.Filter, values: WireValues, asSent: Bool) throws(WireError) -> Filter {
         switch wire.filterType {
         case nil:
             throw .invalidArgument("where: a filter must be a field, unary or composite filter")
         case .compositeFilter(let composite):
-            let filters = try composite.filters.map { filter throws(WireError) in try Self.filter(filter, values: values) }
+            let filters = try composite.filters.map { filter throws(WireError) in try Self.filter(filter, values: values, asSent: asSent) }
             if filters.isEmpty && composite.op == .or {
                 throw .invalidArgument("Composite filter must have at least one sub-filter.")
             }
@@ -222,7 +226,7 @@ struct WireQuery {
             } else {
                 value = try values.operand(fieldFilter.value, field: "where.field_filter.value")
             }
-            if path != FieldPath.documentID(), let operand = value as? FirestoreValue {
+            if !asSent, path != FieldPath.documentID(), let operand = value as? FirestoreValue {
                 (op, value) = Self.withoutNullOrNaN(op, operand)
             }
             if case .array(let items)? = value as? FirestoreValue, [.in, .notIn, .arrayContainsAny].contains(op) {

@@ -181,6 +181,18 @@ final class ServedQueryValidationTests: XCTestCase {
             for (query, expected) in cases {
                 assertSame(try await served.run(query), expected, "\(query.where); \(served.backend)")
             }
+            // The rules on how filters combine judge them as sent.
+            let refused: [(Query, String)] = [
+                (c.filtered("a", .in, .array([.null] + (0..<30).map { .integer(Int64($0)) })), "'IN' supports up to 30 comparison values."),
+                (Self.whereFilter(.composite(.and, [.field("a", .notEqual, .null), .field("b", .notEqual, .integer(1))])),
+                 "Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query."),
+                (Self.whereFilter(.composite(.or, [.field("a", .notIn, .array([.null])), .field("b", .equal, .integer(1))])),
+                 "'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'."),
+            ]
+            for (query, message) in refused {
+                let answer = await status { try await served.run(query) }
+                XCTAssertEqual(answer?.1, message, "\(served.backend)")
+            }
         }
     }
 }

@@ -17,9 +17,18 @@ extension QueryDefinition {
         refusalBeforeOrders() ?? orderRefusal() ?? descendingNameScanRefusal()
     }
 
+    /// As sent: the filters' rules judge the filters the client sent (`sentFilters`).
+    private var asSent: QueryDefinition {
+        guard let sentFilters else { return self }
+        var sent = self
+        (sent.filters, sent.sentFilters) = (sentFilters, nil)
+        return sent
+    }
+
     /// The rules judged before the orders: an aggregation's own check (its fields after an
     /// ordered name, `AggregateQuery.aggregated`) comes between, as the emulator judges them.
     func refusalBeforeOrders() -> FirestoreErrorCode? {
+        if sentFilters != nil { return asSent.refusalBeforeOrders() }
         let fieldFilters = filters.flatMap(\.fieldFilters)
         if fieldFilters.filter(\.op.excludes).count > 1 {
             return Self.refused("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")

@@ -28,6 +28,9 @@ package struct QueryDefinition: Sendable {
     /// query `shelf serve` was sent, which only Firestore's backend rules judge
     /// (`backendRefusal`), in its words. Not part of the query's identity.
     package var checksArguments = true
+    /// The filters as a client sent them, when the query runs others: the backend's rules on
+    /// filters judge these (`backendRefusal`). Not part of the query's identity.
+    package var sentFilters: [QueryFilter]?
 
     /// The orders the results follow: the explicit ones, then every inequality field not
     /// already ordered (in field order), then the document id, each in the direction of the

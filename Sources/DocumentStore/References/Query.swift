@@ -47,6 +47,15 @@ public class Query: @unchecked Sendable, Hashable {
         return Query(firestore: firestore, definition: definition, invalid: invalid)
     }
 
+    /// Ours: this query with the backend's rules on how filters combine judged on `sent`'s
+    /// filters, the ones a client sent, where this one runs others (`shelf serve`'s null and NaN
+    /// operands, which equal nothing).
+    package func judgingFilters(as sent: Query) -> Query {
+        var definition = definition
+        definition.sentFilters = sent.definition.filters
+        return Query(firestore: firestore, definition: definition, invalid: invalid ?? sent.invalid)
+    }
+
     public static func == (a: Query, b: Query) -> Bool {
         a.firestore === b.firestore && a.definition == b.definition && a.invalid.map { "\($0)" } == b.invalid.map { "\($0)" }
     }

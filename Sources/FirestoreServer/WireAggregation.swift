@@ -55,12 +55,20 @@ struct WireAggregation {
         // Together, as Firestore computes them: a document missing one of the fields is left
         // out of every result. A count with `up_to` counts on its own, cut at its bound.
         let together = fields.filter { $0.upTo == nil }
+        var counted: Int64?
         if !together.isEmpty {
-            let snapshot = try await target.aggregate(together.map(\.field)).getAggregation(source: .server)
+            // A count with `up_to` beside them counts the same documents, cut at its bound.
+            let all = AggregateField.count()
+            let snapshot = try await target.aggregate(together.map(\.field) + [all]).getAggregation(source: .server)
             for (alias, field, _) in together { results[alias] = values.wire(snapshot.value(of: field) ?? .null) }
+            if case .integer(let count)? = snapshot.value(of: all) { counted = count }
         }
         for (alias, field, upTo) in fields {
             guard let upTo else { continue }
+            if let counted {
+                results[alias] = values.wire(.integer(min(upTo, counted)))
+                continue
+            }
             guard upTo > 0 else {
                 results[alias] = values.wire(.integer(0))
                 continue

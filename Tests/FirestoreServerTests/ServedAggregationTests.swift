@@ -74,6 +74,17 @@ final class ServedAggregationTests: XCTestCase {
         }
     }
 
+    /// Every aggregation of a request takes the same documents: those holding the summed field.
+    func testACountUpToBesideAnAverageCountsTheDocumentsTheAverageTakes() async throws {
+        try await ServedStore.eachBackend { served in
+            try await Self.addNumbers(served)
+            var upTo = Aggregation.count("c")
+            upTo.count.upTo.value = 10
+            let result = try await served.aggregate(Self.limited(), [upTo, .average("a", of: "x")])
+            XCTAssertEqual(result["c"], .integer(7), "h has no x; \(served.backend)")
+        }
+    }
+
     func testALimitOfZeroAggregatesNoDocument() async throws {
         try await ServedStore.eachBackend { served in
             try await Self.addNumbers(served)
@@ -107,6 +118,8 @@ final class ServedAggregationTests: XCTestCase {
                 XCTAssertEqual(failure?.0, .invalidArgument, message)
                 XCTAssertEqual(failure?.1, message)
             }
+            let scan = await status { try await served.aggregate(Self.limited().ordered("__name__", descending: true), [.sum("s", of: "x")]) }
+            XCTAssertEqual(scan?.0, .failedPrecondition, "before the summed field's order")
         }
     }
 }

@@ -38,7 +38,8 @@ public final class AggregateQuery: @unchecked Sendable {
         // The query's own refusals first, judged on its own orders (a cursor longer than them
         // is refused, though the aggregation orders by its fields too), as the emulator does;
         // the orders' rules after the aggregation's.
-        if let refused = self.query.definition.refusalBeforeOrders() { throw refused }
+        let definition = self.query.definition
+        if let refused = definition.refusalBeforeOrders() ?? definition.descendingNameScanRefusal() { throw refused }
         let query = try aggregated(over: operations)
         // The backend computes from the definition alone: the query's own refusals come first.
         try query.checkRunnable()

@@ -86,7 +86,7 @@ extension QueryDefinition {
     /// The emulator scans names in one direction only: a served query ordered first by the
     /// name descending, that no equality or array filter on a field narrows, is refused (the
     /// Swift API keeps serving it; Shelf's own commands use it).
-    private func descendingNameScanRefusal() -> FirestoreErrorCode? {
+    func descendingNameScanRefusal() -> FirestoreErrorCode? {
         guard !checksArguments, let first = orders.first, first.field.isDocumentID, first.descending else { return nil }
         let narrowing: Set<FilterOperator> = [.equal, .in, .arrayContains, .arrayContainsAny]
         if filters.flatMap(\.fieldFilters).contains(where: { !$0.field.isDocumentID && narrowing.contains($0.op) }) { return nil }

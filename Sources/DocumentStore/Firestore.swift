@@ -51,6 +51,7 @@ public final class Firestore: @unchecked Sendable {
         var watchers: [WatchKey: Watcher] = [:]
         var writeErrorHandler: (@Sendable (Error) -> Void)?
         var isTerminated = false
+        var showsPendingWrites = true
         /// The store's own app, the one it was opened for, or the default app (`configure`).
         var app: FirebaseApp
     }
@@ -156,22 +157,43 @@ public final class Firestore: @unchecked Sendable {
         let owner = owner ?? .youngest()
         defer { transactionLocks.release(owner.id) }
         try transactionLocks.lock(TransactionLocks.keys(writing: writes.map(\.path.description)), for: owner, committing: true, inStorage: inTransaction)
-        return try committing { try backend.commit(writes, expecting: expected, store: self) }
+        return try committing(writes) { try backend.commit(writes, expecting: expected, store: self) }
     }
 
     /// Commits writes made ready ahead (`WriteBatch.prepare`), as `commit` does but without
     /// locks: a bulk writer (`shelf generate`, `export`) would take one per document, and a
     /// transaction that read one of them still fails its commit's check and runs again.
     func commit(_ prepared: PreparedCommit) throws {
-        _ = try committing { try backend.commit(prepared, store: self) }
+        _ = try committing(prepared.writes) { try backend.commit(prepared, store: self) }
     }
 
-    /// Both commits: refused once the store is terminated, and the watchers told.
-    private func committing(_ write: () throws -> [WrittenDocument]) throws -> [WrittenDocument] {
+    /// Both commits: refused once the store is terminated. The watchers of the documents are
+    /// told before and after, to show the write pending, then committed (`Watcher+LocalCommits`);
+    /// one that started meanwhile, or every one when the store shows no pending writes, looks.
+    private func committing(_ writes: [DocumentWrite], _ write: () throws -> [WrittenDocument]) throws -> [WrittenDocument] {
         if state.withLock({ $0.isTerminated }) { throw terminatedError }
-        let written = try write()
-        didWrite(written.map(\.path))
+        let paths = writes.map(\.path)
+        let showing = showsPendingWrites && writes.contains(where: \.isLocalWrite) ? watchers(following: paths) : []
+        for watcher in showing { watcher.willCommit(paths) }
+        let written: [WrittenDocument]
+        do {
+            written = try write()
+        } catch {
+            for watcher in showing { watcher.didNotCommit(paths) }
+            throw error
+        }
+        for watcher in showing { watcher.committed(written, of: writes) }
+        for watcher in watchers(following: written.map(\.path)) where !showing.contains(where: { $0 === watcher }) {
+            watcher.wrote(written.map(\.path))
+        }
         return written
+    }
+
+    /// False for a store whose writes are not this program's own (`shelf serve`'s, which
+    /// commits its clients' writes): its listeners get every write committed only.
+    package var showsPendingWrites: Bool {
+        get { state.withLock { $0.showsPendingWrites } }
+        set { state.withLock { $0.showsPendingWrites = newValue } }
     }
 
     /// True when the folder cannot be written; writes will fail with a clear error.
@@ -356,17 +378,17 @@ public final class Firestore: @unchecked Sendable {
     /// How many watchers are polling; zero once every listener is removed.
     var activeWatcherCount: Int { state.withLock { $0.watchers.count } }
 
-    /// A write through the store is delivered at once rather than on the next tick.
-    private func didWrite(_ paths: [ResourcePath]) {
+    /// The watchers that may follow the documents at `paths`: a write through the store is
+    /// delivered to them at once rather than on the next tick.
+    private func watchers(following paths: [ResourcePath]) -> [Watcher] {
         // A bulk writer (`shelf generate`) has no listener: nothing to work out for 500 paths.
-        guard !state.withLock({ $0.watchers.isEmpty }) else { return }
+        guard !state.withLock({ $0.watchers.isEmpty }) else { return [] }
         var keys = Set(paths.map { WatchKey.document($0) })
         for collection in Set(paths.map(\.parent)) {
             keys.insert(.collection(collection))
             keys.insert(.collectionGroup(collection.last))
         }
         // A query followed on its own (a window on a server) is woken by its collection's writes.
-        let watchers = state.withLock { state in state.watchers.filter { keys.contains($0.key.broadened) }.map(\.value) }
-        for watcher in watchers { watcher.wrote(paths) }
+        return state.withLock { state in state.watchers.filter { keys.contains($0.key.broadened) }.map(\.value) }
     }
 }

@@ -40,7 +40,7 @@ extension RemoteBackend {
     private func commitWithoutReading(_ writes: [DocumentWrite], store: Firestore) throws -> [WrittenDocument] {
         let staged = try CommitPlan.apply(writes, at: Timestamp(), store: store, current: { path in try self.document(at: path, store: store) },
                                           updated: { path in try self.documentTimes([path]).first??.updated })
-        return try send(staged, stamping: Self.stampedFields(writes), transaction: nil, store: store)
+        return try send(staged, of: writes, transaction: nil, store: store)
     }
 
     private func commitReading(_ paths: [ResourcePath], _ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument],
@@ -52,7 +52,7 @@ extension RemoteBackend {
         do {
             let staged = try CommitPlan.apply(writes, expecting: expected, at: Timestamp(), store: store, current: { read.documents[$0] ?? .missing },
                                               updated: { read.times[$0]?.updated })
-            return try send(staged, stamping: Self.stampedFields(writes), transaction: transaction, store: store)
+            return try send(staged, of: writes, transaction: transaction, store: store)
         } catch let error as NSError where error.domain == FirestoreErrorDomain {
             throw error  // the server's answer to the commit: the transaction is over
         } catch {
@@ -61,56 +61,65 @@ extension RemoteBackend {
         }
     }
 
-    /// The fields of each document that the commit's `serverTimestamp()`s stamp: those of the
-    /// writes after the last one that replaced the document (a set, a delete).
-    private static func stampedFields(_ writes: [DocumentWrite]) -> [ResourcePath: [FieldPath]] {
-        var stamped: [ResourcePath: [FieldPath]] = [:]
-        for write in writes {
-            if !write.readsCurrent { stamped[write.path] = [] }
-            // Once each: one transform per field, as the SDKs send them (two writes of a batch may stamp the same field).
-            for field in write.serverTimestampFields where !(stamped[write.path]?.contains(field) ?? false) {
-                stamped[write.path, default: []].append(field)
+    /// Each document `writes` made as a whole (`update` without a mask) or a delete, with its
+    /// stamped fields that still hold a timestamp (a later write may have put another value
+    /// there) given the server's time, and, where the commit's first write of it was an
+    /// update, Firestore's `exists: true` precondition, as Firebase's SDKs send it: the server
+    /// refuses it (`NOT_FOUND`) if the document is gone, rather than making it again. Each
+    /// comes back as the server stored it (its stamps the server's), with its update time.
+    func send(_ staged: [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)], of writes: [DocumentWrite],
+              transaction: Data?, store: Firestore) throws -> [WrittenDocument] {
+        let documents = RemoteDocuments(address: address, store: store)
+        let stamped = DocumentWrite.stampedFields(writes)
+        let mustExist = DocumentWrite.documentsThatMustExist(writes)
+        let sentStamps = staged.map { path, document, _ in
+            (stamped[path] ?? []).filter { field in
+                if case .timestamp = document.fields?.value(at: field.segments) { true } else { false }
             }
         }
-        return stamped
-    }
-
-    /// Each document as a whole (`update` without a mask) or a delete, with its stamped fields
-    /// that still hold a timestamp (a later write may have put another value there) given the
-    /// server's time; each with the update time the server gave it.
-    private func send(_ staged: [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)], stamping stamped: [ResourcePath: [FieldPath]],
-                      transaction: Data?, store: Firestore) throws -> [WrittenDocument] {
-        let documents = RemoteDocuments(address: address, store: store)
         var request = Google_Firestore_V1_CommitRequest()
         request.database = address.databaseName
         if let transaction { request.transaction = transaction }
-        request.writes = staged.map { path, document, _ in
+        request.writes = zip(staged, sentStamps).map { staged, stamps in
             var write = Google_Firestore_V1_Write()
-            if let fields = document.fields {
-                write.update.name = documents.name(of: path)
+            if mustExist.contains(staged.path) { write.currentDocument.exists = true }
+            if let fields = staged.document.fields {
+                write.update.name = documents.name(of: staged.path)
                 write.update.fields = documents.values.wire(fields)
-                write.updateTransforms = (stamped[path] ?? []).filter { field in
-                    if case .timestamp = fields.value(at: field.segments) { true } else { false }
-                }.map { field in
+                write.updateTransforms = stamps.map { field in
                     var transform = Google_Firestore_V1_DocumentTransform.FieldTransform()
                     transform.fieldPath = FieldPathText.text(field)
                     transform.setToServerValue = .requestTime
                     return transform
                 }
             } else {
-                write.delete = documents.name(of: path)
+                write.delete = documents.name(of: staged.path)
             }
             return write
         }
         let what = staged.count == 1 ? "writing \(staged[0].path)" : "committing \(staged.count) writes"
         let response = try connection.wait(what) { [request] client, options in try await client.commit(request, options: options) }
         return staged.enumerated().map { index, written in
-            guard written.document.fields != nil, index < response.writeResults.count, response.writeResults[index].hasUpdateTime else {
-                return WrittenDocument(path: written.path, updateTime: nil)
+            guard let fields = written.document.fields, index < response.writeResults.count, response.writeResults[index].hasUpdateTime else {
+                return WrittenDocument(path: written.path, document: written.document, updateTime: nil)
             }
-            let time = response.writeResults[index].updateTime
-            return WrittenDocument(path: written.path, updateTime: Timestamp(seconds: time.seconds, nanoseconds: time.nanos))
+            let result = response.writeResults[index]
+            let stored = Self.stamped(fields, sentStamps[index], with: result.transformResults, documents)
+            return WrittenDocument(path: written.path, document: .fields(stored),
+                                   updateTime: Timestamp(seconds: result.updateTime.seconds, nanoseconds: result.updateTime.nanos))
         }
+    }
+
+    /// `fields` with each of `stamps` holding the server's value for it, as the server stored them.
+    private static func stamped(_ fields: Fields, _ stamps: [FieldPath], with results: [Google_Firestore_V1_Value],
+                                _ documents: RemoteDocuments) -> Fields {
+        guard !stamps.isEmpty, stamps.count == results.count else { return fields }
+        var dictionary = fields.dictionary
+        for (field, result) in zip(stamps, results) {
+            guard let value = try? documents.values.value(result, field: FieldPathText.text(field)) else { continue }
+            try? FieldConversion.setValue(at: field.segments[...], in: &dictionary) { _ in value }
+        }
+        return Fields(dictionary)
     }
 
     /// Ends a transaction the commit will not use; a failure here changes nothing (the server

@@ -31,11 +31,18 @@ final class ServedDatabases: Sendable {
         self.owner = Locked(owner)
         self.open = { url in
             let store = try open(url)
-            try? store.keepPastVersions()
+            Self.prepare(store)
             return store
         }
-        // Reads at a past time need the versions; a store that cannot keep them refuses those.
-        try? home.keepPastVersions()
+        Self.prepare(home)
+    }
+
+    /// Readies a served store: reads at a past time need its versions (a store that cannot
+    /// keep them refuses those reads); it commits its clients' writes, which none of its
+    /// listeners shows pending.
+    private static func prepare(_ store: Firestore) {
+        try? store.keepPastVersions()
+        store.showsPendingWrites = false
     }
 
     /// Stores beside `store`, at `location`, opened with `settings`, as the API's

@@ -143,7 +143,7 @@ final class FirebaseAPILanguageModeTests: XCTestCase {
                 case .modified, .removed: break
                 }
             }
-            XCTAssertFalse(snapshot.metadata.hasPendingWrites)
+            XCTAssertFalse(snapshot.metadata.isFromCache)
         }
         db.document("cities/SF").setData(["name": "San Francisco"])
         wait(for: [seen], timeout: 10)

@@ -84,14 +84,17 @@ package protocol StorageBackend: AnyObject, Sendable {
     func close()
 }
 
-/// A document a commit wrote, with the update time the commit gave it (nil: deleted), which
-/// is this write's own even if another commit follows at once.
+/// A document a commit wrote: what it stored (`.missing`: deleted), which the store's own
+/// listeners are shown first as a pending write, and the update time the commit gave it (nil:
+/// deleted), which is this write's own even if another commit follows at once.
 package struct WrittenDocument: Sendable {
     package let path: ResourcePath
+    package let document: StoredDocument
     package let updateTime: Timestamp?
 
-    package init(path: ResourcePath, updateTime: Timestamp?) {
+    package init(path: ResourcePath, document: StoredDocument, updateTime: Timestamp?) {
         self.path = path
+        self.document = document
         self.updateTime = updateTime
     }
 }

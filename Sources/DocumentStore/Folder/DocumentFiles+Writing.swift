@@ -28,17 +28,20 @@ extension DocumentFiles {
                                         updated: { try self.times(at: $0)?.updated })
         documentsEncodedUnderLock.withLock { $0 += plan.count }
         keepVersions(of: plan.map(\.path), replacedAt: time)
-        return try writeFiles(PreparedFiles(try Self.entries(of: plan)), at: time)
+        return try writeFiles(PreparedFiles(try Self.entries(of: plan), documents: plan.map(\.document)), at: time)
     }
 
     /// A commit's files, made before the write lock is taken (`prepare`) or under it.
     struct PreparedFiles: Sendable {
         let entries: [CommitJournal.Entry]
+        /// What each entry stores, for the store's listeners (`WrittenDocument`).
+        let documents: [StoredDocument]
         /// For more than one document: the journal, and its file's bytes.
         let journal: (CommitJournal, encoded: [UInt8])?
 
-        init(_ entries: [CommitJournal.Entry]) {
+        init(_ entries: [CommitJournal.Entry], documents: [StoredDocument]) {
             self.entries = entries
+            self.documents = documents
             var random = SystemRandomNumberGenerator()
             let journal = entries.count > 1 ? CommitJournal(batchID: random.next(), entries: entries) : nil
             self.journal = journal.map { ($0, $0.encoded) }
@@ -53,7 +56,7 @@ extension DocumentFiles {
         guard writes.allSatisfy({ !$0.readsCurrent && $0.lastUpdated == nil && $0.serverTimestampFields.isEmpty }),
               let plan = try? CommitPlan.apply(writes, at: Timestamp(), store: store, current: { _ in .missing }, updated: { _ in nil }),
               let entries = try? entries(of: plan) else { return nil }
-        return PreparedFiles(entries)
+        return PreparedFiles(entries, documents: plan.map(\.document))
     }
 
     /// Commits files `prepare` made, as `commit` does.
@@ -83,7 +86,7 @@ extension DocumentFiles {
         let times = if let (journal, encoded) = files.journal { try commitJournaled(journal, encoded: encoded, at: time) }
             else if let only = entries.first { [try persist(only.bytes, at: only.path, keptTimes: only.keptTimes, commitTime: time)] }
             else { [DocumentTimes?]() }
-        return zip(entries, times).map { WrittenDocument(path: $0.path, updateTime: $1?.updated) }
+        return zip(zip(entries, files.documents), times).map { WrittenDocument(path: $0.0.path, document: $0.1, updateTime: $1?.updated) }
     }
 
     /// Writes or deletes one document file, atomically and durably; the times it was given.

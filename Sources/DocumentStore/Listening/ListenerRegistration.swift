@@ -55,13 +55,19 @@ class Subscription: ListenerRegistration, @unchecked Sendable {
 /// what changed.
 final class QuerySubscription: Subscription, @unchecked Sendable {
     let query: Query
+    /// Firebase's `includeMetadataChanges`: also the snapshots where only `hasPendingWrites` changed.
+    let includesMetadataChanges: Bool
     private let listener: Callback<(QuerySnapshot?, Error?) -> Void>
     /// Touched only on the watcher's queue.
     private var results: LiveQueryResults?
+    /// Whether the results last held a pending write, sent or not (watcher's queue only).
+    private var heldPendingWrites = false
     private let progress: Callback<(LoadProgress) -> Void>?
 
-    init(query: Query, progress: ((LoadProgress) -> Void)? = nil, listener: @escaping (QuerySnapshot?, Error?) -> Void) {
+    init(query: Query, includesMetadataChanges: Bool = false, progress: ((LoadProgress) -> Void)? = nil,
+         listener: @escaping (QuerySnapshot?, Error?) -> Void) {
         self.query = query
+        self.includesMetadataChanges = includesMetadataChanges
         self.listener = Callback(listener)
         self.progress = progress.map(Callback.init)
         super.init(firestore: query.firestore)
@@ -83,11 +89,21 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
         guard let results else {
             let results = LiveQueryResults(evaluator: query.evaluator, documents: documents.all, inIDOrder: documents.inIDOrder)
             self.results = results
-            send(QuerySnapshot(query: query, documents: results.view, changes: nil))
+            heldPendingWrites = results.view.contains { $0.pendingWrite != nil }
+            send(QuerySnapshot(query: query, documents: results.view, changes: nil, hasPendingWrites: heldPendingWrites))
             return
         }
         guard let changes = results.update(documents: documents, changed: changed) else { return }
-        send(QuerySnapshot(query: query, documents: results.view, changes: changes))
+        // A pending write is shown in one delivery and committed in the next (`Watcher.showCommit`),
+        // so the documents pending now are among those that just changed.
+        let pending = changes.contains { $0.type != .removed && $0.document.pendingWrite != nil }
+        let pendingChanged = pending != heldPendingWrites
+        heldPendingWrites = pending
+        // Firebase's QueryListener: metadata-only changes only when asked for; a snapshot for
+        // a change of the data, or, when asked for, of `hasPendingWrites` alone.
+        let shown = includesMetadataChanges ? changes : changes.filter { !$0.isMetadataOnly }
+        guard !shown.isEmpty || (pendingChanged && includesMetadataChanges) else { return }
+        send(QuerySnapshot(query: query, documents: results.view, changes: shown, hasPendingWrites: pending))
     }
 
     private func send(_ snapshot: QuerySnapshot) {
@@ -100,14 +116,18 @@ final class QuerySubscription: Subscription, @unchecked Sendable {
     }
 }
 
-/// A document listener: sends the document whenever its content changes.
+/// A document listener: sends the document whenever its content changes (and, when asked
+/// for, when only `hasPendingWrites` does).
 final class DocumentSubscription: Subscription, @unchecked Sendable {
     let reference: DocumentReference
+    /// Firebase's `includeMetadataChanges`.
+    let includesMetadataChanges: Bool
     private let listener: Callback<(DocumentSnapshot?, Error?) -> Void>
     private var last: DocumentSnapshot?  // watcher's queue only
 
-    init(reference: DocumentReference, listener: @escaping (DocumentSnapshot?, Error?) -> Void) {
+    init(reference: DocumentReference, includesMetadataChanges: Bool = false, listener: @escaping (DocumentSnapshot?, Error?) -> Void) {
         self.reference = reference
+        self.includesMetadataChanges = includesMetadataChanges
         self.listener = Callback(listener)
         super.init(firestore: reference.firestore)
     }
@@ -116,7 +136,9 @@ final class DocumentSubscription: Subscription, @unchecked Sendable {
 
     override func update(_ documents: WatchedDocuments, changed: WatchedDocuments.Changes?) {
         guard let snapshot = documents.document, last !== snapshot else { return }
+        let before = last
         last = snapshot
+        if !includesMetadataChanges, let before, snapshot.differsOnlyInMetadata(from: before) { return }
         send { [listener] in listener.function(snapshot, nil) }
     }
 

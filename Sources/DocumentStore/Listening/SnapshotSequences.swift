@@ -7,7 +7,7 @@ extension Query {
 
     public func snapshots(includeMetadataChanges: Bool) -> AsyncThrowingStream<QuerySnapshot, Error> {
         AsyncThrowingStream { continuation in
-            let registration = addSnapshotListener { snapshot, error in
+            let registration = addSnapshotListener(includeMetadataChanges: includeMetadataChanges) { snapshot, error in
                 if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
             }
             continuation.onTermination = { _ in registration.remove() }
@@ -20,7 +20,7 @@ extension DocumentReference {
 
     public func snapshots(includeMetadataChanges: Bool) -> AsyncThrowingStream<DocumentSnapshot, Error> {
         AsyncThrowingStream { continuation in
-            let registration = addSnapshotListener { snapshot, error in
+            let registration = addSnapshotListener(includeMetadataChanges: includeMetadataChanges) { snapshot, error in
                 if let snapshot { continuation.yield(snapshot) } else { continuation.finish(throwing: error) }
             }
             continuation.onTermination = { _ in registration.remove() }

@@ -19,8 +19,14 @@ package final class Watcher: @unchecked Sendable {
     /// The documents laid out for one-off queries, once one has asked (see `DocumentTable`).
     private var queryTable: DocumentTable?
     private var timer: DispatchSourceTimer?
-    private var hasLooked = false
+    private(set) var hasLooked = false
     private var lastError: String?
+    /// The keys of the documents this store is committing now, with how many commits write
+    /// each (see `Watcher+LocalCommits`).
+    let committing = Locked<[ExactID: Int]>([:])
+    /// For each such key, what the listeners were shown of it meanwhile and what they held
+    /// before (watcher's queue only).
+    var shownWhileCommitting: [ExactID: [StoredDocument]] = [:]
 
     init(firestore: Firestore, key: Firestore.WatchKey, source: ChangeSource) {
         self.firestore = firestore
@@ -57,7 +63,8 @@ package final class Watcher: @unchecked Sendable {
     /// Looks now, instead of at the next tick.
     func poll() { queue.async { self.tick() } }
 
-    /// The store wrote these documents (some of which this watcher may follow): look now.
+    /// The store wrote these documents (some of which this watcher may follow) and shows no
+    /// pending write of them here (see `committed`): look now.
     func wrote(_ paths: [ResourcePath]) {
         source.wrote(paths)
         poll()
@@ -110,7 +117,7 @@ package final class Watcher: @unchecked Sendable {
     /// Has the source look, then sends each listener what changed; a failing look is reported
     /// to the listeners once per distinct problem (looking goes on so a fix is seen) and
     /// rethrown. What a failing look changed is sent after the next one.
-    private func look() throws {
+    func look() throws {
         do {
             try backend.consistently { try source.look(into: documents, for: self) }  // never half a batch (see CommitJournal)
             lastError = nil
@@ -122,10 +129,17 @@ package final class Watcher: @unchecked Sendable {
             }
             throw error
         }
+        deliverChanges()
+    }
+
+    /// Sends each listener what changed since it was last told: its first snapshot, every
+    /// document, to a new one.
+    func deliverChanges() {
         let changed = documents.takeChanged()
         queryTable?.apply(changed.keys, from: documents)
         let isFirst = !hasLooked
         hasLooked = true
+        if isFirst { holdBackWhatIsBeingCommitted() }
         var sent = false
         for subscription in firestore?.subscribers(of: self) ?? [] {
             if isFirst || !subscription.hasDelivered {

@@ -29,7 +29,8 @@ enum ChangeSteps {
             current.remove(at: oldIndex)
             let newIndex = insertionIndex(of: after, in: current, evaluator)
             current.insert(after, at: newIndex)
-            changes.append(DocumentChange(type: .modified, document: after, oldIndex: UInt(oldIndex), newIndex: UInt(newIndex)))
+            changes.append(DocumentChange(type: .modified, document: after, oldIndex: UInt(oldIndex), newIndex: UInt(newIndex),
+                                          isMetadataOnly: after.differsOnlyInMetadata(from: before)))
         }
         return changes
     }

@@ -117,7 +117,12 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
     /// Calls `listener` at once with the document, then each time it changes on disk.
     @discardableResult
     public func addSnapshotListener(_ listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
-        let subscription = DocumentSubscription(reference: self, listener: listener)
+        addSnapshotListener(includingMetadataChanges: false, listener)
+    }
+
+    /// `includingMetadataChanges`: also when only `hasPendingWrites` changed.
+    func addSnapshotListener(includingMetadataChanges: Bool, _ listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
+        let subscription = DocumentSubscription(reference: self, includesMetadataChanges: includingMetadataChanges, listener: listener)
         if let invalid {
             subscription.deliver(error: publicError(invalid))
             return subscription

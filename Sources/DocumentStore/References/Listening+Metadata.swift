@@ -1,12 +1,12 @@
 import Foundation
 
-/// Firebase's `includeMetadataChanges:` forms. Metadata never changes here (nothing is pending,
-/// nothing comes from a cache), so they deliver what the plain forms deliver.
+/// Firebase's `includeMetadataChanges:` forms: with `true`, a listener also gets the snapshots
+/// where only `hasPendingWrites` changed (this store's write, now committed).
 extension DocumentReference {
     @discardableResult
     public func addSnapshotListener(includeMetadataChanges: Bool,
                                     listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
-        addSnapshotListener(listener)
+        addSnapshotListener(includingMetadataChanges: includeMetadataChanges, listener)
     }
 }
 
@@ -14,17 +14,8 @@ extension Query {
     @discardableResult
     public func addSnapshotListener(includeMetadataChanges: Bool,
                                     listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
-        addSnapshotListener(listener)
+        addSnapshotListener(includingMetadataChanges: includeMetadataChanges, progress: nil, listener)
     }
-}
-
-extension QuerySnapshot {
-    /// Always false and false: nothing is pending and nothing comes from a cache.
-    public var metadata: SnapshotMetadata { SnapshotMetadata() }
-
-    /// Firebase's changes with or without metadata-only ones; there are none here, so both are
-    /// `documentChanges`.
-    public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] { documentChanges }
 }
 
 /// Where a listener reads, as Firebase's `ListenSource`. The files are both the server and
@@ -59,19 +50,19 @@ public final class SnapshotListenOptions: NSObject, Sendable {
 }
 
 extension DocumentReference {
-    /// Delivers what `addSnapshotListener(_:)` delivers, whatever the options (see `ListenSource`).
+    /// Both sources deliver the same (see `ListenSource`); metadata changes as asked.
     @discardableResult
     public func addSnapshotListener(options: SnapshotListenOptions,
                                     listener: @escaping (DocumentSnapshot?, Error?) -> Void) -> ListenerRegistration {
-        addSnapshotListener(listener)
+        addSnapshotListener(includingMetadataChanges: options.includeMetadataChanges, listener)
     }
 }
 
 extension Query {
-    /// Delivers what `addSnapshotListener(_:)` delivers, whatever the options (see `ListenSource`).
+    /// Both sources deliver the same (see `ListenSource`); metadata changes as asked.
     @discardableResult
     public func addSnapshotListener(options: SnapshotListenOptions,
                                     listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
-        addSnapshotListener(listener)
+        addSnapshotListener(includingMetadataChanges: options.includeMetadataChanges, progress: nil, listener)
     }
 }

@@ -245,7 +245,13 @@ public class Query: @unchecked Sendable, Hashable {
     @discardableResult
     public func addSnapshotListener(progress: ((LoadProgress) -> Void)?,
                                     _ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
-        let subscription = QuerySubscription(query: self, progress: progress, listener: listener)
+        addSnapshotListener(includingMetadataChanges: false, progress: progress, listener)
+    }
+
+    /// `includingMetadataChanges`: also when only `hasPendingWrites` changed.
+    func addSnapshotListener(includingMetadataChanges: Bool, progress: ((LoadProgress) -> Void)?,
+                             _ listener: @escaping (QuerySnapshot?, Error?) -> Void) -> ListenerRegistration {
+        let subscription = QuerySubscription(query: self, includesMetadataChanges: includingMetadataChanges, progress: progress, listener: listener)
         do {
             try checkRunnable()
             if definition.offset > 0 { throw FirestoreErrorCode(.unimplemented, "A query with an offset cannot be listened to: listen from a cursor instead.") }

@@ -43,7 +43,7 @@ extension DocumentServer {
     package func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {
         var paths = Set(expected.keys)
         for write in writes { paths.insert(write.path) }
-        var written: [ResourcePath] = []
+        var written: [(path: ResourcePath, document: StoredDocument)] = []
         let times = try transact(locking: paths.map(\.description).sorted()) { found, time in
             var current: [ResourcePath: StoredDocument] = [:]
             var updated: [ResourcePath: Timestamp] = [:]
@@ -53,7 +53,7 @@ extension DocumentServer {
             }
             let staged = try CommitPlan.apply(writes, expecting: expected, at: time, store: store, current: { current[$0] ?? .missing },
                                               updated: { updated[$0] })
-            written = staged.map(\.path)
+            written = staged.map { ($0.path, $0.document) }
             return try staged.map { path, document, keptTimes in
                 guard let fields = document.fields else { return ServerDocument(path: path.description, json: nil) }
                 try WriteLimits.checkSize(of: fields, at: path)
@@ -62,7 +62,7 @@ extension DocumentServer {
             }
         }
         pruneVersions()
-        return written.map { WrittenDocument(path: $0, updateTime: times[$0.description]?.updated) }
+        return written.map { WrittenDocument(path: $0.path, document: $0.document, updateTime: times[$0.path.description]?.updated) }
     }
 
     package func results(of query: Query) throws -> [QueryDocumentSnapshot] {

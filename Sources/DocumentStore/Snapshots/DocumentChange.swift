@@ -13,6 +13,18 @@ public struct DocumentChange: Sendable {
     public let document: QueryDocumentSnapshot
     public let oldIndex: UInt
     public let newIndex: UInt
+    /// Only `hasPendingWrites` changed, not the data (this store's write, now committed):
+    /// Firebase's metadata change, which only `documentChanges(includeMetadataChanges: true)`
+    /// shows.
+    let isMetadataOnly: Bool
+
+    init(type: DocumentChangeType, document: QueryDocumentSnapshot, oldIndex: UInt, newIndex: UInt, isMetadataOnly: Bool = false) {
+        self.type = type
+        self.document = document
+        self.oldIndex = oldIndex
+        self.newIndex = newIndex
+        self.isMetadataOnly = isMetadataOnly
+    }
 
     static let notFound = UInt(NSNotFound)
 }

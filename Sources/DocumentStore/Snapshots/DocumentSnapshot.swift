@@ -5,7 +5,7 @@ import Foundation
 public class DocumentSnapshot: @unchecked Sendable {
     /// Where the document is: its reference, or, for the documents of a collection read
     /// together, the collection they share, from which `reference` is made when asked (a
-    /// reference and its path would take 112 bytes a document).
+    /// reference and its path would take 112 bytes a document), or the pending write it shows.
     private let place: Place
     package let stored: StoredDocument
 
@@ -15,12 +15,20 @@ public class DocumentSnapshot: @unchecked Sendable {
     private enum Place {
         case reference(DocumentReference)
         case collection(CollectionPlace)
+        case pending(PendingWrite)
     }
 
     package init(reference: DocumentReference, stored: StoredDocument, key: ExactID? = nil) {
         place = .reference(reference)
         self.stored = stored
         self.key = key ?? ExactID(reference.documentID)
+    }
+
+    /// This store's write of `stored` as its listeners see it before it is committed.
+    init(pending write: PendingWrite, stored: StoredDocument) {
+        place = .pending(write)
+        self.stored = stored
+        key = ExactID(write.reference.documentID)
     }
 
     /// The document `key` of `collection`.
@@ -33,6 +41,7 @@ public class DocumentSnapshot: @unchecked Sendable {
     public var reference: DocumentReference {
         switch place {
         case .reference(let reference): reference
+        case .pending(let write): write.reference
         case .collection(let collection): DocumentReference(firestore: collection.firestore, path: collection.path.appending(key.text))
         }
     }
@@ -58,6 +67,7 @@ public class DocumentSnapshot: @unchecked Sendable {
     private var parentAndID: (ArraySlice<String>, String) {
         switch place {
         case .reference(let reference): (reference.resourcePath.segments.dropLast(), reference.resourcePath.last)
+        case .pending(let write): (write.reference.resourcePath.segments.dropLast(), write.reference.resourcePath.last)
         case .collection(let collection): (collection.path.segments[...], key.text)
         }
     }
@@ -87,22 +97,37 @@ public class DocumentSnapshot: @unchecked Sendable {
         stored.fields?[name].map { String(decoding: JSONWriter.oneLineBytes(DocumentJSON.json($0)), as: UTF8.self) }
     }
 
-    /// Always false and false: the files are the server, and writes are on disk when they return.
-    public var metadata: SnapshotMetadata { SnapshotMetadata() }
+    /// The write of this store that a listener is shown before the snapshot that says it is
+    /// committed (see `Watcher.showCommit`); nil for every other snapshot.
+    var pendingWrite: PendingWrite? {
+        if case .pending(let write) = place { return write }
+        return nil
+    }
+
+    /// `hasPendingWrites` only in a listener's first snapshot of this store's own write; never
+    /// from a cache (the files, or the server, are the only copy).
+    public var metadata: SnapshotMetadata { SnapshotMetadata(hasPendingWrites: pendingWrite != nil) }
+
+    /// The fields as shown with `behavior`: a pending write's stamped fields as Firebase shows
+    /// them (see `PendingWrite.shown`); every other snapshot's as stored.
+    private func fields(showing behavior: ServerTimestampBehavior) -> Fields? {
+        guard let fields = stored.fields, let write = pendingWrite else { return stored.fields }
+        return write.shown(fields, behavior)
+    }
 
     /// The fields as the Firebase SDK gives them: numbers and booleans as `NSNumber`, and
     /// `Timestamp`, `GeoPoint`, `Data`, `DocumentReference`, `String`, `NSNull`, arrays and maps.
-    /// Nil when the document does not exist or cannot be read. No server timestamp is ever
-    /// pending here, so `serverTimestampBehavior` changes nothing.
+    /// Nil when the document does not exist or cannot be read. `serverTimestampBehavior`
+    /// matters only for a pending write (see `metadata`).
     public func data(with serverTimestampBehavior: ServerTimestampBehavior = .none) -> [String: Any]? {
-        stored.fields?.dictionary(\.anyValue)
+        fields(showing: serverTimestampBehavior)?.dictionary(\.anyValue)
     }
 
     /// The value at a dotted field path or a `FieldPath`, or nil.
     public func get(_ field: Any, serverTimestampBehavior: ServerTimestampBehavior = .none) -> Any? {
         guard let path = try? FieldPath.from(field, document: reference.path) else { return nil }
         if path.isDocumentID { return documentID }
-        return stored.fields?.value(at: path.segments)?.anyValue
+        return fields(showing: serverTimestampBehavior)?.value(at: path.segments)?.anyValue
     }
 
     public subscript(field: Any) -> Any? { self.get(field) }
@@ -120,8 +145,8 @@ public class DocumentSnapshot: @unchecked Sendable {
             return try decoder.decode(T.self, from: .null, reference: reference)
         case .unreadable(let reason):
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "document \(reference.path) cannot be read: \(reason)"))
-        case .fields(let fields):
-            return try decoder.decode(T.self, from: .map(fields), reference: reference)
+        case .fields:
+            return try decoder.decode(T.self, from: .map(fields(showing: serverTimestampBehavior) ?? [:]), reference: reference)
         }
     }
 }

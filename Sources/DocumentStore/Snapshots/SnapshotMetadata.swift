@@ -1,12 +1,18 @@
-/// Firebase's metadata of a snapshot. Here a write is on disk when it returns and the files
-/// are the only copy, so nothing is ever pending and nothing comes from a cache.
+/// Firebase's metadata of a snapshot. A listener sees this store's own write first with
+/// `hasPendingWrites`, then committed, as Firebase's SDK shows it; nothing comes from a cache,
+/// since the files (or the server) are the only copy.
 public struct SnapshotMetadata: Hashable, Sendable {
-    public let hasPendingWrites = false
-    public let isFromCache = false
+    public let hasPendingWrites: Bool
+    public let isFromCache: Bool
+
+    init(hasPendingWrites: Bool = false, isFromCache: Bool = false) {
+        self.hasPendingWrites = hasPendingWrites
+        self.isFromCache = isFromCache
+    }
 }
 
-/// How `data()` shows a server timestamp not yet confirmed by the server. Accepted for
-/// Firebase's sake: here the time is set when the write is committed, so none is ever pending.
+/// How `data()` shows a server timestamp not yet committed: in a pending write's snapshot
+/// (see `PendingWrite.shown`); every other snapshot holds the commit's time.
 public enum ServerTimestampBehavior: Int, Sendable {
     case none, estimate, previous
 }

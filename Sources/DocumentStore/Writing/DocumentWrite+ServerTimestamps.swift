@@ -17,6 +17,20 @@ extension DocumentWrite {
         }
     }
 
+    /// The fields of each document that a commit's `serverTimestamp()`s stamp: those of the
+    /// writes after the last one that replaced the document (a set, a delete), each once (two
+    /// writes of a batch may stamp the same field).
+    package static func stampedFields(_ writes: [DocumentWrite]) -> [ResourcePath: [FieldPath]] {
+        var stamped: [ResourcePath: [FieldPath]] = [:]
+        for write in writes {
+            if !write.readsCurrent { stamped[write.path] = [] }
+            for field in write.serverTimestampFields where !(stamped[write.path]?.contains(field) ?? false) {
+                stamped[write.path, default: []].append(field)
+            }
+        }
+        return stamped
+    }
+
     private static func stamped(in fields: [String: WriteValue], under parent: [String]) -> [FieldPath] {
         fields.flatMap { name, value in stamped(value, at: parent + [name]) }
     }

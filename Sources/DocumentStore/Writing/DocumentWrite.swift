@@ -48,6 +48,35 @@ package struct DocumentWrite: Sendable {
         }
     }
 
+    /// False for a document brought from elsewhere (a bundle), which Firebase's SDK shows as
+    /// the server's data, never as a pending write of its own.
+    package var isLocalWrite: Bool {
+        if case .document = change { return false }
+        return true
+    }
+
+    /// True when the document must exist before this write (`updateData`, or a protocol
+    /// write's `exists: true`): Firestore's `current_document { exists: true }`, which
+    /// Firebase's SDKs send with every update.
+    package var requiresExistingDocument: Bool {
+        switch change {
+        case .update: return true
+        case .protocolWrite(let write, _): return write.precondition == .exists(true)
+        case .set, .delete, .document: return false
+        }
+    }
+
+    /// The documents of a commit that must exist before it: those whose first write requires
+    /// it (a later update of a document the commit sets first needs nothing stored).
+    package static func documentsThatMustExist(_ writes: [DocumentWrite]) -> Set<ResourcePath> {
+        var seen = Set<ResourcePath>(), mustExist = Set<ResourcePath>()
+        for write in writes {
+            guard seen.insert(write.path).inserted else { continue }
+            if write.requiresExistingDocument { mustExist.insert(write.path) }
+        }
+        return mustExist
+    }
+
     /// A precondition: the stored document was last updated at this time (Firestore's
     /// `update_time`); the backend checks it with the document's times while it holds it.
     package var lastUpdated: Timestamp? {

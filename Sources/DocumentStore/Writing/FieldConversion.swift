@@ -108,7 +108,7 @@ package struct FieldConversion {
     }
 
     /// Sets (or with nil removes) the value at `path`, creating maps on the way.
-    private static func setValue(at path: ArraySlice<String>, in fields: inout [String: FirestoreValue],
+    package static func setValue(at path: ArraySlice<String>, in fields: inout [String: FirestoreValue],
                                  _ make: (FirestoreValue?) throws(DocumentStoreError) -> FirestoreValue?) throws(DocumentStoreError) {
         let key = path.first!
         if path.count == 1 {

@@ -121,8 +121,9 @@ final class ServerTimestampTests: StoreTestCase {
         XCTAssertEqual(snapshot.get("nested.b") as? Timestamp, a)
     }
 
-    /// Firebase's test of the three behaviours needs a write still pending on a server; here
-    /// nothing is ever pending, so each behaviour gives the time the write stored.
+    /// A read's snapshot is never pending (the write is stored when the call returns), so each
+    /// behaviour gives the time the write stored; a listener's pending snapshot is
+    /// `PendingWritesTests`'.
     func testEveryServerTimestampBehaviorGivesTheStoredTime() async throws {
         let ref = db.document("notes/four")
         try ref.write(Stamped())

@@ -1,0 +1,1 @@
+../../DocumentStoreTests/PendingWritesTests.swift

@@ -120,6 +120,8 @@ final class ServedAggregationTests: XCTestCase {
             }
             let scan = await status { try await served.aggregate(Self.limited().ordered("__name__", descending: true), [.sum("s", of: "x")]) }
             XCTAssertEqual(scan?.0, .failedPrecondition, "before the summed field's order")
+            let notScanned = await status { try await served.aggregate(Self.limited().ordered("__name__", descending: true).ordered("y"), [.sum("s", of: "x")]) }
+            XCTAssertEqual(notScanned?.1, "This query requires an index that has fields [x] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields.")
         }
     }
 }

@@ -39,7 +39,10 @@ public final class AggregateQuery: @unchecked Sendable {
         // is refused, though the aggregation orders by its fields too), as the emulator does;
         // the orders' rules after the aggregation's.
         let definition = self.query.definition
-        if let refused = definition.refusalBeforeOrders() ?? definition.descendingNameScanRefusal() { throw refused }
+        // A descending key scan whose orders are otherwise taken is refused before the summed
+        // fields' orders; one with refused orders after them (measured).
+        let scan = definition.orderRefusal() == nil ? definition.descendingNameScanRefusal() : nil
+        if let refused = definition.refusalBeforeOrders() ?? scan { throw refused }
         let query = try aggregated(over: operations)
         // The backend computes from the definition alone: the query's own refusals come first.
         try query.checkRunnable()

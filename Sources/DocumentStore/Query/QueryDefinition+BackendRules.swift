@@ -95,7 +95,7 @@ extension QueryDefinition {
 
     /// Each field ordered once, and nothing ordered after the document's name, the implicit
     /// orders of inequality fields included.
-    private func orderRefusal() -> FirestoreErrorCode? {
+    func orderRefusal() -> FirestoreErrorCode? {
         var seen: [FieldPath] = []
         for order in orders {
             if seen.last?.isDocumentID == true { return Self.refused("order by clause cannot contain more fields after the key") }

@@ -103,10 +103,11 @@ final class PostgresIDOrderTests: PushdownTestCase {
         XCTAssertEqual(paged, queries, "every one of these is cut by the server")
     }
 
-    /// Doubles whose sum depends on their order: 1e16 - 1e16 + 1 is 1, 1 - 1e16 + 1e16 is 0.
-    /// Both backends add them up in one order, the one Google's emulator answers with (0,
-    /// measured through the Python client), not the ids' order.
-    func testDoublesAreAddedUpInOneOrderOnBothBackendsAsTheEmulatorAddsThem() throws {
+    /// Doubles whose sum depends on their order (1e16 - 1e16 + 1 is 1, 1 + 1e16 - 1e16 is 0):
+    /// added by the client, with compensation, in the order the aggregation reads them (by the
+    /// field, then the ids), the same on both backends. (Google's emulator answers 0 or 1 for
+    /// these values depending on the collection's name: an order of its own, not copied.)
+    func testDoublesAreAddedUpAlikeOnBothBackends() throws {
         for store in [db, folder!] as [Firestore] {
             try store.document("sums/__id1__").write(["x": 1e16])
             try store.document("sums/__id2__").write(["x": -1e16])
@@ -116,8 +117,7 @@ final class PostgresIDOrderTests: PushdownTestCase {
         for make in [{ $0.collection("sums") }, { $0.collectionGroup("sums") }] as [(Firestore) -> Query] {
             XCTAssertNil(try db.backend.aggregate([AggregateField.sum("x").operation], of: make(db)), "added up by the client")
             let sums = try [db, folder!].map { try make($0).aggregate([.sum("x")]).readSnapshot().result(for: .sum("x")) }
-            XCTAssertEqual(sums[0], .double(0), "\(make(db).definition)")
-            XCTAssertEqual(sums[1], .double(0), "\(make(db).definition)")
+            XCTAssertEqual(sums[0], sums[1], "\(make(db).definition)")
         }
     }
 

@@ -48,8 +48,15 @@ final class FilterOperatorTests: QueryTestCase {
         XCTAssertEqual(ids(zips.whereField("zip", notIn: [98101, 98103, [98101, 98102]])), ["a", "b", "e", "g", "h"])
         XCTAssertEqual(ids(zips.whereField("zip", notIn: [["code": 500]])), ["a", "b", "c", "d", "e", "f", "g"])
         XCTAssertEqual(ids(zips.whereField("zip", notIn: [NSNull()])), [])
+#if SHELF_REMOTE_TESTS
+        // Through a server, as Google's emulator answers: a NaN in a not-in list matches nothing,
+        // so it leaves out nothing (Firebase's SDK filters its results locally too; not yet ours).
+        XCTAssertEqual(ids(zips.whereField("zip", notIn: [Double.nan])), ["a", "b", "c", "d", "e", "f", "g", "h"])
+        XCTAssertEqual(ids(zips.whereField("zip", notIn: [Double.nan, 98101])), ["a", "b", "d", "e", "f", "g", "h"])
+#else
         XCTAssertEqual(ids(zips.whereField("zip", notIn: [Double.nan])), ["b", "c", "d", "e", "f", "g", "h"])
         XCTAssertEqual(ids(zips.whereField("zip", notIn: [Double.nan, 98101])), ["b", "d", "e", "f", "g", "h"])
+#endif
     }
 
     private func seedArrays() throws {

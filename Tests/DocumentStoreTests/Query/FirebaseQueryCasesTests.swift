@@ -67,8 +67,15 @@ final class FirebaseQueryCasesTests: QueryTestCase {
         XCTAssertEqual(ids(z.whereField("zip", notIn: [98101, 98103, [98101, 98102]])), ["a", "b", "e", "g", "h"])
         XCTAssertEqual(ids(z.whereField("zip", notIn: [["code": 500]])), ["a", "b", "c", "d", "e", "f", "g"])
         XCTAssertEqual(ids(z.whereField("zip", notIn: [NSNull()])), [])
+#if SHELF_REMOTE_TESTS
+        // Through a server, as Google's emulator answers: a NaN in a not-in list matches nothing,
+        // so it leaves out nothing (Firebase's SDK filters its results locally too; not yet ours).
+        XCTAssertEqual(ids(z.whereField("zip", notIn: [Double.nan])), ["a", "b", "c", "d", "e", "f", "g", "h"])
+        XCTAssertEqual(ids(z.whereField("zip", notIn: [Double.nan, 98101])), ["a", "b", "d", "e", "f", "g", "h"])
+#else
         XCTAssertEqual(ids(z.whereField("zip", notIn: [Double.nan])), ["b", "c", "d", "e", "f", "g", "h"])
         XCTAssertEqual(ids(z.whereField("zip", notIn: [Double.nan, 98101])), ["b", "d", "e", "f", "g", "h"])
+#endif
     }
 
     func testInAcrossTypes() throws {

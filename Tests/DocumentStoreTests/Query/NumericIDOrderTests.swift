@@ -23,7 +23,12 @@ final class NumericIDOrderTests: QueryTestCase {
 
     func testACollectionListsNumericIdsFirstByTheirNumber() throws {
         XCTAssertEqual(ids(items), ordered)
+#if SHELF_REMOTE_TESTS
+        // A served query ordered by name descending is refused, as Google's emulator refuses it.
+        XCTAssertThrowsError(try items.order(by: FieldPath.documentID(), descending: true).readSnapshot())
+#else
         XCTAssertEqual(ids(items.order(by: FieldPath.documentID(), descending: true)), ordered.reversed())
+#endif
         XCTAssertEqual(ids(items.order(by: "n")), ordered, "ties on a field break by id in the same order")
     }
 

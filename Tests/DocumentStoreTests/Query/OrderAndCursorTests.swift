@@ -47,7 +47,12 @@ final class OrderAndCursorTests: QueryTestCase {
         XCTAssertEqual(ids(books.whereField("pages", isGreaterThan: 60)), ["b", "c", "d", "a"], "ordered by the inequality field")
         XCTAssertEqual(ids(books.whereField("pages", isGreaterThan: 60).order(by: "genre", descending: true)), ["a", "b", "d", "c"],
                        "then pages and id, descending like the last order")
+#if SHELF_REMOTE_TESTS
+        // A served query ordered by name descending is refused, as Google's emulator refuses it.
+        XCTAssertThrowsError(try books.order(by: FieldPath.documentID(), descending: true).readSnapshot())
+#else
         XCTAssertEqual(ids(books.order(by: FieldPath.documentID(), descending: true)), ["e", "d", "c", "b", "a"])
+#endif
     }
 
     func testLimitToLastKeepsTheQueryOrder() throws {

@@ -135,7 +135,8 @@ final class DocumentIDBytesTests: StoreTestCase {
         XCTAssertEqual(storeError { try climbing.set(["x": 1]) }?.description, #"invalid path "ids/../́evil": an id cannot be "." or "..""#)
         let hiddenDot = db.collection("ids").document(".\u{301}x")
         XCTAssertEqual(storeError { try hiddenDot.set(["x": 1]) }?.code, FirestoreErrorCode.invalidArgument.rawValue, "a file starting with \".\" would never be listed")
-        XCTAssertEqual(store.fileNames(in: ""), [])
+        // Through a server, its own bookkeeping (its lock, the project it serves) is there too.
+        XCTAssertEqual(store.fileNames(in: "").filter { $0 != ".shelf" && $0 != "__projects__" }, [])
     }
 
     // MARK: File names that are not UTF-8

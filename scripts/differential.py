@@ -29,6 +29,8 @@ import argparse, collections, json, math, os, pathlib, queue, random, shutil, si
 
 import differential_ops as ops
 
+from process_group import stop_group
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROJECT = "shelf-differential"
 DATABASE = f"projects/{PROJECT}/databases/(default)"
@@ -71,13 +73,7 @@ class Process:
                 return
 
     def stop(self):
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        stop_group(self.process)
 
 
 def start_emulator():

@@ -33,6 +33,8 @@ import threading
 import time
 import xml.etree.ElementTree as ElementTree
 
+from process_group import stop_group
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".build" / "python-system"
 SUITES = ["test_system.py", "test_system_async.py"]
@@ -114,13 +116,7 @@ class Emulator:
             raise SystemExit(f"Google's emulator did not say it was running within 120 seconds:\n{text}")
 
     def stop(self):
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        stop_group(self.process)
 
 
 def run_suite(name, tests, address, report, extra):

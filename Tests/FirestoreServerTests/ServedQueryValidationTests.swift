@@ -83,6 +83,8 @@ final class ServedQueryValidationTests: XCTestCase {
                  "Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities."),
                 (Self.whereFilter(.composite(.or, [.field("__name__", .in, .array([a])), Self.unary("x", .isNotNull)])),
                  "Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities."),
+                (Self.whereFilter(.composite(.and, [.field("__name__", .in, .array([a])), .field("x", .notEqual, .double(.nan))])),
+                 "Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities."),
             ]
             // Where several rules are broken, the emulator names the first of its order.
             var tooManyBesideKeyFilter = Self.whereFilter(.field("__name__", .arrayContains, a))
@@ -122,6 +124,14 @@ final class ServedQueryValidationTests: XCTestCase {
                        ["a", "b"], "inequalities on two fields, ordered by both")
             assertSame(try await served.run(books.filtered("x", .lessThan, .null)), [],
                        "a range over null matches nothing")
+            let a = Google_Firestore_V1_Value.reference(served.name("books/a"))
+            for nothing in [Filter.field("x", .greaterThan, .null), .field("x", .lessThanOrEqual, .double(.nan)), .field("x", .notEqual, .null)] {
+                assertSame(try await served.run(Self.whereFilter(.composite(.and, [.field("__name__", .in, .array([a])), nothing]))), [],
+                           "a filter that matches nothing is no inequality beside a name's equality: \(nothing)")
+            }
+            let elevenWithNothing = (0..<10).map { Filter.field("f\($0)", .greaterThan, .integer(0)) } + [.field("z", .greaterThan, .null)]
+            assertSame(try await served.run(Self.whereFilter(.composite(.and, elevenWithNothing))), [],
+                       "a filter that matches nothing is no eleventh inequality")
             var otherCollection = books.ordered("__name__")
             otherCollection.startAt = Self.cursor([.reference(served.name("authors/a"))])
             assertSame(try await served.run(otherCollection), ["a", "b"], "a cursor at another collection's document")

@@ -25,10 +25,25 @@ extension QueryDefinition {
         return sent
     }
 
+    /// The fields the query's inequalities are on, in the order first filtered: of the filters
+    /// it runs, so a range over null or NaN, or `!= null` as a field filter, which match
+    /// nothing, is none (the emulator counts them so).
+    private var inequalityFields: [FieldPath] {
+        var fields: [FieldPath] = []
+        for filter in filters.flatMap(\.fieldFilters) where filter.op.isInequality && !fields.contains(filter.field) {
+            fields.append(filter.field)
+        }
+        return fields
+    }
+
     /// The rules judged before the orders: an aggregation's own check (its fields after an
     /// ordered name, `AggregateQuery.aggregated`) comes between, as the emulator judges them.
     func refusalBeforeOrders() -> FirestoreErrorCode? {
-        if sentFilters != nil { return asSent.refusalBeforeOrders() }
+        asSent.refusalBeforeOrders(inequalityFields: inequalityFields)
+    }
+
+    /// The rules on the filters as sent, beside the inequalities of those run.
+    private func refusalBeforeOrders(inequalityFields: [FieldPath]) -> FirestoreErrorCode? {
         let fieldFilters = filters.flatMap(\.fieldFilters)
         if fieldFilters.filter(\.op.excludes).count > 1 {
             return Self.refused("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
@@ -46,10 +61,6 @@ extension QueryDefinition {
         let onName = fieldFilters.filter(\.field.isDocumentID)
         if onName.contains(where: \.op.isArrayMembership) { return Self.refused("the name __key__ is reserved") }
         if onName.contains(where: { !Self.operandIsReference($0) }) { return Self.refused("__key__ filter value must be a Key") }
-        var inequalityFields: [FieldPath] = []
-        for filter in fieldFilters where filter.op.isInequality && !inequalityFields.contains(filter.field) {
-            inequalityFields.append(filter.field)
-        }
         if inequalityFields.count > Self.maxInequalityFields {
             let names = inequalityFields.map(\.backendName).joined(separator: ", ")
             return Self.refused("The query contains \(inequalityFields.count) distinct inequality fields: [\(names)]. A query may not have more than \(Self.maxInequalityFields) distinct inequality fields.")

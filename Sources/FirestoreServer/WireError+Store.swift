@@ -36,7 +36,6 @@ extension WireError {
         if let actual, required > actual {
             return .invalidArgument("Invalid base version, it is greater than the stored version: \(name)")
         }
-        func version(_ time: Timestamp?) -> Int64 { time.map { $0.seconds * 1_000_000 + Int64($0.nanoseconds / 1000) } ?? 0 }
-        return .failedPrecondition("the stored version (\(version(actual))) does not match the required base version (\(version(required)))")
+        return .failedPrecondition("the stored version (\(actual?.backendVersion ?? 0)) does not match the required base version (\(required.backendVersion))")
     }
 }

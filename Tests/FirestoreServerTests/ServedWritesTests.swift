@@ -102,11 +102,19 @@ final class ServedWritesTests: XCTestCase {
             create.currentDocument.exists = false
             var deleteIfMissing = delete
             deleteIfMissing.currentDocument.exists = false
+            let stored = try await served.get("books/dune").updateTime
+            var updatedAtDay = served.set("books/dune", ["title": .string("Day")])
+            updatedAtDay.currentDocument.updateTime.seconds = 86400
+            var updatedAtStored = updatedAtDay
+            updatedAtStored.currentDocument.updateTime = stored
             let refused: [([Google_Firestore_V1_Write], String)] = [
                 ([delete, update], "Cannot delete then update an entity in the same request."),
                 ([served.set("books/dune", [:]), delete, update], "Cannot delete then update an entity in the same request."),
                 ([served.set("books/dune", [:]), create], "Cannot upsert then insert an entity in the same request."),
                 ([update, deleteIfMissing], "Cannot update then delete an entity in the same request."),
+                ([served.set("books/dune", [:]), updatedAtDay], "Cannot collapse mutations with different version preconditions (null and VersionPrecondition{exactBaseVersion=86400000000, maxBaseVersion=null})"),
+                ([updatedAtDay, served.set("books/dune", [:]), updatedAtStored],
+                 "Cannot collapse mutations with different version preconditions (VersionPrecondition{exactBaseVersion=86400000000, maxBaseVersion=null} and VersionPrecondition{exactBaseVersion=\(stored.seconds * 1_000_000 + Int64(stored.nanos / 1000)), maxBaseVersion=null})"),
             ]
             for (writes, message) in refused {
                 let answer = await status { try await served.commit(writes) }
@@ -115,6 +123,7 @@ final class ServedWritesTests: XCTestCase {
             }
             let kept = try await served.get("books/dune").fields["title"]
             XCTAssertEqual(kept, .string("Dune"), "nothing written")
+            try await served.commit([updatedAtStored, served.set("books/dune", ["title": .string("Kept")]), updatedAtStored])
             try await served.commit([delete, create, update])
             let written = try await served.get("books/dune").fields["title"]
             XCTAssertEqual(written, .string("Again"))

@@ -89,14 +89,19 @@ extension Firestore {
 
 extension FirestoreWrite {
     /// A precondition that the request's own earlier write to the same document settles as
-    /// failed (an update after a delete, an insert after a write): refused before anything is
-    /// read, in the words of Firestore's backend (Google's emulator, measured: a precondition
+    /// failed (an update after a delete, an insert after a write), or an update time required
+    /// other than the document's first write in the request required: refused before anything
+    /// is read, in the words of Firestore's backend (Google's emulator, measured: a precondition
     /// on the update time after a write, or on a delete's after a delete, is not judged so).
     static func sameRequestRefusal(_ writes: [FirestoreWrite]) -> FirestoreErrorCode? {
+        var first: [String: FirestoreWrite] = [:]
         var last: [String: FirestoreWrite] = [:]
         for write in writes {
-            defer { last[write.path] = write }
-            guard let earlier = last[write.path] else { continue }
+            defer {
+                last[write.path] = write
+                if first[write.path] == nil { first[write.path] = write }
+            }
+            guard let earlier = last[write.path], let firstWrite = first[write.path] else { continue }
             let settled: Bool
             switch (earlier.deletes, write.precondition) {
             case (true, .exists(true)): settled = true
@@ -104,10 +109,20 @@ extension FirestoreWrite {
             case (false, .exists(false)): settled = true
             default: settled = false
             }
-            guard settled else { continue }
-            return FirestoreErrorCode(.invalidArgument, "Cannot \(earlier.mutationName) then \(write.mutationName) an entity in the same request.")
+            if settled {
+                return FirestoreErrorCode(.invalidArgument, "Cannot \(earlier.mutationName) then \(write.mutationName) an entity in the same request.")
+            }
+            if let required = write.requiredUpdateTime, firstWrite.requiredUpdateTime != required {
+                return FirestoreErrorCode(.invalidArgument, "Cannot collapse mutations with different version preconditions (\(firstWrite.versionPrecondition) and \(write.versionPrecondition))")
+            }
         }
         return nil
+    }
+
+    /// The backend's words for a write's required update time, in its messages.
+    private var versionPrecondition: String {
+        guard let time = requiredUpdateTime else { return "null" }
+        return "VersionPrecondition{exactBaseVersion=\(time.backendVersion), maxBaseVersion=null}"
     }
 
     private var deletes: Bool {
@@ -165,4 +180,10 @@ extension FirestoreWrite {
         }
         return (fields, transformed)
     }
+}
+
+extension Timestamp {
+    /// The time as Firestore's backend names a document's version in its messages:
+    /// microseconds since 1970.
+    package var backendVersion: Int64 { seconds * 1_000_000 + Int64(nanoseconds / 1000) }
 }

@@ -161,30 +161,38 @@ struct WireQuery {
     /// Firestore's backend (Google's emulator, measured) takes a null or NaN operand of a field
     /// filter as equal to nothing: the filter matches no document, `!= NaN` every value but
     /// null; such items of an `in`, `array-contains-any` or `not-in` list are dropped, and a
-    /// `not-in` list holding null matches nothing. (Firebase's SDKs send `== null` and `== NaN`
-    /// as unary filters, which match them.) Nothing is matched as `== [[]]`: no document holds
-    /// an array in an array.
-    private static func withoutNullOrNaN(_ op: FilterOperator, _ value: FirestoreValue) -> (FilterOperator, Any) {
+    /// `not-in` list holding null matches nothing, yet when it holds other values its field is
+    /// still an inequality's (ordered, counted; `alsoNothing`). (Firebase's SDKs send `== null`
+    /// and `== NaN` as unary filters, which match them.) Nothing is matched as `== [[]]`: no
+    /// document holds an array in an array.
+    private static func withoutNullOrNaN(_ op: FilterOperator, _ value: FirestoreValue) -> (FilterOperator, Any, alsoNothing: Bool) {
         func void(_ value: FirestoreValue) -> Bool {
             if case .null = value { return true }
             if case .double(let double) = value { return double.isNaN }
             return false
         }
-        let nothing: (FilterOperator, Any) = (.equal, FirestoreValue.array([.array([])]))
+        let (nothingOp, nothingValue) = Self.nothing
+        let nothing: (FilterOperator, Any, alsoNothing: Bool) = (nothingOp, nothingValue, false)
         switch op {
         case .in, .arrayContainsAny, .notIn:
-            guard case .array(let items) = value, items.contains(where: void) else { return (op, value) }
-            if op == .notIn, items.contains(.null) { return nothing }
+            guard case .array(let items) = value, items.contains(where: void) else { return (op, value, false) }
+            if op == .notIn, items.contains(.null) {
+                let others = items.filter { $0 != .null }
+                return others.isEmpty ? nothing : (op, FirestoreValue.array(others), true)
+            }
             let kept = items.filter { !void($0) }
-            if !kept.isEmpty { return (op, FirestoreValue.array(kept)) }
-            return op == .notIn ? (.notEqual, NSNull()) : nothing
+            if !kept.isEmpty { return (op, FirestoreValue.array(kept), false) }
+            return op == .notIn ? (.notEqual, NSNull(), false) : nothing
         case .notEqual:
-            guard void(value) else { return (op, value) }
-            return value == .null ? nothing : (.notEqual, NSNull())
+            guard void(value) else { return (op, value, false) }
+            return value == .null ? nothing : (.notEqual, NSNull(), false)
         default:
-            return void(value) ? nothing : (op, value)
+            return void(value) ? nothing : (op, value, false)
         }
     }
+
+    /// A filter no document matches.
+    private static let nothing: (FilterOperator, FirestoreValue) = (.equal, .array([.array([])]))
 
     /// The filter to run, or `asSent`, as the client sent it, for the backend's rules to judge.
     private static func filter(_ wire: Google_Firestore_V1_StructuredQuery.Filter, values: WireValues, asSent: Bool) throws(WireError) -> Filter {
@@ -226,15 +234,17 @@ struct WireQuery {
             } else {
                 value = try values.operand(fieldFilter.value, field: "where.field_filter.value")
             }
+            var alsoNothing = false
             if !asSent, path != FieldPath.documentID(), let operand = value as? FirestoreValue {
-                (op, value) = Self.withoutNullOrNaN(op, operand)
+                (op, value, alsoNothing) = Self.withoutNullOrNaN(op, operand)
             }
             if case .array(let items)? = value as? FirestoreValue, [.in, .notIn, .arrayContainsAny].contains(op) {
                 value = items.map { item -> Any in if case .reference(let reference) = item { return reference } else { return item } }
             } else if case .reference(let reference)? = value as? FirestoreValue, path == FieldPath.documentID() {
                 value = reference
             }
-            return Filter.make(path, op, value)
+            let filter = Filter.make(path, op, value)
+            return alsoNothing ? Filter.andFilter([filter, Filter.make(path, Self.nothing.0, Self.nothing.1)]) : filter
         case .unaryFilter(let unary):
             guard case .field(let reference)? = unary.operandType else {
                 throw .invalidArgument("where.unary_filter.field: a unary filter needs a field")

@@ -105,12 +105,18 @@ final class ServedAggregationTests: XCTestCase {
             var tooManyIn = Self.limited().ordered("__name__")
             tooManyIn.where = .field("y", .in, .array((0..<31).map { .integer(Int64($0)) }))
             let name = Google_Firestore_V1_Value.reference(served.name("numbers/c"))
+            var nameInABranch = Self.limited()
+            nameInABranch.where = .composite(.or, [.field("__name__", .in, .array([name])), .field("y", .equal, .integer(1))])
             let cases: [(Google_Firestore_V1_StructuredQuery, String)] = [
                 (started, "Cursor has too many values."),
                 (tooManyIn, "'IN' supports up to 30 comparison values."),
                 (Self.limited().ordered("__name__").ordered("y"),
                  "This query requires an index that has fields [x] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."),
                 (Self.limited().filtered("__name__", .lessThan, name),
+                 "This query requires an index that has fields [x] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."),
+                (Self.limited().filtered("__name__", .equal, name),
+                 "This query requires an index that has fields [x] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."),
+                (nameInABranch,
                  "This query requires an index that has fields [x] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."),
             ]
             for (query, message) in cases {

@@ -71,6 +71,7 @@ final class ServedQueryValidationTests: XCTestCase {
                  "The query contains 11 distinct inequality fields: [f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10]. A query may not have more than 10 distinct inequality fields."),
                 (books.ordered("x").ordered("x", descending: true), "order by clause cannot contain duplicate fields x"),
                 (books.ordered("__name__").ordered("x"), "order by clause cannot contain more fields after the key"),
+                (books.filtered("x", .notIn, .array([.integer(1), .null])).ordered("__name__"), "order by clause cannot contain more fields after the key"),
                 (startedWithTooMany, "Cursor has too many values."),
                 (limitedToNone, "Cursor has too many values."),
                 (books.filtered("x", .greaterThan, .integer(0)).ordered("__name__"), "order by clause cannot contain more fields after the key"),
@@ -132,6 +133,8 @@ final class ServedQueryValidationTests: XCTestCase {
             let elevenWithNothing = (0..<10).map { Filter.field("f\($0)", .greaterThan, .integer(0)) } + [.field("z", .greaterThan, .null)]
             assertSame(try await served.run(Self.whereFilter(.composite(.and, elevenWithNothing))), [],
                        "a filter that matches nothing is no eleventh inequality")
+            assertSame(try await served.run(books.filtered("x", .notIn, .array([.null])).ordered("__name__")), [],
+                       "a not-in list of null alone matches nothing and is no inequality")
             var otherCollection = books.ordered("__name__")
             otherCollection.startAt = Self.cursor([.reference(served.name("authors/a"))])
             assertSame(try await served.run(otherCollection), ["a", "b"], "a cursor at another collection's document")
@@ -139,7 +142,7 @@ final class ServedQueryValidationTests: XCTestCase {
                        "a descending name order beside an equality")
             var limitedToNone = books.ordered("__name__", descending: true)
             limitedToNone.limit.value = 0
-            for query in [books.ordered("__name__", descending: true), limitedToNone,
+            for query in [books.ordered("__name__", descending: true), limitedToNone, books.ordered("__name__", descending: true).ordered("__name__", descending: true),
                           books.filtered("__name__", .greaterThan, .reference(served.name("books/a"))).ordered("__name__", descending: true)] {
                 let answer = await status { try await served.run(query) }
                 XCTAssertEqual(answer?.0, .failedPrecondition, "the emulator scans names one way only: \(query)")

@@ -89,9 +89,10 @@ public final class AggregateQuery: @unchecked Sendable {
         fields.subtract(orders.map(\.field))
         if !fields.isEmpty {
             let sorted = fields.sorted(by: FieldPath.precedes)
-            // The name is ordered explicitly, or by an inequality on it: the fields would come after.
+            // The name is ordered explicitly, or filtered by any operator anywhere (an OR's
+            // branch too): the emulator's index would hold the fields after it (measured).
             if definition.explicitOrders.contains(where: \.field.isDocumentID)
-                || definition.filters.flatMap(\.fieldFilters).contains(where: { $0.field.isDocumentID && $0.op.isInequality }) {
+                || definition.filters.flatMap(\.fieldFilters).contains(where: \.field.isDocumentID) {
                 throw publicError(DocumentStoreError.invalidCall("This query requires an index that has fields [\(sorted.map(\.description).joined(separator: ", "))] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields."))
             }
             let descending = definition.explicitOrders.last?.descending ?? false

@@ -17,6 +17,12 @@ extension QueryDefinition {
         refusalBeforeOrders() ?? orderRefusal() ?? descendingNameScanRefusal()
     }
 
+    /// Orders only by the name, the last descending (`[__name__ desc, __name__ desc]`): a
+    /// descending key scan, refused as such before the orders' own rules (measured).
+    private var scansNamesOnlyDescending: Bool {
+        explicitOrders.allSatisfy(\.field.isDocumentID) && explicitOrders.last?.descending == true
+    }
+
     /// As sent: the filters' rules judge the filters the client sent (`sentFilters`).
     private var asSent: QueryDefinition {
         guard let sentFilters else { return self }
@@ -107,6 +113,7 @@ extension QueryDefinition {
     /// Each field ordered once, and nothing ordered after the document's name, the implicit
     /// orders of inequality fields included.
     func orderRefusal() -> FirestoreErrorCode? {
+        if scansNamesOnlyDescending, descendingNameScanRefusal() != nil { return nil }
         var seen: [FieldPath] = []
         for order in orders {
             if seen.last?.isDocumentID == true { return Self.refused("order by clause cannot contain more fields after the key") }

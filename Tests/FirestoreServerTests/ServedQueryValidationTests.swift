@@ -72,6 +72,7 @@ final class ServedQueryValidationTests: XCTestCase {
                 (books.ordered("x").ordered("x", descending: true), "order by clause cannot contain duplicate fields x"),
                 (books.ordered("__name__").ordered("x"), "order by clause cannot contain more fields after the key"),
                 (books.filtered("x", .notIn, .array([.integer(1), .null])).ordered("__name__"), "order by clause cannot contain more fields after the key"),
+                (books.filtered("x", .notEqual, .integer(1)).ordered("__name__", descending: true), "order by clause cannot contain more fields after the key"),
                 (startedWithTooMany, "Cursor has too many values."),
                 (limitedToNone, "Cursor has too many values."),
                 (books.filtered("x", .greaterThan, .integer(0)).ordered("__name__"), "order by clause cannot contain more fields after the key"),

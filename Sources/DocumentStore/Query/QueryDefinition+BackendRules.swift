@@ -17,10 +17,11 @@ extension QueryDefinition {
         refusalBeforeOrders() ?? orderRefusal() ?? descendingNameScanRefusal()
     }
 
-    /// Orders only by the name, the last descending (`[__name__ desc, __name__ desc]`): a
-    /// descending key scan, refused as such before the orders' own rules (measured).
+    /// Orders only by the name, the last descending (`[__name__ desc, __name__ desc]`), no
+    /// inequality's field among them: a descending key scan, refused as such before the
+    /// orders' own rules (measured).
     private var scansNamesOnlyDescending: Bool {
-        explicitOrders.allSatisfy(\.field.isDocumentID) && explicitOrders.last?.descending == true
+        orders.allSatisfy(\.field.isDocumentID) && explicitOrders.last?.descending == true
     }
 
     /// As sent: the filters' rules judge the filters the client sent (`sentFilters`).

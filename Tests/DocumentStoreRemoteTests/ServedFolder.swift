@@ -33,10 +33,15 @@ final class ServedFolder: @unchecked Sendable {
         }
         guard started.wait(timeout: .now() + 10) == .success, let listening = address.withLock({ $0 }) else {
             server.stop()
-            throw XCTSkip("shelf serve did not start within 10 seconds")
+            throw DidNotStart()
         }
         self.address = listening
         url = URL(string: "firestore://\(listening)/test")!
+    }
+
+    /// A server that does not start fails the test: a start-up regression must never pass unseen.
+    struct DidNotStart: Error, CustomStringConvertible {
+        var description: String { "shelf serve did not start within 10 seconds" }
     }
 
     /// Stops taking calls; those running (a Listen stream) go on until their clients end them.

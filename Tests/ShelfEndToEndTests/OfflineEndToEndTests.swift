@@ -20,7 +20,6 @@ final class OfflineEndToEndTests: TmuxTestCase {
 
     /// A cluster of this test's own holding the demo data in its database `shelf`; its URL.
     private func startServer() throws -> URL {
-        do { _ = try PostgresCluster.tool("initdb") } catch { throw XCTSkip("\(error)") }
         let cluster = try PostgresCluster.startOwn()
         self.cluster = cluster
         try cluster.psql("CREATE DATABASE shelf")

@@ -149,7 +149,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                 try await query.results()
             }
             let readTime = WireValues.wire(time)
-            let wire = try database.wireDocuments(documents, mask: query.projection)
+            let wire = try database.wireDocuments(documents, mask: query.projection, query: query.storeQuery)
             for (index, document) in wire.enumerated() {
                 var message = Google_Firestore_V1_RunQueryResponse()
                 if let document { message.document = document }

@@ -214,7 +214,7 @@ final class ListenStream: Sendable {
             let (changed, removed) = changes(of: id, snapshot, wasCurrent: wasCurrent)
             // A target's first documents are its own; its changes are every listener's.
             let documents = wasCurrent ? try shared.documents(changed, in: database, query: query)
-                : try SharedWireDocuments.paired(changed, in: database, query: query)
+                : try database.wireDocuments(changed, query: query)
             var messages = documents.compactMap { $0.map { Self.change($0, target: id) } }
             for path in removed {
                 var remove = Google_Firestore_V1_DocumentRemove()

@@ -42,14 +42,14 @@ final class SharedWireDocuments: Sendable {
     /// the same moment wait for one conversion rather than each making its own.
     private let table = Locked(Table())
 
-    /// `Self.paired(snapshots)`, converting only those not converted before.
+    /// `database.wireDocuments(snapshots)`, converting only those not converted before.
     func documents(_ snapshots: [DocumentSnapshot], in database: ServedDatabase, query: Query? = nil) throws -> [Google_Firestore_V1_Document?] {
         try table.withLock { table in
             let keys = snapshots.map { Key(snapshot: ObjectIdentifier($0), database: database.name) }
             var documents = keys.map { table.entry($0)?.document }
             let missing = keys.indices.filter { table.entry(keys[$0]) == nil }
             guard !missing.isEmpty else { return documents }
-            let converted = try Self.pairs(missing.map { snapshots[$0] }, in: database, query: query)
+            let converted = try database.pairedDocuments(missing.map { snapshots[$0] }, query: query)
             table.made += 1
             for (index, pair) in zip(missing, converted) {
                 documents[index] = pair.document
@@ -57,27 +57,6 @@ final class SharedWireDocuments: Sendable {
                 if pair.isSnapshot { table.keep(Entry(snapshot: snapshots[index], document: pair.document), at: keys[index]) }
             }
             return documents
-        }
-    }
-
-    /// A listener's documents as a `Listen` stream sends them, each with the times of the
-    /// content sent. A snapshot was read before its times are: a document written since is sent
-    /// as it is now (if still one of `query`'s), never its old content with the new times,
-    /// which a client comparing update times would keep when the new content comes, taking it
-    /// for no change. The watcher delivers the new content next: the client finds it held.
-    static func paired(_ snapshots: [DocumentSnapshot], in database: ServedDatabase, query: Query?) throws -> [Google_Firestore_V1_Document?] {
-        try pairs(snapshots, in: database, query: query).map(\.document)
-    }
-
-    /// `paired`, each saying whether it holds the snapshot's own content.
-    private static func pairs(_ snapshots: [DocumentSnapshot], in database: ServedDatabase,
-                              query: Query?) throws -> [(document: Google_Firestore_V1_Document?, isSnapshot: Bool)] {
-        let now = try database.store.documentsWithTimes(snapshots.map(\.reference.path))
-        return try zip(snapshots, now).map { snapshot, now in
-            let path = snapshot.reference.path
-            if now.stored == snapshot.stored { return (try database.wireDocument(path, snapshot.stored, times: now.times), true) }
-            if let query, !query.matches(DocumentSnapshot(reference: snapshot.reference, stored: now.stored)) { return (nil, false) }
-            return (try database.wireDocument(path, now.stored, times: now.times), false)
         }
     }
 

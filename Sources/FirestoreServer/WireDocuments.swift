@@ -7,12 +7,25 @@ import Foundation
 extension ServedDatabase {
     var values: WireValues { WireValues(databaseName: name, store: store) }
 
-    /// The documents that exist among `snapshots`, with their times, fields limited to `mask`
-    /// (nil: every field), in the same order; nil for a missing document.
-    func wireDocuments(_ snapshots: [DocumentSnapshot], mask: [FieldPath]? = nil) throws -> [Google_Firestore_V1_Document?] {
-        let times = try store.documentTimes(snapshots.map(\.reference.path))
-        return try zip(snapshots, times).map { snapshot, times throws(WireError) in
-            try wireDocument(snapshot.reference.path, snapshot.stored, times: times, mask: mask)
+    /// The documents that exist among `snapshots`, fields limited to `mask` (nil: every field),
+    /// in the same order, nil for a missing one; each with the times of the content sent.
+    /// A snapshot was read before its times are: a document written since is sent as it is
+    /// now (if still one of `query`'s), never its old content with the new times, which a
+    /// client keeping documents by update time (a listener, an SDK's cache) would keep when
+    /// the new content comes, taking it for no change.
+    func wireDocuments(_ snapshots: [DocumentSnapshot], mask: [FieldPath]? = nil, query: Query? = nil) throws -> [Google_Firestore_V1_Document?] {
+        try pairedDocuments(snapshots, mask: mask, query: query).map(\.document)
+    }
+
+    /// `wireDocuments`, each saying whether it holds the snapshot's own content.
+    func pairedDocuments(_ snapshots: [DocumentSnapshot], mask: [FieldPath]? = nil,
+                         query: Query? = nil) throws -> [(document: Google_Firestore_V1_Document?, isSnapshot: Bool)] {
+        let now = try store.documentsWithTimes(snapshots.map(\.reference.path))
+        return try zip(snapshots, now).map { snapshot, now in
+            let path = snapshot.reference.path
+            if now.stored == snapshot.stored { return (try wireDocument(path, snapshot.stored, times: now.times, mask: mask), true) }
+            if let query, !query.matches(DocumentSnapshot(reference: snapshot.reference, stored: now.stored)) { return (nil, false) }
+            return (try wireDocument(path, now.stored, times: now.times, mask: mask), false)
         }
     }
 

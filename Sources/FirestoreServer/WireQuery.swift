@@ -10,7 +10,7 @@ import Foundation
 /// (`Query.checkedAsTheBackendOnly`): a client's SDK has made its own checks already.
 struct WireQuery {
     /// The store's query; nil for a query over every collection (`descendants`).
-    private let storeQuery: Query?
+    let storeQuery: Query?
     /// The same without the offset and the limit, for a listener (the store's take no offset).
     private let unwindowedQuery: Query?
     /// A query over every collection under the parent (an empty collection_id with

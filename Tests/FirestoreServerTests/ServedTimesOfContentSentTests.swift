@@ -3,11 +3,12 @@ import DocumentStore
 import FirestoreWire
 import XCTest
 
-/// A `Listen` stream sends each document with the times of the content it sends. A listener's
+/// Every read `shelf serve` answers (a get, a query, a listing, a `Listen` stream) sends each
+/// document with the times of the content it sends (`ServedDatabase.wireDocuments`). A
 /// snapshot is read before its times are: a write in between once sent the old content with
-/// the new update time, and a client that compares update times (Python's watch) then took
-/// the new content for no change and never showed it.
-final class ServedListenTimesTests: XCTestCase {
+/// the new update time, and a client that compares update times (Python's watch, an SDK's
+/// cache) then took the new content for no change and never showed it.
+final class ServedTimesOfContentSentTests: XCTestCase {
     func testADocumentWrittenAfterItsSnapshotIsSentAsItIsNowWithItsTimes() async throws {
         try await ServedStore.eachBackend { served in
             let dune = served.store.document("books/dune")
@@ -30,7 +31,7 @@ final class ServedListenTimesTests: XCTestCase {
             let old = try await query.getDocuments().documents
             try await dune.setData(["born": 1815])
             let database = ServedDatabase(name: ServedStore.database, store: served.store)
-            let sent = try SharedWireDocuments.paired(old, in: database, query: query)
+            let sent = try database.wireDocuments(old, query: query)
             XCTAssertEqual(sent.count, 1)
             XCTAssertNil(sent[0], "\(served.backend): its removal follows from the listener")
         }

@@ -23,19 +23,15 @@ struct DataLocation {
         let description: String
     }
 
-    /// The URL schemes of the servers Shelf opens.
-    static let serverSchemes = ["postgresql", "postgres", "firestore"]
-
     /// A folder named on the command line by `option`, or a server's URL. A missing folder is
     /// an error, unless `creatingMissing` (the app, export's destination, generate) and its
     /// parent exists: then it is made, empty.
     static func given(_ path: String, option: String = "--data", creatingMissing: Bool = false) throws -> DataLocation {
         guard !path.isEmpty else { throw Problem(description: "\(option) is empty: give a folder, a postgresql:// or a firestore:// URL") }
         try refuseUnknownScheme(path, option)
-        if let scheme = path.range(of: "://").map({ path[..<$0.lowerBound].lowercased() }), serverSchemes.contains(scheme) {
+        if let scheme = path.range(of: "://").map({ path[..<$0.lowerBound].lowercased() }), let known = ServerSchemes.known[scheme] {
             guard let url = URL(string: path), url.host != nil else {
-                let expected = scheme == "firestore" ? "firestore://host:port/project[/database]" : "postgresql://user:password@host:port/database"
-                throw Problem(description: "\(scheme):// address not understood: expected \(expected)")
+                throw Problem(description: "\(scheme):// address not understood: expected \(known.form)")
             }
             return DataLocation(url: url)
         }
@@ -66,8 +62,8 @@ struct DataLocation {
     /// Refuses a URL of a scheme Shelf does not open (`http://x`), which would otherwise be
     /// taken for the relative folder `http:/x`. The URL itself is not repeated: it may hold a password.
     private static func refuseUnknownScheme(_ path: String, _ option: String) throws {
-        guard let scheme = path.firstMatch(of: /^([a-zA-Z][a-zA-Z0-9+.\-]*):\/\//)?.1.lowercased(), !serverSchemes.contains(scheme) else { return }
-        throw Problem(description: "\(option): Shelf does not open \(scheme):// URLs; give a folder path, a postgresql://user:password@host:port/database URL or a firestore://host:port/project[/database] URL")
+        guard let scheme = path.firstMatch(of: /^([a-zA-Z][a-zA-Z0-9+.\-]*):\/\//)?.1.lowercased(), ServerSchemes.known[scheme] == nil else { return }
+        throw Problem(description: "\(option): Shelf does not open \(scheme):// URLs; give a folder path, \(ServerSchemes.serverURLs)")
     }
 
     /// A path as typed: `~` expanded, relative to the current folder, `.` and `..` resolved.
@@ -82,7 +78,7 @@ struct DataLocation {
         guard !path.isEmpty else { return }  // refused by `given`, which names the option
         try refuseUnknownScheme(path, option)
         let same = Problem(description: "\(locationOption) and \(option) are the same store (\(location.displayName)): export copies into another one")
-        if location.isServer || serverSchemes.contains(where: { path.lowercased().hasPrefix($0 + "://") }) {
+        if location.isServer || ServerSchemes.known.keys.contains(where: { path.lowercased().hasPrefix($0 + "://") }) {
             if URL(string: path) == location.url { throw same }
             return
         }

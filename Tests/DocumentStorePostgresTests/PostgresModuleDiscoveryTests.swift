@@ -7,7 +7,7 @@ import XCTest
 final class PostgresModuleDiscoveryTests: XCTestCase {
     func testTheCoreFindsTheModuleByTheClassNameItLooksFor() throws {
         for scheme in ["postgresql", "postgres"] {
-            let name = try XCTUnwrap(ServerSchemes.moduleClasses[scheme])
+            let name = try XCTUnwrap(ServerSchemes.known[scheme]?.moduleClass)
             XCTAssertNotNil(NSClassFromString(name) as? ServerSchemeModule.Type, "\(name) is the module's entry point")
         }
     }

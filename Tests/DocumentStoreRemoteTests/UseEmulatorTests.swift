@@ -143,7 +143,7 @@ final class UseEmulatorTests: XCTestCase {
     }
 
     func testTheCoreFindsTheClientModuleByTheClassNameItLooksFor() throws {
-        let name = try XCTUnwrap(ServerSchemes.moduleClasses["firestore"])
+        let name = try XCTUnwrap(ServerSchemes.known["firestore"]?.moduleClass)
         XCTAssertNotNil(NSClassFromString(name) as? ServerSchemeModule.Type, "\(name) is the module's entry point")
     }
 }

@@ -44,6 +44,6 @@ final class OpeningByURLTests: XCTestCase {
     func testAnUnknownSchemeIsRefusedWithoutShowingThePassword() {
         let error = thrownError { _ = try Firestore(url: URL(string: "mysql://shelf:secret@db.example/shelf")!) } as? FirestoreErrorCode
         XCTAssertEqual(error?.code, FirestoreErrorCode.invalidArgument.rawValue)
-        XCTAssertEqual(error?.description, "cannot open a store at mysql://db.example…: expected a file URL (a folder), a postgresql://user:password@host:port/database URL or a firestore://host:port/project URL")
+        XCTAssertEqual(error?.description, "cannot open a store at mysql://db.example…: expected a file URL (a folder), a postgresql://user:password@host:port/database URL or a firestore://host:port/project[/database] URL")
     }
 }

@@ -70,29 +70,40 @@ package enum ServerSchemes {
         return try opener(url)
     }
 
-    /// The class each backend module names itself by, per scheme.
-    package static let moduleClasses = [
-        "postgresql": "DocumentStorePostgres.PostgreSQLScheme",
-        "postgres": "DocumentStorePostgres.PostgreSQLScheme",
-        "firestore": "DocumentStoreRemote.FirestoreServerScheme",
-    ]
+    /// A scheme of stores on a server: the module that opens it, the class that module names
+    /// itself by, and the form of its URLs, for messages.
+    package struct Scheme: Sendable {
+        package let module: String
+        package let moduleClass: String
+        package let form: String
+    }
+
+    /// Every scheme of a store on a server, the one table the command line asks too.
+    package static let known: [String: Scheme] = {
+        let postgres = Scheme(module: "DocumentStorePostgres", moduleClass: "DocumentStorePostgres.PostgreSQLScheme",
+                              form: "postgresql://user:password@host:port/database")
+        let firestore = Scheme(module: "DocumentStoreRemote", moduleClass: "DocumentStoreRemote.FirestoreServerScheme",
+                               form: "firestore://host:port/project[/database]")
+        return ["postgresql": postgres, "postgres": postgres, "firestore": firestore]
+    }()
+
+    /// The URLs of stores on servers, for messages.
+    package static let serverURLs = "a \(known["postgresql"]!.form) URL or a \(known["firestore"]!.form) URL"
 
     /// Registers the module for `scheme` if the program links it and it did not register yet.
     private static func enableLinkedModule(for scheme: String) {
-        guard openers.withLock({ $0[scheme] == nil }), let name = moduleClasses[scheme], let module = NSClassFromString(name) as? ServerSchemeModule.Type else { return }
+        guard openers.withLock({ $0[scheme] == nil }), let name = known[scheme]?.moduleClass,
+              let module = NSClassFromString(name) as? ServerSchemeModule.Type else { return }
         module.enable()
     }
 
     /// Why `url` cannot be opened when no module took its scheme.
     static func unknownScheme(_ url: URL) -> FirestoreErrorCode {
         let scheme = url.scheme?.lowercased() ?? ""
-        if scheme == "postgresql" || scheme == "postgres" {
-            return FirestoreErrorCode(.invalidArgument, "\(scheme):// URLs need the DocumentStorePostgres module: add its product to your target's dependencies")
+        if let known = known[scheme] {
+            return FirestoreErrorCode(.invalidArgument, "\(scheme):// URLs need the \(known.module) module: add its product to your target's dependencies")
         }
-        if scheme == "firestore" {
-            return FirestoreErrorCode(.invalidArgument, "firestore:// URLs need the DocumentStoreRemote module: add its product to your target's dependencies")
-        }
-        return FirestoreErrorCode(.invalidArgument, "cannot open a store at \(url.scheme ?? "")://\(url.host ?? "")…: expected a file URL (a folder), a postgresql://user:password@host:port/database URL or a firestore://host:port/project URL")
+        return FirestoreErrorCode(.invalidArgument, "cannot open a store at \(url.scheme ?? "")://\(url.host ?? "")…: expected a file URL (a folder), \(serverURLs)")
     }
 }
 

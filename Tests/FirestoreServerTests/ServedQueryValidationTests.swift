@@ -143,7 +143,9 @@ final class ServedQueryValidationTests: XCTestCase {
                        "a descending name order beside an equality")
             var limitedToNone = books.ordered("__name__", descending: true)
             limitedToNone.limit.value = 0
-            for query in [books.ordered("__name__", descending: true), limitedToNone, books.ordered("__name__", descending: true).ordered("__name__", descending: true),
+            var twiceWithCursor = books.ordered("__name__", descending: true).ordered("__name__", descending: true)
+            twiceWithCursor.endAt = Self.cursor([.reference(served.name("books/a")), .integer(-2)])
+            for query in [books.ordered("__name__", descending: true), limitedToNone, books.ordered("__name__", descending: true).ordered("__name__", descending: true), twiceWithCursor,
                           books.filtered("__name__", .greaterThan, .reference(served.name("books/a"))).ordered("__name__", descending: true)] {
                 let answer = await status { try await served.run(query) }
                 XCTAssertEqual(answer?.0, .failedPrecondition, "the emulator scans names one way only: \(query)")

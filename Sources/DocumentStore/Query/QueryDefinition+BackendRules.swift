@@ -132,11 +132,10 @@ extension QueryDefinition {
     private func cursorRefusal(_ bound: Bound?) -> FirestoreErrorCode? {
         guard let bound, !checksArguments else { return nil }
         if bound.position.count > explicitOrders.count { return Self.refused("Cursor has too many values.") }
-        for (value, order) in zip(bound.position, explicitOrders) where order.field.isDocumentID {
-            if case .reference = value { continue }
-            return Self.refused("Cursor __key__ value is not a document reference.")
-        }
-        return nil
+        // The value at the name's first order only: a repeated one is judged by the orders' rules.
+        guard let index = explicitOrders.firstIndex(where: \.field.isDocumentID), index < bound.position.count else { return nil }
+        if case .reference = bound.position[index] { return nil }
+        return Self.refused("Cursor __key__ value is not a document reference.")
     }
 }
 

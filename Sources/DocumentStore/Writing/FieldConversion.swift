@@ -154,9 +154,9 @@ package struct FieldConversion {
         ValueOrder.compare(a, b) == 0
     }
 
-    /// Firestore's increment: a field that is not a number counts as the integer 0; integers
-    /// stay integers and saturate at the 64-bit limits instead of overflowing; with a double on
-    /// either side the sum is a double.
+    /// Firestore's increment: a field that is not a number becomes the operand (-0.0 stays
+    /// -0.0, as it would not added to 0); integers stay integers and saturate at the 64-bit
+    /// limits instead of overflowing; with a double on either side the sum is a double.
     static func increment(_ existing: FirestoreValue?, by operand: FirestoreValue) -> FirestoreValue {
         switch (existing, operand) {
         case let (.double(base)?, _):
@@ -166,7 +166,7 @@ package struct FieldConversion {
         case let (.integer(base)?, _):
             return .double(Double(base) + (operand.numberValue ?? 0))
         default:
-            return increment(.integer(0), by: operand)
+            return operand.numberValue == nil ? .integer(0) : operand
         }
     }
 

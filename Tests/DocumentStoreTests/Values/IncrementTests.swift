@@ -24,6 +24,15 @@ final class IncrementTests: StoreTestCase {
             """)
     }
 
+    func testIncrementingAFieldThatIsNoNumberStoresTheOperandItselfNegativeZeroIncluded() throws {
+        try ref.set(["word": "x"])
+        try ref.update(["missing": FieldValue.increment(-0.0), "word": FieldValue.increment(-0.0)])
+        for name in ["missing", "word"] {
+            guard case .double(let value)? = try field(name) else { return XCTFail("\(name): \(String(describing: try field(name)))") }
+            XCTAssertEqual(value.sign, .minus, "\(name): -0.0, as Firestore sets the field to the operand")
+        }
+    }
+
     func testIntegerIncrementsSaturateAndStayIntegers() throws {
         try ref.set(["up": Int64.max, "down": Int64.min])
         try ref.update(["up": FieldValue.increment(Int64(1)), "down": FieldValue.increment(Int64(-1))])
@@ -92,7 +101,7 @@ final class IncrementTests: StoreTestCase {
         XCTAssertEqual(FieldConversion.increment(nil, by: .integer(.max)), .integer(.max))
         XCTAssertEqual(FieldConversion.increment(.integer(.max), by: .integer(1)), .integer(.max))
         XCTAssertEqual(FieldConversion.increment(.integer(.min), by: .integer(-1)), .integer(.min))
-        XCTAssertEqual(FieldConversion.increment(.string("x"), by: .double(-0.0)), .double(0.0), "0 + -0.0 is 0.0, as Firestore adds")
+        XCTAssertEqual(FieldConversion.increment(.string("x"), by: .double(-0.0)), .double(-0.0), "the operand itself, as the emulator stores it")
         XCTAssertEqual(FieldConversion.extreme(.double(-0.0), .integer(0), minimum: true), .double(-0.0))
         XCTAssertEqual(FieldConversion.extreme(.integer(0), .double(-0.0), minimum: false), .integer(0))
     }

@@ -221,6 +221,8 @@ class Run:
         self.seconds = collections.Counter()
         self.skipped = collections.Counter()
         self.number = 0
+        # The moment each operation started, both servers idle (`read_time`).
+        self.marks = []
         self.shown = 0
 
     def both(self, call):
@@ -373,9 +375,12 @@ class Run:
                   f"  emulator  {seen[0]}\n  shelf     {seen[1]}", flush=True)
 
     def read_time(self):
-        """A query at a past read time (five seconds ago)."""
+        """A query at a past read time: a moment between two earlier operations, when both
+        servers had answered every operation before it and started none after (a time on the
+        clock would fall between one server's write and the other's)."""
         query = self.queries.query()
-        past = {"seconds": int(time.time()) - 5}
+        mark = self.marks[max(0, len(self.marks) - 1 - self.rng.randint(1, 50))]
+        past = {"seconds": mark // 1_000_000_000, "nanos": mark % 1_000_000_000}
 
         def run(side):
             request = {"parent": f"{DATABASE}/documents", "structured_query": query, "read_time": past}
@@ -384,6 +389,7 @@ class Run:
 
     def step(self):
         self.number += 1
+        self.marks.append(time.time_ns() // 1000 * 1000)
         roll = self.rng.random()
         if roll < 0.42:
             self.query()

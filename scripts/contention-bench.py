@@ -21,12 +21,11 @@ import collections
 import multiprocessing
 import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+import servers
 
 
 def increments(args):
@@ -68,40 +67,14 @@ def run(addresses, processes, count):
     return sum(r[0] for r in results), failures, db.document("counters/shared").get().get("n"), seconds
 
 
-def start(command, ready):
-    """Starts a server and waits for the line saying it is ready (`ready`); returns it and the line."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    while True:
-        line = process.stdout.readline()
-        if not line:
-            sys.exit(f"{command[0]} did not start")
-        if ready in line:
-            # Drain what it prints from now on, so it never waits on a full pipe.
-            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
-            return process, line
-
-
 def serve(shelf, data, count):
-    """`count` shelf serve processes on `data`; they and their addresses."""
-    servers, addresses = [], []
-    for _ in range(count):
-        server, line = start([shelf, "serve", "--data", data, "--port", "0"], "Serving")
-        servers.append(server)
-        addresses.append(line.split(" on ")[1].split(" ")[0])
-    return servers, addresses
+    """`count` shelf serve processes on `data`."""
+    return [servers.shelf(shelf, data) for _ in range(count)]
 
 
-def stop(servers):
-    for server in servers:
-        server.terminate()
-        server.wait()
-
-
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def stop(started):
+    for server in started:
+        server.stop()
 
 
 def main():
@@ -115,35 +88,30 @@ def main():
 
     rows = []
     folder = tempfile.mkdtemp(prefix="shelf-contention-")
-    servers, addresses = serve(options.shelf, folder, 1)
+    started = serve(options.shelf, folder, 1)
     try:
-        rows.append(("shelf serve (folder)", options.increments, *run(addresses, options.processes, options.increments)))
+        rows.append(("shelf serve (folder)", options.increments, *run([s.address for s in started], options.processes, options.increments)))
     finally:
-        stop(servers)
+        stop(started)
         shutil.rmtree(folder, ignore_errors=True)
     if options.postgres:
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import pg_cluster
         cluster = pg_cluster.Cluster()  # started
         try:
-            servers, addresses = serve(options.shelf, cluster.url, 2)
+            started = serve(options.shelf, cluster.url, 2)
             try:
                 rows.append(("two shelf serve (one PostgreSQL database)", options.increments,
-                             *run(addresses, options.processes, options.increments)))
+                             *run([s.address for s in started], options.processes, options.increments)))
             finally:
-                stop(servers)
+                stop(started)
         finally:
             cluster.stop()
     if options.emulator_increments > 0 and shutil.which("gcloud"):
-        port = free_port()
-        emulator, _ = start(["gcloud", "emulators", "firestore", "start", f"--host-port=127.0.0.1:{port}"],
-                            "Dev App Server is now running")
-        address = f"127.0.0.1:{port}"
+        emulator = servers.emulator()
         try:
-            rows.append(("Google's emulator", options.emulator_increments, *run([address], options.processes, options.emulator_increments)))
+            rows.append(("Google's emulator", options.emulator_increments, *run([emulator.address], options.processes, options.emulator_increments)))
         finally:
-            os.killpg(emulator.pid, signal.SIGTERM)  # gcloud and the Java server it started
-            emulator.wait()
+            emulator.stop()
     elif options.emulator_increments > 0:
         print("gcloud is not installed: the emulator's row is left out", file=sys.stderr)
 

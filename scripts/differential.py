@@ -25,11 +25,11 @@ KNOWN or SKIPPED below.
 Run it with /work/main/.build-venv's Python (google-cloud-firestore), after `swift build`; needs
 `gcloud emulators firestore` (it says so and exits 0 when that is not installed).
 """
-import argparse, collections, json, math, os, pathlib, queue, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, collections, json, math, os, pathlib, queue, random, shutil, subprocess, sys, tempfile, time
 
 import differential_ops as ops
 
-from process_group import stop_group
+import servers
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROJECT = "shelf-differential"
@@ -44,53 +44,6 @@ KNOWN = {}
 # Kinds fixed by other work in progress: counted and reported, not failed on, until it lands.
 # None now (reads at a past read_time and aggregations over limits and offsets have landed).
 SKIPPED = {}
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Process:
-    """A server this script started (in its own process group), stopped with everything it started."""
-
-    def __init__(self, argv, ready, timeout=120):
-        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        lines = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout], daemon=True).start()
-        deadline = time.monotonic() + timeout
-        self.output = []
-        while True:
-            try:
-                line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
-            except queue.Empty:
-                self.stop()
-                raise SystemExit(f"{argv[0]} was not ready within {timeout} s:\n" + "".join(self.output[-20:]))
-            self.output.append(line)
-            self.ready = ready(line)
-            if self.ready:
-                return
-
-    def stop(self):
-        stop_group(self.process)
-
-
-def start_emulator():
-    port = free_port()
-    emulator = Process(["gcloud", "emulators", "firestore", "start", f"--host-port=127.0.0.1:{port}"],
-                       lambda line: "Dev App Server is now running" in line)
-    emulator.address = f"127.0.0.1:{port}"
-    return emulator
-
-
-def start_shelf(shelf, data):
-    def address(line):
-        words = line.split()
-        return words[words.index("on") + 1] if line.startswith("Serving") and "on" in words else None
-    server = Process([shelf, "serve", "--data", data, "--port", "0"], address, timeout=60)
-    server.address = server.ready
-    return server
 
 
 def client(address):
@@ -435,10 +388,9 @@ def main():
     if not os.access(arguments.shelf, os.X_OK):
         raise SystemExit(f"{arguments.shelf} is not an executable: run `swift build` first, or give --shelf")
     seed = arguments.seed if arguments.seed is not None else random.randrange(2**31)
-    cluster, folder, servers = None, None, []
+    cluster, folder, started_servers = None, None, []
     try:
         if arguments.postgres == "auto":
-            sys.path.insert(0, str(ROOT / "scripts"))
             import pg_cluster
             cluster = pg_cluster.Cluster()
             data = cluster.url
@@ -448,10 +400,10 @@ def main():
             data = folder = tempfile.mkdtemp(prefix="shelf-differential-")
         backend = "PostgreSQL" if arguments.postgres else "a folder"
         print(f"differential: seed {seed}, {arguments.operations} operations, shelf serve on {backend}", flush=True)
-        emulator = start_emulator()
-        servers.append(emulator)
-        shelf = start_shelf(arguments.shelf, data)
-        servers.append(shelf)
+        emulator = servers.emulator()
+        started_servers.append(emulator)
+        shelf = servers.shelf(arguments.shelf, data)
+        started_servers.append(shelf)
         run = Run(seed, Side("emulator", emulator.address), Side("shelf", shelf.address), arguments.show)
         started = time.monotonic()
         run.seed_documents()
@@ -468,7 +420,7 @@ def main():
         print(f"  differences: {different}" + (": " + ", ".join(f"{k} {v}" for k, v in sorted(run.differences.items())) if different else ""))
         sys.exit(1 if different else 0)
     finally:
-        for server in reversed(servers):
+        for server in reversed(started_servers):
             server.stop()
         if cluster:
             cluster.stop()

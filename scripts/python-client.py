@@ -21,12 +21,13 @@ import os
 import pathlib
 import queue
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import traceback
+
+import servers
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROJECT = "shelf-python-client"
@@ -80,36 +81,6 @@ class Checks:
             here = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == __file__]
             line = here[1].lineno if len(here) > 1 else "?"
             self.fail("section stopped", f"{type(error).__name__}: {error} (line {line})")
-
-
-class Server:
-    """A `shelf serve` on a free port of 127.0.0.1, stopped at the end whatever happened."""
-
-    def __init__(self, shelf, data, log=None):
-        """`log`: a file for the server's log (its standard error), else this one's."""
-        self.process = subprocess.Popen([shelf, "serve", "--data", data, "--port", "0"], stdout=subprocess.PIPE, stderr=log, text=True)
-        lines = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout], daemon=True).start()
-        try:
-            first = lines.get(timeout=60)
-        except queue.Empty:
-            self.stop()
-            raise SystemExit("shelf serve printed no address within 60 seconds")
-        # "Serving Firestore (google.firestore.v1) on 127.0.0.1:PORT for DATA"
-        words = first.split()
-        if "on" not in words:
-            self.stop()
-            raise SystemExit(f"shelf serve printed {first!r}, not the address it serves on")
-        self.address = words[words.index("on") + 1]
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 # MARK: Documents and transforms
@@ -625,7 +596,7 @@ def main():
         raise SystemExit(f"{arguments.shelf} is not an executable: run `swift build` first, or give --shelf")
 
     folder = None if arguments.postgres else tempfile.mkdtemp(prefix="shelf-python-client-")
-    server = Server(arguments.shelf, arguments.postgres or folder)
+    server = servers.shelf(arguments.shelf, arguments.postgres or folder, log=sys.stderr)
     print(f"shelf serve on {server.address} for {arguments.postgres or folder}", flush=True)
     os.environ["FIRESTORE_EMULATOR_HOST"] = server.address
     from google.cloud import firestore

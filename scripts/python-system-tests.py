@@ -18,13 +18,10 @@ in this repository. Exits 0 with a message, without running anything, where Goog
 """
 import argparse
 import importlib.metadata
-import importlib.util
 import os
 import pathlib
 import queue
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tarfile
@@ -33,7 +30,8 @@ import threading
 import time
 import xml.etree.ElementTree as ElementTree
 
-from process_group import stop_group
+import pg_cluster
+import servers
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".build" / "python-system"
@@ -53,20 +51,6 @@ TEST_REQUIREMENTS = ["pytest>=8,<9", "pytest-asyncio==0.21.2", "pytest-subtests<
 EXPECTED_FAILURES: dict[str, str] = {}
 
 
-def load_script(name):
-    """A module of scripts/ by file name (python-client.py has a dash)."""
-    spec = importlib.util.spec_from_file_location(name.replace("-", "_").removesuffix(".py"), ROOT / "scripts" / name)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def system_tests():
     """The client's tests/system, from the source distribution of the installed version."""
     version = importlib.metadata.version("google-cloud-firestore")
@@ -83,40 +67,6 @@ def system_tests():
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *TEST_REQUIREMENTS],
                    check=True)
     return folder / "tests" / "system"
-
-
-class EmulatorMissing(Exception):
-    """gcloud is there, its Firestore emulator is not (gcloud asks to install the component)."""
-
-
-class Emulator:
-    """Google's Firestore emulator on a free port, in a process group of its own (gcloud starts
-    Java), stopped whole at the end."""
-
-    def __init__(self):
-        self.address = f"127.0.0.1:{free_port()}"
-        self.process = subprocess.Popen(["gcloud", "emulators", "firestore", "start", f"--host-port={self.address}"],
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        text=True, start_new_session=True)
-        ready = threading.Event()
-        said = []
-
-        def read():
-            for line in self.process.stdout:
-                said.append(line)
-                if "Dev App Server is now running" in line:
-                    ready.set()
-            ready.set()  # it stopped: said what went wrong
-        threading.Thread(target=read, daemon=True).start()
-        if not ready.wait(120) or self.process.poll() is not None:
-            self.stop()
-            text = "".join(said[-10:])
-            if "install" in text.lower() and "component" in text.lower():
-                raise EmulatorMissing(text)
-            raise SystemExit(f"Google's emulator did not say it was running within 120 seconds:\n{text}")
-
-    def stop(self):
-        stop_group(self.process)
 
 
 def run_suite(name, tests, address, report, extra):
@@ -186,24 +136,23 @@ def main():
     started = time.monotonic()
     tests = system_tests()
     extra = ["-k", arguments.k] if arguments.k else []
-    client = load_script("python-client.py")
     work = pathlib.Path(tempfile.mkdtemp(prefix="shelf-python-system-"))
     stops = []
     try:
         try:
-            emulator = Emulator()
-        except EmulatorMissing as missing:
+            emulator = servers.emulator()
+        except servers.EmulatorMissing as missing:
             print(f"python system tests: skipped, gcloud has no Firestore emulator installed:\n{missing}")
             return 0
         stops.append(emulator.stop)
         targets = {"emulator": emulator.address}
-        folder_server = client.Server(arguments.shelf, str(work / "data"), log=open(work / "folder-server.log", "w"))
+        folder_server = servers.shelf(arguments.shelf, str(work / "data"), log=open(work / "folder-server.log", "w"))
         stops.append(folder_server.stop)
         targets["folder"] = folder_server.address
         if not arguments.no_postgres:
-            cluster = load_script("pg_cluster.py").Cluster(kept=postgres_folder())
+            cluster = pg_cluster.Cluster(kept=postgres_folder())
             stops.append(cluster.stop)
-            postgres_server = client.Server(arguments.shelf, cluster.url, log=open(work / "postgres-server.log", "w"))
+            postgres_server = servers.shelf(arguments.shelf, cluster.url, log=open(work / "postgres-server.log", "w"))
             stops.append(postgres_server.stop)
             targets["postgres"] = postgres_server.address
         results = queue.Queue()

@@ -35,19 +35,9 @@ import tempfile
 import threading
 import time
 
+import servers
+
 GENRES = ["fiction", "poetry", "history", "science", "travel", "drama", "essays", "children", "crime", "art"]
-
-
-def start_server(shelf, data):
-    """A `shelf serve` on a free port; returns the process and its address."""
-    process = subprocess.Popen([shelf, "serve", "--data", data, "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    if not line.startswith("Serving"):
-        process.kill()
-        sys.exit(f"shelf serve did not start: {line}{process.stderr.read()}")
-    address = line.split(" on ")[1].split(" ")[0]
-    return process, address
 
 
 def client_for(address):
@@ -161,7 +151,8 @@ def listeners_latency(db, server, count=100, writes=10):
 
 
 def measure(name, shelf, data, documents, million):
-    process, address = start_server(shelf, data)
+    server = servers.shelf(shelf, data)
+    process, address = server.process, server.address
     rows = []
     try:
         db = client_for(address)
@@ -194,8 +185,7 @@ def measure(name, shelf, data, documents, million):
             rows.append(("page of 20 of 1,000,000", f"{median_ms(timed(lambda: list(page.stream()), 20)):.1f} ms median of 20 (order_by title)"))
             rows.append(("get of 1,000,000", f"{median_ms(timed(lambda: books.document(f'b{random.randrange(1_000_000):07d}').get(), 300)):.2f} ms median of 300"))
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        server.stop()
     print(f"\n{name}")
     for label, figure in rows:
         print(f"  {label:<32} {figure}")

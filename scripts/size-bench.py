@@ -49,6 +49,7 @@ import argparse, json, os, re, shutil, statistics, subprocess, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
 from pg_cluster import Cluster, psql, tool  # noqa: E402
+import servers  # noqa: E402
 
 CACHE = os.path.join(compare.WORK, "sizes")
 # The PostgreSQL cluster whose databases (books_1000000, …) hold the generated books between runs.
@@ -247,28 +248,18 @@ def drop_page_cache():
 
 class Served:
     """`shelf serve` on `data` on a free port of 127.0.0.1, for as long as the `with` lasts; `url`
-    is the firestore:// address of its project "demo". What it prints goes to a log file, read
-    for the address (a pipe left unread would stop the server once full)."""
+    is the firestore:// address of its project "demo"."""
 
     def __init__(self, shelf, data):
-        self.command = [shelf, "serve", "--data", data, "--port", "0"]
-        self.log = os.path.join(compare.WORK, "size-bench-serve.log")
+        self.shelf, self.data = shelf, data
 
     def __enter__(self):
-        with open(self.log, "w") as log:
-            self.process = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while not (address := re.search(r"^Serving .* on (\S+) ", open(self.log).read(), re.M)):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.process.kill()
-                raise SystemExit(f"size-bench: shelf serve did not start:\n{open(self.log).read()}")
-            time.sleep(0.05)
-        self.url = f"firestore://{address.group(1)}/demo"
+        self.server = servers.shelf(self.shelf, self.data)
+        self.url = f"firestore://{self.server.address}/demo"
         return self
 
     def __exit__(self, *_):
-        self.process.terminate()
-        self.process.wait(30)
+        self.server.stop()
 
 
 def merged(runs):

@@ -20,17 +20,12 @@ under way:
 
 and how many saves showed "Saving books/…" meanwhile.
 """
-import argparse, os, socket, statistics, subprocess, sys, tempfile, time
+import argparse, os, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402  (its pyte terminal sessions, in its virtual environment)
 from pg_cluster import Cluster  # noqa: E402
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+import servers  # noqa: E402
 
 
 def status_line(session):
@@ -92,14 +87,11 @@ def main():
                     f"$$ BEGIN PERFORM pg_sleep({args.delay}); RETURN NEW; END $$; "
                     "CREATE TRIGGER shelf_bench_slow BEFORE UPDATE ON shelf_documents "
                     "FOR EACH ROW EXECUTE FUNCTION shelf_bench_slow()")
-        port = free_port()
-        server = subprocess.Popen([args.binary, "serve", "--data", cluster.url, "--port", str(port)],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1)
+        server = servers.shelf(args.binary, cluster.url)
         print(f"{os.cpu_count()} cores; a trigger sleeps {args.delay} s on every row an edit updates; {args.saves} saves a run")
         print(f"{'the app on':<40} | {'key to frame ms (median / max)':>30} | {'keys':>4} | {'save to Saved s':>15} | Saving shown")
         for name, data in [("PostgreSQL (postgresql://)", cluster.url),
-                           ("shelf serve on it (firestore://)", f"firestore://127.0.0.1:{port}/demo")]:
+                           ("shelf serve on it (firestore://)", f"firestore://{server.address}/demo")]:
             for slow in (False, True):  # the same saves without the trigger: the peer in this run
                 cluster.sql(f"ALTER TABLE shelf_documents {'ENABLE' if slow else 'DISABLE'} TRIGGER shelf_bench_slow")
                 latencies, durations, saw = run_saves(args.binary, data, args.saves, os.path.join(work, "timings.log"))
@@ -108,8 +100,7 @@ def main():
                       f"{statistics.median(durations):15.2f} | {saw}/{args.saves}")
     finally:
         if server:
-            server.terminate()
-            server.wait()
+            server.stop()
         cluster.stop()
 
 

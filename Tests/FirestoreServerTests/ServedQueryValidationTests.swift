@@ -101,6 +101,8 @@ final class ServedQueryValidationTests: XCTestCase {
                 (tooManyBesideDuplicates, "Cursor has too many values."),
                 (shapeBesideCursor, "'IN' requires an ArrayValue."),
                 (Self.whereFilter(.composite(.and, [.field("__name__", .equal, .integer(1)), .field("__name__", .arrayContains, a)])),
+                 "__key__ filter value must be a Key"),
+                (Self.whereFilter(.composite(.and, [.field("__name__", .arrayContains, a), .field("__name__", .in, .array([.integer(1)]))])),
                  "the name __key__ is reserved"),
                 (Self.whereFilter(.composite(.and, elevenAndTooMany)),
                  "The query contains 11 distinct inequality fields: [f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10]. A query may not have more than 10 distinct inequality fields."),

@@ -66,8 +66,11 @@ extension QueryDefinition {
             return Self.refused("A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.")
         }
         let onName = fieldFilters.filter(\.field.isDocumentID)
-        if onName.contains(where: \.op.isArrayMembership) { return Self.refused("the name __key__ is reserved") }
-        if onName.contains(where: { !Self.operandIsReference($0) }) { return Self.refused("__key__ filter value must be a Key") }
+        // Judged filter by filter, in the order sent: the first wrong one is named (measured).
+        for filter in onName {
+            if filter.op.isArrayMembership { return Self.refused("the name __key__ is reserved") }
+            if !Self.operandIsReference(filter) { return Self.refused("__key__ filter value must be a Key") }
+        }
         if inequalityFields.count > Self.maxInequalityFields {
             let names = inequalityFields.map(\.backendName).joined(separator: ", ")
             return Self.refused("The query contains \(inequalityFields.count) distinct inequality fields: [\(names)]. A query may not have more than \(Self.maxInequalityFields) distinct inequality fields.")

@@ -212,7 +212,7 @@ public class Query: @unchecked Sendable, Hashable {
 
     /// The results now, in order: from a listener's memory when the documents are being
     /// listened to, from the files otherwise.
-    func readSnapshot() throws -> QuerySnapshot {
+    package func readSnapshot() throws -> QuerySnapshot {
         try checkRunnable()
         let documents: [QueryDocumentSnapshot]
         do { documents = try firestore.backend.results(of: self) } catch { throw publicError(error) }

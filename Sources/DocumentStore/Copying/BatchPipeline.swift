@@ -4,11 +4,11 @@ import Dispatch
 /// thread, so making documents (building, encoding, reading their times, preparing the commit:
 /// `WriteBatch.prepare`) and the kernel's work of writing files share the two cores instead of
 /// taking turns (`shelf generate`, `export`).
-enum BatchPipeline {
+package enum BatchPipeline {
     /// Calls `write` with `make(0)`, `make(1)`, …, in order, until `make` returns nil, each
     /// next batch made while the one before is written. The first error of either ends it (a
     /// batch being made meanwhile is dropped once made).
-    static func run<Batch: Sendable>(make: @escaping @Sendable (Int) throws -> Batch?,
+    package static func run<Batch: Sendable>(make: @escaping @Sendable (Int) throws -> Batch?,
                                      write: (Batch, Int) throws -> Void) throws {
         var next = Making(index: 0, make)
         var index = 0

@@ -44,13 +44,16 @@ let package = Package(
             dependencies: [
                 "DocumentStore", "FirestoreProtocol",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // `shelf serve`: the Firestore service on a store, over gRPC's HTTP/2 transport.
         .target(
             name: "FirestoreServer",
             dependencies: [
                 "DocumentStore", "FirestoreProtocol", "FirestoreWire",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // The store as a client of any Firestore server (`shelf serve`, Google's emulator), over
         // gRPC: firestore://host:port/project[/database] and useEmulator, found when linked.
@@ -58,12 +61,13 @@ let package = Package(
             name: "DocumentStoreRemote",
             dependencies: [
                 "DocumentStore", "FirestoreProtocol", "FirestoreWire",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]),
         // The guide's sample app: models, Color, view models.
         .target(name: "ShelfModels", dependencies: ["DocumentStore"]),
         // Pure terminal UI: state + size -> grid of cells. Knows nothing of ncurses.
-        .target(name: "TerminalUI", dependencies: ["ShelfModels"]),
+        .target(name: "TerminalUI", dependencies: ["DocumentStore", "ShelfModels"]),
         // ncursesw, linked through the modulemap (pkgConfig would pass flags SwiftPM refuses).
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         .executableTarget(
@@ -104,16 +108,20 @@ let package = Package(
         // file) Swift 6 language mode: a missing `public` or a mode-specific break fails to build.
         .testTarget(name: "FirebaseAPISwift5Tests", dependencies: ["DocumentStore"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "FirebaseAPISwift6Tests", dependencies: ["DocumentStore"]),
-        .testTarget(name: "ShelfModelsTests", dependencies: ["ShelfModels"]),
-        .testTarget(name: "FirestoreProtocolTests", dependencies: ["FirestoreProtocol"]),
+        .testTarget(name: "ShelfModelsTests", dependencies: ["DocumentStore", "ShelfModels"]),
+        .testTarget(
+            name: "FirestoreProtocolTests",
+            dependencies: ["FirestoreProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         // The server driven through the generated gRPC client, on a folder and on PostgreSQL.
         .testTarget(
             name: "FirestoreServerTests",
             dependencies: [
-                "DocumentStore", "DocumentStorePostgres", "FirestoreProtocol", "FirestoreServer",
+                "DocumentStore", "DocumentStorePostgres", "FirestoreProtocol", "FirestoreServer", "FirestoreWire",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["DocumentStore", "ShelfModels", "TerminalUI"]),
         // Drives the built `shelf` binary: its commands, and the UI in tmux.
         .testTarget(name: "ShelfEndToEndTests"),
     ]

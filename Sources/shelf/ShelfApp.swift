@@ -16,7 +16,6 @@ final class ShelfApp {
     /// Keys handled since the last frame, and when the first of them arrived.
     private var pendingKeys: (labels: [String], since: Double)?
     private var loggedLoads: Set<String> = []
-    private var isListingCollections = false
     /// What a click means on the frame on screen.
     private var hits = HitMap.none
 
@@ -55,37 +54,21 @@ final class ShelfApp {
         sources.append(makeCollectionsTimer())
         model.afterEffect = { [self] outcome in
             perform(outcome)
-            scheduleDraw()
+            if outcome != .unchanged { scheduleDraw() }
         }
         draw()
     }
 
-    /// Once a second, one readdir of the data folder (or one query of the server, which also
-    /// says whether it answers): a collection folder made by another program appears as a tab,
-    /// a removed one's tab says it is gone, an emptied one's closes (`CollectionTabs.dropEmptied`);
-    /// and one of the selected document's folder, so its detail names its collections. Listed
-    /// off the main thread, one listing at a time, so a server that does not answer never
-    /// holds up the keys that only read.
+    /// Once a second, the app looks at the collections (`AppAction.tick`): one readdir of the
+    /// data folder (or one query of the server, which also says whether it answers), off the
+    /// main thread, so a collection folder made by another program appears as a tab, a removed
+    /// one's tab says it is gone, an emptied one's closes, and the selected document's detail
+    /// names its collections; the result comes back as the app's effects do.
     private func makeCollectionsTimer() -> any DispatchSourceProtocol {
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
-        let store = model.store
         timer.setEventHandler { [self] in
-            MainActor.assumeIsolated {
-                guard !isListingCollections else { return }
-                isListingCollections = true
-                let selected = model.selectedDocument
-                let emptied = model.emptiedCollections
-                DispatchQueue.global(qos: .utility).async { [self] in
-                    let listing = CollectionListing(of: store, selected: selected, emptied: emptied)
-                    DispatchQueue.main.async { [self] in
-                        MainActor.assumeIsolated {
-                            isListingCollections = false
-                            if model.apply(.collectionsListed(listing)) != .unchanged { scheduleDraw() }
-                        }
-                    }
-                }
-            }
+            MainActor.assumeIsolated { _ = model.apply(.tick) }
         }
         timer.resume()
         return timer

@@ -50,6 +50,25 @@ final class NewCollectionTabsTests: XCTestCase {
         XCTAssertTrue(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("A note"))
     }
 
+    /// Each tick (the shell's once a second) looks at the collections as an effect, one look at
+    /// a time: a tick while one is under way starts none, so a slow server is not asked again.
+    func testATickLooksAtTheCollectionsAsAnEffectOneLookAtATime() async throws {
+        let effects = ManualEffects()
+        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: effects)
+        XCTAssertEqual(effects.pendingPaths, ["the store's collections"], "the start's look")
+        XCTAssertEqual(app.apply(.tick), .unchanged)
+        XCTAssertEqual(effects.pendingPaths, ["the store's collections"], "none while the start's is under way")
+        effects.completeStartListing()
+        try write("notes/x", #"{"title": "A note"}"#)
+        XCTAssertFalse(app.state.tabSet.all.contains { $0.collectionID == "notes" })
+        XCTAssertEqual(app.apply(.tick), .unchanged)
+        XCTAssertEqual(effects.pendingPaths, ["the store's collections"])
+        effects.complete()
+        XCTAssertTrue(app.state.tabSet.all.contains { $0.collectionID == "notes" }, "the tick's look found it")
+        _ = app.apply(.tick)
+        XCTAssertEqual(effects.pendingPaths, ["the store's collections"], "the next tick looks again")
+    }
+
     /// The start's listing and the once-a-second one run side by side: one that began before
     /// the last taken in is older news, however late it comes back.
     func testAListingThatBeganBeforeTheLastTakenInChangesNothing() async throws {

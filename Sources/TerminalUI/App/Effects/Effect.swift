@@ -14,12 +14,19 @@ enum Effect: Sendable {
     case readTimes(DocumentSnapshot)
     /// Lists a document's collections, for `c` (on a server, a call).
     case listCollections(DocumentReference)
-    /// Lists the store's collections, at start: the tabs known from the view models show at
-    /// once, and a server that does not answer holds up nothing but the tabs it would add.
-    case listStoreCollections(Firestore)
+    /// Lists the store's collections and the `selected` document's, and tells which `emptied`
+    /// ones hold a document again (`CollectionListing`): at start, then once a second. Runs
+    /// beside the writes, so a server slow to answer holds up nothing but the tabs it would add.
+    case listStoreCollections(Firestore, selected: DocumentReference?, emptied: Set<String>)
     /// Finds whether a collection (path) on a server holds more documents than a list holds
     /// whole (`limit`): one count aggregation, stopped past the limit.
     case sizeCollection(Firestore, String, limit: Int)
+
+    /// Whether it runs beside the writes rather than after them: a look that orders nothing.
+    var runsBesideWrites: Bool {
+        if case .listStoreCollections = self { return true }
+        return false
+    }
 
     /// Does what the effect says, where the runner runs it (never the main thread in the app),
     /// and returns what the model needs to know of it.
@@ -28,7 +35,8 @@ enum Effect: Sendable {
         case .write(let write): .written(Result { try write.perform() })
         case .readTimes(let snapshot): .timesRead(snapshot, (try? snapshot.reference.firestore.documentTimes([snapshot.reference.path]))?.first ?? nil)
         case .listCollections(let reference): .collectionsListed(reference, Result { try reference.listCollections().map(\.collectionID) })
-        case .listStoreCollections(let store): .storeCollectionsListed(CollectionListing(of: store, selected: nil))
+        case .listStoreCollections(let store, let selected, let emptied):
+            .storeCollectionsListed(CollectionListing(of: store, selected: selected, emptied: emptied))
         case .sizeCollection(let store, let path, let limit):
             .collectionSized(path, isLarge: (try? store.collection(path).limit(to: limit + 1).count.readSnapshot().count.intValue).map { $0 > limit } ?? false)
         }

@@ -13,11 +13,13 @@ protocol EffectRunner: AnyObject {
 }
 
 /// The app's runner: one serial queue for the store, so writes land in the order they were
-/// asked for and a save's reads around its write see no later write of Shelf's; results come
-/// back through the main queue. The main thread never waits for the disk or the server,
-/// except `finish(within:)` when quitting.
+/// asked for and a save's reads around its write see no later write of Shelf's, and one beside
+/// it for the looks at the collections (`Effect.runsBesideWrites`), which neither wait for a
+/// write nor hold one up; results come back through the main queue. The main thread never
+/// waits for the disk or the server, except `finish(within:)` when quitting.
 final class BackgroundEffects: EffectRunner {
     private let queue = DispatchQueue(label: "shelf.effects", qos: .userInitiated)
+    private let besideWrites = DispatchQueue(label: "shelf.effects.looks", qos: .utility)
     /// Results not yet delivered, oldest first; the main queue's block for each delivers
     /// whatever is here by then, and `finish(within:)` delivers them at once.
     private let finished = Mailbox()
@@ -29,7 +31,7 @@ final class BackgroundEffects: EffectRunner {
         running += 1
         let finished = finished
         let target = Target(deliver: deliver)
-        queue.async { [weak self] in
+        (effect.runsBesideWrites ? besideWrites : queue).async { [weak self] in
             finished.post(Delivery(result: effect.perform(), target: target))
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.deliverFinished() } }
         }
@@ -37,8 +39,8 @@ final class BackgroundEffects: EffectRunner {
 
     func finish(within timeout: DispatchTimeInterval) -> Bool {
         guard running > 0 else { return true }
-        let drained = DispatchSemaphore(value: 0)
-        queue.async { drained.signal() }
+        let drained = DispatchGroup()
+        for queue in [queue, besideWrites] { queue.async(group: drained) {} }
         _ = drained.wait(timeout: .now() + timeout)
         deliverFinished()
         return running == 0

@@ -18,7 +18,11 @@ public enum AppAction {
     /// Before a frame: the keys (and a draft) that waited for the shown tab to load, once it
     /// has. Answers what the last of them asks for beyond the state.
     case replayWaitingKeys
-    /// The once-a-second look at the collections (`CollectionListing`).
+    /// A second has passed: the app looks at the collections again (`CollectionListing`, an
+    /// effect), unless its last look is still under way. Answers `.unchanged`.
+    case tick
+    /// A look at the collections, taken in (`CollectionListing`; the app's own come back as
+    /// effects).
     case collectionsListed(CollectionListing)
     /// An effect the app started has finished.
     case effectFinished(EffectOutcome)

@@ -94,7 +94,7 @@ public final class AppModel {
         // On a server the shown tab's rows wait for its count, which goes first; the listing,
         // which only adds tabs, after the counts.
         for effect in collections.sizing(state.tabSet.all.map(\.collectionID), in: &state) { run(effect) }
-        run(.listStoreCollections(store))
+        lookAtCollections()
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.placeName) is read-only: browsing only" }
@@ -110,11 +110,22 @@ public final class AppModel {
     /// `mkdir`), among the tabs after the known ones in byte order of names, marks the tabs
     /// whose folder is gone (or back), and drops those of collections emptied since shown. One readdir of the data folder (on a server, one query,
     /// which also tells `connection` whether it answers), made here and now: the app's own
-    /// looks are made off the main thread (the start's an effect, then `shelf`'s timer's);
-    /// returns whether the tabs changed, so the caller draws again.
+    /// looks are effects, at start and on each `tick`; returns whether the tabs changed, so the
+    /// caller draws again.
     @discardableResult
     public func refreshCollections() -> Bool {
         apply(.collectionsListed(CollectionListing(of: store, selected: selectedDocument, emptied: emptiedCollections))) != .unchanged
+    }
+
+    /// Whether a look at the collections is under way: one at a time, so a server slow to
+    /// answer is not asked again and again.
+    private var isLookingAtCollections = false
+
+    /// Looks at the collections (an effect), unless a look is under way.
+    private func lookAtCollections() {
+        guard !isLookingAtCollections else { return }
+        isLookingAtCollections = true
+        run(.listStoreCollections(store, selected: selectedDocument, emptied: emptiedCollections))
     }
 
     /// The selected document, whose collections the once-a-second look lists.
@@ -142,6 +153,9 @@ public final class AppModel {
             return state.lists.advanceSorting(of: tab, filter: state.filterText(for: tab), typing: state.isTypingFilter) ? .keepRunning : .unchanged
         case .replayWaitingKeys:
             return replayKeysWaitingForLoad()
+        case .tick:
+            lookAtCollections()
+            return .unchanged
         case .collectionsListed(let listing):
             return perform(collections.listed(listing, in: &state))
         case .effectFinished(let outcome):
@@ -149,7 +163,9 @@ public final class AppModel {
             case .written(let result): return perform(writing.finished(result, in: &state))
             case .timesRead(let snapshot, let times): timesRead(of: snapshot, times)
             case .collectionsListed(let reference, let listed): return perform(collections.opened(collectionsOf: reference, listed, in: &state))
-            case .storeCollectionsListed(let listing): return perform(collections.listed(listing, in: &state))
+            case .storeCollectionsListed(let listing):
+                isLookingAtCollections = false
+                return perform(collections.listed(listing, in: &state))
             case .collectionSized(let path, let isLarge): state.tabSet.sized(path, isLarge: isLarge)
             }
         case .editorFinished(let file, let result):

@@ -119,8 +119,8 @@ final class RemoteBackend: ChangePushingBackend {
             aggregation.alias = "field_\(index + 1)"
             switch operation {
             case .count: aggregation.count = .init()
-            case .sum(let field): aggregation.sum.field.fieldPath = FieldPathText.text(field)
-            case .average(let field): aggregation.avg.field.fieldPath = FieldPathText.text(field)
+            case .sum(let field): aggregation.sum.field.fieldPath = field.serverFormat
+            case .average(let field): aggregation.avg.field.fieldPath = field.serverFormat
             }
             return aggregation
         }

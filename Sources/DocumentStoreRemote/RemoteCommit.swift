@@ -88,7 +88,7 @@ extension RemoteBackend {
                 write.update.fields = documents.values.wire(fields)
                 write.updateTransforms = stamps.map { field in
                     var transform = Google_Firestore_V1_DocumentTransform.FieldTransform()
-                    transform.fieldPath = FieldPathText.text(field)
+                    transform.fieldPath = field.serverFormat
                     transform.setToServerValue = .requestTime
                     return transform
                 }
@@ -116,7 +116,7 @@ extension RemoteBackend {
         guard !stamps.isEmpty, stamps.count == results.count else { return fields }
         var dictionary = fields.dictionary
         for (field, result) in zip(stamps, results) {
-            guard let value = try? documents.values.value(result, field: FieldPathText.text(field)) else { continue }
+            guard let value = try? documents.values.value(result, field: field.serverFormat) else { continue }
             try? FieldConversion.setValue(at: field.segments[...], in: &dictionary) { _ in value }
         }
         return Fields(dictionary)

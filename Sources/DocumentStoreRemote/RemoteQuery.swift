@@ -38,7 +38,7 @@ struct RemoteQuery {
         self.isReversed = isReversed
         query.orderBy = definition.orders.map { order in
             var wire = Google_Firestore_V1_StructuredQuery.Order()
-            wire.field.fieldPath = FieldPathText.text(order.field)
+            wire.field.fieldPath = order.field.serverFormat
             wire.direction = order.descending != isReversed ? .descending : .ascending
             return wire
         }
@@ -87,7 +87,7 @@ struct RemoteQuery {
     private static func field(_ filter: FieldFilter, values: WireValues) -> Google_Firestore_V1_StructuredQuery.Filter {
         var wire = Google_Firestore_V1_StructuredQuery.Filter()
         var reference = Google_Firestore_V1_StructuredQuery.FieldReference()
-        reference.fieldPath = FieldPathText.text(filter.field)
+        reference.fieldPath = filter.field.serverFormat
         if let unary = unaryOperator(filter) {
             var unaryFilter = Google_Firestore_V1_StructuredQuery.UnaryFilter()
             unaryFilter.op = unary

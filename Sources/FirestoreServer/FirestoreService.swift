@@ -337,7 +337,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     private func mask(_ wire: Google_Firestore_V1_DocumentMask?) throws(WireError) -> [FieldPath]? {
         try wire.map { mask throws(WireError) in
-            try mask.fieldPaths.enumerated().map { index, text throws(WireError) in try FieldPathText.parse(text, field: "mask.field_paths[\(index)]") }
+            try mask.fieldPaths.enumerated().map { index, text throws(WireError) in try FieldPath.parse(text, field: "mask.field_paths[\(index)]") }
         }
     }
 

@@ -39,9 +39,9 @@ struct WireAggregation {
                 }
                 fields.append((alias, .count(), count.hasUpTo ? count.upTo.value : nil))
             case .sum(let sum):
-                fields.append((alias, .sum(try FieldPathText.parse(sum.field.fieldPath, field: "aggregations[\(index)].sum.field")), nil))
+                fields.append((alias, .sum(try FieldPath.parse(sum.field.fieldPath, field: "aggregations[\(index)].sum.field")), nil))
             case .avg(let avg):
-                fields.append((alias, .average(try FieldPathText.parse(avg.field.fieldPath, field: "aggregations[\(index)].avg.field")), nil))
+                fields.append((alias, .average(try FieldPath.parse(avg.field.fieldPath, field: "aggregations[\(index)].avg.field")), nil))
             }
         }
         let target = try query.query(for: "aggregating")

@@ -68,7 +68,7 @@ struct WireQuery {
             query = query.whereFilter(try Self.filter(wire.where, values: values, asSent: false))
         }
         for (index, order) in wire.orderBy.enumerated() {
-            let field = try FieldPathText.parse(order.field.fieldPath, field: "order_by[\(index)].field")
+            let field = try FieldPath.parse(order.field.fieldPath, field: "order_by[\(index)].field")
             switch order.direction {
             case .ascending, .unspecified: query = query.order(by: field, descending: false)
             case .descending: query = query.order(by: field, descending: true)
@@ -145,7 +145,7 @@ struct WireQuery {
     private static func projection(_ wire: Google_Firestore_V1_StructuredQuery) throws(WireError) -> [FieldPath]? {
         guard wire.hasSelect else { return nil }
         return try wire.select.fields.enumerated().map { index, field throws(WireError) in
-            try FieldPathText.parse(field.fieldPath, field: "select.fields[\(index)]")
+            try FieldPath.parse(field.fieldPath, field: "select.fields[\(index)]")
         }
     }
 
@@ -210,7 +210,7 @@ struct WireQuery {
             case .unspecified, .UNRECOGNIZED: throw .invalidArgument("where.composite_filter.op: must be AND or OR")
             }
         case .fieldFilter(let fieldFilter):
-            let path = try FieldPathText.parse(fieldFilter.field.fieldPath, field: "where.field_filter.field")
+            let path = try FieldPath.parse(fieldFilter.field.fieldPath, field: "where.field_filter.field")
             var op: FilterOperator
             switch fieldFilter.op {
             case .lessThan: op = .lessThan
@@ -249,7 +249,7 @@ struct WireQuery {
             guard case .field(let reference)? = unary.operandType else {
                 throw .invalidArgument("where.unary_filter.field: a unary filter needs a field")
             }
-            let path = try FieldPathText.parse(reference.fieldPath, field: "where.unary_filter.field")
+            let path = try FieldPath.parse(reference.fieldPath, field: "where.unary_filter.field")
             switch unary.op {
             case .isNan: return Filter.make(path, .equal, Double.nan)
             case .isNull: return Filter.make(path, .equal, NSNull())

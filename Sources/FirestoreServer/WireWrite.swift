@@ -19,7 +19,7 @@ extension FirestoreWrite {
             let fields = try values.fields(document.fields)
             if wire.hasUpdateMask {
                 let mask = try wire.updateMask.fieldPaths.enumerated().map { i, text throws(WireError) in
-                    try FieldPathText.parse(text, field: "\(field).update_mask.field_paths[\(i)]")
+                    try FieldPath.parse(text, field: "\(field).update_mask.field_paths[\(i)]")
                 }
                 operation = .update(fields, mask: mask)
             } else {
@@ -52,7 +52,7 @@ extension FirestoreWrite {
         var transforms: [(field: FieldPath, transform: FieldValue)] = []
         for (index, transform) in wire.enumerated() {
             let place = "\(field)[\(index)]"
-            let path = try FieldPathText.parse(transform.fieldPath, field: place + ".field_path")
+            let path = try FieldPath.parse(transform.fieldPath, field: place + ".field_path")
             let value: FieldValue
             switch transform.transformType {
             case nil:

@@ -108,30 +108,9 @@ struct BundledQuery {
         return (values, false)
     }
 
-    /// A field reference: `{"fieldPath": "a.`b.c`"}`, dotted segments, a segment in backticks
-    /// when it holds other characters (`\` escapes in it).
+    /// A field reference: `{"fieldPath": "a.`b.c`"}`, in Firestore's server format.
     private func fieldPath(_ value: JSONValue?, _ field: String) throws -> FieldPath {
         let text = try json.string(try json.object(value, field)["fieldPath"], field + ".fieldPath")
-        var segments: [String] = [], current = "", quoted = false, escaped = false, wasQuoted = false
-        for character in text {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if quoted {
-                if character == "\\" { escaped = true } else if character == "`" { quoted = false } else { current.append(character) }
-            } else if character == "`" {
-                quoted = true
-                wasQuoted = true
-            } else if character == "." {
-                guard !current.isEmpty || wasQuoted else { throw json.failure(field, "the field path \"\(text)\" has an empty segment") }
-                segments.append(current)
-                (current, wasQuoted) = ("", false)
-            } else {
-                current.append(character)
-            }
-        }
-        guard !quoted, !escaped, !current.isEmpty || wasQuoted else { throw json.failure(field, "the field path \"\(text)\" is not complete") }
-        segments.append(current)
-        return segments == ["__name__"] ? FieldPath.documentID() : FieldPath(segments)
+        do { return try FieldPath.parse(serverFormat: text) } catch { throw json.failure(field, error.description) }
     }
 }

@@ -16,15 +16,8 @@ public final class FieldPath: Hashable, CustomStringConvertible, @unchecked Send
     /// The id of the document, where a query or an order takes a field.
     public static func documentID() -> FieldPath { FieldPath(["__name__"]) }
 
-    /// The dotted form: `cover.small`; a name with a dot or other special text is quoted in
-    /// backticks, as Firestore writes it.
-    public var description: String {
-        segments.map { name in
-            name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") }) || name.first!.isNumber
-                ? "`" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "`", with: "\\`") + "`"
-                : name
-        }.joined(separator: ".")
-    }
+    /// Firestore's server format (`serverFormat`), as requests and messages write it.
+    public var description: String { serverFormat }
 
     public static func == (a: FieldPath, b: FieldPath) -> Bool {
         a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }

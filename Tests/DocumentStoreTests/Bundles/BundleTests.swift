@@ -175,6 +175,8 @@ final class BundleTests: StoreTestCase {
             (bundle(document("books/dune", #"{"pages":{"integerValue":"many"}}"#), documents: 1), "expected a 64-bit integer, found the string \"many\""),
             (bundle([dune[0].replacingOccurrences(of: "(default)", with: "other-db"), dune[1]], documents: 1),
              "is in the database other-db, not this store's (default)"),
+            (bundle([booksQuery.replacingOccurrences(of: #""fieldPath":"pages"},"direction""#, with: #""fieldPath":"a`b`"},"direction""#)], documents: 0),
+             "orderBy[0].field: the field path \"a`b`\" has a backtick inside a name"),
         ]
         for (data, expected) in cases {
             let error = await thrownError { _ = try await self.db.loadBundle(data) } as NSError?

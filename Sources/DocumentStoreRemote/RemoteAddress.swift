@@ -28,7 +28,10 @@ struct RemoteAddress: Sendable, CustomStringConvertible {
 
     /// `projects/p/databases/d`, as requests name the database.
     var databaseName: String { "projects/\(project)/databases/\(database)" }
-    var documentsName: String { databaseName + "/documents" }
+    var documentsName: String { name(of: ResourcePath(segments: [])) }
+
+    /// The name of the document or collection at `path` (the root: the database's documents).
+    func name(of path: ResourcePath) -> String { ResourceName.name(of: path.segments, inDatabase: databaseName) }
 
     /// The database `name` of the same server and project (Firestore's named databases).
     func database(_ name: String) -> URL? {

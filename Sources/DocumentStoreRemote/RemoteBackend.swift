@@ -30,7 +30,7 @@ final class RemoteBackend: ChangePushingBackend {
     }
 
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
-        let names = paths.map { address.documentsName + "/" + $0.description }
+        let names = paths.map(address.name)
         var times: [String: DocumentTimes] = [:]
         for document in try batchGet(names, transaction: nil, fieldsOnly: []).documents { times[document.name] = RemoteDocuments.times(document) }
         return names.map { times[$0] }
@@ -159,7 +159,7 @@ final class RemoteBackend: ChangePushingBackend {
 
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
         var request = Google_Firestore_V1_ListDocumentsRequest()
-        request.parent = collection.segments.count > 1 ? address.documentsName + "/" + collection.parent.description : address.documentsName
+        request.parent = address.name(of: collection.parent)
         request.collectionID = collection.last
         request.showMissing = true
         request.mask = Google_Firestore_V1_DocumentMask()  // names only
@@ -177,7 +177,7 @@ final class RemoteBackend: ChangePushingBackend {
 
     func collectionIDs(under parent: ResourcePath) throws -> [String] {
         var request = Google_Firestore_V1_ListCollectionIdsRequest()
-        request.parent = parent.segments.isEmpty ? address.documentsName : address.documentsName + "/" + parent.description
+        request.parent = address.name(of: parent)
         request.pageSize = 1_000
         var ids: [String] = []
         while true {

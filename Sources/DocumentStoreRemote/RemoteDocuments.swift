@@ -15,14 +15,12 @@ struct RemoteDocuments {
     }
 
     /// The name of the document or collection at `path` (the root: the database's documents).
-    func name(of path: ResourcePath) -> String {
-        path.segments.isEmpty ? address.documentsName : address.documentsName + "/" + path.description
-    }
+    func name(of path: ResourcePath) -> String { address.name(of: path) }
 
     /// The path of a document the server named.
     func path(_ name: String) throws -> ResourcePath {
         guard let parsed = try? ResourceName(parsing: name), parsed.databaseName == address.databaseName,
-              !parsed.path.isEmpty, parsed.path.count % 2 == 0 else {
+              parsed.namesDocument else {
             throw RemoteError.badResponse("\"\(name)\" where a document of \(address.databaseName) was expected", server: address.server)
         }
         return ResourcePath(segments: parsed.path)

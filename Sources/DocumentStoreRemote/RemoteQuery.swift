@@ -22,11 +22,11 @@ struct RemoteQuery {
         switch definition.source {
         case .collection(let path):
             from.collectionID = path.last
-            parent = path.segments.count > 1 ? values.documentsName + "/" + path.parent.description : values.documentsName
+            parent = values.name(of: path.parent)
         case .group(let id):
             from.collectionID = id
             from.allDescendants = true
-            parent = values.documentsName
+            parent = values.name(of: ResourcePath(segments: []))
         }
         query.from = [from]
         switch definition.filters.count {

@@ -10,22 +10,14 @@ struct ServedDatabase: Sendable {
     let name: String
     let store: Firestore
 
-    var documentsName: String { name + "/documents" }
-
     /// `projects/p/databases/d/documents/books/dune` for `books/dune`.
-    func name(of path: String) -> String { documentsName + "/" + path }
+    func name(of path: String) -> String { ResourceName.name(of: [path], inDatabase: name) }
 
     /// The path of a name under this database's documents ("" for the root itself).
     func path(of resourceName: String, field: String) throws(WireError) -> [String] {
-        let parsed: ResourceName
-        do { parsed = try ResourceName(parsing: resourceName) } catch {
-            throw .invalidArgument("\(field): \(error.description)")
-        }
+        let parsed = try ResourceName.parse(resourceName, field: field, underDocuments: true)
         guard parsed.databaseName == name else {
             throw .invalidArgument("\(field): \"\(resourceName)\" is not in the database of the request, \(name)")
-        }
-        guard resourceName.hasPrefix(documentsName) else {
-            throw .invalidArgument("\(field): \"\(resourceName)\" is not under \(documentsName)")
         }
         return parsed.path
     }

@@ -62,10 +62,7 @@ final class ServedDatabases: Sendable {
 
     /// The database a request names: `database` is `projects/p/databases/d`, or a name under it.
     func database(_ resourceName: String, field: String) throws(WireError) -> ServedDatabase {
-        let parsed: ResourceName
-        do { parsed = try ResourceName(parsing: resourceName) } catch {
-            throw .invalidArgument("\(field): \(error.description)")
-        }
+        let parsed = try ResourceName.parse(resourceName, field: field)
         return ServedDatabase(name: parsed.databaseName, store: try store(project: parsed.project, database: parsed.database))
     }
 

@@ -9,23 +9,23 @@ import SwiftProtobuf
 /// database (`projects/p/databases/d`), made a reference of `store`; a value the store cannot
 /// hold is refused with the field's name.
 package struct WireValues: Sendable {
-    /// `projects/p/databases/d/documents`: references are named under it.
-    package let documentsName: String
+    /// `projects/p/databases/d`: references are named under its documents.
+    package let databaseName: String
     package let store: Firestore
 
     package init(databaseName: String, store: Firestore) {
-        documentsName = databaseName + "/documents"
+        self.databaseName = databaseName
         self.store = store
     }
+
+    /// The name of the document or collection at `path` (the root: the database's documents).
+    package func name(of path: ResourcePath) -> String { ResourceName.name(of: path.segments, inDatabase: databaseName) }
 
     /// A reference value's document, in `store`. A reference to another project or database
     /// is kept as the same path here.
     package func reference(_ resourceName: String, field: String) throws(WireError) -> DocumentReference {
-        let parsed: ResourceName
-        do { parsed = try ResourceName(parsing: resourceName) } catch {
-            throw .invalidArgument("\(field): \(error.description)")
-        }
-        guard !parsed.path.isEmpty, parsed.path.count % 2 == 0 else {
+        let parsed = try ResourceName.parse(resourceName, field: field)
+        guard parsed.namesDocument else {
             throw .invalidArgument("\(field): the reference \"\(resourceName)\" does not name a document")
         }
         return store.document(parsed.path.joined(separator: "/"))
@@ -101,7 +101,7 @@ package struct WireValues: Sendable {
         case .timestamp(let t): message.timestampValue = Self.wire(t)
         case .string(let s): message.stringValue = s
         case .bytes(let data): message.bytesValue = data
-        case .reference(let reference): message.referenceValue = documentsName + "/" + reference.path
+        case .reference(let reference): message.referenceValue = name(of: reference.resourcePath)
         case .geoPoint(let point):
             var latLng = Google_Type_LatLng()
             latLng.latitude = point.latitude

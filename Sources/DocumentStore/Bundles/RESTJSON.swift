@@ -48,16 +48,13 @@ struct RESTJSON {
     /// The path of a resource name in this store's database: `projects/*/databases/<this
     /// store's database>/documents[/…]` (any project: a store has none).
     func path(ofName json: JSONValue?, _ field: String) throws -> ResourcePath {
-        let name = try string(json, field)
-        let segments = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard segments.count >= 5, segments[0] == "projects", segments[2] == "databases", segments[4] == "documents" else {
-            throw failure(field, "expected projects/<project>/databases/<database>/documents/<path>, found \"\(name)\"")
+        let text = try string(json, field)
+        let name: ResourceName
+        do { name = try ResourceName(parsing: text, underDocuments: true) } catch { throw failure(field, error.description) }
+        guard name.database == store.databaseID else {
+            throw failure(field, "\"\(text)\" is in the database \(name.database), not this store's \(store.databaseID)")
         }
-        guard segments[3] == store.databaseID else {
-            throw failure(field, "\"\(name)\" is in the database \(segments[3]), not this store's \(store.databaseID)")
-        }
-        // Empty segments are skipped, as Firebase reads resource names ("documents/" is the root).
-        let path = ResourcePath(segments: segments.dropFirst(5).filter { !$0.isEmpty })
+        let path = ResourcePath(segments: name.path)
         if !path.segments.isEmpty {
             do { _ = try ResourcePath.parse(path.description, expectDocument: path.isDocument, rules: store.idRules) } catch {
                 throw failure(field, "\(publicError(error).localizedDescription)")

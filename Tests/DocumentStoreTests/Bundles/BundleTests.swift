@@ -175,6 +175,7 @@ final class BundleTests: StoreTestCase {
             (bundle(document("books/dune", #"{"pages":{"integerValue":"many"}}"#), documents: 1), "expected a 64-bit integer, found the string \"many\""),
             (bundle([dune[0].replacingOccurrences(of: "(default)", with: "other-db"), dune[1]], documents: 1),
              "is in the database other-db, not this store's (default)"),
+            (bundle(document("books//dune", "{}"), documents: 1), "has an empty segment at 2 of its path"),
             (bundle([booksQuery.replacingOccurrences(of: #""fieldPath":"pages"},"direction""#, with: #""fieldPath":"a`b`"},"direction""#)], documents: 0),
              "orderBy[0].field: the field path \"a`b`\" has a backtick inside a name"),
         ]

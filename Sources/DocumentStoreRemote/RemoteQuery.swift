@@ -88,43 +88,18 @@ struct RemoteQuery {
         var wire = Google_Firestore_V1_StructuredQuery.Filter()
         var reference = Google_Firestore_V1_StructuredQuery.FieldReference()
         reference.fieldPath = filter.field.serverFormat
-        if let unary = unaryOperator(filter) {
+        if let unary = UnaryFilterOperator(filter.op, filter.value) {
             var unaryFilter = Google_Firestore_V1_StructuredQuery.UnaryFilter()
-            unaryFilter.op = unary
+            unaryFilter.op = .init(rawValue: unary.rawValue) ?? .unspecified
             unaryFilter.field = reference
             wire.unaryFilter = unaryFilter
             return wire
         }
         var fieldFilter = Google_Firestore_V1_StructuredQuery.FieldFilter()
         fieldFilter.field = reference
-        fieldFilter.op = fieldOperator(filter.op)
+        fieldFilter.op = .init(rawValue: filter.op.protocolNumber) ?? .unspecified
         fieldFilter.value = values.wire(filter.value)
         wire.fieldFilter = fieldFilter
         return wire
-    }
-
-    private static func unaryOperator(_ filter: FieldFilter) -> Google_Firestore_V1_StructuredQuery.UnaryFilter.Operator? {
-        switch (filter.op, filter.value) {
-        case (.equal, .null): return .isNull
-        case (.notEqual, .null): return .isNotNull
-        case (.equal, .double(let d)) where d.isNaN: return .isNan
-        case (.notEqual, .double(let d)) where d.isNaN: return .isNotNan
-        default: return nil
-        }
-    }
-
-    private static func fieldOperator(_ op: FilterOperator) -> Google_Firestore_V1_StructuredQuery.FieldFilter.Operator {
-        switch op {
-        case .equal: return .equal
-        case .notEqual: return .notEqual
-        case .lessThan: return .lessThan
-        case .lessThanOrEqual: return .lessThanOrEqual
-        case .greaterThan: return .greaterThan
-        case .greaterThanOrEqual: return .greaterThanOrEqual
-        case .arrayContains: return .arrayContains
-        case .arrayContainsAny: return .arrayContainsAny
-        case .in: return .in
-        case .notIn: return .notIn
-        }
     }
 }

@@ -211,19 +211,8 @@ struct WireQuery {
             }
         case .fieldFilter(let fieldFilter):
             let path = try FieldPath.parse(fieldFilter.field.fieldPath, field: "where.field_filter.field")
-            var op: FilterOperator
-            switch fieldFilter.op {
-            case .lessThan: op = .lessThan
-            case .lessThanOrEqual: op = .lessThanOrEqual
-            case .greaterThan: op = .greaterThan
-            case .greaterThanOrEqual: op = .greaterThanOrEqual
-            case .equal: op = .equal
-            case .notEqual: op = .notEqual
-            case .arrayContains: op = .arrayContains
-            case .in: op = .in
-            case .arrayContainsAny: op = .arrayContainsAny
-            case .notIn: op = .notIn
-            case .unspecified, .UNRECOGNIZED: throw .invalidArgument("where.field_filter.op: not an operator Firestore knows")
+            guard var op = FilterOperator(protocolNumber: fieldFilter.op.rawValue) else {
+                throw .invalidArgument("where.field_filter.op: not an operator Firestore knows")
             }
             var value: Any
             if [.in, .notIn, .arrayContainsAny].contains(op), case .arrayValue(let array)? = fieldFilter.value.valueType {
@@ -250,13 +239,10 @@ struct WireQuery {
                 throw .invalidArgument("where.unary_filter.field: a unary filter needs a field")
             }
             let path = try FieldPath.parse(reference.fieldPath, field: "where.unary_filter.field")
-            switch unary.op {
-            case .isNan: return Filter.make(path, .equal, Double.nan)
-            case .isNull: return Filter.make(path, .equal, NSNull())
-            case .isNotNan: return Filter.make(path, .notEqual, Double.nan)
-            case .isNotNull: return Filter.make(path, .notEqual, NSNull())
-            case .unspecified, .UNRECOGNIZED: throw .invalidArgument("where.unary_filter.op: not an operator Firestore knows")
+            guard let op = UnaryFilterOperator(rawValue: unary.op.rawValue) else {
+                throw .invalidArgument("where.unary_filter.op: not an operator Firestore knows")
             }
+            return Filter.make(path, op.fieldFilter.op, op.fieldFilter.value)
         }
     }
 }

@@ -70,13 +70,11 @@ struct BundledQuery {
         if let unary = object["unaryFilter"] {
             let parts = try json.object(unary, field + ".unaryFilter")
             let path = try fieldPath(parts["field"], field + ".unaryFilter.field")
-            switch try json.string(parts["op"], field + ".unaryFilter.op") {
-            case "IS_NAN": return .whereField(path, isEqualTo: Double.nan)
-            case "IS_NULL": return .whereField(path, isEqualTo: NSNull())
-            case "IS_NOT_NAN": return .whereField(path, isNotEqualTo: Double.nan)
-            case "IS_NOT_NULL": return .whereField(path, isNotEqualTo: NSNull())
-            case let op: throw json.failure(field + ".unaryFilter.op", "expected IS_NAN, IS_NULL, IS_NOT_NAN or IS_NOT_NULL, found \(op)")
+            let name = try json.string(parts["op"], field + ".unaryFilter.op")
+            guard let op = UnaryFilterOperator(protocolName: name) else {
+                throw json.failure(field + ".unaryFilter.op", "expected IS_NAN, IS_NULL, IS_NOT_NAN or IS_NOT_NULL, found \(name)")
             }
+            return .make(path, op.fieldFilter.op, op.fieldFilter.value)
         }
         guard let fieldFilter = object["fieldFilter"] else {
             throw json.failure(field, "expected a compositeFilter, fieldFilter or unaryFilter")
@@ -84,20 +82,9 @@ struct BundledQuery {
         let parts = try json.object(fieldFilter, field + ".fieldFilter")
         let path = try fieldPath(parts["field"], field + ".fieldFilter.field")
         let value = try json.value(parts["value"] ?? .null, field + ".fieldFilter.value").anyValue
-        let values = (value as? [Any]) ?? []
-        switch try json.string(parts["op"], field + ".fieldFilter.op") {
-        case "EQUAL": return .whereField(path, isEqualTo: value)
-        case "NOT_EQUAL": return .whereField(path, isNotEqualTo: value)
-        case "LESS_THAN": return .whereField(path, isLessThan: value)
-        case "LESS_THAN_OR_EQUAL": return .whereField(path, isLessThanOrEqualTo: value)
-        case "GREATER_THAN": return .whereField(path, isGreaterThan: value)
-        case "GREATER_THAN_OR_EQUAL": return .whereField(path, isGreaterOrEqualTo: value)
-        case "ARRAY_CONTAINS": return .whereField(path, arrayContains: value)
-        case "ARRAY_CONTAINS_ANY": return .whereField(path, arrayContainsAny: values)
-        case "IN": return .whereField(path, in: values)
-        case "NOT_IN": return .whereField(path, notIn: values)
-        case let op: throw json.failure(field + ".fieldFilter.op", "\(op) is not an operator Firestore has")
-        }
+        let name = try json.string(parts["op"], field + ".fieldFilter.op")
+        guard let op = FilterOperator(protocolName: name) else { throw json.failure(field + ".fieldFilter.op", "\(name) is not an operator Firestore has") }
+        return .make(path, op, op.takesArray ? (value as? [Any]) ?? [] : value)
     }
 
     private func cursor(_ value: JSONValue, _ field: String) throws -> (values: [Any], before: Bool) {

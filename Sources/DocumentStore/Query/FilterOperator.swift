@@ -1,6 +1,6 @@
 /// The operators of `whereField`, named as the Swift API names them, so messages say what the
 /// caller wrote.
-package enum FilterOperator: String, Hashable, Sendable {
+package enum FilterOperator: String, Hashable, Sendable, CaseIterable {
     case equal = "isEqualTo"
     case notEqual = "isNotEqualTo"
     case lessThan = "isLessThan"
@@ -36,20 +36,34 @@ package enum FilterOperator: String, Hashable, Sendable {
     /// unary `IS_NOT_NAN` and `IS_NOT_NULL`, which are `isNotEqualTo` NaN and null here.
     var excludes: Bool { self == .notEqual || self == .notIn }
 
-    /// The protocol's name (`StructuredQuery.FieldFilter.Operator`), which the backend's
-    /// messages use.
-    var protocolName: String {
+    /// The protocol's name and number (`StructuredQuery.FieldFilter.Operator`): the one table
+    /// the server, the client and bundles read and write operators with; the backend's
+    /// messages use the name.
+    package var protocolName: String { protocolEntry.name }
+    package var protocolNumber: Int { protocolEntry.number }
+
+    package init?(protocolName name: String) {
+        guard let op = Self.allCases.first(where: { $0.protocolName == name }) else { return nil }
+        self = op
+    }
+
+    package init?(protocolNumber number: Int) {
+        guard let op = Self.allCases.first(where: { $0.protocolNumber == number }) else { return nil }
+        self = op
+    }
+
+    private var protocolEntry: (name: String, number: Int) {
         switch self {
-        case .equal: return "EQUAL"
-        case .notEqual: return "NOT_EQUAL"
-        case .lessThan: return "LESS_THAN"
-        case .lessThanOrEqual: return "LESS_THAN_OR_EQUAL"
-        case .greaterThan: return "GREATER_THAN"
-        case .greaterThanOrEqual: return "GREATER_THAN_OR_EQUAL"
-        case .arrayContains: return "ARRAY_CONTAINS"
-        case .arrayContainsAny: return "ARRAY_CONTAINS_ANY"
-        case .in: return "IN"
-        case .notIn: return "NOT_IN"
+        case .lessThan: return ("LESS_THAN", 1)
+        case .lessThanOrEqual: return ("LESS_THAN_OR_EQUAL", 2)
+        case .greaterThan: return ("GREATER_THAN", 3)
+        case .greaterThanOrEqual: return ("GREATER_THAN_OR_EQUAL", 4)
+        case .equal: return ("EQUAL", 5)
+        case .notEqual: return ("NOT_EQUAL", 6)
+        case .arrayContains: return ("ARRAY_CONTAINS", 7)
+        case .in: return ("IN", 8)
+        case .arrayContainsAny: return ("ARRAY_CONTAINS_ANY", 9)
+        case .notIn: return ("NOT_IN", 10)
         }
     }
 
@@ -61,6 +75,48 @@ package enum FilterOperator: String, Hashable, Sendable {
         case .in, .arrayContainsAny: return [.notIn]
         case .notIn: return [.arrayContainsAny, .in, .notIn, .notEqual]
         default: return []
+        }
+    }
+}
+
+/// Firestore's unary filters (`StructuredQuery.UnaryFilter.Operator`, with the protocol's
+/// numbers), which the store holds as field filters: equality with null or NaN. Firestore's
+/// SDKs send those equalities so, and the server reads them so.
+package enum UnaryFilterOperator: Int, CaseIterable, Sendable {
+    case isNaN = 2, isNull = 3, isNotNaN = 4, isNotNull = 5
+
+    package var protocolName: String {
+        switch self {
+        case .isNaN: return "IS_NAN"
+        case .isNull: return "IS_NULL"
+        case .isNotNaN: return "IS_NOT_NAN"
+        case .isNotNull: return "IS_NOT_NULL"
+        }
+    }
+
+    package init?(protocolName name: String) {
+        guard let op = Self.allCases.first(where: { $0.protocolName == name }) else { return nil }
+        self = op
+    }
+
+    /// The field filter the store holds it as.
+    package var fieldFilter: (op: FilterOperator, value: FirestoreValue) {
+        switch self {
+        case .isNaN: return (.equal, .double(.nan))
+        case .isNull: return (.equal, .null)
+        case .isNotNaN: return (.notEqual, .double(.nan))
+        case .isNotNull: return (.notEqual, .null)
+        }
+    }
+
+    /// The unary filter a field filter is sent as, if it is one.
+    package init?(_ op: FilterOperator, _ value: FirestoreValue) {
+        switch (op, value) {
+        case (.equal, .null): self = .isNull
+        case (.notEqual, .null): self = .isNotNull
+        case (.equal, .double(let d)) where d.isNaN: self = .isNaN
+        case (.notEqual, .double(let d)) where d.isNaN: self = .isNotNaN
+        default: return nil
         }
     }
 }

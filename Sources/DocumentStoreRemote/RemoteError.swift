@@ -1,10 +1,12 @@
 import DocumentStore
+import FirestoreWire
 import Foundation
 import GRPCCore
 
 /// Errors of a call to the server as the store's callers see them: the server's status
-/// becomes the `FirestoreErrorCode` of the same number with the server's message, and a server
-/// that cannot be reached or does not answer in time is named with its address.
+/// becomes the `FirestoreErrorCode` of the same number with the server's message
+/// (`WireError.firestoreError`), and a server that cannot be reached or does not answer in
+/// time is named with its address.
 enum RemoteError {
     static func make(_ code: FirestoreErrorCode.Code, _ message: String) -> FirestoreErrorCode {
         FirestoreErrorCode(code, userInfo: [NSLocalizedDescriptionKey: message])
@@ -14,7 +16,6 @@ enum RemoteError {
     static func publicError(_ error: Error, server: String, call: String, deadline: RemoteConnection.Deadline? = nil) -> Error {
         switch error {
         case let error as RPCError:
-            let code = FirestoreErrorCode.Code(rawValue: error.code.rawValue) ?? .unknown
             switch error.code {
             case .unavailable:
                 // The reason alone too, for a status line that names the server itself.
@@ -25,7 +26,7 @@ enum RemoteError {
             case .deadlineExceeded:
                 return make(.deadlineExceeded, "the Firestore server at \(server) did not answer \(call) within \((deadline ?? .call).seconds) seconds")
             default:
-                return make(code, error.message)
+                return WireError.firestoreError(code: error.code.rawValue, message: error.message)
             }
         case is CancellationError:
             return make(.cancelled, "\(call) to the Firestore server at \(server) was cancelled")

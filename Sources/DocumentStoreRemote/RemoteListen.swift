@@ -262,7 +262,7 @@ final class RemoteListen: Sendable {
             return []
         case .remove:
             guard change.hasCause else { return [] }
-            let error = RemoteError.make(FirestoreErrorCode.Code(rawValue: Int(change.cause.code)) ?? .unknown, change.cause.message)
+            let error = WireError.firestoreError(change.cause)
             return ids.compactMap { id in state.targets.removeValue(forKey: id).map { ($0.receive, .failure(error)) } }
         case .UNRECOGNIZED:
             return []

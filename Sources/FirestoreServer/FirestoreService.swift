@@ -237,9 +237,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             message.writeResults = Array(repeating: Google_Firestore_V1_WriteResult(), count: request.writes.count)
             message.status = Array(repeating: Google_Rpc_Status(), count: request.writes.count)
             func fail(_ index: Int, _ error: any Error) {
-                let failure = WireError(error, database: database)
-                message.status[index].code = Int32(failure.code.rawValue)
-                message.status[index].message = failure.message
+                message.status[index] = WireError(error, database: database).status
             }
             var writes: [(index: Int, write: FirestoreWrite)] = []
             for (index, wire) in request.writes.enumerated() {

@@ -120,8 +120,7 @@ final class ListenStream: Sendable {
             change.resumeToken = ResumeToken.make(readTime)
         }
         if let cause {
-            change.cause.code = Int32(cause.code.rawValue)
-            change.cause.message = cause.message
+            change.cause = cause.status
             log.call("Listen", resource: "\(database) target \(targets.map(String.init).joined(separator: ","))", took: nil, error: cause.rpcError)
         }
         var message = Google_Firestore_V1_ListenResponse()

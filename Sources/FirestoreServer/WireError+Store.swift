@@ -5,7 +5,7 @@ import Foundation
 import GRPCCore
 
 extension WireError {
-    /// The status for any error a store call threw: Firestore's codes are gRPC's, one for one.
+    /// The status for any error a store call threw (`init(firestoreError:)`).
     init(_ error: any Error, database: ServedDatabase) {
         switch error {
         case let error as WireError:
@@ -19,12 +19,7 @@ extension WireError {
         case let error as RPCError:
             self = WireError(code: error.code, message: error.message)
         default:
-            let nsError = error as NSError
-            if nsError.domain == FirestoreErrorDomain, let status = Status.Code(rawValue: nsError.code), let code = RPCError.Code(status) {
-                self = WireError(code: code, message: nsError.localizedDescription)
-            } else {
-                self = WireError(code: .internalError, message: "\(error)")
-            }
+            self = WireError(firestoreError: error) ?? WireError(code: .internalError, message: "\(error)")
         }
     }
 

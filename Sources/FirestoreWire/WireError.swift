@@ -1,3 +1,5 @@
+import DocumentStore
+import FirestoreProtocol
 import Foundation
 import GRPCCore
 import SwiftProtobuf
@@ -20,6 +22,33 @@ package struct WireError: Error {
     package static func aborted(_ message: String) -> WireError { WireError(code: .aborted, message: message) }
 
     package var rpcError: RPCError { RPCError(code: code, message: message) }
+
+    // Firestore's error codes are gRPC's status codes, one for one: the one mapping, both ways.
+
+    /// A store's error (`FirestoreErrorCode`) as the status of its code; nil for any other error.
+    package init?(firestoreError error: any Error) {
+        let error = error as NSError
+        guard error.domain == FirestoreErrorDomain, let status = Status.Code(rawValue: error.code), let code = RPCError.Code(status) else { return nil }
+        self.init(code: code, message: error.localizedDescription)
+    }
+
+    /// The status as `google.rpc.Status` carries it (a Listen target's cause, a write's result).
+    package var status: Google_Rpc_Status {
+        var status = Google_Rpc_Status()
+        status.code = Int32(code.rawValue)
+        status.message = message
+        return status
+    }
+
+    /// A status as the store's callers see it: the `FirestoreErrorCode` of the same number
+    /// (`unknown` for a number Firestore has not), with the server's message.
+    package static func firestoreError(code: Int, message: String) -> FirestoreErrorCode {
+        FirestoreErrorCode(FirestoreErrorCode.Code(rawValue: code) ?? .unknown, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+
+    package static func firestoreError(_ status: Google_Rpc_Status) -> FirestoreErrorCode {
+        firestoreError(code: Int(status.code), message: status.message)
+    }
 
     /// Refuses a message carrying fields Shelf's protocol leaves out (a feature Shelf does not
     /// have, such as vector search or query explain), rather than answering as if they were

@@ -5,7 +5,8 @@ import Foundation
 import SwiftProtobuf
 import XCTest
 
-/// The one table of Firestore's operators agrees with the protocol's generated messages.
+/// The one table of Firestore's operators and the one mapping of statuses agree with the
+/// protocol's generated messages, both ways.
 final class WireVocabularyTests: XCTestCase {
     /// The name proto3's JSON gives the message's `op`: the protocol's own.
     private func opName(_ filter: some SwiftProtobuf.Message) throws -> String {
@@ -37,5 +38,23 @@ final class WireVocabularyTests: XCTestCase {
         }
         XCTAssertNil(UnaryFilterOperator(.lessThan, .null))
         XCTAssertNil(UnaryFilterOperator(.equal, .double(1)))
+    }
+
+    func testEveryFirestoreErrorComesBackFromItsStatusWithItsCodeAndMessage() throws {
+        for number in 1...16 {
+            let code = try XCTUnwrap(FirestoreErrorCode.Code(rawValue: number))
+            let status = try XCTUnwrap(WireError(firestoreError: FirestoreErrorCode(code, userInfo: [NSLocalizedDescriptionKey: "why \(number)"]))).status
+            XCTAssertEqual(status.code, Int32(number))
+            XCTAssertEqual(status.message, "why \(number)")
+            let error = WireError.firestoreError(status)
+            XCTAssertEqual(error.code, number)
+            XCTAssertEqual(error.description, "why \(number)")
+        }
+    }
+
+    func testAnotherErrorHasNoStatusOfItsOwnAndAnUnknownNumberIsUnknown() {
+        XCTAssertNil(WireError(firestoreError: CocoaError(.fileNoSuchFile)))
+        XCTAssertNil(WireError(firestoreError: FirestoreErrorCode(.OK)))
+        XCTAssertEqual(WireError.firestoreError(code: 99, message: "?").code, FirestoreErrorCode.Code.unknown.rawValue)
     }
 }

@@ -169,7 +169,8 @@ public final class Firestore: @unchecked Sendable {
 
     /// Both commits: refused once the store is terminated. The watchers of the documents are
     /// told before and after, to show the write pending, then committed (`Watcher+LocalCommits`);
-    /// one that started meanwhile, or every one when the store shows no pending writes, looks.
+    /// one that started meanwhile, or every one when the store shows no pending writes, looks
+    /// at the documents the commit changed.
     private func committing(_ writes: [DocumentWrite], _ write: () throws -> [WrittenDocument]) throws -> [WrittenDocument] {
         if state.withLock({ $0.isTerminated }) { throw terminatedError }
         let paths = writes.map(\.path)
@@ -183,8 +184,9 @@ public final class Firestore: @unchecked Sendable {
             throw error
         }
         for watcher in showing { watcher.committed(written, of: writes) }
-        for watcher in watchers(following: written.map(\.path)) where !showing.contains(where: { $0 === watcher }) {
-            watcher.wrote(written.map(\.path))
+        let changed = written.filter(\.changed).map(\.path)
+        for watcher in watchers(following: changed) where !showing.contains(where: { $0 === watcher }) {
+            watcher.wrote(changed)
         }
         return written
     }

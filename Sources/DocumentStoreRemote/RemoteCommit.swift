@@ -65,24 +65,34 @@ extension RemoteBackend {
     /// stamped fields that still hold a timestamp (a later write may have put another value
     /// there) given the server's time, and, where the commit's first write of it was an
     /// update, Firestore's `exists: true` precondition, as Firebase's SDKs send it: the server
-    /// refuses it (`NOT_FOUND`) if the document is gone, rather than making it again. Each
-    /// comes back as the server stored it (its stamps the server's), with its update time.
-    func send(_ staged: [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)], of writes: [DocumentWrite],
+    /// refuses it (`NOT_FOUND`) if the document is gone, rather than making it again. One the
+    /// commit deleted and made again is sent deleted first, so the server counts it changed
+    /// (`CommitPlan.Planned.isMadeAgain`). Each comes back as the server stored it (its stamps the server's), with its update time:
+    /// the commit's for a document it changed, an earlier one for a document the server left
+    /// as it was (Firestore's `WriteResult.update_time`).
+    func send(_ staged: [CommitPlan.Planned], of writes: [DocumentWrite],
               transaction: Data?, store: Firestore) throws -> [WrittenDocument] {
         let documents = RemoteDocuments(address: address, store: store)
         let stamped = DocumentWrite.stampedFields(writes)
         let mustExist = DocumentWrite.documentsThatMustExist(writes)
-        let sentStamps = staged.map { path, document, _ in
-            (stamped[path] ?? []).filter { field in
-                if case .timestamp = document.fields?.value(at: field.segments) { true } else { false }
+        let sentStamps = staged.map { planned in
+            (stamped[planned.path] ?? []).filter { field in
+                if case .timestamp = planned.document.fields?.value(at: field.segments) { true } else { false }
             }
         }
         var request = Google_Firestore_V1_CommitRequest()
         request.database = address.databaseName
         if let transaction { request.transaction = transaction }
-        request.writes = zip(staged, sentStamps).map { staged, stamps in
+        // The response's result of each staged document: that of its last write.
+        var results: [Int] = []
+        for (staged, stamps) in zip(staged, sentStamps) {
             var write = Google_Firestore_V1_Write()
             if mustExist.contains(staged.path) { write.currentDocument.exists = true }
+            if staged.isMadeAgain {
+                write.delete = documents.name(of: staged.path)
+                request.writes.append(write)
+                write = Google_Firestore_V1_Write()
+            }
             if let fields = staged.document.fields {
                 write.update.name = documents.name(of: staged.path)
                 write.update.fields = documents.values.wire(fields)
@@ -95,18 +105,21 @@ extension RemoteBackend {
             } else {
                 write.delete = documents.name(of: staged.path)
             }
-            return write
+            request.writes.append(write)
+            results.append(request.writes.count - 1)
         }
         let what = staged.count == 1 ? "writing \(staged[0].path)" : "committing \(staged.count) writes"
         let response = try connection.wait(what) { [request] client, options in try await client.commit(request, options: options) }
         return staged.enumerated().map { index, written in
-            guard let fields = written.document.fields, index < response.writeResults.count, response.writeResults[index].hasUpdateTime else {
+            let sent = results[index]
+            guard let fields = written.document.fields, sent < response.writeResults.count, response.writeResults[sent].hasUpdateTime else {
                 return WrittenDocument(path: written.path, document: written.document, updateTime: nil)
             }
-            let result = response.writeResults[index]
+            let result = response.writeResults[sent]
             let stored = Self.stamped(fields, sentStamps[index], with: result.transformResults, documents)
-            return WrittenDocument(path: written.path, document: .fields(stored),
-                                   updateTime: Timestamp(seconds: result.updateTime.seconds, nanoseconds: result.updateTime.nanos))
+            let updated = Timestamp(seconds: result.updateTime.seconds, nanoseconds: result.updateTime.nanos)
+            let committed = Timestamp(seconds: response.commitTime.seconds, nanoseconds: response.commitTime.nanos)
+            return WrittenDocument(path: written.path, document: .fields(stored), updateTime: updated, changed: updated >= committed)
         }
     }
 

@@ -18,9 +18,11 @@ extension ServedDatabase {
                 wire.transformResults = result.transformResults.map(values.wire)
                 return wire
             }
-            // Only deletes: a time at or after the commit's, before any later commit's, so a
+            // Only deletes, or writes that changed nothing (whose update time is the document's
+            // earlier one): a time at or after the commit's, before any later commit's, so a
             // read at it (`read_time`) sees the commit and nothing after.
-            response.commitTime = WireValues.wire(results.compactMap(\.updateTime).max() ?? CommitClock.readTime())
+            let changedTimes = results.filter(\.changed).compactMap(\.updateTime)
+            response.commitTime = WireValues.wire(changedTimes.max() ?? CommitClock.readTime())
             return response
         }
     }

@@ -16,7 +16,7 @@ final class UpdatePreconditionTests: StoreTestCase {
     /// stale); the server, told the document must exist, refuses and makes nothing.
     func testAnUpdateOfADocumentTheServerLacksIsRefusedByTheServerWithNotFound() throws {
         let update = DocumentWrite(path: nope, change: .update([(FieldPath(["title"]), .value(.string("T")))]))
-        let staged = [(path: nope, document: StoredDocument.fields(Fields(["title": .string("T")])), keptTimes: DocumentTimes?.none)]
+        let staged = [CommitPlan.Planned(path: nope, document: .fields(Fields(["title": .string("T")])), keptTimes: nil)]
         let error = thrownError { _ = try self.remote.send(staged, of: [update], transaction: nil, store: self.db) }
         XCTAssertEqual(error.map { ($0 as NSError).code }, FirestoreErrorCode.notFound.rawValue, "\(String(describing: error))")
         XCTAssertFalse(try db.document("books/nope").readDocument().exists, "nothing was made")

@@ -2,9 +2,10 @@
 import Foundation
 import XCTest
 
-/// Firestore's create and update times, as each backend keeps them: every write moves the
-/// update time strictly forward and keeps the create time; another program's write is seen;
-/// a write can keep times given to it (`shelf export`).
+/// Firestore's create and update times, as each backend keeps them: every write that changes a
+/// document moves its update time strictly forward and keeps the create time, one that changes
+/// nothing keeps both; another program's write is seen; a write can keep times given to it
+/// (`shelf export`).
 final class DocumentTimesTests: StoreTestCase {
     private var note: DocumentReference { db.document("notes/n") }
 
@@ -30,8 +31,6 @@ final class DocumentTimesTests: StoreTestCase {
         try expectMoved("a merge")
         try await note.setData(["v": 4])
         try expectMoved("a set that replaces the document")
-        try await note.setData(["v": 4])
-        try expectMoved("a set that changes nothing")
         try db.batch().updateData(["v": 5], forDocument: note).setData(["x": 1], forDocument: db.document("notes/other")).commitNow()
         try expectMoved("a batch of two documents")
         try db.runTransactionNow { transaction in
@@ -43,9 +42,9 @@ final class DocumentTimesTests: StoreTestCase {
     }
 
     func testAnUpdateTimePreconditionIsCheckedByTheCommitWithTheStoredTime() async throws {
-        try await note.setData(["v": 1])
+        try await note.setData(["v": 0])
         let stale = try times(note).updated
-        try await note.setData(["v": 1])  // the same fields again: only the time tells
+        try await note.setData(["v": 1])
         let current = try times(note).updated
         let write = { (time: Timestamp) in
             FirestoreWrite(path: self.note.path, operation: .update(Fields(["v": .integer(2)]), mask: nil), precondition: .updateTime(time))
@@ -62,6 +61,80 @@ final class DocumentTimesTests: StoreTestCase {
         let written = try await note.getDocument().data()?["v"] as? Int
         XCTAssertEqual(written, 2)
         XCTAssertGreaterThan(try times(note).updated, current)
+    }
+
+    /// As Firestore's `WriteResult.update_time` says: "If the write did not actually change the
+    /// document, this will be the previous update_time" (Google's emulator, measured: each of
+    /// these keeps both times).
+    func testAWriteThatChangesNothingKeepsTheDocumentsTimes() async throws {
+        try await note.setData(["v": 1, "tags": ["a"], "at": Timestamp(seconds: 1_000, nanoseconds: 123_456_789)])
+        let first = try times(note)
+        func expectKept(_ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+            XCTAssertEqual(try times(note, file: file, line: line), first, "\(what) keeps the times", file: file, line: line)
+        }
+        try await note.setData(["v": 1, "tags": ["a"], "at": Timestamp(seconds: 1_000, nanoseconds: 123_456_000)])
+        try expectKept("the same fields set again (a timestamp's nanoseconds past its microseconds are not kept)")
+        try await note.updateData(["v": 1])
+        try expectKept("an update to the same value")
+        try await note.setData(["tags": ["a"]], merge: true)
+        try expectKept("a merge of the same value")
+        try await note.updateData(["v": FieldValue.increment(Int64(0)), "tags": FieldValue.arrayUnion(["a"])])
+        try expectKept("an increment by 0 and a union of what the array holds")
+        try db.runTransactionNow { transaction in
+            _ = try transaction.getDocument(self.note)
+            transaction.updateData(["v": 1], forDocument: self.note)
+        }
+        try expectKept("a transaction")
+
+        try db.batch().setData(["v": 1, "tags": ["a"], "at": Timestamp(seconds: 1_000, nanoseconds: 123_456_000)], forDocument: note)
+            .setData(["v": 1], forDocument: db.document("notes/other")).commitNow()
+        try expectKept("a batch that changes only another document")
+        let other = try times(db.document("notes/other"))
+        XCTAssertGreaterThan(other.updated, first.updated, "the other document is new")
+
+        let results = try db.commit([FirestoreWrite(path: note.path, operation: .update(Fields(["v": .integer(1)]), mask: [FieldPath(["v"])])),
+                                     FirestoreWrite(path: "notes/other", operation: .update(Fields(["v": .integer(2)]), mask: nil))])
+        XCTAssertEqual(results.map(\.updateTime), [first.updated, try times(db.document("notes/other")).updated],
+                       "the write that changes nothing answers with the document's previous update time")
+        XCTAssertEqual(results.map(\.changed), [false, true])
+    }
+
+    /// Firestore's equality of values decides, as the emulator's does (measured): 1 is not 1.0,
+    /// 0.0 is not -0.0, a NaN is a NaN.
+    func testAWriteChangesTheDocumentWhenAValueChangesItsType() async throws {
+        func updated(after value: Any) async throws -> Timestamp {
+            try await note.setData(["v": value])
+            return try times(note).updated
+        }
+        var previous = try await updated(after: 1)
+        for (value, moves, what) in [(1.0, true, "1.0 after 1"), (1.0, false, "1.0 again"), (-0.0, true, "-0.0 after 1.0"), (0.0, true, "0.0 after -0.0"),
+                                     (Double.nan, true, "NaN after 0.0"), (Double.nan, false, "NaN again")] as [(Double, Bool, String)] {
+            let now = try await updated(after: value)
+            if moves { XCTAssertGreaterThan(now, previous, what) } else { XCTAssertEqual(now, previous, what) }
+            previous = now
+        }
+    }
+
+    /// Google's emulator counts a document deleted and made again with the same fields by one
+    /// commit as changed, and a server timestamp always changes the document (the commit's time
+    /// is new).
+    func testADocumentMadeAgainOrStampedByACommitIsChanged() async throws {
+        try await note.setData(["v": 1])
+        var previous = try times(note).updated
+        try db.batch().deleteDocument(note).setData(["v": 1], forDocument: note).commitNow()
+        XCTAssertGreaterThan(try times(note).updated, previous, "deleted and made again")
+        previous = try times(note).updated
+        try await note.updateData(["at": FieldValue.serverTimestamp()])
+        XCTAssertGreaterThan(try times(note).updated, previous, "a server timestamp")
+    }
+
+    func testAnUpdateTimePreconditionTakenBeforeAWriteThatChangesNothingStillHolds() async throws {
+        try await note.setData(["v": 1])
+        let before = try times(note).updated
+        try await note.setData(["v": 1])
+        _ = try db.commit([FirestoreWrite(path: note.path, operation: .update(Fields(["v": .integer(2)]), mask: nil), precondition: .updateTime(before))])
+        let written = try await note.getDocument().data()?["v"] as? Int
+        XCTAssertEqual(written, 2)
     }
 
     func testACommitAnswersWithTheTimeItGaveEachDocument() async throws {

@@ -37,6 +37,21 @@ final class PastVersionsTests: StoreTestCase {
         XCTAssertEqual(now.documents.map(\.documentID), ["c", "a"], "the store itself is as it is")
     }
 
+    func testAWriteThatChangesNothingKeepsNoVersion() async throws {
+        try db.keepPastVersions()
+        let a = db.document("books/a")
+        try await a.setData(["n": 1])
+        let then = try updateTime("books/a")
+        func versions() throws -> [PastVersion] {
+            try XCTUnwrap(try db.backend.versions(in: .documents([a.resourcePath]), replacedAfter: then, store: db))
+        }
+        try db.batch().setData(["n": 1], forDocument: a).setData(["n": 1], forDocument: db.document("books/b")).commitNow()
+        try await a.updateData(["n": 1])
+        XCTAssertEqual(try versions().count, 0, "the document stayed as it was")
+        try await a.setData(["n": 2])
+        XCTAssertEqual(try versions().map(\.times.updated), [then], "the one it was before it changed")
+    }
+
     #if !SHELF_POSTGRES_TESTS && !SHELF_REMOTE_TESTS
     private var versionsFolder: URL { store.root.appendingPathComponent(".shelf/versions", isDirectory: true) }
 

@@ -91,11 +91,15 @@ package struct WrittenDocument: Sendable {
     package let path: ResourcePath
     package let document: StoredDocument
     package let updateTime: Timestamp?
+    /// False when the commit left the document as it was stored (`CommitPlan.Planned.leavesAsItIs`):
+    /// `updateTime` is then the one it had, and no listener needs to look at it.
+    package let changed: Bool
 
-    package init(path: ResourcePath, document: StoredDocument, updateTime: Timestamp?) {
+    package init(path: ResourcePath, document: StoredDocument, updateTime: Timestamp?, changed: Bool = true) {
         self.path = path
         self.document = document
         self.updateTime = updateTime
+        self.changed = changed
     }
 }
 

@@ -23,7 +23,8 @@ import Foundation
 ///    removes the temporary files and `journal.tmp` and fails the commit with nothing changed;
 /// 6. **commit point**: `fdatasync(journal.tmp)`, `rename(journal.tmp, journal)`,
 ///    `fsync(.shelf)`. From here the batch happens, whatever follows;
-/// 7. renames each temporary file over its document and unlinks the deleted documents;
+/// 7. renames each temporary file over its document (or removes it, where the document's file
+///    holds its bytes already: `Entry.leavesAnEqualFile`) and unlinks the deleted documents;
 /// 8. makes all of that durable with one barrier for the whole batch: `syncfs` on the store's
 ///    file system (see `DurabilityBarrier`);
 /// 9. unlinks `.shelf/journal` and fsyncs `.shelf`, so a journal can never come back after a
@@ -86,6 +87,13 @@ struct CommitJournal: Equatable {
         /// The times the new file gets instead of the commit's (`DocumentWrite.keptTimes`); not
         /// in the journal's file, so a batch rolled forward after a crash gets the commit's.
         var keptTimes: DocumentTimes? = nil
+        /// The commit deleted the document and made it again (`CommitPlan.Planned.isMadeAgain`);
+        /// not in the journal's file either: recovery writes every file anyway.
+        var isMadeAgain = false
+
+        /// Whether a document file that holds `bytes` already is left as it is, keeping its
+        /// times (`CommitPlan.Planned.leavesAsItIs`): the same bytes are the same fields.
+        var leavesAnEqualFile: Bool { bytes != nil && keptTimes == nil && !isMadeAgain }
     }
 
     let batchID: UInt64

@@ -63,9 +63,9 @@ extension DocumentFiles {
     // MARK: Committing several documents
 
     /// Steps 3 to 9 of the protocol, under the write lock.
-    /// Returns the times each entry's document was given (nil: deleted).
+    /// Returns what became of each entry's document (`WrittenFile`).
     /// `encoded`: the journal's file; `time`: the commit's (`CommitClock`).
-    func commitJournaled(_ journal: CommitJournal, encoded: [UInt8], at time: Timestamp) throws(DocumentStoreError) -> [DocumentTimes?] {
+    func commitJournaled(_ journal: CommitJournal, encoded: [UInt8], at time: Timestamp) throws(DocumentStoreError) -> [WrittenFile] {
         let barrier = DurabilityBarrier.chosen
         let entries = journal.entries
         let shelf = try openShelfFolder()
@@ -81,13 +81,14 @@ extension DocumentFiles {
 
         // 5. The documents' temporary files; 6. the commit point.
         var temporaries: [(Int32, String)] = []
-        var times = [DocumentTimes?](repeating: nil, count: entries.count)
+        var stamped = [WrittenFile](repeating: WrittenFile(times: nil), count: entries.count)
         do throws(DocumentStoreError) {
             for (index, entry) in entries.enumerated() {
                 guard let bytes = entry.bytes, let dirFD = try folders.open(entry.path.parent.segments, create: true, in: self) else { continue }
                 let name = journal.temporaryNames[index]
-                times[index] = try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile, display: display(entry.path.parent.segments),
-                                             times: entry.keptTimes.map { .kept($0) } ?? .new(at: time))
+                stamped[index].times = try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile,
+                                                     display: display(entry.path.parent.segments),
+                                                     times: entry.keptTimes.map { .kept($0) } ?? .new(at: time))
                 temporaries.append((dirFD, name))
             }
             try syncFile(CommitJournal.temporaryFileName, in: shelf, display: shelfDisplay)
@@ -102,18 +103,19 @@ extension DocumentFiles {
         sync(shelf)  // the commit point: from here the batch happens, now or at recovery
 
         // 7. Apply; 8. one barrier; 9. forget the journal.
-        var written: [DocumentTimes?]? = times
+        var written: [WrittenFile]? = stamped
         try apply(journal, at: time, folders: &folders, written: &written, barrier: barrier, failpoint: BatchFailpoint.beforeApplyingEntry)
         try finish(journal: shelf, barrier: barrier, folders: folders)
-        return written ?? times
+        return written ?? stamped
     }
 
     /// Renames each document's temporary file over it and unlinks the deleted ones. Idempotent.
     /// `written`: the times the commit stamped each temporary file with (new documents' unless
-    /// kept, so one found to exist is stamped again here, see `placeNewDocument`); nil for
-    /// recovery, which writes the temporary files again, stamped from the documents they replace
-    /// at `time` (the recovery's own: the journal keeps no commit time).
-    private func apply(_ journal: CommitJournal, at time: Timestamp, folders: inout FolderCache, written: inout [DocumentTimes?]?,
+    /// kept, so one found to exist is stamped again here, or left as it is, see
+    /// `placeNewDocument`); nil for recovery, which writes the temporary files again, stamped
+    /// from the documents they replace at `time` (the recovery's own: the journal keeps no
+    /// commit time).
+    private func apply(_ journal: CommitJournal, at time: Timestamp, folders: inout FolderCache, written: inout [WrittenFile]?,
                        barrier: DurabilityBarrier, failpoint: ((Int) -> Void)? = nil) throws(DocumentStoreError) {
         for (index, entry) in journal.entries.enumerated() {
             failpoint?(index)
@@ -125,7 +127,7 @@ extension DocumentFiles {
                 let name = journal.temporaryNames[index]
                 let failure: Int32
                 if written != nil, entry.keptTimes == nil {
-                    failure = placeNewDocument(name, as: fileName, at: time, in: dirFD, syncing: barrier.syncsEachFile, stamped: &written![index])
+                    failure = placeNewDocument(name, as: fileName, of: entry, at: time, in: dirFD, syncing: barrier.syncsEachFile, placed: &written![index])
                 } else {
                     if written == nil {
                         try writeFile(name, in: dirFD, bytes, exclusive: false, sync: barrier.syncsEachFile, display: display(segments),
@@ -220,7 +222,7 @@ extension DocumentFiles {
         }
         var folders = FolderCache()
         defer { folders.closeAll() }
-        var rewritten: [DocumentTimes?]? = nil
+        var rewritten: [WrittenFile]? = nil
         try apply(journal, at: CommitClock.next(), folders: &folders, written: &rewritten, barrier: barrier)
         try finish(journal: shelf, barrier: barrier, folders: folders)
     }

@@ -6,7 +6,8 @@ import Foundation
 /// program wrote reads with that program's time. The store sets it (`futimens`) to the commit's
 /// time (`CommitClock`), one for every document of a commit as Firestore's `commit_time`, or,
 /// should the document's own time be as late (another program's clock), to a nanosecond after
-/// it, so an `update_time` precondition always sees a change.
+/// it, so an `update_time` precondition always sees a change. A file the commit would write
+/// with the bytes it holds is left alone, with its times (`times(of:ifHolding:in:)`).
 ///
 /// The create time is kept in the extended attribute `user.firestore.create_time` (RFC 3339),
 /// written when the store creates the document and carried over to each new file that replaces
@@ -43,14 +44,44 @@ extension DocumentFiles {
         if fd >= 0 {
             defer { close(fd) }
             guard fstat(fd, &st) == 0 else { return nil }
-            let updated = Timestamp(st.st_mtim)
-            let created = createTimeAttribute(of: fd) ?? LinuxCalls.birthTime(dirFD: fd, name: "", flags: LinuxCalls.emptyPath) ?? updated
-            return DocumentTimes(created: created, updated: updated)
+            return times(ofOpen: fd, st)
         }
         // A file this process cannot open (no permission, a symbolic link) still has times.
         guard errno != ENOENT, fstatat(dirFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         let updated = Timestamp(st.st_mtim)
         return DocumentTimes(created: LinuxCalls.birthTime(dirFD: dirFD, name: name, flags: AT_SYMLINK_NOFOLLOW) ?? updated, updated: updated)
+    }
+
+    /// The times of the open file `fd`, whose `fstat` is `st`.
+    private static func times(ofOpen fd: Int32, _ st: stat) -> DocumentTimes {
+        let updated = Timestamp(st.st_mtim)
+        let created = createTimeAttribute(of: fd) ?? LinuxCalls.birthTime(dirFD: fd, name: "", flags: LinuxCalls.emptyPath) ?? updated
+        return DocumentTimes(created: created, updated: updated)
+    }
+
+    /// The times of the document file `name` of an open folder when it holds exactly `bytes`,
+    /// which a commit then leaves as it is (`CommitJournal.Entry.leavesAnEqualFile`); nil when
+    /// it is missing or holds anything else. Bytes, not fields: the store writes a document's
+    /// keys sorted, so the same fields are the same bytes, unless another program wrote the
+    /// file in its own layout (then it is written again, and its update time moves). A file
+    /// of another size is not read.
+    static func times(of name: String, ifHolding bytes: [UInt8], in dirFD: Int32) -> DocumentTimes? {
+        let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size == bytes.count else { return nil }
+        // One byte more than expected, so a file that grew meanwhile is seen to differ.
+        var held = [UInt8](repeating: 0, count: bytes.count + 1)
+        var count = 0
+        while count < held.count {
+            let n = held.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            count += n
+        }
+        guard count == bytes.count, held.prefix(count).elementsEqual(bytes) else { return nil }
+        return times(ofOpen: fd, st)
     }
 
     /// The times a new file gets before it takes a document's place (see `stampTimes`).
@@ -94,19 +125,27 @@ extension DocumentFiles {
     }
 
     /// Renames the temporary file `name`, stamped as a new document's (`FileTimes.new`), to the
-    /// document file `document`, unless that is there already: then the temporary file is
-    /// stamped from it first (`FileTimes.replacing`, at the commit's `time`) and `stamped` set
-    /// to its new times. One
-    /// rename for a new document, where looking first would cost a lookup in a folder that may
-    /// hold millions of names. Returns 0 or the errno of the failure.
-    func placeNewDocument(_ name: String, as document: String, at time: Timestamp, in dirFD: Int32, syncing: Bool,
-                          stamped: inout DocumentTimes?) -> Int32 {
+    /// document file `document`, unless that is there already: then, if it holds `entry`'s
+    /// bytes and may stay (`leavesAnEqualFile`), the temporary file is removed and `placed`
+    /// says the document is unchanged, with its times; else the temporary file is stamped from
+    /// it first (`FileTimes.replacing`, at the commit's `time`) and `placed` set to its new
+    /// times. One rename for a new document, where looking first would cost a lookup in a
+    /// folder that may hold millions of names. Returns 0 or the errno of the failure.
+    func placeNewDocument(_ name: String, as document: String, of entry: CommitJournal.Entry, at time: Timestamp, in dirFD: Int32,
+                          syncing: Bool, placed: inout WrittenFile) -> Int32 {
         if let renameNoReplace = LinuxCalls.renameNoReplace {
             if renameNoReplace(dirFD, name, dirFD, document, LinuxCalls.noReplace) == 0 { return 0 }
             // EINVAL: a file system that cannot rename so; ENOSYS: a kernel without renameat2.
             // Either way the document is looked up as before.
             guard errno == EEXIST || errno == EINVAL || errno == ENOSYS else { return errno }
         }
+        if entry.leavesAnEqualFile, let bytes = entry.bytes, let times = Self.times(of: document, ifHolding: bytes, in: dirFD) {
+            unlinkat(dirFD, name, 0)
+            placed = WrittenFile(times: times, changed: false)
+            return 0
+        }
+        var stamped = placed.times
+        defer { placed.times = stamped }
         let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return errno }
         var failure = stampTimes(fd, .replacing(document, at: time), in: dirFD, stamped: &stamped)

@@ -21,19 +21,21 @@ extension DocumentFiles {
         close(fd)
     }
 
-    /// Under the write lock, before a commit at `time` writes `paths`: keeps the documents it
-    /// replaces or deletes, when versions are kept. Best effort: a version that cannot be
-    /// written does not stop the commit (the read at a past time then sees the document as it is).
-    func keepVersions(of paths: [ResourcePath], replacedAt time: Timestamp) {
+    /// Under the write lock, before a commit at `time` writes `entries`: keeps the documents it
+    /// replaces or deletes, when versions are kept; not one it leaves as it is
+    /// (`CommitJournal.Entry.leavesAnEqualFile`). Best effort: a version that cannot be written
+    /// does not stop the commit (the read at a past time then sees the document as it is).
+    func keepVersions(of entries: [CommitJournal.Entry], replacedAt time: Timestamp) {
         guard let versionsFD = try? openFolder(Self.versionsFolder, create: false) else { return }
         defer { close(versionsFD) }
         var folders = FolderCache()
         defer { folders.closeAll() }
         var kept: [JSONValue] = []
-        for path in Set(paths) {
-            let name = path.last + Self.fileExtension
+        for entry in entries {
+            let path = entry.path, name = path.last + Self.fileExtension
             guard let dirFD = try? folders.open(path.parent.segments, create: false, in: self),
-                  let times = Self.times(of: name, in: dirFD), let bytes = readFile(name, in: dirFD) else { continue }
+                  let times = Self.times(of: name, in: dirFD), let bytes = readFile(name, in: dirFD),
+                  !(entry.leavesAnEqualFile && bytes == entry.bytes) else { continue }
             kept.append(.object(["path": .string(path.description), "created": .string(times.created.rfc3339),
                                  "updated": .string(times.updated.rfc3339), "text": .string(String(decoding: bytes, as: UTF8.self))]))
         }

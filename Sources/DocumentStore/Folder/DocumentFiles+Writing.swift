@@ -14,8 +14,10 @@ extension DocumentFiles {
     /// across threads and processes), after rolling forward a batch a dead writer committed:
     /// every document in `expected` must still be what was read (else `changedSinceRead`), then the
     /// writes are applied to what is stored (`CommitPlan`). One document is written by one
-    /// atomic rename; several through the journal (see `CommitJournal`), all or none.
-    /// Returns the documents written, with the update time each was given.
+    /// atomic rename; several through the journal (see `CommitJournal`), all or none. A file
+    /// that holds what its document's write makes already stays as it is
+    /// (`CommitJournal.Entry.leavesAnEqualFile`). Returns the documents written, with the
+    /// update time each was given, or kept.
     @discardableResult
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
                 store: Firestore) throws -> [WrittenDocument] {
@@ -27,8 +29,16 @@ extension DocumentFiles {
                                         current: { try self.document(at: $0, store: store) },
                                         updated: { try self.times(at: $0)?.updated })
         documentsEncodedUnderLock.withLock { $0 += plan.count }
-        keepVersions(of: plan.map(\.path), replacedAt: time)
-        return try writeFiles(PreparedFiles(try Self.entries(of: plan), documents: plan.map(\.document)), at: time)
+        let files = PreparedFiles(try Self.entries(of: plan), documents: plan.map(\.document))
+        keepVersions(of: files.entries, replacedAt: time)
+        return try writeFiles(files, at: time)
+    }
+
+    /// What a commit made of one document's file: its times after (nil: deleted), and whether
+    /// the file was written or left as it was (`CommitJournal.Entry.leavesAnEqualFile`).
+    struct WrittenFile {
+        var times: DocumentTimes?
+        var changed = true
     }
 
     /// A commit's files, made before the write lock is taken (`prepare`) or under it.
@@ -65,17 +75,17 @@ extension DocumentFiles {
         defer { lock.release() }
         try recoverUnderLock()
         let time = CommitClock.next()
-        keepVersions(of: prepared.entries.map(\.path), replacedAt: time)
+        keepVersions(of: prepared.entries, replacedAt: time)
         return try writeFiles(prepared, at: time)
     }
 
     /// Each planned document's file (nil: deleted), checked against Firestore's size limit.
-    private static func entries(of plan: [(path: ResourcePath, document: StoredDocument, keptTimes: DocumentTimes?)]) throws -> [CommitJournal.Entry] {
-        try plan.map { path, document, keptTimes in
-            guard case .fields(let fields) = document else { return .init(path: path, bytes: nil) }
-            try WriteLimits.checkSize(of: fields, at: path)
+    private static func entries(of plan: [CommitPlan.Planned]) throws -> [CommitJournal.Entry] {
+        try plan.map { planned in
+            guard case .fields(let fields) = planned.document else { return .init(path: planned.path, bytes: nil) }
+            try WriteLimits.checkSize(of: fields, at: planned.path)
             let bytes = JSONWriter.documentBytes(DocumentJSON.json(fields))
-            return .init(path: path, bytes: bytes, keptTimes: keptTimes)
+            return .init(path: planned.path, bytes: bytes, keptTimes: planned.keptTimes, isMadeAgain: planned.isMadeAgain)
         }
     }
 
@@ -83,24 +93,31 @@ extension DocumentFiles {
     /// each stamped with the commit's `time` unless it keeps its own.
     private func writeFiles(_ files: PreparedFiles, at time: Timestamp) throws -> [WrittenDocument] {
         let entries = files.entries
-        let times = if let (journal, encoded) = files.journal { try commitJournaled(journal, encoded: encoded, at: time) }
-            else if let only = entries.first { [try persist(only.bytes, at: only.path, keptTimes: only.keptTimes, commitTime: time)] }
-            else { [DocumentTimes?]() }
-        return zip(zip(entries, files.documents), times).map { WrittenDocument(path: $0.0.path, document: $0.1, updateTime: $1?.updated) }
+        let written = if let (journal, encoded) = files.journal { try commitJournaled(journal, encoded: encoded, at: time) }
+            else if let only = entries.first { [try persist(only, commitTime: time)] }
+            else { [WrittenFile]() }
+        return zip(zip(entries, files.documents), written).map { pair, file in
+            WrittenDocument(path: pair.0.path, document: pair.1, updateTime: file.times?.updated, changed: file.changed)
+        }
     }
 
-    /// Writes or deletes one document file, atomically and durably; the times it was given.
-    private func persist(_ bytes: [UInt8]?, at path: ResourcePath, keptTimes: DocumentTimes?, commitTime: Timestamp) throws -> DocumentTimes? {
+    /// Writes or deletes one document file, atomically and durably, unless it holds the
+    /// entry's bytes already; what became of it.
+    private func persist(_ entry: CommitJournal.Entry, commitTime: Timestamp) throws -> WrittenFile {
+        let path = entry.path, bytes = entry.bytes
         let folder = display(path.parent.segments)
-        guard let dirFD = try openFolder(path.parent.segments, create: bytes != nil) else { return nil }
+        guard let dirFD = try openFolder(path.parent.segments, create: bytes != nil) else { return WrittenFile(times: nil) }
         defer { close(dirFD) }
         let fileName = path.last + Self.fileExtension
         var times: DocumentTimes?
         if let bytes {
+            if entry.leavesAnEqualFile, let kept = Self.times(of: fileName, ifHolding: bytes, in: dirFD) {
+                return WrittenFile(times: kept, changed: false)
+            }
             var random = SystemRandomNumberGenerator()
             let tempName = ".shelf-\(String(random.next(), radix: 36)).tmp"
             times = try writeFile(tempName, in: dirFD, bytes, exclusive: true, sync: true, display: folder,
-                                  times: keptTimes.map { .kept($0) } ?? .replacing(fileName, at: commitTime))
+                                  times: entry.keptTimes.map { .kept($0) } ?? .replacing(fileName, at: commitTime))
             guard renameat(dirFD, tempName, dirFD, fileName) == 0 else {
                 let code = errno
                 unlinkat(dirFD, tempName, 0)
@@ -112,7 +129,7 @@ extension DocumentFiles {
             }
         }
         sync(dirFD)
-        return times
+        return WrittenFile(times: times)
     }
 
     /// Writes `bytes` to a new file `name` in an open folder (replacing one of that name unless

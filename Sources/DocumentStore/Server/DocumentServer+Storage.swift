@@ -40,29 +40,43 @@ extension DocumentServer {
         return paths.map { found[$0.description] }
     }
 
+    /// The documents the commit leaves as they are stored (`CommitPlan.Planned.leavesAsItIs`,
+    /// compared with the rows it read and locked anyway) are not written: they keep their
+    /// times, and neither a past version nor a notification is made of them.
     package func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {
         var paths = Set(expected.keys)
         for write in writes { paths.insert(write.path) }
-        var written: [(path: ResourcePath, document: StoredDocument)] = []
+        var planned: [CommitPlan.Planned] = []
+        var unchanged: [ResourcePath: DocumentTimes?] = [:]
         let times = try transact(locking: paths.map(\.description).sorted()) { found, time in
             var current: [ResourcePath: StoredDocument] = [:]
-            var updated: [ResourcePath: Timestamp] = [:]
+            var stored: [ResourcePath: DocumentTimes] = [:]
             for document in found {
                 current[DocumentText.path(document.path)] = DocumentText.document(document.json, store: store)
-                updated[DocumentText.path(document.path)] = document.times?.updated
+                stored[DocumentText.path(document.path)] = document.times
             }
-            let staged = try CommitPlan.apply(writes, expecting: expected, at: time, store: store, current: { current[$0] ?? .missing },
-                                              updated: { updated[$0] })
-            written = staged.map { ($0.path, $0.document) }
-            return try staged.map { path, document, keptTimes in
-                guard let fields = document.fields else { return ServerDocument(path: path.description, json: nil) }
+            planned = try CommitPlan.apply(writes, expecting: expected, at: time, store: store, current: { current[$0] ?? .missing },
+                                           updated: { stored[$0]?.updated })
+            unchanged = [:]
+            return try planned.compactMap { planned in
+                let path = planned.path
+                if planned.leavesAsItIs(current[path] ?? .missing) {
+                    unchanged.updateValue(stored[path], forKey: path)
+                    return nil
+                }
+                guard let fields = planned.document.fields else { return ServerDocument(path: path.description, json: nil) }
                 try WriteLimits.checkSize(of: fields, at: path)
                 let text = DocumentText.text(fields)
-                return ServerDocument(path: path.description, json: text, times: keptTimes)
+                return ServerDocument(path: path.description, json: text, times: planned.keptTimes)
             }
         }
         pruneVersions()
-        return written.map { WrittenDocument(path: $0.path, document: $0.document, updateTime: times[$0.path.description]?.updated) }
+        return planned.map { planned in
+            if let kept = unchanged[planned.path] {
+                return WrittenDocument(path: planned.path, document: planned.document, updateTime: kept?.updated, changed: false)
+            }
+            return WrittenDocument(path: planned.path, document: planned.document, updateTime: times[planned.path.description]?.updated)
+        }
     }
 
     package func results(of query: Query) throws -> [QueryDocumentSnapshot] {

@@ -2,8 +2,9 @@ import Foundation
 
 /// Firestore's `create_time` and `update_time` of a document, as its storage keeps them: on a
 /// folder the file's modification time and an extended attribute (see `DocumentFiles+Times`),
-/// on a server two columns. Every write moves `updated` strictly forward, so an `update_time`
-/// precondition always sees a change.
+/// on a server two columns. Every write that changes the document moves `updated` strictly
+/// forward, so an `update_time` precondition always sees a change; one that changes nothing
+/// keeps both, as Firestore does.
 package struct DocumentTimes: Sendable, Equatable {
     package var created: Timestamp
     package var updated: Timestamp
@@ -30,7 +31,8 @@ extension Firestore {
     }
 
     /// Each document as stored now with the times of that content: read between two reads of
-    /// the times that agree (every write moves `updated` forward), so no write falls between.
+    /// the times that agree (every write that changes it moves `updated` forward), so no
+    /// change falls between.
     /// A listener's snapshot was read earlier: its times read later may be those of a newer
     /// content, and a client that compares update times then takes the newer content for no
     /// change. A document written in every round is given as last read.

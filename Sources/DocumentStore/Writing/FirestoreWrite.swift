@@ -47,10 +47,12 @@ package struct FirestoreWrite: Sendable {
 
 /// What one `FirestoreWrite` made: the value each transform left (null for an array
 /// transform, as Firestore answers), in the transforms' order,
-/// and the document's update time after the commit (nil: deleted).
+/// and the document's update time after the commit (nil: deleted), its previous one when the
+/// commit left it as it was (`changed` false).
 package struct FirestoreWriteResult: Sendable {
     package var transformResults: [FirestoreValue] = []
     package var updateTime: Timestamp?
+    package var changed = true
 }
 
 extension Firestore {
@@ -70,11 +72,12 @@ extension Firestore {
             var expectedStored: [ResourcePath: StoredDocument] = [:]
             for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true, rules: idRules)] = snapshot.stored }
             let written = try commit(documentWrites, expecting: expectedStored, lockedBy: owner)
-            var times: [ResourcePath: Timestamp] = [:]
-            for document in written { times[document.path] = document.updateTime }
+            var byPath: [ResourcePath: WrittenDocument] = [:]
+            for document in written { byPath[document.path] = document }
             return documentWrites.map { write in
                 guard case .protocolWrite(_, let transformed) = write.change else { return FirestoreWriteResult() }
-                return FirestoreWriteResult(transformResults: transformed.current, updateTime: times[write.path])
+                let document = byPath[write.path]
+                return FirestoreWriteResult(transformResults: transformed.current, updateTime: document?.updateTime, changed: document?.changed ?? true)
             }
         } catch let failure as FirestoreWrite.PreconditionFailure {
             throw failure

@@ -6,11 +6,10 @@ import XCTest
 
 /// The whole app rendered to text at fixed sizes, with no terminal: what a person would see.
 @MainActor
-final class AppViewTests: XCTestCase {
-    private var folder: URL!
+final class AppViewTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-appview-\(UUID().uuidString)")
+        try await super.setUp()
         try write("books/hitchhiker", ##"{"author": "Douglas Adams", "field-doesnt-exist-in-struct": "hello", "numberOfPages": 816, "title": "The Ultimate Hitchhiker's Guide to the Galaxy"}"##)
         try write("books/invalid-data", ##"{"author": "Peter", "numberOfPages": "twohundredfifty", "title": "Using Combine in UI"}"##)
         try write("books/tagged", ##"{"author": "Douglas Adams", "numberOfPages": 816, "tags": [{"color": "#ec4be9", "title": "fun"}], "title": "Tagged 🚀 本"}"##)
@@ -18,24 +17,7 @@ final class AppViewTests: XCTestCase {
         try write("colors/b", ##"{"color": "#123456", "name": "Navy-ish"}"##)
     }
 
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
     private func write(_ path: String, _ json: String) throws { try folder.writeDocument(path, json) }
-
-    /// An app on the test folder, once the shown tab has its first snapshot.
-    private func makeApp(_ mode: ColorMode = .palette256) async throws -> AppModel {
-        let settings = FirestoreSettings()
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: mode, effects: SynchronousEffects())
-        try await deliverFirstSnapshot(app)
-        return app
-    }
-
-    private func deliverFirstSnapshot(_ app: AppModel) async throws {
-        try await app.deliver()
-        XCTAssertTrue(app.tab.isLoaded, "the \(app.tab.collectionID) tab never loaded")
-    }
 
     private func lines(_ app: AppModel, _ width: Int = 80, _ height: Int = 16) -> [String] {
         app.frame(size: Size(width: width, height: height)).canvas.lines
@@ -44,7 +26,7 @@ final class AppViewTests: XCTestCase {
     /// What a frame keeps in the state (the list's first row, the detail's scroll, an
     /// overlay's offset) is kept by the frame action; drawing, at any size, changes nothing.
     func testRenderingChangesNoState() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         _ = app.apply(.key(.character("G")))
         _ = app.apply(.key(.character("J")))
         _ = lines(app)
@@ -68,14 +50,14 @@ final class AppViewTests: XCTestCase {
     }
 
     func testYCopiesTheSelectedDocumentsPath() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         let path = try XCTUnwrap(app.selectedDocument?.path)
         XCTAssertEqual(app.apply(.key(.character("y"))), .copyToClipboard(path))
         XCTAssertEqual(app.notice, "Copied \(path) to the clipboard")
     }
 
     func testCtrlZSuspendsFromTheListAndFromAFormKeepingWhatWasTyped() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         XCTAssertEqual(app.apply(.key(.ctrl("z"))), .suspend)
         _ = app.apply(.key(.character("e")))
         _ = app.apply(.key(.character("X")))
@@ -85,7 +67,7 @@ final class AppViewTests: XCTestCase {
     }
 
     func testBooksListAndDetail() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         XCTAssertEqual(lines(app), [
             " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles                      ",
             "┌ Books ───────────────────────────────┐┌ books/tagged ────────────────────────┐",
@@ -109,7 +91,7 @@ final class AppViewTests: XCTestCase {
     }
 
     func testBrokenDocumentShowsItsProblem() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         _ = app.apply(.key(.end))  // the broken document, last by its title
         let screen = lines(app, 160, 16)
         XCTAssertTrue(screen[2].hasSuffix("││ Problem  document books/invalid-data, field numberOfPages: expected Int,     │"), screen[2])
@@ -121,9 +103,9 @@ final class AppViewTests: XCTestCase {
     }
 
     func testColorSwatchCellsUseThePaletteIndex() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         _ = app.apply(.key(.character("2")))
-        try await deliverFirstSnapshot(app)
+        try await deliver(app, { app.tab.isLoaded })
         _ = app.apply(.key(.down))  // by name, Navy-ish comes before Orange
         let screen = app.frame(size: Size(width: 80, height: 16))
         // Row 4 is the second colour, selected: a four-cell swatch after the border and the
@@ -143,9 +125,9 @@ final class AppViewTests: XCTestCase {
     }
 
     func testNoColorKeepsSwatchesReadable() async throws {
-        let app = try await makeApp(.none)
+        let app = try await makeApp()
         _ = app.apply(.key(.character("2")))
-        try await deliverFirstSnapshot(app)
+        try await deliver(app, { app.tab.isLoaded })
         let screen = app.frame(size: Size(width: 80, height: 16))
         for y in 0..<16 {
             for x in 0..<80 {
@@ -161,7 +143,7 @@ final class AppViewTests: XCTestCase {
     }
 
     func testHelpOverlayListsTheKeys() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         _ = app.apply(.key(.character("?")))
         // Tall enough for the whole help (ScrollingTests scroll it at 80×24).
         let text = lines(app, 100, 80).joined(separator: "\n")
@@ -174,7 +156,7 @@ final class AppViewTests: XCTestCase {
     }
 
     func testTooSmallTerminal() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         XCTAssertEqual(lines(app, 40, 6), [
             "                                        ",
             "                                        ",
@@ -187,7 +169,7 @@ final class AppViewTests: XCTestCase {
     }
 
     func testFormValidatesAsYouTypeAndKeepsUnknownFields() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         _ = app.apply(.key(.down))  // hitchhiker, after "Tagged" by title
         _ = app.apply(.key(.character("e")))
         _ = app.apply(.key(.down))
@@ -208,7 +190,7 @@ final class AppViewTests: XCTestCase {
     }
 
     func testDeleteAsksThenUndoRestoresTheDocument() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         let file = folder.appendingPathComponent("books/hitchhiker.json")
         func fields() throws -> NSDictionary { try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! NSDictionary }
         let before = try fields()
@@ -232,31 +214,27 @@ final class AppViewTests: XCTestCase {
 
 /// Ctrl-C in a changed form asks; a kept draft is offered at the start.
 @MainActor
-final class FormDraftTests: XCTestCase {
-    private var folder: URL!
+final class FormDraftTests: FolderAppTestCase {
     private var state: URL!
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-drafts-\(UUID().uuidString)")
+        try await super.setUp()
         state = folder.appendingPathComponent("state")
         let books = folder.appendingPathComponent("data/books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         try Data(#"{"author": "Douglas Adams", "numberOfPages": 816, "title": "Hitchhiker"}"#.utf8).write(to: books.appendingPathComponent("h.json"))
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
+    /// The app on the folder's `data`, its drafts under `state`, its waiting keys replayed.
+    private func draftingApp() async throws -> AppModel {
         let data = folder.appendingPathComponent("data")
-        let app = AppModel(store: try Firestore(directory: data), colorMode: .none,
-                           draftFile: DraftFile(place: data.path, environment: ["XDG_STATE_HOME": state.path]), effects: SynchronousEffects())
-        try await app.deliver()
+        let app = try await makeApp(store: Firestore(directory: data), draftFile: DraftFile(place: data.path, environment: ["XDG_STATE_HOME": state.path]))
         app.apply(.replayWaitingKeys)
         return app
     }
 
     func testCtrlCAsksOnlyWhenTheFormChanged() async throws {
-        let app = try await makeApp()
+        let app = try await draftingApp()
         _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.apply(.key(.character("!"))), .keepRunning)
         XCTAssertEqual(app.apply(.key(.ctrl("c"))), .keepRunning, "a changed form asks first")
@@ -270,7 +248,7 @@ final class FormDraftTests: XCTestCase {
     }
 
     func testADraftOfAnEditReopensAndAsksBeforeOverwritingAChangedDocument() async throws {
-        let first = try await makeApp()
+        let first = try await draftingApp()
         _ = first.apply(.key(.character("e")))
         _ = first.apply(.key(.character("!")))
         let draft = try XCTUnwrap(first.formDraft)
@@ -279,7 +257,7 @@ final class FormDraftTests: XCTestCase {
         try Data(#"{"author": "D. Adams", "numberOfPages": 816, "title": "Hitchhiker"}"#.utf8)
             .write(to: folder.appendingPathComponent("data/books/h.json"))
 
-        let second = try await makeApp()
+        let second = try await draftingApp()
         guard case .confirm(.reopenDraft) = second.state.mode else { return XCTFail("the start offers the draft: \(second.state.mode)") }
         _ = second.apply(.key(.character("y")))
         second.apply(.replayWaitingKeys)

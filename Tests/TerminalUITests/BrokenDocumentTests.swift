@@ -6,25 +6,14 @@ import XCTest
 /// A document whose file cannot be read: it is never replaced by `{}`, and it is repaired in
 /// an editor, not in a form that cannot save it.
 @MainActor
-final class BrokenDocumentTests: XCTestCase {
-    private var folder: URL!
+final class BrokenDocumentTests: FolderAppTestCase {
     private var broken: URL { folder.appendingPathComponent("books/broken.json") }
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-broken-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         try Data(#"{"title": "Half"#.utf8).write(to: broken)
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let settings = FirestoreSettings()
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        XCTAssertTrue(app.tab.isLoaded)
-        return app
     }
 
     func testUndoAfterDeletingAnUnreadableDocumentWritesNothing() async throws {

@@ -6,11 +6,10 @@ import XCTest
 /// The list as columns under a header, sorted by `s`/`S`, with its position in the frame and a
 /// filter over every shown field: as the screen shows them.
 @MainActor
-final class ColumnsAndSortingTests: XCTestCase {
-    private var folder: URL!
+final class ColumnsAndSortingTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-columns-\(UUID().uuidString)")
+        try await super.setUp()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("books"), withIntermediateDirectories: true)
         try write("aaa", #"{"author": "P", "numberOfPages": "twohundredfifty", "title": "Aaa Broken"}"#)
         try write("b1", #"{"author": "Charlotte Brontë", "numberOfPages": 532, "title": "Jane Eyre", "genres": ["Gothic"]}"#)
@@ -19,17 +18,8 @@ final class ColumnsAndSortingTests: XCTestCase {
         try write("b4", #"{"author": "Ann Leckie", "numberOfPages": 386, "title": "Ancillary Justice", "genres": ["Sci-Fi"]}"#)
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
     private func write(_ id: String, _ json: String) throws {
         try Data(json.utf8).write(to: folder.appendingPathComponent("books/\(id).json"))
-    }
-
-    private func makeApp() async throws -> AppModel {
-        let settings = FirestoreSettings()
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        return app
     }
 
     private func lines(_ app: AppModel, width: Int = 100) -> [String] {

@@ -8,11 +8,10 @@ import XCTest
 /// draws (issue 23: "decode only what is shown"), so a million documents cost their snapshots,
 /// not a million models.
 @MainActor
-final class DecodingDrawnRowsTests: XCTestCase {
-    private var folder: URL!
+final class DecodingDrawnRowsTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-drawn-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         // Ids in the opposite order to the titles; pages in yet another.
@@ -26,11 +25,8 @@ final class DecodingDrawnRowsTests: XCTestCase {
         try Data(#"{"author": "Nobody"}"#.utf8).write(to: books.appendingPathComponent("untitled.json"))
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> (AppModel, ModelTab<ShelfBook>) {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        try await app.deliver()
+    private func appAndBookTab() async throws -> (AppModel, ModelTab<ShelfBook>) {
+        let app = try await makeApp()
         let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
         tab.problemsCountedUpTo = 0  // counting problems decodes every row, by design
         return (app, tab)
@@ -48,7 +44,7 @@ final class DecodingDrawnRowsTests: XCTestCase {
     private func decodedCount(_ tab: ModelTab<ShelfBook>) -> Int { tab.live.rows.filter(\.isDecoded).count }
 
     func testSortingAndFilteringDecodeOnlyTheRowsDrawn() async throws {
-        let (app, tab) = try await makeApp()
+        let (app, tab) = try await appAndBookTab()
         let drawnRows = 30
         var rows = listed(app)
         XCTAssertTrue(rows.first?.contains("Book 001") == true, rows.joined(separator: "\n"))
@@ -70,7 +66,7 @@ final class DecodingDrawnRowsTests: XCTestCase {
     }
 
     func testStoredValuesOrderRowsAsTheirColumnsDrawThem() async throws {
-        let (_, tab) = try await makeApp()
+        let (_, tab) = try await appAndBookTab()
         // By title: "Book 150a" (which does not decode) after "Book 150" (id151), by its title;
         // the document without a title last, whichever the direction.
         var byTitle = ids(tab, by: 0)

@@ -7,16 +7,11 @@ import XCTest
 /// The detail pane ends with the selected document's create and update times, in local time to
 /// the second, and follows a write.
 @MainActor
-final class DocumentTimesDetailTests: XCTestCase {
-    private var folder: URL!
+final class DocumentTimesDetailTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-times-\(UUID().uuidString)")
+        try await super.setUp()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(at: folder)
     }
 
     private func localTime(_ seconds: Int64) -> String {
@@ -44,8 +39,7 @@ final class DocumentTimesDetailTests: XCTestCase {
         let times = DocumentTimes(created: Timestamp(seconds: 1_000_000_000, nanoseconds: 900_000_000),
                                   updated: Timestamp(seconds: 1_700_000_000, nanoseconds: 0))
         try store.batch().setData(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412], forDocument: book, keepingTimes: times).commitNow()
-        let app = AppModel(store: store, colorMode: .palette256, effects: SynchronousEffects())
-        try await app.deliver()
+        let app = try await makeApp(store: store, colorMode: .palette256)
         app.showsDocumentTimes = true
 
         let screen = app.frame(size: Size(width: 80, height: 16)).canvas.lines
@@ -71,9 +65,7 @@ final class DocumentTimesDetailTests: XCTestCase {
         let store = try Firestore(directory: folder)
         try store.document("books/dune").write(["title": "Dune", "author": "Frank Herbert", "numberOfPages": 412])
         let runner = ManualEffects()
-        let app = AppModel(store: store, colorMode: .palette256, effects: runner)
-        runner.completeStartListing()
-        try await app.deliver()
+        let app = try await makeApp(store: store, colorMode: .palette256, effects: runner, prepare: { _ in runner.completeStartListing() })
         app.showsDocumentTimes = true
         var redrawn = 0
         app.afterEffect = { _ in redrawn += 1 }

@@ -6,23 +6,18 @@ import XCTest
 /// apply's focused updates change only the state they are given and reply with what they want
 /// done: nothing is started, said or drawn until the model does their reply.
 @MainActor
-final class FocusedUpdateTests: XCTestCase {
-    private var folder: URL!
+final class FocusedUpdateTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-updates-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         try Data(#"{"author": "Frank Herbert", "numberOfPages": 412, "title": "Dune"}"#.utf8).write(to: books.appendingPathComponent("dune.json"))
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
     func testAKeysUpdateRepliesWithItsEffectAndChangesOnlyTheStateGiven() async throws {
         let runner = ManualEffects()
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: runner)
-        runner.completeStartListing()
-        try await app.deliver()
+        let app = try await makeApp(effects: runner, prepare: { _ in runner.completeStartListing() })
 
         var state = app.state
         let listing = app.browsing.handle(.character("c"), pageSize: 10, in: &state)

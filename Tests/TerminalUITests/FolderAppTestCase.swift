@@ -15,11 +15,22 @@ class FolderAppTestCase: XCTestCase {
 
     override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
-    /// The app on the folder, once the shown tab has its first snapshot.
-    func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
+    /// The app on `store` (the test's folder unless said), once the shown tab has its first
+    /// snapshot. `prepare` runs before that snapshot is taken in; effects run at once unless
+    /// the test holds them (`ManualEffects`).
+    func makeApp(store: Firestore? = nil, colorMode: ColorMode = .none, draftFile: DraftFile? = nil,
+                 effects: any EffectRunner = SynchronousEffects(), prepare: (AppModel) -> Void = { _ in },
+                 file: StaticString = #filePath, line: UInt = #line) async throws -> AppModel {
+        let app = AppModel(store: try store ?? Firestore(directory: folder), colorMode: colorMode, draftFile: draftFile, effects: effects)
+        prepare(app)
+        try await deliver(app, { app.tab.isLoaded }, "the \(app.tab.collectionID) tab never loaded", file: file, line: line)
         return app
+    }
+
+    /// The shown tab takes in what the store holds now; then `condition` must hold.
+    func deliver(_ app: AppModel, _ condition: () -> Bool, _ what: String = "", file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await app.deliver()
+        XCTAssertTrue(condition(), what, file: file, line: line)
     }
 
     /// Types `keys` one by one, as characters.

@@ -5,11 +5,10 @@ import XCTest
 
 /// Keys typed before a collection has loaded are replayed as typed, whatever they are.
 @MainActor
-final class KeysWhileLoadingTests: XCTestCase {
-    private var folder: URL!
+final class KeysWhileLoadingTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-loading-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         for index in 1...5 {
@@ -17,8 +16,6 @@ final class KeysWhileLoadingTests: XCTestCase {
                 .write(to: books.appendingPathComponent("b\(index).json"))
         }
     }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     func testAFilterTypedWhileLoadingIsReplayedWhole() async throws {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())

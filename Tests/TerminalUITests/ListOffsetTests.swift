@@ -6,13 +6,12 @@ import XCTest
 /// The list's first row in view follows every key as it is handled, not only the frames drawn:
 /// keys typed in one burst leave the list as the same keys typed one at a time.
 @MainActor
-final class ListOffsetTests: XCTestCase {
-    private var folder: URL!
+final class ListOffsetTests: FolderAppTestCase {
     private let size = Size(width: 80, height: 24)
     private var pageSize: Int { AppView.listHeight(for: size) }
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-offset-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         // 51 books, "Book 01" to "Book 51": nearly three times the 18 rows shown at 80×24.
@@ -22,11 +21,9 @@ final class ListOffsetTests: XCTestCase {
         }
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        try await app.deliver()
+    /// The app, drawn once (so a click or a page knows the layout).
+    private func drawnApp() async throws -> AppModel {
+        let app = try await makeApp()
         _ = screen(app)
         return app
     }
@@ -43,12 +40,12 @@ final class ListOffsetTests: XCTestCase {
     }
 
     func testKeysInOneBurstScrollAsTheSameKeysOneFrameEach() async throws {
-        let burst = try await makeApp()
+        let burst = try await drawnApp()
         press([.character("G")], burst)
         _ = screen(burst)
         press([.character("g"), .character("j"), .character("j")], burst)
 
-        let oneByOne = try await makeApp()
+        let oneByOne = try await drawnApp()
         for key in [Key.character("G"), .character("g"), .character("j"), .character("j")] {
             press([key], oneByOne)
             _ = screen(oneByOne)
@@ -59,7 +56,7 @@ final class ListOffsetTests: XCTestCase {
     }
 
     func testReversingTheOrderKeepsTheSelectedRowWhereItWasOnScreen() async throws {
-        let app = try await makeApp()
+        let app = try await drawnApp()
         // Book 48, the 15th row in view of Book 34…51.
         press([.character("G"), .character("k"), .character("k"), .character("k")], app)
         XCTAssertEqual(titlesInView(app).first, "Book 34")

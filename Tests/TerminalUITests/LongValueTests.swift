@@ -8,32 +8,20 @@ import XCTest
 /// screen is drawn, the rest is said to be cut. Before, wrapping it was quadratic and the
 /// frame never finished.
 @MainActor
-final class LongValueTests: XCTestCase {
-    private var folder: URL!
+final class LongValueTests: FolderAppTestCase {
     /// As long as a document may be (1 MiB) with room for the other fields and names.
     private let word = String(repeating: "w", count: (1 << 20) - 200)
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-long-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         let fields: [String: Any] = ["title": word, "author": "A. Author", "numberOfPages": 1]
         try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent("long.json"))
     }
 
-    override func tearDown() async throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .palette256)
-        try await app.deliver()
-        XCTAssertTrue(app.tab.isLoaded)
-        return app
-    }
-
     func testTheListAndDetailDrawTheStartAndSayTheRestIsCut() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         let lines = app.frame(size: Size(width: 100, height: 30)).canvas.lines
         let screen = lines.joined(separator: "\n")
         XCTAssertTrue(lines[3].hasPrefix("│  www") && lines[3].contains("www…  A. Author"), "the row is cut with an ellipsis:\n\(screen)")
@@ -49,7 +37,7 @@ final class LongValueTests: XCTestCase {
     }
 
     func testTheFormOpensOnItAndEditsAtBothEnds() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(colorMode: .palette256)
         _ = app.apply(.key(.character("e")))
         var lines = app.frame(size: Size(width: 100, height: 30)).canvas.lines
         XCTAssertTrue(lines.contains { $0.contains("› Title        …www") }, lines.joined(separator: "\n"))  // the start hidden, marked

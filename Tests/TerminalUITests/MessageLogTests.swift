@@ -6,22 +6,13 @@ import XCTest
 /// `m` shows the last messages whole, newest first, in an overlay that scrolls; the status
 /// line, which may cut a message, is not the only place it can be read.
 @MainActor
-final class MessageLogTests: XCTestCase {
-    private var folder: URL!
+final class MessageLogTests: FolderAppTestCase {
     private let size = Size(width: 80, height: 24)
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-messages-\(UUID().uuidString)")
+        try await super.setUp()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("books"), withIntermediateDirectories: true)
         try Data(#"{"author": "A", "numberOfPages": 1, "title": "One"}"#.utf8).write(to: folder.appendingPathComponent("books/one.json"))
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        try await app.deliver()
-        return app
     }
 
     private func screen(_ app: AppModel) -> String {

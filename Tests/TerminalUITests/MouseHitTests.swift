@@ -6,12 +6,11 @@ import XCTest
 /// What a click or a turn of the wheel lands on, and what it does: the hit test reads the
 /// same layout the screen is drawn with.
 @MainActor
-final class MouseHitTests: XCTestCase {
-    private var folder: URL!
+final class MouseHitTests: FolderAppTestCase {
     private let size = Size(width: 80, height: 24)
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-mouse-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         // 30 books, "Book 01" to "Book 30": more than the 18 rows the list shows at 80×24.
@@ -22,11 +21,9 @@ final class MouseHitTests: XCTestCase {
         }
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        try await app.deliver()
+    /// The app, drawn once (so a click or a page knows the layout).
+    private func drawnApp() async throws -> AppModel {
+        let app = try await makeApp()
         _ = screen(app)
         return app
     }
@@ -47,7 +44,7 @@ final class MouseHitTests: XCTestCase {
     }
 
     func testPointsLandOnTabsRowsTheHeaderAndTheDetail() async throws {
-        let app = try await makeApp()
+        let app = try await drawnApp()
         XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 12, y: 0)), .tab(1))
         // Row 1 is the frame, row 2 the header, row 3 the first book.
         XCTAssertEqual(app.frame(size: size).hits.hit(at: Point(x: 1, y: 1)), .list)
@@ -69,7 +66,7 @@ final class MouseHitTests: XCTestCase {
     }
 
     func testAClickSelectsARowOrATabAndTheWheelScrolls() async throws {
-        let app = try await makeApp()
+        let app = try await drawnApp()
         app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7))))
         XCTAssertTrue(screen(app).contains("┌ books/b05 "), screen(app))
         app.apply(.mouse(.wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7))))
@@ -82,7 +79,7 @@ final class MouseHitTests: XCTestCase {
     }
 
     func testTheWheelOverTheDetailScrollsItAndTheHelpScrollsAnywhere() async throws {
-        let app = try await makeApp()
+        let app = try await drawnApp()
         XCTAssertTrue(screen(app).contains("│ Title "), screen(app))
         app.apply(.mouse(.wheelDown, on: app.frame(size: size).hits.hit(at: Point(x: 60, y: 10))))
         XCTAssertFalse(screen(app).contains("│ Title "), "the detail scrolled:\n\(screen(app))")
@@ -103,7 +100,7 @@ final class MouseHitTests: XCTestCase {
     }
 
     func testAClickOnAColumnsTitleSortsByItAndAgainReverses() async throws {
-        let app = try await makeApp()
+        let app = try await drawnApp()
         let header = screen(app).components(separatedBy: "\n")[2]
         let pages = try XCTUnwrap(header.range(of: "Pages"))
         let x = header.distance(from: header.startIndex, to: pages.lowerBound) + 1
@@ -122,7 +119,7 @@ final class MouseHitTests: XCTestCase {
     }
 
     func testAClickDoesNothingWhileAFormIsOpen() async throws {
-        let app = try await makeApp()
+        let app = try await drawnApp()
         _ = app.apply(.key(.character("e")))
         app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 5, y: 7))))
         app.apply(.mouse(.press, on: app.frame(size: size).hits.hit(at: Point(x: 12, y: 0))))

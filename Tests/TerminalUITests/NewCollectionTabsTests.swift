@@ -7,33 +7,17 @@ import XCTest
 /// order of names; a removed one's tab says it is gone; an emptied one's tab is dropped, as
 /// Firestore has no empty collections (but the guide's known tabs).
 @MainActor
-final class NewCollectionTabsTests: XCTestCase {
-    private var folder: URL!
+final class NewCollectionTabsTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-newtabs-\(UUID().uuidString)")
+        try await super.setUp()
         try write("books/a", #"{"author": "X", "numberOfPages": 1, "title": "Alpha"}"#)
         try write("zines/z", #"{"name": "Zed"}"#)
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
     private func write(_ path: String, _ json: String) throws { try folder.writeDocument(path, json) }
 
-    private func makeApp() async throws -> AppModel {
-        let settings = FirestoreSettings()
-        // The start's listing of the collections, done at once, so no late one follows the tests' own.
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await deliver(app) { app.tab.isLoaded }
-        return app
-    }
-
     /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
-    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await app.deliver()
-        XCTAssertTrue(condition(), file: file, line: line)
-    }
-
     func testAFolderMadeWhileRunningBecomesATabInByteOrder() async throws {
         let app = try await makeApp()
         _ = app.apply(.key(.character("6")))  // zines
@@ -46,7 +30,7 @@ final class NewCollectionTabsTests: XCTestCase {
                        " 1 Books   2 Colors   3 Languages   4 Offices   5 Articles   6 Zebra   7 notes   8 zines  ")
         XCTAssertEqual(app.tab.collectionID, "zines", "the shown tab stays shown")
         _ = app.apply(.key(.character("7")))
-        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 1 }
+        try await deliver(app, { app.tab.isLoaded && app.tab.rowCount == 1 })
         XCTAssertTrue(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("A note"))
     }
 
@@ -85,10 +69,10 @@ final class NewCollectionTabsTests: XCTestCase {
     func testARemovedFolderLeavesATabThatSaysItIsGone() async throws {
         let app = try await makeApp()
         _ = app.apply(.key(.character("6")))
-        try await deliver(app) { app.tab.rowCount == 1 }
+        try await deliver(app, { app.tab.rowCount == 1 })
         try FileManager.default.removeItem(at: folder.appendingPathComponent("zines"))
         XCTAssertTrue(app.refreshCollections())
-        try await deliver(app) { app.tab.rowCount == 0 }
+        try await deliver(app, { app.tab.rowCount == 0 })
         let screen = app.frame(size: Size(width: 90, height: 16)).canvas.lines
         XCTAssertEqual(screen[14], " The 'zines' folder is gone: it was removed on disk                           0 documents ", screen.joined(separator: "\n"))
         XCTAssertTrue(screen[3].contains("The 'zines' folder is gone"), screen.joined(separator: "\n"))
@@ -98,7 +82,7 @@ final class NewCollectionTabsTests: XCTestCase {
 
         try write("zines/y", #"{"name": "Back"}"#)
         XCTAssertTrue(app.refreshCollections(), "back again")
-        try await deliver(app) { app.tab.rowCount == 1 }
+        try await deliver(app, { app.tab.rowCount == 1 })
         XCTAssertFalse(app.frame(size: Size(width: 90, height: 16)).canvas.lines.joined().contains("gone"))
     }
 
@@ -129,10 +113,10 @@ final class NewCollectionTabsTests: XCTestCase {
     func testAnEmptiedCollectionsTabIsDroppedUntilItHoldsADocumentAgain() async throws {
         let app = try await makeApp()
         _ = app.apply(.key(.character("6")))
-        try await deliver(app) { app.tab.collectionID == "zines" && app.tab.rowCount == 1 }
+        try await deliver(app, { app.tab.collectionID == "zines" && app.tab.rowCount == 1 })
         _ = app.frame(size: size)
         try removeDocument("zines/z")  // another program (or a client of shelf serve) deletes them all
-        try await deliver(app) { app.tab.rowCount == 0 }
+        try await deliver(app, { app.tab.rowCount == 0 })
         _ = app.frame(size: size)
         XCTAssertTrue(app.refreshCollections())
         XCTAssertEqual(app.tabs.map(\.collectionID), ["books", "colors", "programming-languages", "locations", "articles"])
@@ -148,7 +132,7 @@ final class NewCollectionTabsTests: XCTestCase {
         XCTAssertTrue(app.refreshCollections(), "a document again: a tab again")
         XCTAssertEqual(app.tabs.map(\.collectionID).last, "zines")
         _ = app.apply(.key(.character("6")))
-        try await deliver(app) { app.tab.rowCount == 1 }
+        try await deliver(app, { app.tab.rowCount == 1 })
         XCTAssertTrue(app.frame(size: size).canvas.lines.joined().contains("Back"))
     }
 
@@ -158,7 +142,7 @@ final class NewCollectionTabsTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("notes"), withIntermediateDirectories: true)
         XCTAssertTrue(app.refreshCollections())
         _ = app.apply(.key(.character("6")))
-        try await deliver(app) { app.tab.collectionID == "notes" && app.tab.isLoaded }
+        try await deliver(app, { app.tab.collectionID == "notes" && app.tab.isLoaded })
         _ = app.frame(size: size)
         XCTAssertFalse(app.refreshCollections())
         XCTAssertEqual(app.tab.collectionID, "notes")
@@ -168,10 +152,10 @@ final class NewCollectionTabsTests: XCTestCase {
         try write("colors/red", ##"{"name": "Red", "color": "#ff0000"}"##)
         let app = try await makeApp()
         _ = app.apply(.key(.character("2")))
-        try await deliver(app) { app.tab.collectionID == "colors" && app.tab.rowCount == 1 }
+        try await deliver(app, { app.tab.collectionID == "colors" && app.tab.rowCount == 1 })
         _ = app.frame(size: size)
         try removeDocument("colors/red")
-        try await deliver(app) { app.tab.rowCount == 0 }
+        try await deliver(app, { app.tab.rowCount == 0 })
         _ = app.frame(size: size)
         app.refreshCollections()
         XCTAssertEqual(app.tab.collectionID, "colors")
@@ -181,12 +165,12 @@ final class NewCollectionTabsTests: XCTestCase {
     func testAnEmptiedTabStaysWhileAFormIsOpenOnItAndGoesOnceItCloses() async throws {
         let app = try await makeApp()
         _ = app.apply(.key(.character("6")))
-        try await deliver(app) { app.tab.collectionID == "zines" && app.tab.rowCount == 1 }
+        try await deliver(app, { app.tab.collectionID == "zines" && app.tab.rowCount == 1 })
         _ = app.frame(size: size)
         _ = app.apply(.key(.character("a")))
         XCTAssertNotNil(app.form)
         try removeDocument("zines/z")
-        try await deliver(app) { app.tab.rowCount == 0 }
+        try await deliver(app, { app.tab.rowCount == 0 })
         _ = app.frame(size: size)
         app.refreshCollections()
         XCTAssertEqual(app.tab.collectionID, "zines", "kept while the form is open")

@@ -8,24 +8,18 @@ import XCTest
 /// and keeps the form; once the server answers again the line goes and the same save works.
 /// A folder never says offline.
 @MainActor
-final class OfflineTests: XCTestCase {
+final class OfflineTests: FolderAppTestCase {
     private let colors = [
         "colors/a": ##"{"name": "Amber", "color": "#ffbf00"}"##,
         "colors/b": ##"{"name": "Blue", "color": "#0000ff"}"##,
     ]
 
-    private func makeApp() async throws -> (AppModel, MemoryServer) {
+    /// The app on a server's colors, both listed.
+    private func appOnServer() async throws -> (AppModel, MemoryServer) {
         let (server, store) = try MemoryServer.open(colors)
-        let app = AppModel(store: store, colorMode: .none, effects: SynchronousEffects())
-        _ = app.apply(.key(.character("2")))
-        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
+        let app = try await makeApp(store: store) { self.press($0, "2") }
+        XCTAssertEqual(app.tab.rowCount, 2)
         return (app, server)
-    }
-
-    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
-    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await app.deliver()
-        XCTAssertTrue(condition(), file: file, line: line)
     }
 
     private func screen(_ app: AppModel) -> Canvas { app.frame(size: Size(width: 120, height: 20)).canvas }
@@ -34,8 +28,6 @@ final class OfflineTests: XCTestCase {
         let canvas = screen(app)
         return (canvas.lines[18], canvas[1, 18].style.bold)
     }
-
-    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.apply(.key(.character(c))) } }
 
     private func unreachable(_ reason: String) -> FirestoreErrorCode {
         FirestoreErrorCode(.unavailable, userInfo: [NSLocalizedDescriptionKey: "cannot commit to postgresql://shelf@db:5432/shelf: \(reason)",
@@ -56,7 +48,7 @@ final class OfflineTests: XCTestCase {
     }
 
     func testTheStatusLineSaysOfflineAndKeysStillWork() async throws {
-        let (app, server) = try await makeApp()
+        let (app, server) = try await appOnServer()
         XCTAssertFalse(statusRow(app).text.contains("ffline"))
         server.isDown = true
         app.refreshCollections()  // the timer's look, once a second
@@ -75,11 +67,11 @@ final class OfflineTests: XCTestCase {
     }
 
     func testASaveWhileOfflineFailsKeepsTheFormAndWorksOnceTheServerIsBack() async throws {
-        let (app, server) = try await makeApp()
+        let (app, server) = try await appOnServer()
         _ = app.apply(.key(.character("a")))
-        type(app, "Coral")
+        press(app, "Coral")
         _ = app.apply(.key(.tab))
-        type(app, "#ff7f50")
+        press(app, "#ff7f50")
 
         server.isDown = true
         _ = app.apply(.key(.enter))
@@ -104,12 +96,10 @@ final class OfflineTests: XCTestCase {
 
         _ = app.apply(.key(.enter))
         XCTAssertTrue(app.notice?.hasPrefix("Added colors/") == true, app.notice ?? "no notice")
-        try await deliver(app) { app.tab.rowCount == 3 }
+        try await deliver(app, { app.tab.rowCount == 3 })
     }
 
     func testAFolderNeverSaysOffline() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-offline-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
         XCTAssertNil(app.connection, "a folder has no server to lose")
         try FileManager.default.removeItem(at: folder)

@@ -6,8 +6,7 @@ import XCTest
 /// A folder without a model: `e` opens a form with a row per field holding its value as typed
 /// JSON, `a` the same form empty; saving writes the whole document, every type kept.
 @MainActor
-final class RawFormTests: XCTestCase {
-    private var folder: URL!
+final class RawFormTests: FolderAppTestCase {
     private var file: URL { folder.appendingPathComponent("data/notes/x.json") }
 
     /// A document of every type, as Shelf writes it (sorted keys, two spaces, final newline),
@@ -53,32 +52,23 @@ final class RawFormTests: XCTestCase {
     private static let names = ["a.b c", "big", "blob", "nested", "nothing", "place", "ratio", "ref", "title", "when"]
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-rawform-\(UUID().uuidString)")
+        try await super.setUp()
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(Self.document.utf8).write(to: file)
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
+    /// The app on the folder's `data`, its drafts under `state`, showing the notes unless it
+    /// offers a draft first.
+    private func notesApp() async throws -> AppModel {
         let data = folder.appendingPathComponent("data")
-        let settings = FirestoreSettings()
-        let app = AppModel(store: try Firestore(directory: data, settings: settings), colorMode: .none,
-                           draftFile: DraftFile(place: data.path, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]), effects: SynchronousEffects())
+        let app = try await makeApp(store: Firestore(directory: data),
+                                    draftFile: DraftFile(place: data.path, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]))
         if case .browse = app.state.mode {} else { return app }
-        _ = app.apply(.key(.character("6")))
-        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount > 0 }
+        press(app, "6")
+        try await deliver(app, { app.tab.isLoaded && app.tab.rowCount > 0 })
         XCTAssertEqual(app.tab.collectionID, "notes")
         return app
     }
-
-    /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
-    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await app.deliver()
-        XCTAssertTrue(condition(), file: file, line: line)
-    }
-
-    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.apply(.key(.character(c))) } }
 
     /// Moves to the row labelled `label` and replaces its text with `text`.
     private func set(_ app: AppModel, _ label: String, to text: String) throws {
@@ -86,7 +76,7 @@ final class RawFormTests: XCTestCase {
         while app.form!.widget.focus != index { _ = app.apply(.key(.tab)) }
         _ = app.apply(.key(.end))
         _ = app.apply(.key(.ctrl("u")))
-        type(app, text)
+        press(app, text)
     }
 
     private func screen(_ app: AppModel) -> String {
@@ -110,7 +100,7 @@ final class RawFormTests: XCTestCase {
     // MARK: The form
 
     func testEOpensARowPerFieldInTheDetailOrderHoldingItsTypedJSON() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         XCTAssertEqual(app.apply(.key(.character("e"))), .keepRunning)
         let form = try XCTUnwrap(app.form)
         XCTAssertEqual(form.spec.title, "Edit notes/x")
@@ -137,7 +127,7 @@ final class RawFormTests: XCTestCase {
     func testAFieldNestedDeeperThanFirestoreAllowsLeftAloneDoesNotStopASave() async throws {
         let deep = String(repeating: #"{"m": "#, count: 29) + "1" + String(repeating: "}", count: 29)
         try Data(#"{"deep": \#(deep), "title": "First"}"#.utf8).write(to: file)
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         XCTAssertTrue(app.form?.widget.fields.allSatisfy { $0.message == nil } == true, "the deep row, untouched, is not marked")
         try set(app, "title", to: #""Second""#)
@@ -151,7 +141,7 @@ final class RawFormTests: XCTestCase {
     }
 
     func testSavingUntouchedRowsGivesBackTheSameBytes() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved notes/x")
@@ -160,7 +150,7 @@ final class RawFormTests: XCTestCase {
     }
 
     func testAnEditedValueIsWrittenAndEveryOtherKept() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         try set(app, "title", to: #""Second ✍️""#)
         try set(app, "big", to: "9223372036854775807")
@@ -174,7 +164,7 @@ final class RawFormTests: XCTestCase {
     }
 
     func testEachRowSaysAsYouTypeWhatItExpected() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         try set(app, "title", to: "Second")
         XCTAssertEqual(app.form?.widget.fields[8].message,
@@ -198,7 +188,7 @@ final class RawFormTests: XCTestCase {
     }
 
     func testAnEmptiedRowRemovesItsField() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         try set(app, "nested", to: "")
         XCTAssertNil(app.form?.widget.fields[3].message, "empty is not an error: it removes the field")
@@ -209,7 +199,7 @@ final class RawFormTests: XCTestCase {
     }
 
     func testTheLastRowAddsAFieldWhoseNameMayHoldDotsSpacesAndColons() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         try set(app, "new field", to: #"pages.total count: {"$timestamp": "2025-01-02T03:04:05Z"}"#)
         XCTAssertNil(app.form?.widget.fields.last?.message)
@@ -222,7 +212,7 @@ final class RawFormTests: XCTestCase {
               },
             """#), text)
 
-        try await deliver(app) { app.tab.snapshot(at: 0)?.get(FieldPath(["pages.total count"])) != nil }
+        try await deliver(app, { app.tab.snapshot(at: 0)?.get(FieldPath(["pages.total count"])) != nil })
         _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.fields.map(\.label).contains("pages.total count"), true)
         try set(app, "new field", to: #""a: b": [1, {"deep": true}]"#)
@@ -234,7 +224,7 @@ final class RawFormTests: XCTestCase {
     }
 
     func testTheNewFieldRowSaysWhatItExpected() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         let cases: [(String, String)] = [
             ("pages", #"expected name: JSON value, such as pages: 42 or title: "Dune""#),
@@ -255,7 +245,7 @@ final class RawFormTests: XCTestCase {
     // MARK: Adding
 
     func testAOpensTheFormEmptyAndAddsADocumentWithAnAutomaticID() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("a")))
         XCTAssertEqual(app.form?.spec.title, "New document in notes")
         XCTAssertEqual(app.form?.widget.fields.map(\.label), ["Id", "new field"], "an Id left blank, then the fields")
@@ -263,7 +253,7 @@ final class RawFormTests: XCTestCase {
         XCTAssertEqual(app.notice, "Not saved: nothing to add: write a field in the new field row, as name: JSON value")
         guard case .form = app.state.mode else { return XCTFail("the form stays: \(app.state.mode)") }
 
-        type(app, #"title: "Added ✍️""#)
+        press(app, #"title: "Added ✍️""#)
         _ = app.apply(.key(.enter))
         let notice = try XCTUnwrap(app.notice)
         XCTAssertTrue(notice.hasPrefix("Added notes/"), notice)
@@ -281,24 +271,24 @@ final class RawFormTests: XCTestCase {
     // MARK: Saving safely
 
     func testUUndoesAnEditExactly() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         try set(app, "title", to: #""Changed""#)
         try set(app, "when", to: "")
         _ = app.apply(.key(.enter))
         XCTAssertNotEqual(try fileText(), Self.document)
-        try await deliver(app) { app.tab.snapshot(at: 0)?.get("when") == nil }
+        try await deliver(app, { app.tab.snapshot(at: 0)?.get("when") == nil })
         _ = app.apply(.key(.character("u")))
         XCTAssertEqual(app.notice, "Restored notes/x")
         XCTAssertEqual(try fileText(), Self.document)
     }
 
     func testAFileChangedSinceTheFormOpenedAsksOverwriteOrReload() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         try set(app, "title", to: #""Mine""#)
         try Data(Self.document.replacingOccurrences(of: "First", with: "Theirs").utf8).write(to: file)
-        try await deliver(app) { app.tab.snapshot(at: 0)?.get("title") as? String == "Theirs" }
+        try await deliver(app, { app.tab.snapshot(at: 0)?.get("title") as? String == "Theirs" })
         _ = app.apply(.key(.enter))
         guard case .confirm(.conflict(_, deleted: false)) = app.state.mode else { return XCTFail("saving asks: \(app.state.mode)") }
         XCTAssertTrue(screen(app).contains("notes/x changed on disk since this form opened"), screen(app))
@@ -310,7 +300,7 @@ final class RawFormTests: XCTestCase {
 
         try set(app, "title", to: #""Mine""#)
         try Data(Self.document.replacingOccurrences(of: "First", with: "Again").utf8).write(to: file)
-        try await deliver(app) { app.tab.snapshot(at: 0)?.get("title") as? String == "Again" }
+        try await deliver(app, { app.tab.snapshot(at: 0)?.get("title") as? String == "Again" })
         _ = app.apply(.key(.enter))
         guard case .confirm(.conflict(_, deleted: false)) = app.state.mode else { return XCTFail("saving asks again: \(app.state.mode)") }
         _ = app.apply(.key(.character("y")))
@@ -319,7 +309,7 @@ final class RawFormTests: XCTestCase {
     }
 
     func testAWriteTheStoreRefusesIsShownAndTheFormStays() async throws {
-        let app = try await makeApp()
+        let app = try await notesApp()
         _ = app.apply(.key(.character("e")))
         // Two values of 600,000 bytes: each within a value's limit, together over a document's.
         let half = "\"" + String(repeating: "x", count: 600_000) + "\""
@@ -338,14 +328,14 @@ final class RawFormTests: XCTestCase {
     }
 
     func testADraftOfARawFormReopensWithItsText() async throws {
-        let first = try await makeApp()
+        let first = try await notesApp()
         _ = first.apply(.key(.character("e")))
         try set(first, "title", to: #""Half-typed"#)
         try set(first, "new field", to: "pages: 4")
         let draft = try XCTUnwrap(first.formDraft)
         try XCTUnwrap(first.draftFile).save(draft)
 
-        let second = try await makeApp()
+        let second = try await notesApp()
         guard case .confirm(.reopenDraft) = second.state.mode else { return XCTFail("the start offers the draft: \(second.state.mode)") }
         _ = second.apply(.key(.character("y")))
         try await second.deliver()

@@ -6,8 +6,7 @@ import XCTest
 /// `v` shows the selected document's file as stored, scrolling and following the file;
 /// `Y` hands the same text to the terminal's clipboard (OSC 52) and says so.
 @MainActor
-final class RawViewAndCopyTests: XCTestCase {
-    private var folder: URL!
+final class RawViewAndCopyTests: FolderAppTestCase {
     private var file: URL { folder.appendingPathComponent("books/long.json") }
     /// 40 fields, pretty-printed as the store writes them: more lines than 80×24 shows.
     private let stored: String = {
@@ -16,17 +15,9 @@ final class RawViewAndCopyTests: XCTestCase {
     }()
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-raw-\(UUID().uuidString)")
+        try await super.setUp()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("books"), withIntermediateDirectories: true)
         try Data(stored.utf8).write(to: file)
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        try await app.deliver()
-        return app
     }
 
     private func screen(_ app: AppModel) -> String {

@@ -6,24 +6,15 @@ import XCTest
 /// A read-only folder offers no key that writes, and each such key says why it does nothing;
 /// a folder of other files says what a document is.
 @MainActor
-final class ReadOnlyFolderTests: XCTestCase {
-    private var folder: URL!
+final class ReadOnlyFolderTests: FolderAppTestCase {
     private let size = Size(width: 100, height: 20)
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-readonly-\(UUID().uuidString)")
+        try await super.setUp()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("books"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("notes"), withIntermediateDirectories: true)
         try Data(#"{"author": "A", "numberOfPages": 1, "title": "One"}"#.utf8).write(to: folder.appendingPathComponent("books/one.json"))
         try Data("a note\n".utf8).write(to: folder.appendingPathComponent("notes/todo.txt"))
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        return app
     }
 
     private func lines(_ app: AppModel) -> [String] { app.frame(size: size).canvas.lines }

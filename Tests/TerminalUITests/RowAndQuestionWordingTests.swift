@@ -6,11 +6,10 @@ import XCTest
 /// What rows, questions, hints and counts say, each as the screen shows it: a row's column
 /// kept, why a row is undecodable, the delete question's title, the answers a question gives.
 @MainActor
-final class RowAndQuestionWordingTests: XCTestCase {
-    private var folder: URL!
+final class RowAndQuestionWordingTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-small-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         try Data(#"{"author": "P", "numberOfPages": "twohundredfifty", "title": "Zzz Broken"}"#.utf8).write(to: books.appendingPathComponent("aaa.json"))
@@ -18,15 +17,6 @@ final class RowAndQuestionWordingTests: XCTestCase {
             let id = String(format: "b%02d", index)
             try Data(#"{"author": "X", "numberOfPages": \#(index), "title": "Book \#(index)"}"#.utf8).write(to: books.appendingPathComponent("\(id).json"))
         }
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let settings = FirestoreSettings()
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await app.deliver()
-        return app
     }
 
     private func lines(_ app: AppModel) -> [String] { app.frame(size: Size(width: 100, height: 16)).canvas.lines }

@@ -9,11 +9,10 @@ import XCTest
 /// slices it reports, is `LoadProgressTests`; here a report is handed to the tab as the
 /// listener would, so the moment before the first snapshot can be looked at.)
 @MainActor
-final class RowsWhileLoadingTests: XCTestCase {
-    private var folder: URL!
+final class RowsWhileLoadingTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-partial-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         // Ids in the opposite order to the titles.
@@ -22,8 +21,6 @@ final class RowsWhileLoadingTests: XCTestCase {
             try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 41 - index)))
         }
     }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     private func screen(_ app: AppModel) -> String {
         app.frame(size: Size(width: 100, height: 30)).canvas.lines.joined(separator: "\n")

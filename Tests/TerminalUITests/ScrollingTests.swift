@@ -5,25 +5,16 @@ import XCTest
 
 /// The help and the detail pane scroll, so at 80×24 every key and every field can be read.
 @MainActor
-final class ScrollingTests: XCTestCase {
-    private var folder: URL!
+final class ScrollingTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-scroll-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         var fields: [String: Any] = ["author": "A", "numberOfPages": 1, "title": "Many fields"]
         for index in 1...41 { fields[String(format: "extra%02d", index)] = "value \(index)" }
         try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent("many.json"))
         try Data(#"{"author": "B", "numberOfPages": 2, "title": "Other"}"#.utf8).write(to: books.appendingPathComponent("other.json"))
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        try await app.deliver()
-        return app
     }
 
     private func screen(_ app: AppModel) -> String {

@@ -6,11 +6,10 @@ import XCTest
 /// After an add or an undo the document Shelf wrote is selected, even though the list is
 /// drawn before the listener reports it; `u` after an add removes what was added.
 @MainActor
-final class SelectionAfterWriteTests: XCTestCase {
-    private var folder: URL!
+final class SelectionAfterWriteTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-select-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         for (id, title) in [("a", "Alpha"), ("m", "Middle"), ("z", "Zulu")] {
@@ -18,40 +17,24 @@ final class SelectionAfterWriteTests: XCTestCase {
         }
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let settings = FirestoreSettings()
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await deliver(app) { app.tab.isLoaded }
-        return app
-    }
-
     /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
-    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await app.deliver()
-        XCTAssertTrue(condition(), file: file, line: line)
-    }
-
     private func detailTitle(_ app: AppModel) -> String {
         let line = app.frame(size: Size(width: 100, height: 20)).canvas.lines[1]
         return String(line.split(separator: "┌").last ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "─┐ "))
     }
 
-    private func type(_ app: AppModel, _ text: String) { for c in text { _ = app.apply(.key(.character(c))) } }
-
     func testTheAddedDocumentIsSelectedOnceListedAndUUndoesTheAdd() async throws {
         let app = try await makeApp()
         _ = app.apply(.key(.character("a")))
-        type(app, "New Book")
-        _ = app.apply(.key(.tab)); type(app, "Someone")
-        _ = app.apply(.key(.tab)); type(app, "12")
+        press(app, "New Book")
+        _ = app.apply(.key(.tab)); press(app, "Someone")
+        _ = app.apply(.key(.tab)); press(app, "12")
         _ = app.apply(.key(.enter))
         let notice = try XCTUnwrap(app.notice)
         XCTAssertTrue(notice.hasPrefix("Added books/"), notice)
         let path = String(notice.dropFirst("Added ".count))
         _ = detailTitle(app)  // a frame before the listener has it
-        try await deliver(app) { app.tab.index(of: String(path.dropFirst("books/".count))) != nil }
+        try await deliver(app, { app.tab.index(of: String(path.dropFirst("books/".count))) != nil })
         XCTAssertEqual(detailTitle(app), path, "the new document is selected")
 
         _ = app.apply(.key(.character("u")))
@@ -65,11 +48,11 @@ final class SelectionAfterWriteTests: XCTestCase {
         XCTAssertEqual(detailTitle(app), "books/m")
         _ = app.apply(.key(.character("d")))
         _ = app.apply(.key(.character("y")))
-        try await deliver(app) { app.tab.index(of: "m") == nil }
+        try await deliver(app, { app.tab.index(of: "m") == nil })
         XCTAssertNotEqual(detailTitle(app), "books/m")
         _ = app.apply(.key(.character("u")))
         _ = detailTitle(app)  // drawn before the listener reports it back
-        try await deliver(app) { app.tab.index(of: "m") != nil }
+        try await deliver(app, { app.tab.index(of: "m") != nil })
         XCTAssertEqual(detailTitle(app), "books/m")
     }
 }

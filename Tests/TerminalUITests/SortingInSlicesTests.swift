@@ -8,11 +8,10 @@ import XCTest
 /// slice a frame, so no frame waits for all of them (sizes scaled down here: "large" is over
 /// 10 rows, 10 keys a slice).
 @MainActor
-final class SortingInSlicesTests: XCTestCase {
-    private var folder: URL!
+final class SortingInSlicesTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-slices-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         // Ids in the opposite order to the titles, authors in yet another.
@@ -23,15 +22,13 @@ final class SortingInSlicesTests: XCTestCase {
         }
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        app.state.lists.sortAtOnceLimit = 10
-        app.state.lists.sortSlice = 10
-        app.state.lists.sliceTime = nil
-        try await app.deliver()
-        return app
+    /// The app, sorting ten keys a slice, each slice a frame of its own.
+    private func slicingApp() async throws -> AppModel {
+        try await makeApp { app in
+            app.state.lists.sortAtOnceLimit = 10
+            app.state.lists.sortSlice = 10
+            app.state.lists.sliceTime = nil
+        }
     }
 
     private func screen(_ app: AppModel) -> String {
@@ -39,7 +36,7 @@ final class SortingInSlicesTests: XCTestCase {
     }
 
     func testTheFirstFramesSayHowFarSortingIsAndKeysWaitForIt() async throws {
-        let app = try await makeApp()
+        let app = try await slicingApp()
         var text = screen(app)
         XCTAssertTrue(text.contains("Sorting books by Title… 0 of 25"), text)
         XCTAssertTrue(text.contains("│  Book 25"), "the rows show by id while their order is made:\n\(text)")
@@ -61,7 +58,7 @@ final class SortingInSlicesTests: XCTestCase {
     }
 
     func testANewColumnKeepsTheLastOrderUntilItsKeysAreMade() async throws {
-        let app = try await makeApp()
+        let app = try await slicingApp()
         while app.apply(.sortSlice) == .keepRunning {}
         _ = app.apply(.key(.character("s")))  // by author
         var text = screen(app)
@@ -78,7 +75,7 @@ final class SortingInSlicesTests: XCTestCase {
     }
 
     func testAFiltersSearchTextsAreMadeASliceAFrame() async throws {
-        let app = try await makeApp()
+        let app = try await slicingApp()
         while app.apply(.sortSlice) == .keepRunning {}
         for key in "/book 1" { _ = app.apply(.key(.character(key))) }
         var text = screen(app)
@@ -98,7 +95,7 @@ final class SortingInSlicesTests: XCTestCase {
     /// Opening the filter's prompt begins the search texts, a slice a frame while the first
     /// word is typed, the rows listed meanwhile; the word then matches at once.
     func testOpeningTheFilterBeginsTheSearchTextsWhileTheRowsStayListed() async throws {
-        let app = try await makeApp()
+        let app = try await slicingApp()
         while app.apply(.sortSlice) == .keepRunning {}
         XCTAssertEqual(app.apply(.sortSlice), .unchanged, "no texts made before the prompt opens")
         _ = app.apply(.key(.character("/")))
@@ -116,7 +113,7 @@ final class SortingInSlicesTests: XCTestCase {
     /// many rows as the last made in that time, never fewer than `sortSlice`; a run's first,
     /// and every slice of sort keys, is `sortSlice`.
     func testASliceOfTextsAfterTheFirstIsAsManyRowsAsTheLastMadeInTheSliceTime() async throws {
-        let app = try await makeApp()
+        let app = try await slicingApp()
         app.state.lists.sortAtOnceLimit = 1
         app.state.lists.sortSlice = 5
         app.state.lists.sliceTime = .seconds(3_600)  // far more than 5 texts take
@@ -133,7 +130,7 @@ final class SortingInSlicesTests: XCTestCase {
     }
 
     func testASliceOfTextsIsNeverFewerRowsThanTheSortSlice() async throws {
-        let app = try await makeApp()
+        let app = try await slicingApp()
         app.state.lists.sortAtOnceLimit = 1
         app.state.lists.sortSlice = 5
         app.state.lists.sliceTime = .nanoseconds(1)  // less than any text takes
@@ -145,7 +142,7 @@ final class SortingInSlicesTests: XCTestCase {
     }
 
     func testASmallCollectionIsOrderedAtOnce() async throws {
-        let app = try await makeApp()
+        let app = try await slicingApp()
         app.state.lists.sortAtOnceLimit = 25
         XCTAssertEqual(app.apply(.sortSlice), .unchanged)
         XCTAssertTrue(screen(app).contains("│  Book 01"))
@@ -155,11 +152,10 @@ final class SortingInSlicesTests: XCTestCase {
 /// After the list is sorted, a change to one document makes one sort key and moves the row to
 /// its place; the other rows keep theirs without being keyed or sorted again.
 @MainActor
-final class FollowingChangesTests: XCTestCase {
-    private var folder: URL!
+final class FollowingChangesTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-follow-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         for index in 1...30 {
@@ -167,8 +163,6 @@ final class FollowingChangesTests: XCTestCase {
             try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 31 - index)))
         }
     }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
 
     private func titles(_ app: AppModel) -> [String] {
         let text = app.frame(size: Size(width: 100, height: 50)).canvas.lines
@@ -180,8 +174,7 @@ final class FollowingChangesTests: XCTestCase {
     }
 
     func testAChangeToOneDocumentMakesOneSortKey() async throws {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        try await app.deliver()
+        let app = try await makeApp()
         let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
         XCTAssertEqual(titles(app).prefix(3), ["Book 01", "Book 02", "Book 03"])
         let made = tab.sortKeysMade

@@ -6,11 +6,10 @@ import XCTest
 /// A document's own collections (`books/dune/reviews/r1.json`): the detail names them, `c`
 /// opens each as a tab beside the others, where they are browsed and edited as any folder.
 @MainActor
-final class SubcollectionTabsTests: XCTestCase {
-    private var folder: URL!
+final class SubcollectionTabsTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-subcollections-\(UUID().uuidString)")
+        try await super.setUp()
         try write("books/dune", #"{"author": "Frank Herbert", "numberOfPages": 412, "title": "Dune"}"#)
         try write("books/emma", #"{"author": "Jane Austen", "numberOfPages": 474, "title": "Emma"}"#)
         try write("books/dune/reviews/r1", #"{"title": "Sand everywhere"}"#)
@@ -18,23 +17,9 @@ final class SubcollectionTabsTests: XCTestCase {
         try write("books/dune/notes/n1", #"{"name": "Arrakis"}"#)
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
     private func write(_ path: String, _ json: String) throws { try folder.writeDocument(path, json) }
 
-    private func makeApp() async throws -> AppModel {
-        let settings = FirestoreSettings()
-        let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: SynchronousEffects())
-        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
-        return app
-    }
-
     /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
-    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await app.deliver()
-        XCTAssertTrue(condition(), file: file, line: line)
-    }
-
     private func screen(_ app: AppModel) -> String {
         app.frame(size: Size(width: 100, height: 24)).canvas.lines.joined(separator: "\n")
     }
@@ -54,7 +39,7 @@ final class SubcollectionTabsTests: XCTestCase {
         let runner = ManualEffects()
         let app = AppModel(store: try Firestore(directory: folder, settings: settings), colorMode: .none, effects: runner)
         runner.completeStartListing()
-        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
+        try await deliver(app, { app.tab.isLoaded && app.tab.rowCount == 2 })
         _ = app.apply(.key(.character("c")))
         XCTAssertEqual(runner.pendingPaths, ["collections of books/dune"], "on a server, a call: an effect")
         _ = app.apply(.key(.character("j")))
@@ -69,7 +54,7 @@ final class SubcollectionTabsTests: XCTestCase {
         _ = app.apply(.key(.character("c")))
         XCTAssertEqual(app.notice, "Opened the 2 collections of books/dune: notes, reviews")
         XCTAssertEqual(app.tab.collectionID, "books/dune/notes")
-        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 1 }
+        try await deliver(app, { app.tab.isLoaded && app.tab.rowCount == 1 })
         XCTAssertTrue(screen(app).contains("Arrakis"), screen(app))
         XCTAssertEqual(app.tabs.map(\.collectionID).suffix(2), ["books/dune/notes", "books/dune/reviews"], "after the others")
         XCTAssertTrue(screen(app).contains("5 Articles   6 books/dune/notes"), screen(app))
@@ -86,7 +71,7 @@ final class SubcollectionTabsTests: XCTestCase {
         _ = app.apply(.key(.character("c")))
         _ = app.apply(.key(.tab))  // books/dune/reviews
         XCTAssertEqual(app.tab.collectionID, "books/dune/reviews")
-        try await deliver(app) { app.tab.isLoaded && app.tab.rowCount == 2 }
+        try await deliver(app, { app.tab.isLoaded && app.tab.rowCount == 2 })
         _ = app.apply(.key(.character("d")))
         _ = app.apply(.key(.character("y")))
         XCTAssertEqual(app.notice, "Deleted books/dune/reviews/r1 (u undoes)")
@@ -110,10 +95,10 @@ final class SubcollectionTabsTests: XCTestCase {
         let app = try await makeApp()
         _ = app.apply(.key(.character("c")))
         XCTAssertEqual(app.tab.collectionID, "books/dune/notes")
-        try await deliver(app) { app.tab.rowCount == 1 }
+        try await deliver(app, { app.tab.rowCount == 1 })
         _ = app.frame(size: Size(width: 100, height: 24))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("books/dune/notes/n1.json"))
-        try await deliver(app) { app.tab.rowCount == 0 }
+        try await deliver(app, { app.tab.rowCount == 0 })
         XCTAssertTrue(app.refreshCollections())
         XCTAssertEqual(app.tabs.map(\.collectionID).suffix(2), ["articles", "books/dune/reviews"])
         XCTAssertEqual(app.tab.collectionID, "articles")

@@ -9,12 +9,11 @@ import XCTest
 /// the forms show them readably, undo puts back exactly what was there, and a plain-form write
 /// that fails shows in the status line.
 @MainActor
-final class TypedValuesTests: XCTestCase {
-    private var folder: URL!
+final class TypedValuesTests: FolderAppTestCase {
     private var store: Firestore!
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-typed-\(UUID().uuidString)")
+        try await super.setUp()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let settings = FirestoreSettings()
         store = try Firestore(directory: folder, settings: settings)
@@ -28,7 +27,7 @@ final class TypedValuesTests: XCTestCase {
 
     override func tearDown() async throws {
         store = nil
-        try? FileManager.default.removeItem(at: folder)
+        try await super.tearDown()
     }
 
     private func write(_ path: String, _ json: String) throws { try folder.writeDocument(path, json) }
@@ -57,18 +56,7 @@ final class TypedValuesTests: XCTestCase {
         typedFields(store).merging(["title": "Typed", "author": "Ada", "numberOfPages": 12]) { $1 }
     }
 
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: store, colorMode: .none, effects: SynchronousEffects())
-        try await deliver(app, "the books tab loads") { app.tab.isLoaded }
-        return app
-    }
-
     /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
-    private func deliver(_ app: AppModel, _ what: String, _ condition: () -> Bool) async throws {
-        try await app.deliver()
-        XCTAssertTrue(condition(), "never: \(what)")
-    }
-
     private func text(_ app: AppModel, _ width: Int = 160, _ height: Int = 30) -> String {
         app.frame(size: Size(width: width, height: height)).canvas.lines.joined(separator: "\n")
     }
@@ -88,17 +76,17 @@ final class TypedValuesTests: XCTestCase {
     ]
 
     func testTheBooksDetailShowsEveryTypeReadably() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(store: store)
         let screen = text(app)
         for line in Self.expectedLines { XCTAssertTrue(screen.contains(line), "lacks \(line):\n\(screen)") }
         XCTAssertTrue(screen.contains("Pages         12"), screen)
     }
 
     func testTheRawTabShowsEveryTypeReadably() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(store: store)
         let index = try XCTUnwrap(app.tabs.firstIndex { $0.collectionID == "things" })
         app.state.switchTab(to: index)
-        try await deliver(app, "the things tab loads") { app.tab.isLoaded }
+        try await deliver(app, { app.tab.isLoaded }, "the things tab loads")
         let screen = text(app)
         for line in Self.expectedLines { XCTAssertTrue(screen.contains(line), "lacks \(line):\n\(screen)") }
     }
@@ -118,7 +106,7 @@ final class TypedValuesTests: XCTestCase {
     }
 
     func testSearchFindsTheTitleAndTheAuthor() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(store: store)
         XCTAssertEqual(app.state.visibleRows(of: app.tab).count, 1)
         _ = app.apply(.key(.character("/")))
         for character in "ada" { _ = app.apply(.key(.character(character))) }
@@ -130,7 +118,7 @@ final class TypedValuesTests: XCTestCase {
     // MARK: Undo
 
     func testUndoingADeleteRestoresTheExactTypedFields() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(store: store)
         let before = try file("books/hitchhiker")
         XCTAssertTrue(before.contains(#""$timestamp": "2014-09-09T12:30:00.123456Z""#), before)
         _ = app.apply(.key(.character("d")))
@@ -148,7 +136,7 @@ final class TypedValuesTests: XCTestCase {
     }
 
     func testUndoingAnEditRestoresTheExactTypedFields() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(store: store)
         let before = try file("books/hitchhiker")
         _ = app.apply(.key(.character("e")))
         for _ in 0..<5 { _ = app.apply(.key(.backspace)) }
@@ -166,9 +154,9 @@ final class TypedValuesTests: XCTestCase {
     // MARK: Forms over typed values
 
     func testTheLanguageFormReadsATimestampAndAPlainDateString() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(store: store)
         _ = app.apply(.key(.character("3")))
-        try await deliver(app, "the languages load") { app.tab.isLoaded }
+        try await deliver(app, { app.tab.isLoaded }, "the languages load")
         _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.values, ["C", "1972-01-01"], "plain JSON written by hand")
         _ = app.apply(.key(.escape))
@@ -187,21 +175,21 @@ final class TypedValuesTests: XCTestCase {
             }
 
             """)
-        try await deliver(app, "Zig is listed") { app.tab.index(of: id) != nil }
+        try await deliver(app, { app.tab.index(of: id) != nil }, "Zig is listed")
         _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.values, ["Zig", "2016-02-08"], "the stored Timestamp")
     }
 
     func testTheOfficeFormReadsAGeoPointAndAPlainMap() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(store: store)
         _ = app.apply(.key(.character("4")))
-        try await deliver(app, "the offices load") { app.tab.isLoaded }
+        try await deliver(app, { app.tab.isLoaded }, "the offices load")
         _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.values, ["By hand", "40.5", "-74.0"], "plain JSON written by hand")
         _ = app.apply(.key(.enter))
         XCTAssertEqual(app.notice, "Saved locations/hand")
         XCTAssertTrue(try file("locations/hand").contains(#""$geopoint""#))
-        try await deliver(app, "the saved office is listed") { app.tab.snapshot(at: 0)?.get("location") is GeoPoint }
+        try await deliver(app, { app.tab.snapshot(at: 0)?.get("location") is GeoPoint }, "the saved office is listed")
         _ = app.apply(.key(.character("e")))
         XCTAssertEqual(app.form?.widget.values, ["By hand", "40.5", "-74.0"], "the stored GeoPoint")
     }
@@ -209,9 +197,9 @@ final class TypedValuesTests: XCTestCase {
     // MARK: Plain-form errors
 
     func testAPlainFormWriteErrorShowsInTheStatusLine() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(store: store)
         updateMissingDocument()
-        try await deliver(app, "the error arrives") { app.notice != nil }
+        try await deliver(app, { app.notice != nil }, "the error arrives")
         XCTAssertEqual(app.notice, "Write failed: document books/missing does not exist (updateData needs an existing document)")
         XCTAssertTrue(text(app, 120).contains("Write failed: document books/missing does not exist"), text(app, 120))
         _ = app.apply(.key(.down))

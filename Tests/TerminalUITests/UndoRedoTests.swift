@@ -6,24 +6,15 @@ import XCTest
 /// `u` undoes Shelf's changes one after another, newest first; `Ctrl-R` redoes what `u` undid;
 /// a new change forgets what could be redone.
 @MainActor
-final class UndoRedoTests: XCTestCase {
-    private var folder: URL!
+final class UndoRedoTests: FolderAppTestCase {
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-undo-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         for (id, title) in [("a", "Alpha"), ("b", "Beta"), ("c", "Gamma")] {
             try Data(#"{"author": "X", "numberOfPages": 1, "title": "\#(title)"}"#.utf8).write(to: books.appendingPathComponent("\(id).json"))
         }
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await deliver(app) { app.tab.isLoaded }
-        return app
     }
 
     private func exists(_ id: String) -> Bool {
@@ -37,11 +28,6 @@ final class UndoRedoTests: XCTestCase {
 
     /// Waits (up to 5 s) for the listener to catch up.
     /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
-    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await app.deliver()
-        XCTAssertTrue(condition(), file: file, line: line)
-    }
-
     private func listed(_ app: AppModel) -> Int { app.state.visibleRows(of: app.tab).count }
 
     private func delete(_ app: AppModel) {
@@ -52,9 +38,9 @@ final class UndoRedoTests: XCTestCase {
     func testUUndoesTwoDeletesNewestFirstAndCtrlRRedoesThem() async throws {
         let app = try await makeApp()
         delete(app)  // Alpha, the first by title
-        try await deliver(app) { listed(app) == 2 }
+        try await deliver(app, { listed(app) == 2 })
         delete(app)  // then Beta
-        try await deliver(app) { listed(app) == 1 }
+        try await deliver(app, { listed(app) == 1 })
         XCTAssertFalse(exists("a") || exists("b"))
 
         _ = app.apply(.key(.character("u")))
@@ -87,7 +73,7 @@ final class UndoRedoTests: XCTestCase {
         _ = app.apply(.key(.enter))
         XCTAssertEqual(try title("a"), "Omega")
         // Once the list shows the edit, u puts the title back and Ctrl-R the edit.
-        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0)?.get("title") as? String } == "Omega" }
+        try await deliver(app, { app.tab.index(of: "a").map { app.tab.snapshot(at: $0)?.get("title") as? String } == "Omega" })
         _ = app.apply(.key(.character("u")))
         XCTAssertEqual(try title("a"), "Alpha")
         _ = app.apply(.key(.ctrl("r")))
@@ -98,9 +84,9 @@ final class UndoRedoTests: XCTestCase {
     func testANewChangeForgetsWhatCouldBeRedone() async throws {
         let app = try await makeApp()
         delete(app)
-        try await deliver(app) { listed(app) == 2 }
+        try await deliver(app, { listed(app) == 2 })
         _ = app.apply(.key(.character("u")))
-        try await deliver(app) { listed(app) == 3 }
+        try await deliver(app, { listed(app) == 3 })
         delete(app)
         _ = app.apply(.key(.ctrl("r")))
         XCTAssertEqual(app.notice, "Nothing to redo")
@@ -118,31 +104,17 @@ final class UndoRedoTests: XCTestCase {
 /// longer as Shelf's change left it, they ask, as saving does, and then put back only the
 /// fields that change set.
 @MainActor
-final class UndoAfterChangesOnDiskTests: XCTestCase {
-    private var folder: URL!
+final class UndoAfterChangesOnDiskTests: FolderAppTestCase {
     private var file: URL { folder.appendingPathComponent("books/a.json") }
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-undo-disk-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         try Data(#"{"author": "X", "numberOfPages": 1, "title": "Alpha"}"#.utf8).write(to: file)
     }
 
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: SynchronousEffects())
-        try await deliver(app) { app.tab.isLoaded }
-        return app
-    }
-
     /// Takes in what the store holds now (`AppModel.deliver`), then asserts `condition`.
-    private func deliver(_ app: AppModel, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await app.deliver()
-        XCTAssertTrue(condition(), file: file, line: line)
-    }
-
     private func fields() throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] ?? [:]
     }
@@ -191,7 +163,7 @@ final class UndoAfterChangesOnDiskTests: XCTestCase {
         let app = try await makeApp()
         _ = app.apply(.key(.character("e")))
         try rewriteFromAnotherProgram(author: "X")
-        try await deliver(app) { app.tab.index(of: "a").map { app.tab.snapshot(at: $0)?.get("note") != nil } ?? false }
+        try await deliver(app, { app.tab.index(of: "a").map { app.tab.snapshot(at: $0)?.get("note") != nil } ?? false })
         _ = app.apply(.key(.tab))
         for _ in 0..<10 { _ = app.apply(.key(.backspace)) }
         for character in "Yves" { _ = app.apply(.key(.character(character))) }

@@ -9,28 +9,17 @@ import XCTest
 /// failed save gives the form back as typed; quitting waits for them. The runner here holds
 /// each write until the test completes it, so no test depends on timing.
 @MainActor
-final class WritesInFlightTests: XCTestCase {
-    private var folder: URL!
+final class WritesInFlightTests: FolderAppTestCase {
     private var runner: ManualEffects!
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-writes-\(UUID().uuidString)")
+        try await super.setUp()
         let books = folder.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         for (id, title) in [("a", "Alpha"), ("b", "Beta"), ("c", "Gamma")] {
             try Data(#"{"author": "X", "numberOfPages": 1, "title": "\#(title)"}"#.utf8).write(to: books.appendingPathComponent("\(id).json"))
         }
         runner = ManualEffects()
-    }
-
-    override func tearDown() async throws { try? FileManager.default.removeItem(at: folder) }
-
-    private func makeApp() async throws -> AppModel {
-        let app = AppModel(store: try Firestore(directory: folder), colorMode: .none, effects: runner)
-        runner.completeStartListing()
-        try await app.deliver()
-        XCTAssertTrue(app.tab.isLoaded)
-        return app
     }
 
     private func title(_ id: String) throws -> String? {
@@ -57,7 +46,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     func testASaveReturnsAtOnceKeysAreAnsweredMeanwhileAndItsResultSaysSaved() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(effects: runner, prepare: { _ in runner.completeStartListing() })
         editTitle(app, appending: "!")
         guard case .browse = app.state.mode else { return XCTFail("the form closes as a save closes it: \(app.state.mode)") }
         XCTAssertEqual(runner.pendingPaths, ["books/a"], "the write waits for its runner")
@@ -83,7 +72,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     func testAFailedSaveBringsTheFormBackWithWhatWasTyped() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(effects: runner, prepare: { _ in runner.completeStartListing() })
         editTitle(app, appending: " typed")
         _ = app.apply(.key(.down))
         runner.fail(with: noAnswer("cannot commit: no answer"))
@@ -99,7 +88,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     func testAFailureWhileAnotherFormIsOpenWaitsForThatFormToClose() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(effects: runner, prepare: { _ in runner.completeStartListing() })
         editTitle(app, appending: " first")
         _ = app.apply(.key(.character("a")))
         runner.fail(with: noAnswer("no answer"))
@@ -111,7 +100,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     func testWritesRunInTheOrderAskedAndAnUndoWaitsForThem() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(effects: runner, prepare: { _ in runner.completeStartListing() })
         editTitle(app, appending: "!")
         _ = app.apply(.key(.down))
         _ = app.apply(.key(.character("d")))
@@ -134,7 +123,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     func testAnEditOfADocumentBeingWrittenWaitsForTheWrite() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(effects: runner, prepare: { _ in runner.completeStartListing() })
         editTitle(app, appending: "!")
         _ = app.apply(.key(.character("e")))
         guard case .browse = app.state.mode else { return XCTFail("no form on the document as it was: \(app.state.mode)") }
@@ -142,7 +131,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     func testQuittingWaitsForTheWritesInFlight() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(effects: runner, prepare: { _ in runner.completeStartListing() })
         var outcomes: [Outcome] = []
         app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
@@ -154,7 +143,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     func testAFailedWriteCancelsTheQuitThatWaitedForIt() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(effects: runner, prepare: { _ in runner.completeStartListing() })
         var outcomes: [Outcome] = []
         app.afterEffect = { outcomes.append($0) }
         editTitle(app, appending: "!")
@@ -165,7 +154,7 @@ final class WritesInFlightTests: XCTestCase {
     }
 
     func testASecondQuitWhileWaitingQuitsAndTheUnfinishedSaveIsKeptAsADraft() async throws {
-        let app = try await makeApp()
+        let app = try await makeApp(effects: runner, prepare: { _ in runner.completeStartListing() })
         editTitle(app, appending: " kept")
         XCTAssertEqual(app.apply(.key(.character("q"))), .keepRunning)
         XCTAssertEqual(app.apply(.key(.character("q"))), .quit)

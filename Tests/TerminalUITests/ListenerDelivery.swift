@@ -1,0 +1,1 @@
+../ShelfModelsTests/Support/ListenerDelivery.swift

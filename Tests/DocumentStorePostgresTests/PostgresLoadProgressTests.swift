@@ -36,8 +36,8 @@ final class PostgresLoadProgressTests: PostgresTestCase {
         XCTAssertEqual(reported.count, count, "each document reported once")
         let first = Dictionary(uniqueKeysWithValues: snapshot.documents.map { ($0.documentID, $0) })
         XCTAssertTrue(reported.allSatisfy { first[$0.documentID] === $0 }, "the same snapshots as the first snapshot's")
-        // The changes were observed before the read began, so it is not made again.
-        Thread.sleep(forTimeInterval: 0.5)
+        // The changes were observed before the read began, so no later look reads it again.
+        try store.waitForLooks(at: "books")
         XCTAssertEqual(slices.withLock { $0 }, 3, "the collection is read once")
     }
 
@@ -64,7 +64,7 @@ final class PostgresLoadProgressTests: PostgresTestCase {
         XCTAssertEqual(values["b00000"], -1, "read again: it was announced after its slice was read")
         XCTAssertEqual(values["b19999"], -2)
         XCTAssertEqual(values.count, count)
-        Thread.sleep(forTimeInterval: 0.3)
-        XCTAssertEqual(recorder.snapshots.count, 1, "nothing left over for a second snapshot")
+        try store.waitForLooks(at: "books")
+        XCTAssertEqual(recorder.events.count, 1, "nothing left over for a second snapshot")
     }
 }

@@ -6,9 +6,6 @@ import XCTest
 /// store itself change, with Firestore's change types and indices; nothing when nothing changed;
 /// nothing after `remove()`.
 final class CollectionListenerTests: StoreTestCase {
-    /// Ten polling intervals: long enough for a change to have been seen if one were coming.
-    private let quietPeriod: TimeInterval = 0.5
-
     private func listen(_ query: Query? = nil) -> ListenerRecorder<QuerySnapshot> {
         let recorder = ListenerRecorder<QuerySnapshot>()
         track((query ?? db.collection("books")).addSnapshotListener(recorder.listener))
@@ -18,6 +15,12 @@ final class CollectionListenerTests: StoreTestCase {
     private func seed(_ ids: String...) throws {
         for id in ids { try store.writeFile("books/\(id).json", "{\"title\": \"\(id)\"}") }
     }
+
+    /// Another program adds books/probe: a change each books listener is told of after
+    /// whatever was coming before it (`ListenerRecorder.expectNothing`).
+    private func addProbe() throws { try seed("probe") }
+
+    private func isProbe(_ snapshot: QuerySnapshot) -> Bool { snapshot.changes.map(\.id) == ["probe"] }
 
     func testTheFirstSnapshotHasEveryDocumentAdded() throws {
         try seed("c", "a", "b")
@@ -29,7 +32,10 @@ final class CollectionListenerTests: StoreTestCase {
         XCTAssertFalse(first.isEmpty)
         XCTAssertEqual(first.documents[1].get("title") as? String, "b")
         XCTAssertEqual(first.documentChanges[0].oldIndex, UInt(NSNotFound))
-        recorder.expectNothing(for: quietPeriod, "a quiet period after the first snapshot")
+        try recorder.expectNothing("quiet ticks after the first snapshot", before: {
+            try store.waitForLooks(at: "books")
+            try addProbe()
+        }, isProbe: isProbe)
     }
 
     func testAMissingCollectionGivesAnEmptyFirstSnapshotThenItsDocuments() throws {
@@ -72,7 +78,7 @@ final class CollectionListenerTests: StoreTestCase {
         XCTAssertEqual(changes.filter { $0.id == "a" }, [Change(.removed, "a", 0, nil)])
         XCTAssertEqual(changes.filter { $0.id == "b" }.map(\.type), [.modified])
         XCTAssertEqual(recorder.snapshots.last?.documents[0].get("title") as? String, "replaced a")
-        recorder.expectNothing(for: quietPeriod, "after the rename")
+        try recorder.expectNothing("after the rename", before: addProbe, isProbe: isProbe)
     }
 
     func testSeveralChangesInOneTickComeInFirestoresOrderWithStepByStepIndices() throws {
@@ -107,7 +113,7 @@ final class CollectionListenerTests: StoreTestCase {
         XCTAssertEqual(snapshots[1].ids, ["a", "b", "d", "e"])
         XCTAssertEqual(snapshot.documents[0].get("title") as? String, "a, replaced")
         XCTAssertEqual(snapshot.documentChanges[0].document.get("title") as? String, "c", "a removed document is its last version")
-        recorder.expectNothing(for: 0.3, "no second snapshot for the same changes")
+        try recorder.expectNothing("a second snapshot for the same changes", before: { try slow.writeFile("books/probe.json", "{}") }, isProbe: isProbe)
     }
 
     func testAnInPlaceEditOfTheSameSizeIsModified() throws {
@@ -126,10 +132,12 @@ final class CollectionListenerTests: StoreTestCase {
         XCTAssertEqual(after.size, 16)
         XCTAssertEqual(before.size, 16)
 
-        // Once more, well after the first edit (no longer "recent" to a coarse clock).
-        recorder.expectNothing(for: 1.2, "between the edits")
-        try store.overwriteInPlace("books/a.json", with: #"{"title": "six"}"#)
-        XCTAssertEqual(recorder.snapshot(3)?.documents[0].get("title") as? String, "six")
+        // Once more, well after the first edit (no longer "recent" to a coarse clock): the
+        // next snapshot is the second edit's.
+        try recorder.expectNothing("between the edits", before: {
+            Thread.sleep(forTimeInterval: CollectionFolderChanges.racyWindow + 0.2)
+            try store.overwriteInPlace("books/a.json", with: #"{"title": "six"}"#)
+        }, isProbe: { $0.documents[0].get("title") as? String == "six" })
     }
 
     func testWritesThroughTheStoreArrive() throws {
@@ -149,7 +157,7 @@ final class CollectionListenerTests: StoreTestCase {
         let fifth = try XCTUnwrap(recorder.snapshot(5))
         XCTAssertEqual(fifth.changes.map(\.type), [.added])
         XCTAssertEqual(fifth.changes.first?.id, added.documentID)
-        recorder.expectNothing(for: quietPeriod, "after the writes")
+        try recorder.expectNothing("after the writes", before: addProbe, isProbe: isProbe)
     }
 
     func testTouchingAFileOrRewritingTheSameContentDeliversNothing() throws {
@@ -159,7 +167,7 @@ final class CollectionListenerTests: StoreTestCase {
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: store.path("books/a.json"))
         try store.writeFile("books/b.json", #"{"title": "b"}"#)  // same content, new inode
         try db.document("books/a").write(["title": "a"])     // same content through the store
-        recorder.expectNothing(for: quietPeriod, "touched and rewritten with the same content")
+        try recorder.expectNothing("touched and rewritten with the same content", before: addProbe, isProbe: isProbe)
     }
 
     func testAfterRemoveNoCallbackRunsAndTheWatcherIsGone() throws {
@@ -176,8 +184,9 @@ final class CollectionListenerTests: StoreTestCase {
         try seed("b")
         try store.deleteFile("books/a.json")
         try db.document("books/c").write(["title": "c"])
-        recorder.expectNothing(for: quietPeriod, "after remove()")
-        XCTAssertEqual(recorder.events.count, 1)
+        recorder.expectNothingAfter(1, "after remove()", witness: {
+            XCTAssertEqual(listen().snapshot(1)?.ids, ["b", "c"])
+        }, drain: store.drainCallbacks)
     }
 
     func testRemoveRightAfterAddingStopsEvenTheFirstSnapshot() throws {
@@ -189,9 +198,10 @@ final class CollectionListenerTests: StoreTestCase {
         let registration = db.collection("books").addSnapshotListener(recorder.listener)
         registration.remove()
         gate.signal()
-        store.drainCallbacks()
-        recorder.expectNothing(for: quietPeriod, "a listener removed before its first snapshot")
         XCTAssertEqual(db.activeWatcherCount, 0)
+        recorder.expectNothingAfter(0, "a listener removed before its first snapshot", witness: {
+            XCTAssertEqual(listen().snapshot(1)?.ids, ["a"])
+        }, drain: store.drainCallbacks)
     }
 
     func testTwoListenersOnOneCollectionShareOneWatcher() throws {
@@ -214,8 +224,11 @@ final class CollectionListenerTests: StoreTestCase {
         one.remove()
         XCTAssertEqual(db.activeWatcherCount, 1, "the other listener keeps the watcher")
         try seed("b")
-        XCTAssertEqual(second.snapshot(2)?.changes, [Change(.added, "b", nil, 1)])
-        first.expectNothing(for: quietPeriod, "the removed listener")
+        // One look sends to the listeners in the order they joined: the second's snapshot is
+        // queued after whatever would have gone to the first.
+        first.expectNothingAfter(1, "the removed listener", witness: {
+            XCTAssertEqual(second.snapshot(2)?.changes, [Change(.added, "b", nil, 1)])
+        }, drain: store.drainCallbacks)
         XCTAssertEqual(third.events.count, 1)
         two.remove()
         XCTAssertEqual(db.activeWatcherCount, 0)
@@ -231,7 +244,7 @@ final class CollectionListenerTests: StoreTestCase {
         XCTAssertEqual(colors.snapshot(1)?.ids, ["red"])
         try store.writeFile("colors/blue.json", #"{"name": "blue"}"#)
         XCTAssertEqual(colors.snapshot(2)?.changes, [Change(.added, "blue", nil, 0)])
-        books.expectNothing(for: quietPeriod, "a change in another collection")
+        try books.expectNothing("a change in another collection", before: addProbe, isProbe: isProbe)
     }
 
     func testSubcollectionListener() throws {
@@ -242,7 +255,9 @@ final class CollectionListenerTests: StoreTestCase {
         XCTAssertEqual(recorder.snapshot(2)?.changes, [Change(.added, "r1", nil, 0)])
         // A document added to the parent collection is not in the subcollection.
         try seed("b")
-        recorder.expectNothing(for: quietPeriod, "a change in the parent collection")
+        try recorder.expectNothing("a change in the parent collection", before: {
+            try store.writeFile("books/a/reviews/probe.json", "{}")
+        }, isProbe: isProbe)
     }
 
     func testAnInvalidPathDeliversAnError() throws {
@@ -252,7 +267,9 @@ final class CollectionListenerTests: StoreTestCase {
         XCTAssertEqual(error as? FirestoreErrorCode, DocumentStoreError.invalidPath(
             "books/hitchhiker", reason: "a collection path has an odd number of segments (collection or collection/document/collection), this one has 2"))
         XCTAssertEqual(db.activeWatcherCount, 0)
-        recorder.expectNothing(for: quietPeriod, "after the error")
+        // No watcher is left to send anything: what was sent is queued by now.
+        store.drainCallbacks()
+        XCTAssertEqual(recorder.events.count, 1, "after the error")
     }
 
     // Through a server, a listener's error removes its target for good, as Firestore's does.
@@ -265,11 +282,14 @@ final class CollectionListenerTests: StoreTestCase {
         try FileManager.default.removeItem(atPath: store.path("books"))
         try "not a folder".write(toFile: store.path("books"), atomically: false, encoding: .utf8)
         XCTAssertNotNil(recorder.error(1))
-        recorder.expectNothing(for: quietPeriod, "the same problem again")
-        // A folder again: the listener goes on with what changed (in one snapshot or two,
-        // depending on whether a tick falls between the two steps).
-        try FileManager.default.removeItem(atPath: store.path("books"))
-        try seed("b")
+        // A folder again, after looks that failed alike: the listener goes on with what
+        // changed (in one snapshot or two, depending on whether a tick falls between the two
+        // steps), told nothing before.
+        try recorder.expectNothing("the same problem again", before: {
+            try store.waitForLooks(at: "books")
+            try FileManager.default.removeItem(atPath: store.path("books"))
+            try seed("b")
+        }, isProbe: { _ in true })
         recorder.latest("the folder's new content") { $0.ids == ["b"] }
         XCTAssertEqual(recorder.snapshots.dropFirst().flatMap(\.changes), [Change(.removed, "a", 0, nil), Change(.added, "b", nil, 0)])
     }
@@ -282,7 +302,11 @@ final class CollectionListenerTests: StoreTestCase {
         XCTAssertNotNil(first.error(1))
         let second = listen()
         XCTAssertNotNil(second.error(1), "the same problem, said to the listener that joined")
-        first.expectNothing(for: quietPeriod, "the problem again to the first")
+        try first.expectNothing("the problem again to the first", before: {
+            try store.waitForLooks(at: "books")
+            try FileManager.default.removeItem(atPath: store.path("books"))
+            try addProbe()
+        }, isProbe: { $0.ids == ["probe"] })
     }
     #endif
 }

@@ -12,9 +12,13 @@ final class QuietTickTests: StoreTestCase {
         XCTAssertEqual(try XCTUnwrap(recorder.snapshot(1)).count, 1_500)
         // Files written just before the first read are re-read while their stamps are too
         // recent to trust (the racy window); let that pass before counting.
-        Thread.sleep(forTimeInterval: CollectionFolderChanges.racyWindow + 0.3)
+        let watcher = try XCTUnwrap(db.activeWatcher(.collection(ResourcePath(segments: ["books"]))))
+        let changes = try XCTUnwrap(watcher.source as? CollectionFolderChanges)
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while watcher.queue.sync(execute: { !changes.racy.isEmpty }) && Date() < deadline { usleep(10_000) }
         let before = db.files.filesRead.withLock { $0 }
-        recorder.expectNothing(for: 0.6, "twelve quiet ticks")
+        try store.waitForLooks(at: "books", 12)
+        XCTAssertEqual(recorder.events.count, 1, "twelve quiet ticks deliver nothing")
         XCTAssertEqual(db.files.filesRead.withLock { $0 }, before, "quiet ticks read no file")
 
         try store.overwriteInPlace("books/b700.json", with: "{\"title\": \"x00\"}")

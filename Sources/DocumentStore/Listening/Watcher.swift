@@ -20,6 +20,9 @@ package final class Watcher: @unchecked Sendable {
     private var queryTable: DocumentTable?
     private var timer: DispatchSourceTimer?
     private(set) var hasLooked = false
+    /// How many looks were made, found something or not: a test waits for a number of them
+    /// to show that ticks deliver nothing, rather than for a time.
+    let looks = Locked(0)
     private var lastError: String?
     /// The keys of the documents this store is committing now, with how many commits write
     /// each (see `Watcher+LocalCommits`).
@@ -118,6 +121,7 @@ package final class Watcher: @unchecked Sendable {
     /// to the listeners once per distinct problem (looking goes on so a fix is seen) and
     /// rethrown. What a failing look changed is sent after the next one.
     func look() throws {
+        defer { looks.withLock { $0 += 1 } }
         do {
             try backend.consistently { try source.look(into: documents, for: self) }  // never half a batch (see CommitJournal)
             lastError = nil

@@ -92,19 +92,31 @@ final class ListenerRecorder<Snapshot>: @unchecked Sendable {
         return arrived ? errors[count - 1] : nil
     }
 
-    /// Fails if anything arrives during `seconds` (an inverted expectation: the test waits that
-    /// long, then checks that nothing came).
-    func expectNothing(for seconds: TimeInterval, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    /// Fails unless the next event is the probe's: `probe` makes a change this listener is
+    /// told of, and `isProbe` knows its snapshot. Events come in order, on one queue, so what
+    /// was coming for anything done before the probe would come first, or in the same
+    /// snapshot: once the probe's is here, nothing else is coming. A quiet wait could only
+    /// show that nothing came yet.
+    func expectNothing(_ what: String, before probe: () throws -> Void, isProbe: (Snapshot) -> Bool,
+                       file: StaticString = #filePath, line: UInt = #line) rethrows {
         let before = events.count
-        let expectation = XCTestExpectation(description: what)
-        expectation.isInverted = true
-        lock.withLock { waiters.append(({ $0.count > before }, expectation)) }
-        _ = XCTWaiter().wait(for: [expectation], timeout: seconds)
-        lock.withLock { waiters.removeAll { $0.expectation === expectation } }
+        try probe()
+        guard wait("the probe, after \(what)", file: file, line: line, until: { $0.count > before }) else { return }
+        let next = events[before]
+        if case .snapshot(let snapshot) = next, isProbe(snapshot) { return }
+        XCTFail("\(what): expected nothing before the probe, received \(Self.describe(next))", file: file, line: line)
+    }
+
+    /// Fails if this listener, removed or failed for good, was sent anything since it had
+    /// `count` events: `witness` returns once a listener that joined later was sent what changed
+    /// meanwhile, and `drain` runs the callbacks queued by then, so what was coming has come.
+    func expectNothingAfter(_ count: Int, _ what: String, witness: () throws -> Void, drain: () -> Void,
+                            file: StaticString = #filePath, line: UInt = #line) rethrows {
+        try witness()
+        drain()
         let after = events
-        if after.count != before {
-            XCTFail("\(what): expected nothing, received \(after.count - before) more events: \(after[before...].map(Self.describe))",
-                    file: file, line: line)
+        if after.count != count {
+            XCTFail("\(what): expected nothing, received \(after[count...].map(Self.describe))", file: file, line: line)
         }
     }
 

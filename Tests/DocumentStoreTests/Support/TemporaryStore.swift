@@ -152,13 +152,33 @@ final class TemporaryStore {
     /// before all of them are made: they land in one look, however slowly they are made.
     /// Not on PostgreSQL, where notifications arrive when they will.
     func holdingWatcher<T>(of collection: String, _ body: () throws -> T) throws -> T {
+        try watcher(following: collection).queue.sync(execute: body)
+    }
+
+    /// Returns once the watcher following `path` (a collection or a document; the store's own,
+    /// or through a server the server's) has looked `count` more times and the store's
+    /// callbacks queued by then have run: ticks that deliver nothing are shown by their number,
+    /// not by a time that a loaded machine may not reach.
+    func waitForLooks(at path: String, _ count: Int = 3, file: StaticString = #filePath, line: UInt = #line) throws {
+        let watcher = try watcher(following: path)
+        let target = watcher.looks.withLock { $0 } + count
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while watcher.looks.withLock({ $0 }) < target {
+            guard Date() < deadline else { return XCTFail("\(path) was never looked at \(count) more times", file: file, line: line) }
+            usleep(2_000)
+        }
+        drainCallbacks()
+    }
+
+    private func watcher(following path: String) throws -> Watcher {
         #if SHELF_REMOTE_TESTS
         let store = served!.store
         #else
         let store = db
         #endif
-        let watcher = try XCTUnwrap(store.activeWatcher(.collection(ResourcePath(segments: [collection]))), "no listener follows \(collection)")
-        return try watcher.queue.sync(execute: body)
+        let resource = ResourcePath(segments: path.split(separator: "/").map(String.init))
+        let key: Firestore.WatchKey = resource.segments.count % 2 == 1 ? .collection(resource) : .document(resource)
+        return try XCTUnwrap(store.activeWatcher(key), "no listener follows \(path)")
     }
 
     /// The file's text, or nil when it does not exist.

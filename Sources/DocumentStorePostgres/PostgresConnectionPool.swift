@@ -79,6 +79,10 @@ final class PostgresConnectionPool: @unchecked Sendable {
         }
     }
 
+    /// The connections made or being made, and not yet discarded: a spare counts as soon as
+    /// it is decided on, so a test sees at once whether one is coming.
+    var openedCount: Int { condition.withLock { opened } }
+
     /// Hands a connection back for the next call (closed instead when the pool is).
     func give(_ connection: PostgresConnection) {
         condition.lock()

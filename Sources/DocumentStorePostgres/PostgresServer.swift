@@ -11,7 +11,7 @@ import PostgresNIO
 final class PostgresServer: DocumentServer, @unchecked Sendable {
     let address: PostgresAddress
     let logger: Logger
-    private let pool: PostgresConnectionPool
+    let pool: PostgresConnectionPool
     let orderIndexes: PostgresOrderIndexes
     private let changes: PostgresChanges
     /// When this client last removed versions past the window (seconds; `pruneVersions`).

@@ -61,14 +61,9 @@ final class PostgresQueryWindowTests: PostgresTestCase {
     func testAWindowSaysWhileItsFirstPageWaitsForTheServerToMakeItsOrdersIndex() async throws {
         try insertBooks(500)
         // Another session holds the lock an index build takes, as a build of ten million rows
-        // keeps the first page waiting.
-        let (cluster, database) = (try cluster, database)
-        let holder = Task.detached {
-            try cluster.psql("BEGIN; LOCK TABLE shelf_documents IN SHARE UPDATE EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT", database: database)
-        }
-        try await waitFor("the lock to be held") {
-            (try? sql("SELECT bool_or(granted) FROM pg_locks WHERE relation = 'shelf_documents'::regclass AND mode = 'ShareUpdateExclusiveLock'")) == "t"
-        }
+        // keeps the first page waiting, until the test lets go.
+        let holder = try holdTheTable(mode: "SHARE UPDATE EXCLUSIVE", lock: "ShareUpdateExclusiveLock")
+        defer { holder.terminate() }
         let window = QueryWindow(db.collection("books").order(by: "n", descending: true), pageSize: 50)
         addTeardownBlock { @MainActor in window.stop() }
         XCTAssertFalse(window.isWaitingForItsOrder)
@@ -76,7 +71,7 @@ final class PostgresQueryWindowTests: PostgresTestCase {
         window.start()
         try await waitFor("the window to say that it waits for the order's index") { window.isWaitingForItsOrder }
         XCTAssertNil(window.document(at: 0), "no rows until the index is made")
-        _ = try await holder.value
+        try sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
         try await settle(window)
         XCTAssertFalse(window.isWaitingForItsOrder, "the index made, the rows read")
         XCTAssertEqual(window.document(at: 0)?.get("n") as? Int, 499)

@@ -35,18 +35,19 @@ class PostgresTestCase: StoreTestCase {
             """)
     }
 
-    /// Another session holding the documents' table, so that a read waits on the server until
-    /// this session ends (`terminate()`).
-    func holdTheTable() throws -> Process {
+    /// Another session holding the documents' table (in `mode`, which pg_locks calls `lock`),
+    /// so that a read waits on the server until this session ends (`terminate()`, or
+    /// `pg_terminate_backend` of the session sleeping).
+    func holdTheTable(mode: String = "ACCESS EXCLUSIVE", lock: String = "AccessExclusiveLock") throws -> Process {
         let cluster = try cluster
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: try PostgresCluster.tool("psql"))
         holder.arguments = ["-X", "-q", "-h", cluster.host, "-p", "\(cluster.port)", "-U", cluster.user, "-d", database,
-                            "-c", "BEGIN", "-c", "LOCK TABLE shelf_documents", "-c", "SELECT pg_sleep(60)"]
+                            "-c", "BEGIN", "-c", "LOCK TABLE shelf_documents IN \(mode) MODE", "-c", "SELECT pg_sleep(60)"]
         holder.environment = ["PGPASSWORD": cluster.password]
         holder.standardOutput = FileHandle.nullDevice
         try holder.run()
-        try awaitSQL("SELECT count(*) FROM pg_locks WHERE relation = 'shelf_documents'::regclass AND mode = 'AccessExclusiveLock' AND granted", "1")
+        try awaitSQL("SELECT count(*) FROM pg_locks WHERE relation = 'shelf_documents'::regclass AND mode = '\(lock)' AND granted", "1")
         return holder
     }
 

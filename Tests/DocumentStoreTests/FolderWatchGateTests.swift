@@ -17,7 +17,9 @@ final class FolderWatchGateTests: StoreTestCase {
                 order.withLock { $0.append("opened") }
                 opened.signal()
             }
-            Thread.sleep(forTimeInterval: 0.2)  // time enough for an open that did not wait
+            // Until the open is held at the gate: one that did not wait would be done by then.
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while files.watchGate.opensHeld.withLock({ $0 }) == 0 && order.withLock({ $0.isEmpty }) && Date() < deadline { usleep(1_000) }
             order.withLock { $0.append("watch added") }
         }
         opened.wait()

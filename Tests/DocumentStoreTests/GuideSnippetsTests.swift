@@ -544,12 +544,20 @@ final class GuideSnippetsTests: XCTestCase {
 
         viewModel.unsubscribe()
         let after = viewModel.colorEntries.count
+        let updated = Locked(false)
+        callbacks.sync { viewModel.onUpdate = { updated.withLock { $0 = true } } }
         db.collection("colors").addDocument(data: ["name": "Tea", "color": "#d8bfbf"])
+        // A listener that joins now is sent Tea; a removed listener's callbacks check that it
+        // was removed before they run, so once the queue is drained none can come.
+        let witnessed = expectation(description: "a new listener has Tea")
+        witnessed.assertForOverFulfill = false
+        let witness = db.collection("colors").addSnapshotListener { snapshot, _ in
+            if snapshot?.documents.contains(where: { $0.get("name") as? String == "Tea" }) == true { witnessed.fulfill() }
+        }
+        wait(for: [witnessed], timeout: 30)
+        witness.remove()
         callbacks.sync {}
-        let quiet = expectation(description: "nothing after unsubscribe")
-        quiet.isInverted = true
-        callbacks.sync { viewModel.onUpdate = { quiet.fulfill() } }
-        wait(for: [quiet], timeout: 0.5)
+        XCTAssertFalse(updated.withLock { $0 }, "nothing after unsubscribe")
         XCTAssertEqual(viewModel.colorEntries.count, after)
     }
 

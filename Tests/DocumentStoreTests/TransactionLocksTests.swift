@@ -11,6 +11,15 @@ final class TransactionLocksTests: XCTestCase {
         error.map { ($0 as NSError).localizedDescription }
     }
 
+    /// Returns once `until` holds, polled: a state to reach, not a time to wait.
+    private func wait(_ what: String, until condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while !condition() {
+            guard Date() < deadline else { return XCTFail("never: \(what)", file: file, line: line) }
+            usleep(1_000)
+        }
+    }
+
     /// A suspended waiter is granted when a thread that blocked for the lock lets go, and the
     /// other way round: one table for the server's requests and the Swift API's calls.
     func testABlockingHolderAndASuspendedWaiterShareOneTable() async throws {
@@ -22,7 +31,7 @@ final class TransactionLocksTests: XCTestCase {
             try await locks.lock(document, for: younger)
             granted.withLock { $0 = true }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        wait("the younger waits, or is granted") { locks.waiting == 1 || granted.withLock { $0 } }
         XCTAssertFalse(granted.withLock { $0 }, "the younger waits for the older")
         locks.release(older.id)
         try await waiter.value
@@ -34,9 +43,10 @@ final class TransactionLocksTests: XCTestCase {
             try? locks.lock(document, for: third)
             blocked.signal()
         }
-        XCTAssertEqual(blocked.wait(timeout: .now() + 0.1), .timedOut, "a blocking caller waits too")
+        wait("the third waits") { locks.waiting == 1 }
+        XCTAssertEqual(blocked.wait(timeout: .now()), .timedOut, "a blocking caller waits too")
         locks.release(younger.id)
-        XCTAssertEqual(blocked.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(blocked.wait(timeout: .now() + 30), .success)
         locks.release(third.id)
     }
 
@@ -85,10 +95,11 @@ final class TransactionLocksTests: XCTestCase {
                 granted.withLock { $0.append(owner.age) }
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        wait("both wait") { locks.waiting == 2 }
         locks.release(holder.id)
         try await waiters[0].value
-        try await Task.sleep(for: .milliseconds(100))
+        // Both were woken: the younger is waiting again, or was wrongly granted.
+        wait("the younger waits again, or is granted") { locks.waiting == 1 || granted.withLock { $0.count } == 2 }
         XCTAssertEqual(granted.withLock { $0 }, [2], "the younger still waits, unwounded")
         locks.release(older.id)
         try await waiters[1].value

@@ -19,6 +19,17 @@ final class ServedTransactionsTests: XCTestCase {
         _ = try await served.client.getDocument(request)
     }
 
+    /// Returns once a call waits for the store's transaction locks, or `done` holds: a state
+    /// to reach, not a time to wait.
+    private static func waitUntilOneWaits(_ served: ServedStore, or done: () -> Bool = { false },
+                                          file: StaticString = #filePath, line: UInt = #line) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while served.store.transactionLocks.waiting == 0 && !done() {
+            guard ContinuousClock.now < deadline else { return XCTFail("no call waits for a lock", file: file, line: line) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
     private static func rollback(_ served: ServedStore, _ transaction: Data) async throws {
         var request = Google_Firestore_V1_RollbackRequest()
         request.database = ServedStore.database
@@ -93,7 +104,7 @@ final class ServedTransactionsTests: XCTestCase {
             let firstFinds = try await Self.query(served, "bookings", where: "slot", is: "s1", in: first)
             XCTAssertEqual(firstFinds, [])
             let secondQuery = Task { try await Self.query(served, "bookings", where: "slot", is: "s1", in: second) }
-            try await Task.sleep(for: .milliseconds(50))  // not needed for the outcome, only to let the second wait
+            try await Self.waitUntilOneWaits(served)  // not needed for the outcome, only for the case of a second that waits
             try await served.commit([served.set("bookings/b1", ["slot": .string("s1")])], transaction: first)
             let secondFinds = try await secondQuery.value
             XCTAssertEqual(secondFinds, ["b1"], "\(served.backend): the second sees the first's booking")
@@ -110,7 +121,7 @@ final class ServedTransactionsTests: XCTestCase {
             try await Self.read(served, "c/a", in: older)
             try await Self.read(served, "c/b", in: younger)
             let youngerReadsA = Task { try await Self.read(served, "c/a", in: younger) }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Self.waitUntilOneWaits(served)
             try await Self.read(served, "c/b", in: older)
             let wounded = await status { try await youngerReadsA.value }
             XCTAssertEqual(wounded?.0, .aborted)
@@ -132,7 +143,7 @@ final class ServedTransactionsTests: XCTestCase {
                 try await served.store.document("counters/c").setData(["n": 100])
                 written.withLock { $0 = true }
             }
-            try await Task.sleep(for: .milliseconds(200))
+            try await Self.waitUntilOneWaits(served) { written.withLock { $0 } }
             XCTAssertFalse(written.withLock { $0 }, "\(served.backend): the write waits")
             try await served.commit([served.set("counters/c", ["n": .integer(2)])], transaction: transaction)
             try await write.value

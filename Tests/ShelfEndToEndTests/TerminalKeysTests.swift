@@ -27,19 +27,19 @@ final class TerminalKeysTests: TmuxTestCase {
         tmux.send(keys: "End")
         tmux.waitForScreen("End selects the last book", file: file, line: line) { self.title(in: $0) != first }
         let last = detailTitle(tmux)
-        assertStillBrowsingBooks(tmux, after: "End", file: file, line: line)
+        assertStillBrowsingBooks(tmux, after: "End", probe: ("k", "j"), file: file, line: line)
         tmux.send(keys: "Home")
         tmux.waitForScreen("Home selects the first book", file: file, line: line) { self.title(in: $0) == first }
-        assertStillBrowsingBooks(tmux, after: "Home", file: file, line: line)
+        assertStillBrowsingBooks(tmux, after: "Home", probe: ("j", "k"), file: file, line: line)
 
         // Every other family's Home and End.
         for (home, end) in zip(Self.homeSequences, Self.endSequences) {
             tmux.send(hex: end)
             tmux.waitForScreen("End (\(end)) selects the last book", file: file, line: line) { self.title(in: $0) == last }
-            assertStillBrowsingBooks(tmux, after: end, file: file, line: line)
+            assertStillBrowsingBooks(tmux, after: end, probe: ("k", "j"), file: file, line: line)
             tmux.send(hex: home)
             tmux.waitForScreen("Home (\(home)) selects the first book", file: file, line: line) { self.title(in: $0) == first }
-            assertStillBrowsingBooks(tmux, after: home, file: file, line: line)
+            assertStillBrowsingBooks(tmux, after: home, probe: ("j", "k"), file: file, line: line)
         }
 
         // Moves: arrows in both cursor-key modes, PgDn/PgUp.
@@ -171,9 +171,15 @@ final class TerminalKeysTests: TmuxTestCase {
         XCTAssertFalse(screen.contains("┌ Offices "), "\(key) must not switch tabs:\n\(TmuxSession.framed(screen))", file: file, line: line)
     }
 
-    private func assertStillBrowsingBooks(_ tmux: TmuxSession, after key: String, file: StaticString, line: UInt) {
-        // Give stray pieces of a split sequence time to act, then look.
-        Thread.sleep(forTimeInterval: 0.15)
+    /// `probe`: a move away from the selected row and one back. Keys are read in order, so
+    /// once the list has moved back, stray pieces of a split sequence have acted, if any.
+    private func assertStillBrowsingBooks(_ tmux: TmuxSession, after key: String, probe: (away: String, back: String),
+                                          file: StaticString, line: UInt) {
+        let selected = detailTitle(tmux)
+        tmux.send(keys: probe.away)
+        tmux.waitForScreen("the probe \(probe.away) after \(key) moves", file: file, line: line) { self.title(in: $0) != selected }
+        tmux.send(keys: probe.back)
+        tmux.waitForScreen("the probe \(probe.back) after \(key) moves back", file: file, line: line) { self.title(in: $0) == selected }
         let screen = tmux.screen()
         XCTAssertTrue(screen.contains("┌ Books "), "\(key) must not switch tabs:\n\(TmuxSession.framed(screen))", file: file, line: line)
         XCTAssertFalse(screen.contains("does nothing here"), "\(key) must not arrive as characters:\n\(TmuxSession.framed(screen))", file: file, line: line)

@@ -151,7 +151,7 @@ final class LiveCollectionTests: DemoDataTestCase {
         try removeFile("colors/\(ids[1]).json")
         live.subscribe()
         try await waitUntil("the new subscription's rows arrive") { live.row(id: "Between") != nil }
-        try await drainMainQueue()
+        await db.collection("colors").deliverToListeners()
         XCTAssertEqual(live.rows.map(\.id), try documentIDs(in: "colors"))
     }
 

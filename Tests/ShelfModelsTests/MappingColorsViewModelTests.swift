@@ -83,7 +83,7 @@ final class MappingColorsViewModelTests: DemoDataTestCase {
 
         try writeFile("colors/AddedAfterTwoSubscribes.json", ##"{"name": "Added", "color": "#010203"}"##)
         try await waitUntil("the new colour is listed") { model.live.row(id: "AddedAfterTwoSubscribes") != nil }
-        try await drainMainQueue()
+        await db.collection("colors").deliverToListeners()
         XCTAssertEqual(model.live.rows.count, count + 1, "each change is applied once")
         XCTAssertEqual(model.live.rows.map(\.id), try documentIDs(in: "colors"))
 
@@ -105,7 +105,7 @@ final class MappingColorsViewModelTests: DemoDataTestCase {
         try writeFile("colors/WhileAway.json", ##"{"name": "While away", "color": "#0a0b0c"}"##)
         model.subscribe()
         try await waitUntil("the colour written while unsubscribed is listed") { model.live.row(id: "WhileAway") != nil }
-        try await drainMainQueue()
+        await db.collection("colors").deliverToListeners()
         XCTAssertEqual(model.live.rows.map(\.id), try documentIDs(in: "colors"), "no row is doubled by the new subscription")
     }
 
@@ -129,7 +129,7 @@ final class MappingColorsViewModelTests: DemoDataTestCase {
         try writeFile(relative, text)
         let id = String(relative.split(separator: "/").last!.dropLast(".json".count))
         try await waitUntil("the probe sees \(id)") { probe.row(id: id) != nil }
-        try await drainMainQueue()
+        await db.collection("colors").deliverToListeners()
         XCTAssertNil(live.row(id: id), "an unsubscribed collection got \(id)", file: file, line: line)
         XCTAssertEqual(live.rows.map(\.id), before, file: file, line: line)
     }

@@ -136,9 +136,16 @@ final class QueryWindowTests: DemoDataTestCase {
 
     func testAStoppedWindowFollowsNothing() async throws {
         let window = try await open()
+        let probe = QueryWindow(window.query, pageSize: page)
+        addTeardownBlock { @MainActor in probe.stop() }
+        probe.show(0..<10)
+        probe.start()
+        try await settle(probe, "the probe window")
         window.stop()
         try await db.document("numbers/d0003").updateData(["n": 3.5])
-        try await Task.sleep(for: .milliseconds(300))
+        // One look tells the listeners in the order they joined, the stopped window's first:
+        // once the probe, which joined later, has the change, the stopped window would have too.
+        try await waitUntil("the probe window has the change") { probe.document(at: 3)?.get("n") as? Double == 3.5 }
         XCTAssertEqual(window.document(at: 3)?.get("n") as? Int, 3)
     }
 

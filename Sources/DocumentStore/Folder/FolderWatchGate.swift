@@ -13,6 +13,8 @@ final class FolderWatchGate: Sendable {
     private nonisolated(unsafe) var adding = 0
     /// How many watches were added through the gate, so tests can check listeners use it.
     let watchesAdded = Locked(0)
+    /// How many opens found a watch being added and waited, so tests can wait for one.
+    let opensHeld = Locked(0)
 
     /// Runs `body`, which adds a watch, with folder opens held back.
     func addingWatch<T>(_ body: () -> T) -> T {
@@ -32,6 +34,7 @@ final class FolderWatchGate: Sendable {
     /// Returns once no watch is being added.
     func waitToOpen() {
         condition.lock()
+        if adding > 0 { opensHeld.withLock { $0 += 1 } }
         while adding > 0 { condition.wait() }
         condition.unlock()
     }

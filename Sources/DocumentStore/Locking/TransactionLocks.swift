@@ -127,6 +127,9 @@ package final class TransactionLocks: Sendable {
         try await onIOQueue { [self] in try lockInStorage(keys, for: owner, committing: committing, inStorage: true, until: deadline) }
     }
 
+    /// How many calls wait for a lock now, so tests wait for a waiter rather than for a time.
+    package var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// Lets go of every lock `owner` holds, here and in the storage, and forgets it.
     package func release(_ owner: Data) {
         let woken = state.withLock { table in

@@ -151,9 +151,3 @@ func waitUntil(_ what: @autoclosure () -> String, timeout: Duration = .seconds(1
         try await Task.sleep(for: .milliseconds(20))
     }
 }
-
-/// Lets the main queue run whatever is already queued on it, a few times over.
-@MainActor
-func drainMainQueue() async throws {
-    for _ in 0..<5 { try await Task.sleep(for: .milliseconds(20)) }
-}

@@ -168,10 +168,11 @@ final class PostgresStoreTests: PostgresTestCase {
         XCTAssertEqual(missing?.code, FirestoreErrorCode.notFound.rawValue)
         XCTAssertTrue(missing?.description.contains("/no_such_database") == true, missing?.description ?? "no error")
         XCTAssertTrue(missing?.description.contains("does not exist") == true, missing?.description ?? "no error")
-        let closed = URL(string: "postgresql://shelf:secret@127.0.0.1:1/shelf")!
+        let port = try PostgresCluster.freePort()  // no server listens there
+        let closed = URL(string: "postgresql://shelf:secret@127.0.0.1:\(port)/shelf")!
         let unreachable = thrownError { _ = try Firestore(url: closed) } as? FirestoreErrorCode
         XCTAssertEqual(unreachable?.code, FirestoreErrorCode.unavailable.rawValue)
-        XCTAssertEqual(unreachable?.description, "cannot open the store at postgresql://shelf@127.0.0.1:1/shelf: Connection refused")
+        XCTAssertEqual(unreachable?.description, "cannot open the store at postgresql://shelf@127.0.0.1:\(port)/shelf: Connection refused")
         XCTAssertEqual(unreachable?.errorUserInfo[NSLocalizedFailureReasonErrorKey] as? String, "Connection refused",
                        "the reason alone, for an app to say beside the server")
     }

@@ -78,7 +78,7 @@ final class FirebaseErrorHandlingTests: StoreTestCase {
             received.withLock { $0 = error }
             finished.fulfill()
         }
-        wait(for: [finished], timeout: 5)
+        wait(for: [finished], timeout: 30)
         let error = try XCTUnwrap(received.withLock { $0 })
         XCTAssertTrue(type(of: error) is NSError.Type, "\(type(of: error))")
         XCTAssertEqual((error as NSError).domain, FirestoreErrorDomain)

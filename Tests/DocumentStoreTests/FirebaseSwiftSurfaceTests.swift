@@ -35,7 +35,7 @@ final class FirebaseSwiftSurfaceTests: StoreTestCase {
             result.value = outcome
             delivered.fulfill()
         }
-        await fulfillment(of: [delivered], timeout: 5)
+        await fulfillment(of: [delivered], timeout: 30)
         XCTAssertEqual(try result.value?.get(), Book(title: "Dune", pages: 412))
 
         let missing = await thrownError { _ = try await self.db.document("books/none").getDocument(as: Book.self, source: .default) }
@@ -81,7 +81,7 @@ final class FirebaseSwiftSurfaceTests: StoreTestCase {
             outcome.value = value
             committed.fulfill()
         })
-        await fulfillment(of: [committed], timeout: 5)
+        await fulfillment(of: [committed], timeout: 30)
         XCTAssertEqual(outcome.value as? String, "done")
         // Firebase's async forms are discardable, as its BasicCompileTests call them.
         try await db.runTransaction { _, _ in 0 }

@@ -164,7 +164,7 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A port that was free a moment ago on 127.0.0.1.
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClusterFailure("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }

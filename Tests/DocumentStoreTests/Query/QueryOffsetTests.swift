@@ -54,7 +54,7 @@ final class QueryOffsetTests: StoreTestCase {
     func testAnOffsetSkipsOnceWhenTheResultsComeFromAListenersMemory() async throws {
         let listened = expectation(description: "the collection is listened to")
         let registration = numbers.addSnapshotListener { snapshot, _ in if snapshot != nil { listened.fulfill() } }
-        await fulfillment(of: [listened], timeout: 5)
+        await fulfillment(of: [listened], timeout: 30)
         defer { registration.remove() }
         let page = try await values(numbers.order(by: "n").offset(10).limit(to: 3))
         XCTAssertEqual(page, [10, 11, 12])
@@ -86,7 +86,7 @@ final class QueryOffsetTests: StoreTestCase {
             XCTAssertTrue("\(error.map { "\($0)" } ?? "")".contains("cannot be listened to"))
             refused.fulfill()
         }
-        await fulfillment(of: [refused], timeout: 5)
+        await fulfillment(of: [refused], timeout: 30)
         registration.remove()
     }
 }

@@ -66,7 +66,7 @@ final class QueryWordsTests: StoreTestCase {
             XCTAssertTrue("\(error.map { "\($0)" } ?? "")".contains("no text search"))
             refused.fulfill()
         }
-        await fulfillment(of: [refused], timeout: 5)
+        await fulfillment(of: [refused], timeout: 30)
         registration.remove()
         #else
         let seen = AsyncStream<[String]>.makeStream()

@@ -42,7 +42,7 @@ final class FirebaseDocsSnippetsTests: XCTestCase {
             reported.fulfill()
         }
         db.document("cities/nowhere").updateData(["capital": true])
-        wait(for: [reported], timeout: 5)
+        wait(for: [reported], timeout: 30)
     }
 
     func testTheDocsDataTypesExample() async throws {
@@ -96,7 +96,7 @@ final class FirebaseDocsSnippetsTests: XCTestCase {
             XCTAssertNil(err)
             deleted.fulfill()
         }
-        await fulfillment(of: [deleted], timeout: 5)
+        await fulfillment(of: [deleted], timeout: 30)
         let value2 = try await fields("users/frank")["age"]
         XCTAssertNil(value2)
     }
@@ -131,7 +131,7 @@ final class FirebaseDocsSnippetsTests: XCTestCase {
             XCTAssertNil(err)
             committed.fulfill()
         }
-        await fulfillment(of: [committed], timeout: 5)
+        await fulfillment(of: [committed], timeout: 30)
         let value3 = try await nycRef.getDocument().exists
         XCTAssertTrue(value3)
         let value4 = try await fields("cities/SF")["population"] as? Int

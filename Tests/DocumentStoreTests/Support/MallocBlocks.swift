@@ -13,3 +13,11 @@ func mallocUsableSize(_ block: UnsafeMutableRawPointer) -> Int {
 func mallocUsableSize(of object: AnyObject) -> Int {
     mallocUsableSize(Unmanaged.passUnretained(object).toOpaque())
 }
+
+/// glibc's `malloc_trim(0)`: merges free blocks, so the larger ones earlier tests freed are not
+/// handed to the next small requests (a request is served by a larger block that cannot be split).
+func mallocTrim() {
+    typealias Trim = @convention(c) (Int) -> Int32
+    let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim")!
+    _ = unsafeBitCast(symbol, to: Trim.self)(0)
+}

@@ -16,9 +16,11 @@ extension Watcher {
     }
 
     /// The commit of `writes` stored `written`: the listeners get those this watcher follows
-    /// pending, then committed; then the source is looked at.
+    /// pending, then committed (for a document the commit left as it was, a change of its
+    /// metadata only, as Firebase's SDK shows a write of the same data); then the source is
+    /// looked at, for the documents that changed.
     func committed(_ written: [WrittenDocument], of writes: [DocumentWrite]) {
-        source.wrote(written.map(\.path))
+        source.wrote(written.filter(\.changed).map(\.path))
         queue.async {
             self.showCommit(written, of: writes)
             self.finishCommitting(writes.map(\.path))

@@ -34,8 +34,8 @@ extension QueryDefinition {
 
     /// The fields the query's inequalities are on, in the order first filtered: of the filters
     /// it runs, so a range over null or NaN, or `!= null` as a field filter, which match
-    /// nothing, is none (the emulator counts them so).
-    private var inequalityFields: [FieldPath] {
+    /// nothing, is none (the emulator counts them so). They order the results too (`orders`).
+    var inequalityFields: [FieldPath] {
         var fields: [FieldPath] = []
         for filter in filters.flatMap(\.fieldFilters) where filter.op.isInequality && !fields.contains(filter.field) {
             fields.append(filter.field)

@@ -39,10 +39,7 @@ package struct QueryDefinition: Sendable {
         var orders = explicitOrders
         let direction = explicitOrders.last?.descending ?? false
         let ordered = Set(explicitOrders.map(\.field))
-        var inequalities = Set<FieldPath>()
-        for filter in filters.flatMap(\.fieldFilters) where filter.op.isInequality && !ordered.contains(filter.field) && !filter.field.isDocumentID {
-            inequalities.insert(filter.field)
-        }
+        let inequalities = inequalityFields.filter { !ordered.contains($0) && !$0.isDocumentID }
         for field in inequalities.sorted(by: FieldPath.precedes) { orders.append(OrderBy(field: field, descending: direction)) }
         if !ordered.contains(FieldPath.documentID()) { orders.append(OrderBy(field: .documentID(), descending: direction)) }
         return orders

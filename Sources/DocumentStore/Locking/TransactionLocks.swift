@@ -112,15 +112,12 @@ package final class TransactionLocks: Sendable {
                       waitingAtMost wait: Duration = defaultWait) async throws {
         let deadline = ContinuousClock.now.advanced(by: wait)
         for (key, mode) in Self.ordered(keys) {
-            while true {
-                var step = Step.granted
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    step = take(key, mode, for: owner, until: deadline) { continuation.resume() }
-                    guard case .waiting(let waiter) = step else { return continuation.resume() }
-                    DispatchQueue.global().asyncAfter(deadline: .now() + Self.seconds(until: deadline)) { [self] in wake(waiter) }
+            lookAgain: while true {
+                switch await take(key, mode, for: owner, until: deadline) {
+                case .granted?: break lookAgain
+                case .failed(let error)?: throw error
+                case .waiting?, nil: continue
                 }
-                if case .failed(let error) = step { throw error }
-                if case .granted = step { break }
             }
         }
         guard inStorage, storage() != nil else { return try lockInStorage(keys, for: owner, committing: committing, inStorage: false, until: deadline) }
@@ -142,7 +139,7 @@ package final class TransactionLocks: Sendable {
 
     // MARK: Steps
 
-    private enum Step {
+    private enum Step: Sendable {
         case granted
         case waiting(UInt64)
         case failed(FirestoreErrorCode)
@@ -181,6 +178,17 @@ package final class TransactionLocks: Sendable {
         for wake in woken { wake() }
         if !released.isEmpty, let storage = storage() { released.forEach(storage.release) }
         return step
+    }
+
+    /// One look at `key`, suspended while it waits: the step, or `nil` once woken (look again).
+    /// The step is the continuation's result, not a variable the closure sets: Swift 6.3's
+    /// optimizer crashed ("While splitting coroutine") on the latter in a release build.
+    private func take(_ key: Key, _ mode: Mode, for owner: LockOwner, until deadline: ContinuousClock.Instant) async -> Step? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Step?, Never>) in
+            let step = take(key, mode, for: owner, until: deadline) { continuation.resume(returning: nil) }
+            guard case .waiting(let waiter) = step else { return continuation.resume(returning: step) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.seconds(until: deadline)) { [self] in wake(waiter) }
+        }
     }
 
     /// Ends one wait (its time is up): its `onRelease` runs unless a release ran it already.

@@ -121,7 +121,7 @@ let package = Package(
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
-        .testTarget(name: "TerminalUITests", dependencies: ["DocumentStore", "ShelfModels", "TerminalUI"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["DocumentStore", "DocumentStorePostgres", "ShelfModels", "TerminalUI"]),
         // Drives the built `shelf` binary: its commands, and the UI in tmux.
         .testTarget(name: "ShelfEndToEndTests"),
     ]

@@ -1,3 +1,9 @@
+// DocumentStore: Firebase Firestore's Swift API on Linux, over a store's backend: a folder of
+// JSON files (Folder/), or, through the modules that bring them, PostgreSQL and a Firestore
+// server. It owns Firestore's semantics once for every backend: paths and values, queries and
+// their evaluation, commits (`CommitPlan`), transactions and their locks, listeners (`Watcher`),
+// aggregations, bundles, reads at a past time. Backends meet it at `StorageBackend`.
+
 import Foundation
 
 /// A document database with the Firebase Firestore SDK's API, on a folder of JSON files or
@@ -20,7 +26,7 @@ public final class Firestore: @unchecked Sendable {
     /// without its password.
     public var placeName: String { backend.description }
     /// Ours: which ids the store holds (a folder's are fewer than Firestore's).
-    package var idRules: IDRules { backend.idRules }
+    package var idRules: IDRules { (backend as? IDRestrictingStorage)?.idRules ?? .firestore }
 
     /// Ours: the file of the document (`books/dune.json`), or the folder of the collection, at
     /// `path` in a store whose documents are files (an editor can open them); nil on a server,
@@ -30,13 +36,16 @@ public final class Firestore: @unchecked Sendable {
                 ?? (try? ResourcePath.parse(path, expectDocument: false, rules: idRules)) else {
             return nil
         }
-        return backend.fileURL(for: parsed)
+        return fileStorage?.fileURL(for: parsed)
     }
     /// Where the store was opened: `directory`, or the server's URL with its password, from
     /// which its app finds the named databases beside it.
     var location: URL { place.opened.location }
     /// Where the documents live (see `StorageBackend`).
     var backend: StorageBackend { place.opened.backend }
+    /// The backend's capabilities, where it has them (`StorageCapabilities.swift`).
+    var fileStorage: FileStorage? { backend as? FileStorage }
+    var queryingStorage: QueryingStorage? { backend as? QueryingStorage }
     private let state: Locked<State>
     /// The locks of this store's transactions and commits, whoever makes them (the Swift API,
     /// `shelf serve`): one table, so they wait for each other.
@@ -96,7 +105,7 @@ public final class Firestore: @unchecked Sendable {
 
     init(place: StorePlace, settings: FirestoreSettings, app: FirebaseApp, databaseID: String) {
         self.place = place
-        transactionLocks = TransactionLocks { place.opened.backend.storageLocks }
+        transactionLocks = TransactionLocks { (place.opened.backend as? LockingStorage)?.storageLocks }
         self.databaseID = databaseID
         state = Locked(State(settings: settings.copy() as! FirestoreSettings, app: app))
     }
@@ -164,7 +173,7 @@ public final class Firestore: @unchecked Sendable {
     /// locks: a bulk writer (`shelf generate`, `export`) would take one per document, and a
     /// transaction that read one of them still fails its commit's check and runs again.
     func commit(_ prepared: PreparedCommit) throws {
-        _ = try committing(prepared.writes) { try backend.commit(prepared, store: self) }
+        _ = try committing(prepared.writes) { try prepared.commit(self) }
     }
 
     /// Both commits: refused once the store is terminated. The watchers of the documents are
@@ -204,14 +213,14 @@ public final class Firestore: @unchecked Sendable {
     /// For `shelf check`: the temporary files killed writers had left beside documents (older
     /// than a minute) that opening this store removed, by path in the folder. None on a server.
     package var strayTemporaryFilesRemoved: [String] {
-        backend.strayTemporaryFilesRemoved(sweepingNow: false)
+        fileStorage?.strayTemporaryFilesRemoved(sweepingNow: false) ?? []
     }
 
     /// For `shelf check` and `shelf list`: sweeps the whole folder for those temporary files
     /// now, also one Shelf never wrote to (which opening leaves alone), and returns every one
     /// this store has removed, by path in the folder. None on a server.
     package func sweepStrayTemporaryFiles() -> [String] {
-        backend.strayTemporaryFilesRemoved(sweepingNow: true)
+        fileStorage?.strayTemporaryFilesRemoved(sweepingNow: true) ?? []
     }
 
     // MARK: The default store
@@ -308,12 +317,12 @@ public final class Firestore: @unchecked Sendable {
         case collection(ResourcePath)
         case document(ResourcePath)
         case collectionGroup(String)
-        /// One query, for a backend that follows it on its own (`StorageBackend.watches(_:)`: a
+        /// One query, for a backend that follows it on its own (`QueryingStorage.watches(_:)`: a
         /// Firestore server's listen target, a window of a database server's collection).
         case query(QueryDefinition)
 
         /// What a backend that follows whole collections watches for this key.
-        var broadened: WatchKey {
+        package var broadened: WatchKey {
             guard case .query(let definition) = self else { return self }
             switch definition.source {
             case .collection(let path): return .collection(path)

@@ -1,3 +1,8 @@
+// DocumentStorePostgres: stores on PostgreSQL (`postgresql://` URLs). Server/ is Firestore over
+// any database server that reads and writes documents as JSON text (`DocumentServer`): query
+// pages, counts and sums pushed down, commits in one transaction, changes by notification;
+// the rest of the module is PostgreSQL's SQL for it, through PostgresNIO.
+
 import DocumentStore
 import Foundation
 import PostgresNIO
@@ -8,7 +13,7 @@ import PostgresNIO
 /// Calls come from any thread and block until the server answers, each on a connection of the
 /// store's pool (`PostgresConnectionPool`: `?pool=N` in the URL, 4 by default). Listeners share
 /// one connection of their own (`PostgresChanges`).
-final class PostgresServer: DocumentServer, @unchecked Sendable {
+final class PostgresServer: DocumentServer, SubcollectionIndex, LockingStorage, @unchecked Sendable {
     let address: PostgresAddress
     let logger: Logger
     let pool: PostgresConnectionPool
@@ -18,7 +23,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     let versionsPrunedAt = Locked<Int64>(0)
     /// Transactions' locks for every process on the database (`TransactionLocks` takes them).
     private let advisoryLocks: PostgresAdvisoryLocks
-    var storageLocks: StorageLocks? { advisoryLocks }
+    var storageLocks: StorageLocks { advisoryLocks }
     /// How many times a commit is tried when the server reports a serialization failure or a
     /// deadlock before `.aborted` is returned (a transaction's caller then runs its block again).
     static let commitAttempts = 5
@@ -273,7 +278,7 @@ final class PostgresServer: DocumentServer, @unchecked Sendable {
     /// collection's documents ("books/dune/reviews") past every parent of that document
     /// ("books/dune0"), one index lookup a document that has any; none for the others, where
     /// asking each document would make a query for every one (a million for a million books).
-    func idsWithCollections(in collection: ResourcePath) throws -> [String]? {
+    func idsWithCollections(in collection: ResourcePath) throws -> [String] {
         let prefix = collection.description + "/"
         var binds = PostgresBindings()
         binds.append(prefix)

@@ -11,7 +11,7 @@ extension Firestore {
     /// told `.unavailable` while the server is away and carry on once it is back. A program that
     /// links this module needs not call it: the first such URL, or `useEmulator`, finds it.
     public static func enableFirestoreServers() {
-        ServerSchemes.register(["firestore"], backend: { url in try RemoteBackend(RemoteAddress(url)) })
+        ServerSchemes.register(["firestore"]) { url in try RemoteBackend(RemoteAddress(url)) }
         // A firestore:// URL names its project: the store is that project's, and another
         // project is the same server's project of that id.
         ServerSchemes.register(neighboursOf: ["firestore"], ServerSchemes.Neighbours(

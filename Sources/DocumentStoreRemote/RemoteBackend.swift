@@ -1,3 +1,7 @@
+// DocumentStoreRemote: stores on a Firestore server (`firestore://` URLs, `useEmulator`):
+// `shelf serve` or Google's emulator, reached with grpc-swift, so the Swift API runs against
+// them as Firebase's SDK runs against the emulator.
+
 import DocumentStore
 import FirestoreProtocol
 import FirestoreWire
@@ -9,7 +13,7 @@ import GRPCCore
 /// by the server (`RunQuery`, `RunAggregationQuery`), lists with `ListDocuments` and
 /// `ListCollectionIds`, writes committed as `RemoteCommit` says, listeners fed by one `Listen`
 /// stream (`RemoteListen`).
-final class RemoteBackend: ChangePushingBackend {
+final class RemoteBackend: ChangePushingBackend, QueryingStorage {
     let connection: RemoteConnection
     let listen: RemoteListen
     var address: RemoteAddress { connection.address }
@@ -25,8 +29,9 @@ final class RemoteBackend: ChangePushingBackend {
 
     // MARK: Documents
 
-    func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
-        try read([path], store: store, transaction: nil).documents[path] ?? .missing
+    func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument] {
+        let found = try read(paths, store: store, transaction: nil).documents
+        return paths.map { found[$0] ?? .missing }
     }
 
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
@@ -200,8 +205,6 @@ final class RemoteBackend: ChangePushingBackend {
                 receive: @escaping @Sendable (Result<PushedChanges, Error>) -> Void) -> @Sendable () -> Void {
         listen.follow(key, store: store, receive: receive)
     }
-
-    func consistently<T>(_ body: () throws -> T) throws -> T { try body() }
 
     func close() {
         listen.close()

@@ -1,3 +1,7 @@
+// FirestoreServer: `shelf serve`, Firestore's own protocol (google.firestore.v1) on a store, so
+// every client library uses Shelf as it uses Google's emulator. Each request becomes calls of
+// the store's Swift API; the server keeps no storage of its own.
+
 import DocumentStore
 import FirestoreProtocol
 import FirestoreWire

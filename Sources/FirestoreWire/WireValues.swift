@@ -1,3 +1,6 @@
+// FirestoreWire: Firestore's vocabulary on the wire, shared by the server and the client:
+// values, resource names and field paths in requests, and statuses to errors both ways.
+
 import DocumentStore
 import FirestoreProtocol
 import Foundation

@@ -1,3 +1,7 @@
+// shelf: the program. Its commands parse arguments and print (open, serve, generate, export,
+// list, check); the interface's event loop and ncurses live in Terminal/, the only code that
+// knows the terminal library.
+
 import ArgumentParser
 
 @main

@@ -1,4 +1,5 @@
 @testable import DocumentStore
+@testable import DocumentStorePostgres
 import Foundation
 import XCTest
 

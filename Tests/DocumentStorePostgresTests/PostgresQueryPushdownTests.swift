@@ -1,4 +1,5 @@
 @testable import DocumentStore
+@testable import DocumentStorePostgres
 import Foundation
 import XCTest
 
@@ -16,7 +17,7 @@ final class PostgresQueryPushdownTests: PushdownTestCase {
         let expected = try ids(local)
         XCTAssertEqual(try ids(server), expected, "\(server.definition)", file: file, line: line)
         guard ServerPage(server.definition) != nil else { return false }
-        XCTAssertEqual(try db.backend.count(of: server), expected.count, "counted by the server: \(server.definition)", file: file, line: line)
+        XCTAssertEqual(try db.queryingStorage?.count(of: server), expected.count, "counted by the server: \(server.definition)", file: file, line: line)
         return true
     }
 
@@ -91,7 +92,7 @@ final class PostgresQueryPushdownTests: PushdownTestCase {
             XCTAssertTrue(try assertSameAnswers { $0.collection("tricky").containing(words: words).order(by: "n").limit(to: 3) })
             let query = db.collection("tricky").containing(words: words)
             XCTAssertTrue(ServerPrefilter.isExact(query.definition), "\(words) matched by the server alone")
-            XCTAssertEqual(try db.backend.count(of: query), try ids(folder.collection("tricky").containing(words: words)).count, "\(words) counted by the server")
+            XCTAssertEqual(try db.queryingStorage?.count(of: query), try ids(folder.collection("tricky").containing(words: words)).count, "\(words) counted by the server")
         }
         XCTAssertFalse(ServerPrefilter.isExact(db.collection("tricky").containing(words: ["a\nb"]).definition), "a control character is left to the evaluator")
         XCTAssertEqual(try sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'shelf_documents_words'"), "1", "a trigram index finds words")
@@ -139,7 +140,7 @@ final class PostgresQueryPushdownTests: PushdownTestCase {
         for make in queries {
             let server = make(db).count, local = make(folder).count
             XCTAssertEqual(try server.readSnapshot().count, try local.readSnapshot().count, "\(make(db).definition)")
-            if try db.backend.count(of: make(db)) != nil { counted += 1 }
+            if try db.queryingStorage?.count(of: make(db)) != nil { counted += 1 }
         }
         XCTAssertEqual(counted, 10, "counted by the server: every filter here is exact, and an order only needs its field")
     }

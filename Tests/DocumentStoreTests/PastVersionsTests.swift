@@ -43,7 +43,7 @@ final class PastVersionsTests: StoreTestCase {
         try await a.setData(["n": 1])
         let then = try updateTime("books/a")
         func versions() throws -> [PastVersion] {
-            try XCTUnwrap(try db.backend.versions(in: .documents([a.resourcePath]), replacedAfter: then, store: db))
+            try XCTUnwrap(try (db.backend as? VersionedStorage)?.versions(in: .documents([a.resourcePath]), replacedAfter: then, store: db))
         }
         try db.batch().setData(["n": 1], forDocument: a).setData(["n": 1], forDocument: db.document("books/b")).commitNow()
         try await a.updateData(["n": 1])

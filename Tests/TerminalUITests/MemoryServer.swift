@@ -1,4 +1,5 @@
 @testable import DocumentStore
+@testable import DocumentStorePostgres
 import Foundation
 
 /// A database server in memory that can be taken down, for the app's offline state: opened as

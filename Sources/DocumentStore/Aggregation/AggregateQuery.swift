@@ -47,10 +47,10 @@ public final class AggregateQuery: @unchecked Sendable {
         // The backend computes from the definition alone: the query's own refusals come first.
         try query.checkRunnable()
         do {
-            if operations == [.count], let counted = try query.firestore.backend.count(of: query) {
+            if operations == [.count], let counted = try query.firestore.queryingStorage?.count(of: query) {
                 return AggregateQuerySnapshot(query: self, results: [.count: .integer(Int64(counted))])
             }
-            if operations != [.count], let results = try query.firestore.backend.aggregate(operations, of: query) {
+            if operations != [.count], let results = try query.firestore.queryingStorage?.aggregate(operations, of: query) {
                 return AggregateQuerySnapshot(query: self, results: results)
             }
         } catch {

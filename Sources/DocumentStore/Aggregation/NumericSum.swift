@@ -3,7 +3,7 @@
 /// (Kahan) summation as Google's emulator adds them (0.1 + 0.2 + 0.3 is 0.6, a sum of -0.0
 /// alone is 0.0), an infinity surviving where the compensation turns NaN. Values that are not
 /// numbers are skipped.
-struct NumericSum {
+package struct NumericSum {
     /// How many numbers were added.
     private(set) var numbers = 0
     private var integers = 0
@@ -19,7 +19,7 @@ struct NumericSum {
 
     /// A sum whose parts were added elsewhere (`ServerSums`): `integers` integers adding up
     /// to `wraps * 2^64 + low`, and `doubles` doubles adding up to `doubleTotal`.
-    init(integers: Int, low: Int64, wraps: Int, doubles: Int, doubleTotal: Double) {
+    package init(integers: Int, low: Int64, wraps: Int, doubles: Int, doubleTotal: Double) {
         (self.integers, self.low, self.wraps) = (integers, low, wraps)
         numbers = integers + doubles
         given = doubleTotal
@@ -47,13 +47,13 @@ struct NumericSum {
 
     /// Firestore's sum: an integer while every number was an integer and the total fits in 64
     /// bits; otherwise a double, rounded (precision is lost past 2^53); 0 over no numbers.
-    var total: FirestoreValue {
+    package var total: FirestoreValue {
         if integers == numbers && wraps == 0 { return .integer(low) }
         return .double(doubleTotal)
     }
 
     /// The average as Firestore gives it: always a double, null over no numbers.
-    var average: FirestoreValue {
+    package var average: FirestoreValue {
         numbers == 0 ? .null : .double(doubleTotal / Double(numbers))
     }
 

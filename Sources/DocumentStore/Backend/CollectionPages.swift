@@ -14,7 +14,7 @@ extension CollectionReference {
     /// them best: a folder lists its files once, a server answers a query a page.
     package func pages(size: Int) throws -> any CollectionPages {
         precondition(size > 0, "a page holds at least one document")
-        do { return try firestore.backend.pages(of: self, size: size) } catch { throw publicError(error) }
+        do { return try firestore.fileStorage?.pages(of: self, size: size) ?? QueryPages(of: self, size: size) } catch { throw publicError(error) }
     }
 }
 

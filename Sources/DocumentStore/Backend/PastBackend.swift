@@ -5,11 +5,12 @@ import Foundation
 /// (gets, queries, aggregations, listings), so `shelf serve` answers a `read_time` with the
 /// same code as a read now. Queries read their whole collection (or group) and evaluate in
 /// memory; a past read holds only the versions of what it reads.
-final class PastBackend: StorageBackend {
+final class PastBackend: IDRestrictingStorage {
     /// The store as it is now, and its backend.
     private let now: Firestore
     private let backend: StorageBackend
     let time: Timestamp
+    private var versioned: VersionedStorage? { backend as? VersionedStorage }
 
     init(_ now: Firestore, at time: Timestamp) {
         self.now = now
@@ -19,12 +20,12 @@ final class PastBackend: StorageBackend {
 
     var description: String { backend.description }
     var isReadOnly: Bool { true }
-    var idRules: IDRules { backend.idRules }
+    var idRules: IDRules { (backend as? IDRestrictingStorage)?.idRules ?? .firestore }
 
     /// The versions of `scope` replaced after `time`, by path; read after what is current, so
     /// that a commit in between is seen in one or the other.
     private func versions(_ scope: VersionScope) throws -> [ResourcePath: [PastVersion]] {
-        guard let versions = try backend.versions(in: scope, replacedAfter: time, store: now) else {
+        guard let versions = try versioned?.versions(in: scope, replacedAfter: time, store: now) else {
             throw DocumentStoreError.invalidCall("the store at \(description) keeps no past versions of its documents, so it cannot be read at \(time)")
         }
         return Dictionary(grouping: versions, by: \.path)
@@ -39,8 +40,8 @@ final class PastBackend: StorageBackend {
         }
     }
 
-    func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
-        try states([path])[0].document
+    func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument] {
+        try states(paths).map(\.document)
     }
 
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
@@ -73,7 +74,7 @@ final class PastBackend: StorageBackend {
     /// The ids of the collection's documents at `time`, with those that have collections now.
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
         var ids = Set(try documents(of: .collection(collection), store: now).map(\.key))
-        for path in try backend.idsWithCollections(in: collection) ?? [] { ids.insert(ExactID(path)) }
+        for path in try (backend as? SubcollectionIndex)?.idsWithCollections(in: collection) ?? [] { ids.insert(ExactID(path)) }
         return ids
     }
 
@@ -81,7 +82,7 @@ final class PastBackend: StorageBackend {
     func collectionIDs(under parent: ResourcePath) throws -> [String] {
         let depth = parent.segments.count
         var candidates = Set(try backend.collectionIDs(under: parent))
-        let below = try backend.versions(in: .below(parent), replacedAfter: time, store: now) ?? []
+        let below = try versioned?.versions(in: .below(parent), replacedAfter: time, store: now) ?? []
         for version in below { candidates.insert(version.path.segments[depth]) }
         return try candidates.filter { try holdsDocument(parent.appending($0)) }.sorted()
     }
@@ -90,9 +91,9 @@ final class PastBackend: StorageBackend {
     /// the documents that have collections now or had since.
     private func holdsDocument(_ collection: ResourcePath) throws -> Bool {
         if try !documents(of: .collection(collection), store: now).isEmpty { return true }
-        var parents = Set(try backend.idsWithCollections(in: collection) ?? backend.documentIDs(in: collection).map(\.text))
+        var parents = Set(try (backend as? SubcollectionIndex)?.idsWithCollections(in: collection) ?? backend.documentIDs(in: collection).map(\.text))
         let depth = collection.segments.count
-        for version in try backend.versions(in: .below(collection), replacedAfter: time, store: now) ?? [] where version.path.segments.count > depth + 1 {
+        for version in try versioned?.versions(in: .below(collection), replacedAfter: time, store: now) ?? [] where version.path.segments.count > depth + 1 {
             parents.insert(version.path.segments[depth])
         }
         for id in parents where try !collectionIDs(under: collection.appending(id)).isEmpty { return true }
@@ -104,7 +105,6 @@ final class PastBackend: StorageBackend {
     }
 
     func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource { NoChanges() }
-    func consistently<T>(_ body: () throws -> T) throws -> T { try backend.consistently(body) }
     /// The backend is the store's, which closes it.
     func close() {}
 }
@@ -120,6 +120,6 @@ extension Firestore {
     /// Starts keeping past versions where the backend keeps them only when asked (a folder:
     /// `.shelf/versions`); `shelf serve` asks, so it can answer reads at a past time.
     package func keepPastVersions() throws {
-        do { try backend.keepVersions() } catch { throw publicError(error) }
+        do { try (backend as? VersionedStorage)?.keepVersions() } catch { throw publicError(error) }
     }
 }

@@ -7,17 +7,11 @@ import Foundation
 /// module by its class's name at run time (as Firebase finds its SDKs' components), so Firebase
 /// code runs with only its import changed.
 package enum ServerSchemes {
-    package typealias Opener = @Sendable (URL) throws -> DocumentServer
-    /// Opens a backend that is no `DocumentServer` (a client of a Firestore server).
-    package typealias BackendOpener = @Sendable (URL) throws -> StorageBackend
+    package typealias Opener = @Sendable (URL) throws -> StorageBackend
 
-    private static let openers = Locked<[String: BackendOpener]>([:])
+    private static let openers = Locked<[String: Opener]>([:])
 
     package static func register(_ schemes: [String], _ opener: @escaping Opener) {
-        register(schemes, backend: { try opener($0) })
-    }
-
-    package static func register(_ schemes: [String], backend opener: @escaping BackendOpener) {
         openers.withLock { openers in
             for scheme in schemes { openers[scheme.lowercased()] = opener }
         }

@@ -15,16 +15,22 @@ final class UnopenableBackend: StorageBackend {
 
     var isReadOnly: Bool { true }
 
-    func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument { throw reason }
+    func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument] { throw reason }
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] { throw reason }
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] { throw reason }
     func results(of query: Query) throws -> [QueryDocumentSnapshot] { throw reason }
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> { throw reason }
     func collectionIDs(under parent: ResourcePath) throws -> [String] { throw reason }
-    /// Nothing: every look fails first (`consistently` throws), which tells the listeners why.
-    func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource { NoChanges() }
-    func consistently<T>(_ body: () throws -> T) throws -> T { throw reason }
+    /// Every look fails, which tells the listeners why.
+    func changeSource(for key: Firestore.WatchKey, store: Firestore) -> ChangeSource { FailingChanges(reason: reason) }
     func close() {}
+}
+
+/// A source that only fails: the storage cannot be read.
+final class FailingChanges: ChangeSource {
+    let reason: Error
+    init(reason: Error) { self.reason = reason }
+    func look(into documents: WatchedDocuments, for watcher: Watcher) throws { throw reason }
 }
 
 /// A source of no changes: the storage's listeners are never told of any.

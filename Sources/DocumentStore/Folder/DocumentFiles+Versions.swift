@@ -90,9 +90,9 @@ extension DocumentFiles {
                 guard case .string(let pathText)? = version["path"], case .string(let text)? = version["text"],
                       case .string(let created)? = version["created"], let created = Timestamp(rfc3339: created),
                       case .string(let updated)? = version["updated"], let updated = Timestamp(rfc3339: updated) else { continue }
-                let path = DocumentText.path(pathText)
+                let path = ResourcePath(stored: pathText)
                 guard scope.contains(path) else { continue }
-                found.append(PastVersion(path: path, document: Self.parseDocument(ArraySlice(text.utf8), store: store, scratch: &scratch),
+                found.append(PastVersion(path: path, document: StoredDocument.parse(ArraySlice(text.utf8), store: store, scratch: &scratch),
                                          times: DocumentTimes(created: created, updated: updated), replaced: replaced))
             }
         }

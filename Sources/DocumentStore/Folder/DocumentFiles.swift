@@ -225,7 +225,7 @@ final class DocumentFiles: Sendable {
             return (.unreadable("the file is over \(WriteLimits.maxFileBytes) bytes; a document's file is at most that"), stamp)
         }
         scratch.bytesRead = count
-        let document = Self.parseDocument(scratch.buffer[0..<count], store: store, scratch: &scratch.parsing)
+        let document = StoredDocument.parse(scratch.buffer[0..<count], store: store, scratch: &scratch.parsing)
         // Only a file over 1 MiB can hold a document over 1 MiB by Firestore's count but for
         // numbers written short; those are read as they are.
         if count > WriteLimits.maxDocumentBytes, case .fields(let fields) = document, let problem = WriteLimits.sizeProblem(of: fields) {
@@ -265,7 +265,7 @@ final class DocumentFiles: Sendable {
                     if let entry = pass.entry(for: id, &state.snapshot), Self.isUnchanged(fileName, in: dirFD, since: entry.stamp) {
                         let bytes = pass.bytes(of: entry, state.snapshot)
                         pass.took(id, entry.stamp, bytes, fromSnapshot: true, &state.snapshot)
-                        return (Self.parseDocument(bytes, store: store, scratch: &state.scratch.parsing), entry.stamp)
+                        return (StoredDocument.parse(bytes, store: store, scratch: &state.scratch.parsing), entry.stamp)
                     }
                     filesOpened += 1
                     let (stored, stamp) = readDocument(in: dirFD, fileName: fileName, store: store, scratch: &state.scratch)
@@ -303,24 +303,6 @@ final class DocumentFiles: Sendable {
         buffer += id.text.utf8
         buffer += fileExtension.utf8
         buffer.append(0)
-    }
-
-    static func parseDocument(_ bytes: ArraySlice<UInt8>, store: Firestore, scratch: inout DocumentParser.Scratch) -> StoredDocument {
-        if let fields = bytes.withUnsafeBufferPointer({ DocumentParser.fields($0, store: store, scratch: &scratch) }) { return .fields(fields) }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes)
-        } catch {
-            return .unreadable("not valid JSON: \(error)")
-        }
-        guard case .object(let object) = value else {
-            return .unreadable("the file holds \(value.described), not a JSON object of fields")
-        }
-        do {
-            return .fields(try DocumentJSON.fields(object, store: store))
-        } catch {
-            return .unreadable("\(error)")
-        }
     }
 
     func document(at path: ResourcePath, store: Firestore) throws(DocumentStoreError) -> StoredDocument {

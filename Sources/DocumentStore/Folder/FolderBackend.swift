@@ -2,7 +2,7 @@ import Foundation
 
 /// The embedded backend: a folder of JSON files (`DocumentFiles`), whose changes are found by
 /// inotify and polling (`CollectionFolderChanges` and friends).
-final class FolderBackend: StorageBackend {
+final class FolderBackend: FileStorage, VersionedStorage, SubcollectionIndex, PreparingStorage {
     let files: DocumentFiles
 
     init(root: URL) throws(DocumentStoreError) {
@@ -13,8 +13,8 @@ final class FolderBackend: StorageBackend {
     var isReadOnly: Bool { files.isReadOnly }
     var idRules: IDRules { .folder }
 
-    func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
-        try files.reading { try files.document(at: path, store: store) }
+    func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument] {
+        try files.reading { try paths.map { try files.document(at: $0, store: store) } }
     }
 
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
@@ -30,13 +30,12 @@ final class FolderBackend: StorageBackend {
         return []
     }
 
-    func prepare(_ writes: [DocumentWrite], store: Firestore) -> (any Sendable)? {
+    func prepare(_ writes: [DocumentWrite], store: Firestore) -> DocumentFiles.PreparedFiles? {
         DocumentFiles.prepare(writes, store: store)
     }
 
-    func commit(_ prepared: PreparedCommit, store: Firestore) throws -> [WrittenDocument] {
-        guard let files = prepared.made as? DocumentFiles.PreparedFiles else { return try commit(prepared.writes, expecting: [:], store: store) }
-        return try self.files.commit(files)
+    func commit(_ prepared: DocumentFiles.PreparedFiles, store: Firestore) throws -> [WrittenDocument] {
+        try files.commit(prepared)
     }
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {
@@ -71,7 +70,7 @@ final class FolderBackend: StorageBackend {
         }
     }
 
-    func fileURL(for path: ResourcePath) -> URL? {
+    func fileURL(for path: ResourcePath) -> URL {
         var url = URL(fileURLWithPath: files.rootPath, isDirectory: true)
         for segment in path.segments.dropLast() { url.appendPathComponent(segment, isDirectory: true) }
         guard let last = path.segments.last else { return url }
@@ -80,7 +79,7 @@ final class FolderBackend: StorageBackend {
     }
 
     /// A document has collections exactly when it has a folder: one listing finds them all.
-    func idsWithCollections(in collection: ResourcePath) throws -> [String]? {
+    func idsWithCollections(in collection: ResourcePath) throws -> [String] {
         try files.subfolderIDs(collection.segments)
     }
 
@@ -103,7 +102,7 @@ final class FolderBackend: StorageBackend {
         try files.startKeepingVersions()
     }
 
-    func consistently<T>(_ body: () throws -> T) throws -> T {
+    func reading<T>(_ body: () throws -> T) throws -> T {
         try files.reading(body)
     }
 

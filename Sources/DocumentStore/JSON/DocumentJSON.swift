@@ -22,7 +22,7 @@ import Foundation
 /// decodes to `GeoPoint`), an integer too large for 64 bits is a double, `{"$unknown": …}` is a
 /// map. A known tag holding the wrong thing (`{"$ref": 5}`) makes the document unreadable, with
 /// a message naming the field and what the tag holds.
-enum DocumentJSON {
+package enum DocumentJSON {
     static let tags: Set<String> = ["$double", "$timestamp", "$bytes", "$ref", "$geopoint", "$map"]
 
     struct Failure: Error, CustomStringConvertible {
@@ -125,7 +125,7 @@ enum DocumentJSON {
         fields.dictionary(json)
     }
 
-    static func json(_ value: FirestoreValue) -> JSONValue {
+    package static func json(_ value: FirestoreValue) -> JSONValue {
         switch value {
         case .null: return .null
         case .boolean(let b): return .bool(b)

@@ -9,12 +9,12 @@
 /// (`{"$timestamp": …}`) is read by `DocumentJSON`. A map's names are matched, as bytes of the
 /// file, against the shapes met before (`FieldShapes`), so the documents of a folder share one
 /// and a document of a known shape makes no string for its names.
-struct DocumentParser {
+package struct DocumentParser {
     private struct GiveUp: Error {}
 
     /// What the parser keeps from one file to the next: the shapes of the maps read so far,
     /// which the next maps share, and its working room.
-    struct Scratch {
+    package struct Scratch {
         var shapes = FieldShapes()
         fileprivate var arrays = SharedArrays()
         /// The fields of the objects being read (their names as spans of the file), and the
@@ -22,7 +22,7 @@ struct DocumentParser {
         fileprivate var fields: [(name: Range<Int>, value: FirestoreValue)] = []
         fileprivate var items: [FirestoreValue] = []
 
-        init() {}
+        package init() {}
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>

@@ -3,7 +3,7 @@
 /// Numbers keep their literal text, so nothing is lost between disk and the decoder:
 /// `18446744073709551615` stays exact, and whether it fits an `Int8` is decided by the type
 /// that reads it, with an error that can name the number.
-enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(String)

@@ -1,7 +1,7 @@
 /// Writes `JSONValue`s in the one format Shelf puts on disk: two-space indentation,
 /// `"key": value`, keys sorted by their UTF-8 bytes (Firestore's order of field names), a final
 /// newline. Stable output keeps diffs and hand edits clean.
-enum JSONWriter {
+package enum JSONWriter {
     /// How the text is laid out: over lines with indentation (files), on one line with a space
     /// after each ',' and ':' (one value shown to a person), or with no spaces at all.
     enum Layout {
@@ -17,7 +17,7 @@ enum JSONWriter {
     }
 
     /// Compact form, for handing a value to a decoder or comparing contents.
-    static func compactBytes(_ value: JSONValue) -> [UInt8] {
+    package static func compactBytes(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         write(value, indent: 0, layout: .compact, into: &out)
         return out

@@ -50,7 +50,7 @@ package final class WatchedDocuments {
     /// Takes `stored` as the document at `key` now (`.missing`: removed); `snapshot` makes its
     /// snapshot, asked only when it differs from the one held. Returns the snapshot held now.
     @discardableResult
-    func take(_ key: ExactID, _ stored: StoredDocument, snapshot: () -> QueryDocumentSnapshot) -> QueryDocumentSnapshot? {
+    package func take(_ key: ExactID, _ stored: StoredDocument, snapshot: () -> QueryDocumentSnapshot) -> QueryDocumentSnapshot? {
         guard stored != .missing else {
             remove(key)
             return nil
@@ -92,12 +92,12 @@ package final class WatchedDocuments {
     }
 
     /// Removes every document whose key is not in `kept` (after a read of everything).
-    func removeAll(except kept: Set<ExactID>) {
+    package func removeAll(except kept: Set<ExactID>) {
         for key in byKey.keys.filter({ !kept.contains($0) }) { remove(key) }
     }
 
     /// Takes `stored` as a document listener's document now.
-    func take(document stored: StoredDocument, at reference: @autoclosure () -> DocumentReference) {
+    package func take(document stored: StoredDocument, at reference: @autoclosure () -> DocumentReference) {
         if let isBeingCommitted {
             let made = reference(), key = ExactID(made.documentID)
             guard !isBeingCommitted(key) else { return heldBack[key] = .single(DocumentSnapshot(reference: made, stored: stored)) }
@@ -183,7 +183,7 @@ package final class WatchedDocuments {
 extension Firestore.WatchKey {
     /// How a watcher of this key tells its documents apart: by id in a collection (or a query
     /// of one), by whole path in a group.
-    func tableKey(of path: ResourcePath) -> ExactID {
+    package func tableKey(of path: ResourcePath) -> ExactID {
         if case .collection = broadened { return ExactID(path.last) }
         return ExactID(path.description)
     }

@@ -7,7 +7,7 @@ import Foundation
 /// Shared: several listeners on the same key cost one watcher.
 package final class Watcher: @unchecked Sendable {
     let key: Firestore.WatchKey
-    weak var firestore: Firestore?
+    package weak var firestore: Firestore?
     let backend: StorageBackend
     /// Touched only on `queue`, but for `start` and `stop`.
     let source: ChangeSource
@@ -166,16 +166,16 @@ package final class Watcher: @unchecked Sendable {
     // MARK: For change sources
 
     /// A first read of this many documents reports its progress (`LoadProgress`).
-    static let worthReporting = 2_000
+    package static let worthReporting = 2_000
 
     /// True while a listener waits for its first snapshot.
-    var isAwaitingFirstSnapshot: Bool {
+    package var isAwaitingFirstSnapshot: Bool {
         (firestore?.subscribers(of: self) ?? []).contains { !$0.hasDelivered }
     }
 
     /// Tells the listeners still waiting for their first snapshot how far the reading is, with
     /// the documents just read.
-    func reportProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot]) {
+    package func reportProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot]) {
         for subscription in firestore?.subscribers(of: self) ?? [] where !subscription.hasDelivered {
             subscription.deliver(progress: read, of: total, read: documents)
         }

@@ -119,8 +119,8 @@ extension ExactID: ExpressibleByStringLiteral {
 }
 
 /// Strings as their UTF-8 bytes: equality, order and hashing that never normalize.
-enum UTF8Bytes {
-    static func equal(_ a: String, _ b: String) -> Bool {
+package enum UTF8Bytes {
+    package static func equal(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         guard a.utf8.count == b.utf8.count else { return false }
         return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }

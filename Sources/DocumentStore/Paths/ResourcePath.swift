@@ -9,6 +9,11 @@ package struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
         self.segments = segments
     }
 
+    /// A path as this program stored it (a version's record, a server's row): already valid.
+    package init(stored text: String) {
+        segments = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+
     package static func == (a: ResourcePath, b: ResourcePath) -> Bool {
         a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { UTF8Bytes.equal($0, $1) }
     }

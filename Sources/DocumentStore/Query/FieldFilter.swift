@@ -51,6 +51,6 @@ package struct FieldFilter: Sendable {
 }
 
 extension FirestoreValue {
-    var isNull: Bool { if case .null = self { return true } else { return false } }
-    var isNaN: Bool { if case .double(let d) = self { return d.isNaN } else { return false } }
+    package var isNull: Bool { if case .null = self { return true } else { return false } }
+    package var isNaN: Bool { if case .double(let d) = self { return d.isNaN } else { return false } }
 }

@@ -45,10 +45,10 @@ package struct QueryDefinition: Sendable {
         return orders
     }
 
-    var isCollectionGroup: Bool { if case .group = source { return true } else { return false } }
+    package var isCollectionGroup: Bool { if case .group = source { return true } else { return false } }
 
     /// The path a document-id string is relative to: the collection, or the root for a group.
-    var basePath: ResourcePath {
+    package var basePath: ResourcePath {
         if case .collection(let path) = source { return path }
         return ResourcePath(segments: [])
     }

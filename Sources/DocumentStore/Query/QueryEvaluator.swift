@@ -1,6 +1,6 @@
 /// Evaluates a `QueryDefinition` over documents: which match, in which order, and the page a
 /// limit keeps. Pure: no files, no state; one-off reads and listeners share it.
-struct QueryEvaluator: Sendable {
+package struct QueryEvaluator: Sendable {
     let definition: QueryDefinition
     /// `definition.orders`, computed once.
     let orders: [OrderBy]
@@ -14,7 +14,7 @@ struct QueryEvaluator: Sendable {
     /// No filter, no cursor, no ordered field a document could lack: every document matches.
     let matchesEverything: Bool
 
-    init(_ definition: QueryDefinition) {
+    package init(_ definition: QueryDefinition) {
         self.definition = definition
         orders = definition.orders
         filters = definition.filters
@@ -67,7 +67,7 @@ struct QueryEvaluator: Sendable {
 
     /// The results: matching documents in order, cut to the limit. With a small limit only the
     /// best `limit` are kept while scanning, so a page of 100,000 documents sorts 10, not all.
-    func results(from documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
+    package func results(from documents: some Sequence<QueryDocumentSnapshot>) -> [QueryDocumentSnapshot] {
         if isOrderedByIDOnly { return Array(window(of: sortedByID(matching(documents)))) }
         guard let limit = pageLimit else {
             return Array(window(of: matching(documents).sorted(by: areInIncreasingOrder)))

@@ -23,7 +23,7 @@ extension CollectionReference {
     public func listDocumentsWithCollections() throws -> [DocumentReference] {
         if let invalid { throw publicError(invalid) }
         let ids: [String]?
-        do { ids = try firestore.backend.idsWithCollections(in: collectionPath) } catch { throw publicError(error) }
+        do { ids = try (firestore.backend as? SubcollectionIndex)?.idsWithCollections(in: collectionPath) } catch { throw publicError(error) }
         guard let ids else { return try listDocuments().filter { try !$0.listCollections().isEmpty } }
         return ids.map { document($0) }
     }
@@ -33,7 +33,7 @@ extension CollectionReference {
     public func otherFileCount() throws -> Int {
         if let invalid { throw publicError(invalid) }
         do {
-            return try firestore.backend.otherFileCount(in: collectionPath)
+            return try firestore.fileStorage?.otherFileCount(in: collectionPath) ?? 0
         } catch {
             throw publicError(error)
         }

@@ -10,9 +10,9 @@ public class Query: @unchecked Sendable, Hashable {
     /// The first argument refused while building this query (references made from it, as
     /// `collection.document(id)`, carry it on).
     let invalid: Error?
-    let evaluator: QueryEvaluator
+    package let evaluator: QueryEvaluator
 
-    init(firestore: Firestore, definition: QueryDefinition, invalid: Error?) {
+    package init(firestore: Firestore, definition: QueryDefinition, invalid: Error?) {
         self.firestore = firestore
         self.definition = definition
         self.invalid = invalid
@@ -139,13 +139,13 @@ public class Query: @unchecked Sendable, Hashable {
     /// list's first sort by a column need not wait for it. A query that cannot run prepares nothing.
     package func prepareOrder() {
         guard (try? checkRunnable()) != nil else { return }
-        firestore.backend.prepareOrder(of: self)
+        firestore.queryingStorage?.prepareOrder(of: self)
     }
 
     /// Ours: whether a read of this query (in its order, whatever its cursors and limit) is
     /// waiting for the store to make what serves the order, so a list can say why its rows are
     /// slow to come: a database server makes an order's index once, at its first page.
-    package var isWaitingForItsOrder: Bool { firestore.backend.isWaitingForOrder(of: self) }
+    package var isWaitingForItsOrder: Bool { firestore.queryingStorage?.isWaitingForOrder(of: self) ?? false }
 
     // MARK: Cursors
 
@@ -197,7 +197,7 @@ public class Query: @unchecked Sendable, Hashable {
     /// Why this query was refused while it was built, or is by its store, nil when it was not.
     package var refusal: String? {
         invalid.map { "\(publicError($0))" } ?? definition.backendRefusal().map { "\($0)" }
-            ?? firestore.backend.refusal(of: definition).map { "\($0)" }
+            ?? firestore.queryingStorage?.refusal(of: definition).map { "\($0)" }
     }
 
     // MARK: Reading
@@ -206,7 +206,7 @@ public class Query: @unchecked Sendable, Hashable {
     package func checkRunnable() throws {
         if let invalid { throw publicError(invalid) }
         if let refused = definition.backendRefusal() { throw refused }
-        if let refused = firestore.backend.refusal(of: definition) { throw refused }
+        if let refused = firestore.queryingStorage?.refusal(of: definition) { throw refused }
         try definition.checkReadable()
     }
 
@@ -259,7 +259,7 @@ public class Query: @unchecked Sendable, Hashable {
             subscription.deliver(error: error)
             return subscription
         }
-        firestore.subscribe(subscription, to: firestore.backend.watches(definition) ? .query(definition) : Firestore.WatchKey.query(definition).broadened)
+        firestore.subscribe(subscription, to: firestore.queryingStorage?.watches(definition) == true ? .query(definition) : Firestore.WatchKey.query(definition).broadened)
         return subscription
     }
 }

@@ -65,7 +65,7 @@ package struct Fields: @unchecked Sendable {  // its `PackedValues` is never cha
     /// The fields as a dictionary, for code that edits them or hands them to a caller.
     package var dictionary: [String: FirestoreValue] { dictionary { $0 } }
 
-    func dictionary<T>(_ transform: (FirestoreValue) throws -> T) rethrows -> [String: T] {
+    package func dictionary<T>(_ transform: (FirestoreValue) throws -> T) rethrows -> [String: T] {
         var result: [String: T] = [:]
         result.reserveCapacity(count)
         for (name, value) in self { result[name] = try transform(value) }

@@ -83,7 +83,7 @@ package enum FirestoreValue: Sendable {
 
     /// A double as written on disk and in messages: the shortest text that reads back exactly,
     /// always with a "." or an exponent so that it reads back as a double, not an integer.
-    static func text(of double: Double) -> String {
+    package static func text(of double: Double) -> String {
         let text = "\(double)"
         return text.contains(where: { $0 == "." || $0 == "e" || $0 == "n" || $0 == "i" }) ? text : text + ".0"
     }

@@ -94,7 +94,7 @@ package enum WriteLimits {
     }
 
     /// Checks a document's size as Firestore counts it, not as a backend encodes it.
-    static func checkSize(of fields: Fields, at path: ResourcePath) throws(DocumentStoreError) {
+    package static func checkSize(of fields: Fields, at path: ResourcePath) throws(DocumentStoreError) {
         let bytes = StorageSize.document(path, fields)
         guard bytes <= maxDocumentBytes else { throw .documentTooLarge(path: path.description, bytes: bytes) }
     }

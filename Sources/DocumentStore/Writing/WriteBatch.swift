@@ -118,8 +118,8 @@ public final class WriteBatch: @unchecked Sendable {
     package func prepare() {
         guard let writes = state.withLock({ $0.problem == nil && !$0.isCommitted ? $0.writes : nil }),
               !writes.isEmpty, writes.count <= Self.maxWrites,
-              let made = firestore.backend.prepare(writes, store: firestore) else { return }
-        state.withLock { $0.prepared = PreparedCommit(writes: writes, made: made) }
+              let prepared = (firestore.backend as? any PreparingStorage)?.preparedCommit(writes, store: firestore) else { return }
+        state.withLock { $0.prepared = prepared }
     }
 
     /// Ours: commits and throws the error, for callers that must not fail silently.

@@ -1,3 +1,7 @@
+// ShelfModels: the models and view models of the guide "Mapping Firestore Data in Swift" (its
+// books, colours, articles and the rest, Codable as the guide writes them), the live collections
+// and windows the app lists them through, and the checks of a store's data (`shelf check`).
+
 import DocumentStore
 import Foundation
 import Observation

@@ -1,6 +1,6 @@
 @testable import DocumentStore
 #if SHELF_POSTGRES_TESTS
-import DocumentStorePostgres
+@testable import DocumentStorePostgres
 #endif
 #if SHELF_REMOTE_TESTS
 import DocumentStoreRemote

@@ -242,7 +242,7 @@ final class DiskFormatTests: StoreTestCase {
         var scratch = DocumentParser.Scratch()
         for file in files {
             let bytes = try Array(Data(contentsOf: demo.appendingPathComponent(file)))
-            let stored = DocumentFiles.parseDocument(bytes[...], store: db, scratch: &scratch)
+            let stored = StoredDocument.parse(bytes[...], store: db, scratch: &scratch)
             XCTAssertNotNil(stored.fields, "\(file): \(stored)")
         }
     }

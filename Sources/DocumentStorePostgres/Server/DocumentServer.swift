@@ -1,3 +1,4 @@
+import DocumentStore
 import Foundation
 
 /// A database server that holds a store's documents (DocumentStorePostgres), a backend by what
@@ -6,7 +7,7 @@ import Foundation
 /// `StorageBackend` (transforms and preconditions through `CommitPlan`, query semantics,
 /// snapshots, listening through `ServerChangeFeed`) comes with it (`DocumentServer+Storage`).
 /// `description` names the server in messages: its URL without the password.
-package protocol DocumentServer: StorageBackend {
+package protocol DocumentServer: QueryingStorage, VersionedStorage {
     /// The documents found among `paths` (the missing ones are left out).
     func read(_ paths: [String]) throws -> [ServerDocument]
     /// The create and update times of the documents found among `paths`, by path.

@@ -1,3 +1,4 @@
+import DocumentStore
 /// A document's fields as JSON text for a database server: the on-disk encoding
 /// (`DocumentJSON`), made safe for PostgreSQL's `jsonb`, which keeps numbers as exact decimals
 /// but drops their exponent and the sign of zero. A double written with a positive exponent
@@ -5,11 +6,6 @@
 /// as a double and never as the integer `10000000000000000`; -0.0 is written
 /// `{"$double": -1e-400}`, a decimal that `jsonb` keeps and that reads back as -0.0.
 enum DocumentText {
-    /// A path as the server gives it: ours, so already valid.
-    static func path(_ text: String) -> ResourcePath {
-        ResourcePath(segments: text.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
-    }
-
     static func text(_ fields: Fields) -> String {
         String(decoding: JSONWriter.compactBytes(.object(fields.dictionary(json))), as: UTF8.self)
     }
@@ -22,7 +18,7 @@ enum DocumentText {
     /// One of many documents, which share the shapes of their maps through `scratch`.
     static func document(_ text: String?, store: Firestore, scratch: inout DocumentParser.Scratch) -> StoredDocument {
         guard let text else { return .missing }
-        return DocumentFiles.parseDocument(ArraySlice(text.utf8), store: store, scratch: &scratch)
+        return StoredDocument.parse(ArraySlice(text.utf8), store: store, scratch: &scratch)
     }
 
     private static func json(_ value: FirestoreValue) -> JSONValue {

@@ -1,3 +1,4 @@
+import DocumentStore
 /// The part of a query a database server can apply by itself: conditions every matching
 /// document meets (`ServerCondition`), one or two for each filter and each field the query
 /// orders by. They only narrow: the rows they let through are still evaluated by

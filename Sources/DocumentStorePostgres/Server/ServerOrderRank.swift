@@ -1,3 +1,4 @@
+import DocumentStore
 /// Where a value falls in the server's order of a field (the SQL functions `shelf_order_rank`
 /// and `shelf_order_text` of PostgresSchema's migration 5 and `shelf_order_key` of its
 /// migration 3 compute the same): Firestore's order of types, with numbers split so that

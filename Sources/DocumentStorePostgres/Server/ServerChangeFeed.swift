@@ -1,3 +1,4 @@
+import DocumentStore
 import Foundation
 
 /// Follows a collection, a collection group, one document or a window of a collection (a query
@@ -74,7 +75,7 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
 
     /// Is the document at `path` one this watcher follows?
     private func follows(_ path: String) -> Bool {
-        let segments = DocumentText.path(path).segments
+        let segments = ResourcePath(stored: path).segments
         switch key.broadened {
         case .document(let document): return ResourcePath(segments: segments) == document
         case .collection(let collection): return ResourcePath(segments: segments.dropLast()) == collection
@@ -117,7 +118,7 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
             var read: [QueryDocumentSnapshot] = []
             read.reserveCapacity(slice.count)
             for document in slice {
-                let path = DocumentText.path(document.path)
+                let path = ResourcePath(stored: document.path)
                 let id = key.tableKey(of: path)
                 let stored = DocumentText.document(document.json, store: firestore, scratch: &scratch)
                 seen.insert(id)
@@ -172,7 +173,7 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
             found[ExactID(document.path)] = DocumentText.document(document.json, store: firestore)
         }
         for path in paths {
-            let resourcePath = DocumentText.path(path.text)
+            let resourcePath = ResourcePath(stored: path.text)
             let stored = found[path] ?? .missing
             if case .document = key {
                 documents.take(document: stored, at: DocumentReference(firestore: firestore, path: resourcePath))

@@ -1,3 +1,4 @@
+import DocumentStore
 /// The numbers of some fields, added up by a database server over a selection's documents:
 /// enough for `results` to give what `AggregateEvaluator` gives over the same documents, or to
 /// tell that it cannot (doubles whose plain sum rounds, which `NumericSum` adds with

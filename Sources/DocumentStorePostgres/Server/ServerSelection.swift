@@ -1,3 +1,4 @@
+import DocumentStore
 /// Documents a database server reads, counts or aggregates: a collection's or a collection
 /// group's, narrowed by conditions on their fields (all ANDed), made by `ServerPrefilter`.
 package struct ServerSelection: Sendable, Equatable {

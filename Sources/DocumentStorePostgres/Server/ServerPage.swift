@@ -1,3 +1,4 @@
+import DocumentStore
 /// A page that a database server can read in the query's order and cut to the query's limit
 /// itself: made only for the queries whose whole filter the server applies exactly
 /// (`ServerPrefilter`), ordered by fields and then the id, with cursors inside the exactly

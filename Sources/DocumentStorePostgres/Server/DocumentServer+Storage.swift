@@ -1,3 +1,4 @@
+import DocumentStore
 import Foundation
 
 /// A database server as a store's backend: the Firestore semantics the server does not know
@@ -14,20 +15,17 @@ extension DocumentServer {
     package func prepareOrder(_ page: ServerPage) {}
     package func replacedDocuments(_ scope: VersionScope, after time: Timestamp) throws -> [(document: ServerDocument, replaced: Timestamp)]? { nil }
     package func pruneVersions() {}
+    /// A server keeps versions from the start (`replacedDocuments`).
+    package func keepVersions() {}
 
     package func versions(in scope: VersionScope, replacedAfter time: Timestamp, store: Firestore) throws -> [PastVersion]? {
         try replacedDocuments(scope, after: time)?.compactMap { document, replaced in
             guard let times = document.times else { return nil }
-            return PastVersion(path: DocumentText.path(document.path), document: DocumentText.document(document.json, store: store),
+            return PastVersion(path: ResourcePath(stored: document.path), document: DocumentText.document(document.json, store: store),
                                times: times, replaced: replaced)
         }
     }
     package func isWaitingForOrder(_ page: ServerPage) -> Bool { false }
-
-    package func document(at path: ResourcePath, store: Firestore) throws -> StoredDocument {
-        let found = try read([path.description])
-        return found.first.map { DocumentText.document($0.json, store: store) } ?? .missing
-    }
 
     package func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument] {
         var found: [String: String?] = [:]
@@ -52,8 +50,8 @@ extension DocumentServer {
             var current: [ResourcePath: StoredDocument] = [:]
             var stored: [ResourcePath: DocumentTimes] = [:]
             for document in found {
-                current[DocumentText.path(document.path)] = DocumentText.document(document.json, store: store)
-                stored[DocumentText.path(document.path)] = document.times
+                current[ResourcePath(stored: document.path)] = DocumentText.document(document.json, store: store)
+                stored[ResourcePath(stored: document.path)] = document.times
             }
             planned = try CommitPlan.apply(writes, expecting: expected, at: time, store: store, current: { current[$0] ?? .missing },
                                            updated: { stored[$0]?.updated })
@@ -160,14 +158,12 @@ extension DocumentServer {
         ServerChangeFeed(server: self, key: key)
     }
 
-    package func consistently<T>(_ body: () throws -> T) throws -> T { try body() }
-
     // MARK: Texts to values
 
     package func snapshots(_ documents: [ServerDocument], store: Firestore) -> [QueryDocumentSnapshot] {
         var scratch = DocumentParser.Scratch()
         return documents.map { document in
-            QueryDocumentSnapshot(reference: DocumentReference(firestore: store, path: DocumentText.path(document.path)),
+            QueryDocumentSnapshot(reference: DocumentReference(firestore: store, path: ResourcePath(stored: document.path)),
                                   stored: DocumentText.document(document.json, store: store, scratch: &scratch))
         }
     }

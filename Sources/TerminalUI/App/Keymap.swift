@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Every key Shelf answers, per mode. The same tables drive key handling, the hint line and
 /// the help overlay, so the three never disagree.
 enum Keymap {

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import TerminalKit
 
 /// Before each frame, the state follows the size and the rows, so drawing only reads it; the
 /// shown document's times are read as an effect.

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import TerminalKit
 
 /// Keys go to the update of the mode they are pressed in; keys that act on a tab's documents
 /// wait for its rows, and are replayed once they have come.

@@ -1,6 +1,13 @@
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
+
+// TerminalUI: the Shelf app, as state, actions and effects over a store, drawn with TerminalKit.
+// `AppModel` holds the state and takes every action (keys, clicks, frames, finished effects);
+// `AppView` draws it as a pure function; effects (writes, reads, listings) run off the main
+// thread and come back as actions. It knows no terminal: the `shelf` command's ncurses screen
+// hands it keys and draws the canvases it returns.
 
 /// The app: its state (`AppState`, a value), changed only by `apply(_:)` over a closed set of
 /// actions (keys, clicks, frames, listings, finished effects), and what it runs on. `apply`

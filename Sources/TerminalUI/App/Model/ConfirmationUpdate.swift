@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// The answers to the questions asked before anything is lost (`Confirmation`): y does what
 /// was asked, through the forms' and the writes' updates; n or Esc goes back.
 @MainActor

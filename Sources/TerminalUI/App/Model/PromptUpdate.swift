@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// The text typed in the status line: the filter (`/`), the id to open (`o`, Tab completing it
 /// from the shown tab's ids), and the row or tab to go to (`:`, Tab completing tabs' names).
 @MainActor

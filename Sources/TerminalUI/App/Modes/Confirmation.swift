@@ -1,4 +1,5 @@
 import ShelfModels
+import TerminalKit
 
 /// A question the user answers with y or n (Esc) before anything else happens.
 enum Confirmation {

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
 
 /// A tab over a `LiveCollection` of one model, drawn by a `Presentation`.
 @MainActor

@@ -1,5 +1,6 @@
 import DocumentStore
 import ShelfModels
+import TerminalKit
 
 /// A tab over a window of a query (`QueryWindow`), for a collection on a database server too
 /// large to hold whole: its rows are the query's positions, so the list's order and filter

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
 
 /// Draws the app: `render(model, size)` gives the screen as cells, where the cursor goes and
 /// what a click on each cell means. It only reads the model: what follows the size and the

@@ -19,8 +19,7 @@ final class ModelTab<Model: Codable & Sendable>: PresentedRows {
         self.unsubscribe = unsubscribe
     }
 
-    var collectionID: String { live.collection.path }
-    var title: String { presentation.title }
+    var collection: CollectionReference { live.collection }
     var isLoaded: Bool { live.hasLoaded }
     var loadProgress: (read: Int, total: Int?)? { live.loadProgress }
     var statusMessage: String? {
@@ -40,8 +39,6 @@ final class ModelTab<Model: Codable & Sendable>: PresentedRows {
     var documentIDs: [String] { live.rows.map(\.id) }
     func index(of documentID: String) -> Int? { live.index(of: documentID) }
 
-    var columns: [ColumnSpec] { shownColumns.map(\.spec) }
-
     /// The presentation's columns; for a collection without a model, those its documents'
     /// fields make (`Presentation.columnsFromDocuments`) once it is read, kept from then on.
     /// What was made for the columns before (sort keys, search texts) is made again.
@@ -59,7 +56,6 @@ final class ModelTab<Model: Codable & Sendable>: PresentedRows {
 
     /// How many documents the fields of a collection without a model are counted in.
     static var columnSample: Int { 1_000 }
-    var defaultSort: SortOrder { presentation.defaultSort }
 
     func matching(_ filter: ListFilter, among candidates: ListedRows) -> ListedRows {
         ListedRows(matching(filter, among: Array(candidates)))

@@ -9,6 +9,7 @@ import TerminalKit
 @MainActor
 protocol PresentedRows: CollectionTab {
     associatedtype Model: Codable & Sendable
+    var collection: CollectionReference { get }
     var presentation: Presentation<Model> { get }
     /// The columns shown now: the presentation's, or those the documents made.
     var shownColumns: [Column<Model>] { get }
@@ -18,6 +19,11 @@ protocol PresentedRows: CollectionTab {
 }
 
 extension PresentedRows {
+    var collectionID: String { collection.path }
+    var title: String { presentation.title }
+    var columns: [ColumnSpec] { shownColumns.map(\.spec) }
+    var defaultSort: SortOrder { presentation.defaultSort }
+
     func snapshot(at index: Int) -> DocumentSnapshot? { row(at: index)?.snapshot }
 
     func tableRow(at index: Int, mode: ColorMode) -> TabRow {

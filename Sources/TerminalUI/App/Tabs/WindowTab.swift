@@ -39,8 +39,6 @@ final class WindowTab<Model: Codable & Sendable>: PresentedRows {
         }
     }
 
-    var collectionID: String { collection.path }
-    var title: String { presentation.title }
     /// Loaded once counted: the rows are then known, each read as it is shown. A refused
     /// filter lists nothing at once, as on a collection held whole.
     var isLoaded: Bool { window.count != nil || listedRefusal != nil }
@@ -93,8 +91,6 @@ final class WindowTab<Model: Codable & Sendable>: PresentedRows {
         derivedColumns = columns
         return columns
     }
-    var columns: [ColumnSpec] { shownColumns.map(\.spec) }
-    var defaultSort: SortOrder { presentation.defaultSort }
 
     /// A filter refused (`problem(with:)`) lists nothing, as on a collection held whole.
     func rows(by sort: SortOrder, matching filter: ListFilter, narrowing earlier: ListedRows?) -> ListedRows {

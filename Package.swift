@@ -66,14 +66,17 @@ let package = Package(
             ]),
         // The guide's sample app: models, Color, view models.
         .target(name: "ShelfModels", dependencies: ["DocumentStore"]),
-        // Pure terminal UI: state + size -> grid of cells. Knows nothing of ncurses.
-        .target(name: "TerminalUI", dependencies: ["DocumentStore", "ShelfModels"]),
+        // A generic terminal toolkit: canvas, keys and mouse, palette, widgets. Knows no store,
+        // no model and no ncurses.
+        .target(name: "TerminalKit"),
+        // The Shelf app as pure state: state + size -> a TerminalKit canvas. Knows nothing of ncurses.
+        .target(name: "TerminalUI", dependencies: ["DocumentStore", "ShelfModels", "TerminalKit"]),
         // ncursesw, linked through the modulemap (pkgConfig would pass flags SwiftPM refuses).
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         .executableTarget(
             name: "shelf",
             dependencies: [
-                "DocumentStore", "DocumentStorePostgres", "DocumentStoreRemote", "FirestoreServer", "ShelfModels", "TerminalUI", "CNcursesw",
+                "DocumentStore", "DocumentStorePostgres", "DocumentStoreRemote", "FirestoreServer", "ShelfModels", "TerminalKit", "TerminalUI", "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Released with Swift's libraries inside: no shared Foundation and ICU to load and
@@ -121,7 +124,8 @@ let package = Package(
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
-        .testTarget(name: "TerminalUITests", dependencies: ["DocumentStore", "DocumentStorePostgres", "ShelfModels", "TerminalUI"]),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["DocumentStore", "DocumentStorePostgres", "ShelfModels", "TerminalKit", "TerminalUI"]),
         // Drives the built `shelf` binary: its commands, and the UI in tmux.
         .testTarget(name: "ShelfEndToEndTests"),
     ]

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import Observation
+import TerminalKit
 import TerminalUI
 
 /// The event loop (DESIGN.md): one thread running `dispatchMain()`; keys, resizes, signals and

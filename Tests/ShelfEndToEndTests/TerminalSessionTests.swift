@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 import XCTest
 
 /// Drives the real `shelf` binary in tmux (100×30, xterm-256color, UTF-8) on a temporary copy of

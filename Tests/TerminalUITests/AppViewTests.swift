@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
 @testable import TerminalUI
 import XCTest
 

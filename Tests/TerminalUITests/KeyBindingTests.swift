@@ -1,3 +1,4 @@
+import TerminalKit
 import TerminalUI
 import XCTest
 

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import TerminalKit
 @testable import TerminalUI
 import XCTest
 

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import TerminalKit
 @testable import TerminalUI
 import XCTest
 
@@ -77,13 +78,13 @@ final class RowAndQuestionWordingTests: FolderAppTestCase {
         _ = app.apply(.key(.character("o")))
         for c in "b02" { _ = app.apply(.key(.character(c))) }
         _ = app.apply(.key(.enter))
-        await app.lookupFetch?.value
+        await (app.effects as? SynchronousEffects)?.finishCalls()
         XCTAssertTrue(lines(app).joined().contains("Opened as Book"))
         XCTAssertTrue(lines(app).joined().contains("Book 2"), lines(app).joined(separator: "\n"))
         try Data(#"{"author": "X", "numberOfPages": 2, "title": "Book Two Renamed"}"#.utf8).write(to: folder.appendingPathComponent("books/b02.json"))
         try await app.deliver()
         _ = lines(app)  // the frame sees the books changed and fetches the book again
-        await app.lookupFetch?.value
+        await (app.effects as? SynchronousEffects)?.finishCalls()
         XCTAssertTrue(lines(app).joined().contains("Title   Book Two Renamed"), lines(app).joined(separator: "\n"))
     }
 }

@@ -1,6 +1,7 @@
 @testable import DocumentStore
 import Foundation
 @testable import ShelfModels
+import TerminalKit
 @testable import TerminalUI
 import XCTest
 

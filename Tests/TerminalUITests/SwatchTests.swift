@@ -1,5 +1,6 @@
 import ShelfModels
-import TerminalUI
+import TerminalKit
+@testable import TerminalUI
 import XCTest
 
 final class SwatchTests: XCTestCase {

@@ -1,3 +1,4 @@
+import TerminalKit
 @testable import TerminalUI
 import XCTest
 

@@ -3,11 +3,22 @@ import Dispatch
 
 /// Runs each effect at once, on the caller's thread, and delivers its result before `run`
 /// returns: a key's write is done when `handle` returns, for the tests of what a write does
-/// (not of when).
+/// (not of when). The guide's async fetch (`Effect.mainActorCall`) is a task `calls()` awaits.
 @MainActor
 final class SynchronousEffects: EffectRunner {
-    func run(_ effect: Effect, then deliver: @escaping @MainActor (EffectResult) -> Void) { deliver(effect.perform()) }
+    private var calls: [Task<Void, Never>] = []
+
+    func run(_ effect: Effect, then deliver: @escaping @MainActor (EffectResult) -> Void) {
+        guard let call = effect.mainActorCall else { return deliver(effect.perform()) }
+        calls.append(Task { deliver(await call()) })
+    }
+
     func finish(within timeout: DispatchTimeInterval) -> Bool { true }
+
+    /// Waits for the async calls started so far, their results delivered.
+    func finishCalls() async {
+        while !calls.isEmpty { await calls.removeFirst().value }
+    }
 }
 
 /// Keeps each effect until the test says: `complete()` performs the oldest and delivers its
@@ -26,6 +37,7 @@ final class ManualEffects: EffectRunner {
             case .listCollections(let reference): "collections of \(reference.path)"
             case .listStoreCollections: "the store's collections"
             case .sizeCollection(_, let path, _): "size of \(path)"
+            case .lookUp(_, let id): "the guide's fetch of books/\(id)"
             }
         }
     }
@@ -41,6 +53,14 @@ final class ManualEffects: EffectRunner {
     func complete() {
         let (effect, deliver) = pending.removeFirst()
         deliver(effect.perform())
+    }
+
+    /// `complete()` for the guide's async fetch (`Effect.mainActorCall`): awaits it, then
+    /// delivers its result.
+    func completeCall() async {
+        let (effect, deliver) = pending.removeFirst()
+        guard let call = effect.mainActorCall else { return deliver(effect.perform()) }
+        deliver(await call())
     }
 
     /// Completes the listing of the store's collections that every app starts with, for the

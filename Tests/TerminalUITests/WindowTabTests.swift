@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 @testable import ShelfModels
+import TerminalKit
 @testable import TerminalUI
 import XCTest
 
@@ -168,6 +169,18 @@ final class WindowTabTests: FolderAppTestCase {
         XCTAssertFalse(typing.contains("Loading") || typing.contains("counting…"), typing)
         _ = app.apply(.key(.enter))
         XCTAssertTrue(app.notice?.hasPrefix("The filter \"pages!=1 title!=x\" is refused: ") == true, app.notice ?? "no notice")
+    }
+
+    /// A row that does not decode says why, in its row and in its detail, as in a list held
+    /// whole (the same words: `PresentedRows`), not merely that it does not decode.
+    func testARowThatDoesNotDecodeSaysWhyAsInAListHeldWhole() async throws {
+        try Data(#"{"author": "P", "numberOfPages": "many", "title": "Book 0000"}"#.utf8)
+            .write(to: folder.appendingPathComponent("books/b0000.json"))
+        let (app, _) = try await makeWindowedApp()
+        let text = try await read(app)
+        let row = text.split(separator: "\n").first { $0.hasPrefix("│!") }.map(String.init) ?? ""
+        XCTAssertTrue(row.hasPrefix("│! Book 0000  numberOfPages: expected"), text)
+        XCTAssertTrue(text.contains("Problem") && !text.contains("does not decode"), text)
     }
 
     func testASmallCollectionOnAServerStaysWhole() async throws {

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Every key Shelf answers, per mode. The same tables drive key handling, the hint line and
 /// the help overlay, so the three never disagree.
 enum Keymap {
@@ -82,26 +84,30 @@ enum Keymap {
 
     static let openPrompt: [KeyBinding<Action>] = [
         KeyBinding(keys: [.enter], action: Action.save, description: "Open the document", hint: "open"),
-        KeyBinding(keys: [.tab], action: Action.nextField, description: "Complete the id; again: list the ids and cycle (Shift-Tab back)", hint: "complete"),
+        KeyBinding(keys: [.tab], action: Action.nextField, description: "Complete the id; again: list the ids and cycle", hint: "complete"),
+        KeyBinding(keys: [.backTab], action: Action.previousField, description: "Cycle back through the ids listed"),
         KeyBinding(keys: [.escape], action: Action.cancel, description: "Cancel", hint: "cancel"),
     ]
 
     static let goToPrompt: [KeyBinding<Action>] = [
         KeyBinding(keys: [.enter], action: Action.save, description: "Go to the row or the tab", hint: "go"),
-        KeyBinding(keys: [.tab], action: Action.nextField, description: "Complete a tab's name; again: list the tabs and cycle (Shift-Tab back)", hint: "complete"),
+        KeyBinding(keys: [.tab], action: Action.nextField, description: "Complete a tab's name; again: list the tabs and cycle", hint: "complete"),
+        KeyBinding(keys: [.backTab], action: Action.previousField, description: "Cycle back through the tabs listed"),
         KeyBinding(keys: [.escape], action: Action.cancel, description: "Cancel", hint: "cancel"),
     ]
 
-    /// The confirm keys with the answers named as a dialog names them.
-    static func confirm(yes: String, no: String) -> [KeyBinding<Action>] {
-        [KeyBinding(keys: [.character("y")], action: Action.yes, description: yes, hint: yes),
-         KeyBinding(keys: [.character("n"), .escape], action: Action.no, description: no, hint: no)]
+    /// A question's keys, the answers named as its dialog names them. Esc answers no, unless
+    /// the question has a third way out (`back`: a form's conflict goes back to the form,
+    /// while n reloads it).
+    static func confirm(yes: String, no: String, back: String? = nil) -> [KeyBinding<Action>] {
+        guard let back else {
+            return [KeyBinding(keys: [.character("y")], action: Action.yes, description: yes, hint: yes),
+                    KeyBinding(keys: [.character("n"), .escape], action: Action.no, description: no, hint: no)]
+        }
+        return [KeyBinding(keys: [.character("y")], action: Action.yes, description: yes, hint: yes),
+                KeyBinding(keys: [.character("n")], action: Action.no, description: no, hint: no),
+                KeyBinding(keys: [.escape], action: Action.cancel, description: back)]
     }
-
-    static let confirm: [KeyBinding<Action>] = [
-        KeyBinding(keys: [.character("y")], action: Action.yes, description: "Yes", hint: "yes"),
-        KeyBinding(keys: [.character("n"), .escape], action: Action.no, description: "No", hint: "no"),
-    ]
 
     /// The keys of a view that scrolls (the help, the JSON view).
     private static let scrolling: [KeyBinding<Action>] = [

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
 
 /// The documents as stored, for what shows or hands over their text: `v`, `Y` and the editor.
 /// A folder's documents are files; a server's are the JSON it stores.

@@ -2,6 +2,7 @@ import ArgumentParser
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
 import TerminalUI
 
 /// `shelf export`: copies a whole store, every collection at every depth, into an empty one,

@@ -1,3 +1,4 @@
+import TerminalKit
 import TerminalUI
 
 /// Text from files (names, values, error messages quoting them) as a command prints it:

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 import TerminalUI
 
 /// One line of progress on standard error, redrawn in place on a terminal; elsewhere (a

@@ -2,6 +2,7 @@ import ArgumentParser
 import DocumentStore
 import FirestoreServer
 import Foundation
+import TerminalKit
 
 /// `shelf serve`: Firestore's own protocol (google.firestore.v1 over gRPC) on a folder or a
 /// PostgreSQL server, for the official client libraries set up as for Google's emulator.

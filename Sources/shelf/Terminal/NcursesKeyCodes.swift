@@ -1,4 +1,5 @@
 import CNcursesw
+import TerminalKit
 import TerminalUI
 
 /// What ncurses' `get_wch` codes mean as Shelf's keys, and back: the one table between them.

@@ -1,6 +1,7 @@
 import CNcursesw
 import Dispatch
 import Glibc
+import TerminalKit
 import TerminalUI
 
 /// The ncurses backend: turns the terminal into a screen, copies canvases to it, and reads

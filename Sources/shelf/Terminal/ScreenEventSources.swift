@@ -1,6 +1,7 @@
 import CNcursesw
 import Dispatch
 import Glibc
+import TerminalKit
 import TerminalUI
 
 /// The screen's events as Dispatch sources on the main queue: keys from stdin (and the end of

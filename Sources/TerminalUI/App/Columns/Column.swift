@@ -1,4 +1,5 @@
 import DocumentStore
+import TerminalKit
 
 /// One column of a tab: its layout, the text of a cell as drawn from the decoded model, an
 /// optional decoration drawn before the text (a colour's swatch) that is neither searched nor

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// How a tab's columns are arranged by the keys visidata's users reach for: a cursor on one
 /// column (h/l), the columns in view scrolled to keep it there, columns moved (H/L), hidden
 /// (-, + shows them all again) and widened to their content (_). Indices are the tab's own

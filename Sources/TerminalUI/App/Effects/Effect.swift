@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import ShelfModels
 
 /// Something the app asks of the world beyond its own state, as a value: the model makes it in
 /// answer to an action, an `EffectRunner` runs it off the main thread, and its result comes
@@ -21,6 +22,19 @@ enum Effect: Sendable {
     /// Finds whether a collection (path) on a server holds more documents than a list holds
     /// whole (`limit`): one count aggregation, stopped past the limit.
     case sizeCollection(Firestore, String, limit: Int)
+    /// `o` on the books tab: the guide's own fetch of a book by id
+    /// (`MappingSimpleTypesViewModel.fetchBook`), whose view model keeps what it read.
+    case lookUp(MappingSimpleTypesViewModel, id: String)
+
+    /// The guide's fetch is an async call of a main-actor view model: a runner awaits this on
+    /// the main actor instead of performing the effect on its queue. Nil for every other effect.
+    var mainActorCall: (@MainActor () async -> EffectResult)? {
+        guard case .lookUp(let lookup, let id) = self else { return nil }
+        return {
+            await lookup.fetchBook(documentId: id)
+            return .lookedUp(id: id)
+        }
+    }
 
     /// Whether it runs beside the writes rather than after them: a look that orders nothing.
     var runsBesideWrites: Bool {
@@ -29,7 +43,7 @@ enum Effect: Sendable {
     }
 
     /// Does what the effect says, where the runner runs it (never the main thread in the app),
-    /// and returns what the model needs to know of it.
+    /// and returns what the model needs to know of it. The guide's fetch is `mainActorCall`'s.
     func perform() -> EffectResult {
         switch self {
         case .write(let write): .written(Result { try write.perform() })
@@ -39,6 +53,7 @@ enum Effect: Sendable {
             .storeCollectionsListed(CollectionListing(of: store, selected: selected, emptied: emptied))
         case .sizeCollection(let store, let path, let limit):
             .collectionSized(path, isLarge: (try? store.collection(path).limit(to: limit + 1).count.readSnapshot().count.intValue).map { $0 > limit } ?? false)
+        case .lookUp(_, let id): .lookedUp(id: id)  // runners call `mainActorCall` instead
         }
     }
 }
@@ -56,6 +71,8 @@ enum EffectResult: Sendable {
     /// Whether the collection (path) is too large to hold whole (a count that failed says
     /// not: the list then says why it cannot read it).
     case collectionSized(String, isLarge: Bool)
+    /// The guide's fetch of this id is done: its view model holds the book or why not.
+    case lookedUp(id: String)
 }
 
 /// One change to one document, with the reads undo needs around it.

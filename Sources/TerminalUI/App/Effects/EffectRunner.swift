@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 
 /// Runs the effects the model asks for and hands each result back on the main thread, in the
-/// order the effects were started. The app's runs them on a background queue
-/// (`BackgroundEffects`); a test's may run them when the test says.
+/// order the effects were started; an effect that is an async call of a main-actor view model
+/// (`Effect.mainActorCall`) is awaited on the main actor. The app's runs them on a background
+/// queue (`BackgroundEffects`); a test's may run them when the test says.
 @MainActor
 protocol EffectRunner: AnyObject {
     func run(_ effect: Effect, then deliver: @escaping @MainActor (EffectResult) -> Void)
@@ -28,6 +29,10 @@ final class BackgroundEffects: EffectRunner {
     init() {}
 
     func run(_ effect: Effect, then deliver: @escaping @MainActor (EffectResult) -> Void) {
+        if let call = effect.mainActorCall {
+            Task { deliver(await call()) }
+            return
+        }
         running += 1
         let finished = finished
         let target = Target(deliver: deliver)

@@ -1,4 +1,5 @@
 import DocumentStore
+import TerminalKit
 
 /// An open form and what it was opened on.
 struct FormSession {

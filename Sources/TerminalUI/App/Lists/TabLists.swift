@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 /// Every tab's list: its state (`TabState`, by collection id), the rows it lists in its order
 /// and through its filter, the selected row, and a large tab's sorting, done a slice a frame.
 /// `filter` is the text the rows are filtered by now (the one being typed, while it is).

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// What the app keeps for one tab beside its rows: where its list is, which document is
 /// selected, its filter and its order. One value per tab, so no part of a tab's state can be
 /// left behind when another part changes.

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 /// Everything that happens to the app, as a value: `AppModel.apply` is the one way in. What
 /// the keys and the mouse ask for that takes time (writes, reads, listings) goes out as

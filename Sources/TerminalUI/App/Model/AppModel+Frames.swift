@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import TerminalKit
 
 /// Before each frame, the state follows the size and the rows, so drawing only reads it; the
 /// shown document's times are read as an effect.
@@ -41,10 +42,11 @@ extension AppModel {
         }
         switch state.mode {
         case .form, .raw: break
-        case _ where state.showsLookup: followLookup()
+        case _ where state.showsLookup:
+            _ = perform(Reply(starting: followLookup()))
         default:
             guard let index, let snapshot else { break }
-            readTimes(of: snapshot)
+            _ = perform(Reply(starting: readTimes(of: snapshot)))
             state.detailScroll = (snapshot.reference.path, AppView.detailPane(self, tab: tab, index: index, snapshot: snapshot, area: layout.detail).pane.widget.offset)
         }
     }
@@ -56,13 +58,13 @@ extension AppModel {
         state.shownTimes.flatMap { $0.snapshot === snapshot ? $0.times : nil }
     }
 
-    /// Reads the times of a new snapshot shown, as an effect (a file's stat and attribute, or
-    /// one query).
-    func readTimes(of snapshot: DocumentSnapshot) {
+    /// The read of a new snapshot's times, when it is shown and they are not read yet (a
+    /// file's stat and attribute, or one query).
+    func readTimes(of snapshot: DocumentSnapshot) -> Effect? {
         guard showsDocumentTimes, state.shownTimes?.snapshot !== snapshot, connection?.isOffline != true,
-              state.timesBeingRead !== snapshot else { return }
+              state.timesBeingRead !== snapshot else { return nil }
         state.timesBeingRead = snapshot
-        run(.readTimes(snapshot))
+        return .readTimes(snapshot)
     }
 
     /// The times read for a snapshot: shown while it is the one shown.

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import TerminalKit
 
 /// Keys go to the update of the mode they are pressed in; keys that act on a tab's documents
 /// wait for its rows, and are replayed once they have come.
@@ -38,9 +39,10 @@ extension AppModel {
             ViewerUpdate.overlay(Keymap.messages, key, offset: offset, pageSize: pageSize, in: &state) { .messages(offset: $0) }
             return .keepRunning
         case .raw(let view): reply = ViewerUpdate.raw(key, view, pageSize: pageSize, documents: documents, in: &state)
-        case .confirm(.quit) where Keymap.confirm.action(for: key) == .yes:
-            return .quit
-        case .confirm(let confirmation): reply = confirming.answer(confirmation, with: key, in: &state)
+        case .confirm(let confirmation):
+            let answer = confirmation.bindings(in: self).action(for: key)
+            if case .quit = confirmation, answer == .yes { return .quit }
+            reply = confirming.answer(confirmation, with: answer, in: &state)
         }
         return perform(reply)
     }
@@ -66,16 +68,16 @@ extension AppModel {
         return .keepRunning
     }
 
-    /// Fetches the lookup's document again when the books changed since (the guide's fetch is
-    /// one-off; the pane should not show a stale book). Called before a frame (`settle`).
-    func followLookup() {
-        guard state.showsLookup, let fetched = state.lookupFetched, tabs[0].version != fetched.version else { return }
-        fetchLookup(fetched.id)
+    /// The fetch of the lookup's document again when the books changed since (the guide's
+    /// fetch is one-off; the pane should not show a stale book). Made before a frame (`settle`).
+    func followLookup() -> Effect? {
+        guard state.showsLookup, let fetched = state.lookupFetched, tabs[0].version != fetched.version else { return nil }
+        return lookUp(fetched.id)
     }
 
-    func fetchLookup(_ id: String) {
+    /// The guide's fetch of books/`id`, noted with the books' version it follows.
+    func lookUp(_ id: String) -> Effect {
         state.lookupFetched = (id, tabs[0].version)
-        let lookup = books.lookup
-        lookupFetch = Task { await lookup.fetchBook(documentId: id) }
+        return .lookUp(books.lookup, id: id)
     }
 }

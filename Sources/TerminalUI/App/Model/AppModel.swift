@@ -1,6 +1,13 @@
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
+
+// TerminalUI: the Shelf app, as state, actions and effects over a store, drawn with TerminalKit.
+// `AppModel` holds the state and takes every action (keys, clicks, frames, finished effects);
+// `AppView` draws it as a pure function; effects (writes, reads, listings) run off the main
+// thread and come back as actions. It knows no terminal: the `shelf` command's ncurses screen
+// hands it keys and draws the canvases it returns.
 
 /// The app: its state (`AppState`, a value), changed only by `apply(_:)` over a closed set of
 /// actions (keys, clicks, frames, listings, finished effects), and what it runs on. `apply`
@@ -57,8 +64,6 @@ public final class AppModel {
 
     /// Where a half-typed form is kept on SIGTERM or SIGHUP, and found at the next start.
     public let draftFile: DraftFile?
-    /// The guide's fetch under way (an async call of its view model), for a test to await.
-    var lookupFetch: Task<Void, Never>?
 
     public convenience init(store: Firestore, colorMode: ColorMode, notice: String? = nil, draftFile: DraftFile? = nil) {
         self.init(store: store, colorMode: colorMode, notice: notice, draftFile: draftFile, effects: BackgroundEffects())
@@ -93,8 +98,9 @@ public final class AppModel {
         ]))
         // On a server the shown tab's rows wait for its count, which goes first; the listing,
         // which only adds tabs, after the counts.
-        for effect in collections.sizing(state.tabSet.all.map(\.collectionID), in: &state) { run(effect) }
-        lookAtCollections()
+        var start = Reply(effects: collections.sizing(state.tabSet.all.map(\.collectionID), in: &state))
+        start.add(Reply(starting: lookAtCollections()))
+        _ = perform(start)
         self.notice = notice
         status.reportWriteErrors(of: store)
         if isReadOnly && self.notice == nil { self.notice = "The folder \(store.placeName) is read-only: browsing only" }
@@ -121,11 +127,11 @@ public final class AppModel {
     /// answer is not asked again and again.
     private var isLookingAtCollections = false
 
-    /// Looks at the collections (an effect), unless a look is under way.
-    private func lookAtCollections() {
-        guard !isLookingAtCollections else { return }
+    /// The effect that looks at the collections, unless a look is under way.
+    private func lookAtCollections() -> Effect? {
+        guard !isLookingAtCollections else { return nil }
         isLookingAtCollections = true
-        run(.listStoreCollections(store, selected: selectedDocument, emptied: emptiedCollections))
+        return .listStoreCollections(store, selected: selectedDocument, emptied: emptiedCollections)
     }
 
     /// The selected document, whose collections the once-a-second look lists.
@@ -154,7 +160,7 @@ public final class AppModel {
         case .replayWaitingKeys:
             return replayKeysWaitingForLoad()
         case .tick:
-            lookAtCollections()
+            _ = perform(Reply(starting: lookAtCollections()))
             return .unchanged
         case .collectionsListed(let listing):
             return perform(collections.listed(listing, in: &state))
@@ -167,6 +173,7 @@ public final class AppModel {
                 isLookingAtCollections = false
                 return perform(collections.listed(listing, in: &state))
             case .collectionSized(let path, let isLarge): state.tabSet.sized(path, isLarge: isLarge)
+            case .lookedUp: break  // the guide's view model holds what it read; the app draws again
             }
         case .editorFinished(let file, let result):
             let name = file.deletingPathExtension().path.replacingOccurrences(of: store.placeName + "/", with: "")
@@ -180,23 +187,24 @@ public final class AppModel {
     }
 
     /// Does what an update's reply asks beyond the state: the status line's message, the
-    /// lookup's fetch, the effects (started once the state and the message are set); returns
-    /// its outcome.
+    /// effects (started once the state and the message are set; the lookup's fetch is one, on
+    /// a cleared book); returns its outcome. The one way effects leave the app.
     func perform(_ reply: Reply) -> Outcome {
         if reply.notice != nil || reply.clearsNotice { notice = reply.notice }
         if notice == nil, let fallback = reply.fallbackNotice { notice = fallback }
+        var effects = reply.effects
         if let id = reply.lookup {
             books.lookup.book = .empty
             books.lookup.errorMessage = nil
-            fetchLookup(id)
+            effects.append(lookUp(id))
         }
-        for effect in reply.effects { run(effect) }
+        for effect in effects { run(effect) }
         return reply.outcome
     }
 
     /// Starts an effect; its result comes back as an action, then the app draws again
-    /// (`afterEffect`).
-    func run(_ effect: Effect) {
+    /// (`afterEffect`). Only `perform` calls this.
+    private func run(_ effect: Effect) {
         effects.run(effect) { [weak self] result in
             guard let self else { return }
             let outcome = apply(.effectFinished(EffectOutcome(result: result)))
@@ -230,13 +238,12 @@ public final class AppModel {
         switch state.mode {
         case .browse: return browseBindings
         case .filter: return Keymap.textInput
-        case .prompt(.open, _, _): return Keymap.openPrompt
-        case .prompt(.goTo, _, _): return Keymap.goToPrompt
+        case .prompt(let prompt, _, _): return PromptUpdate.bindings(for: prompt)
         case .form: return Keymap.form
         case .help: return Keymap.help
         case .messages: return Keymap.messages
         case .raw: return Keymap.raw
-        case .confirm: return Keymap.confirm
+        case .confirm(let confirmation): return confirmation.bindings(in: self)
         }
     }
 

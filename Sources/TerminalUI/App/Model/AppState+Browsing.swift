@@ -1,4 +1,5 @@
 import DocumentStore
+import TerminalKit
 
 /// The shown tab's list as the state alone decides it: its rows through the filter being
 /// typed, the selection that follows its document, and the moves that change them.

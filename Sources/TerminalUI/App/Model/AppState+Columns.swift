@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// The list's columns as the keys arrange them (`ColumnArrangement`): which are in view at a
 /// width, and the keys that move the cursor, move, hide, show and widen them.
 extension AppState {

@@ -1,4 +1,5 @@
 import DocumentStore
+import TerminalKit
 
 /// The app's state as a value: what the screen shows and the keys act on, changed only by
 /// `AppModel.apply`. Per-mode state is in `mode`'s case, per-tab state in `lists`.

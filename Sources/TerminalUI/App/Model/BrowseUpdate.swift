@@ -1,4 +1,5 @@
 import DocumentStore
+import TerminalKit
 
 /// The list's keys (`Keymap.browse`): moves, tabs, the prompts, forms and writes, the views and
 /// copies of the selected document. Keys that act on a tab's documents wait for its rows; a

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// The answers to the questions asked before anything is lost (`Confirmation`): y does what
 /// was asked, through the forms' and the writes' updates; n or Esc goes back.
 @MainActor
@@ -5,9 +7,10 @@ struct ConfirmationUpdate {
     let forms: FormUpdate
     let writing: WriteUpdate
 
-    /// A key pressed while `confirmation` is asked. Quitting's yes is the caller's: it quits.
-    func answer(_ confirmation: Confirmation, with key: Key, in state: inout AppState) -> Reply {
-        guard let action = Keymap.confirm.action(for: key) else { return Reply() }
+    /// The answer to `confirmation`: the action its keys (`Confirmation.bindings`) give the key
+    /// pressed, nil for a key that is no answer. Quitting's yes is the caller's: it quits.
+    func answer(_ confirmation: Confirmation, with answer: Keymap.Action?, in state: inout AppState) -> Reply {
+        guard let action = answer else { return Reply() }
         switch (confirmation, action) {
         case (.delete(let id), .yes):
             state.mode = .browse
@@ -41,7 +44,7 @@ struct ConfirmationUpdate {
             forms.draftFile?.remove()
             return Reply(notice: "Draft discarded")
         case (.conflict(let session, let deleted), _):
-            if deleted || key == .escape {
+            if deleted || action == .cancel {
                 state.mode = .form(session)
             } else if let id = session.documentID, let index = state.tab.index(of: id) {
                 state.closeForm()

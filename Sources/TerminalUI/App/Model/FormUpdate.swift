@@ -1,4 +1,5 @@
 import DocumentStore
+import TerminalKit
 
 /// Forms (`a`, `e`): opening one on the shown tab, typing in it, saving it (a write, after a
 /// question when its document changed on disk since it opened), cancelling it, and reopening

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// The mouse: a click or a turn of the wheel on what the frame drew there (`HitMap`).
 @MainActor
 enum MouseUpdate {

@@ -1,10 +1,14 @@
+import TerminalKit
+
 /// The text typed in the status line: the filter (`/`), the id to open (`o`, Tab completing it
 /// from the shown tab's ids), and the row or tab to go to (`:`, Tab completing tabs' names).
 @MainActor
 enum PromptUpdate {
+    /// A key typed in the filter: `Keymap.textInput`'s keys keep or clear it, any other
+    /// edits the text.
     static func filter(_ key: Key, _ field: TextField, in state: inout AppState) -> Reply {
-        switch key {
-        case .enter:
+        switch Keymap.textInput.action(for: key) {
+        case .save:
             let text = field.text
             state.current.filter = text.isEmpty ? nil : text
             state.current.search = nil
@@ -13,7 +17,7 @@ enum PromptUpdate {
             state.select(position: visible.isEmpty ? nil : 0, in: visible)
             if let problem = state.tab.problem(with: ListFilter(text)) { return Reply(notice: ListFilter.refusal(of: text, problem)) }
             if visible.isEmpty && !text.isEmpty && state.tab.isLoaded { return Reply(notice: "Nothing matches \"\(text)\"") }
-        case .escape:
+        case .cancel:
             state.current.filter = nil
             state.mode = .browse
         default:
@@ -24,18 +28,21 @@ enum PromptUpdate {
         return Reply()
     }
 
+    /// A key typed in `o`'s or `:`'s line: its table's keys (`bindings(for:)`) open, complete
+    /// or cancel, any other edits the text.
     static func prompt(_ prompt: Mode.Prompt, _ key: Key, _ field: TextField, _ completion: IDCompletion?, in state: inout AppState) -> Reply {
-        switch key {
-        case .escape: state.mode = .browse
-        case .enter:
+        let action = bindings(for: prompt).action(for: key)
+        switch action {
+        case .cancel: state.mode = .browse
+        case .save:
             state.mode = .browse
             switch prompt {
             case .open: return open(documentID: field.text.trimmed, in: &state)
             case .goTo: return goTo(field.text.trimmed, in: &state)
             }
-        case .tab, .backTab:
+        case .nextField, .previousField:
             if var listing = completion, !listing.candidates.isEmpty {
-                state.mode = .prompt(prompt, TextField(text: listing.cycle(forward: key == .tab)), completion: listing)
+                state.mode = .prompt(prompt, TextField(text: listing.cycle(forward: action == .nextField)), completion: listing)
             } else {
                 let step = IDCompletion.complete(field.text, among: names(for: prompt, in: state))
                 state.mode = .prompt(prompt, TextField(text: step.text), completion: step.listing)
@@ -46,6 +53,14 @@ enum PromptUpdate {
             state.mode = .prompt(prompt, field, completion: nil)
         }
         return Reply()
+    }
+
+    /// The prompt's keys, for its handling, its hint line and the help alike.
+    static func bindings(for prompt: Mode.Prompt) -> [KeyBinding<Keymap.Action>] {
+        switch prompt {
+        case .open: Keymap.openPrompt
+        case .goTo: Keymap.goToPrompt
+        }
     }
 
     /// What Tab completes: the shown tab's ids, or the tabs' names.

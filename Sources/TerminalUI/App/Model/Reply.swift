@@ -21,6 +21,11 @@ struct Reply {
         self.outcome = outcome
     }
 
+    /// Just `effect`, or nothing when there is none to start.
+    init(starting effect: Effect?) {
+        self.init(effects: effect.map { [$0] } ?? [])
+    }
+
     /// This reply, then `next`: its message and its outcome win where it has one.
     mutating func add(_ next: Reply) {
         if next.notice != nil || next.clearsNotice {

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// The scrolled views' keys: the help, the messages (`m`) and the document's JSON (`v`).
 /// Scrolling keys scroll (`AppModel.settle` stops them at the end); the others close the view.
 @MainActor

@@ -1,4 +1,5 @@
 import ShelfModels
+import TerminalKit
 
 /// A question the user answers with y or n (Esc) before anything else happens.
 enum Confirmation {
@@ -12,6 +13,15 @@ enum Confirmation {
     indirect case quit(before: Mode)
     /// A draft was kept when Shelf was last stopped: reopen it?
     case reopenDraft(FormDraft)
+
+    /// The keys that answer it, named as its dialog names the answers: what the hint line
+    /// shows and what a key pressed is looked up in. A form's conflict on a document changed
+    /// on disk has a third way out: Esc goes back to the form, while n reloads it.
+    @MainActor func bindings(in model: AppModel) -> [KeyBinding<Keymap.Action>] {
+        let dialog = dialog(in: model)
+        let escapeGoesBack = if case .conflict(_, deleted: false) = self { true } else { false }
+        return Keymap.confirm(yes: dialog.yesLabel, no: dialog.noLabel, back: escapeGoesBack ? "Back to the form" : nil)
+    }
 
     /// The question as its dialog asks it, naming what it is about.
     @MainActor func dialog(in model: AppModel) -> ConfirmDialog {

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Tab in the `o` and `:` prompts, as a shell completes: the typed prefix grows to the longest
 /// prefix its ids (or tabs' names) share; when it cannot grow, the ids are listed in the status line and each further
 /// Tab (Shift-Tab: back) puts the next one in the field.

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// What the keys do now, each mode holding what it alone needs: the form's session is
 /// inside `.form`, so a form mode without a form cannot be written.
 enum Mode {

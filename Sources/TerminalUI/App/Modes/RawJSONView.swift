@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import TerminalKit
 
 /// `v`: the selected document as stored (its file, or on a server its stored JSON), line by
 /// line, scrolled by its own keys. The text is read once per version of the document: a change

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
 
 /// How each collection of the guide's sample is listed, detailed and edited.
 @MainActor
@@ -123,20 +124,21 @@ enum KnownPresentations {
 
     /// "208 #ff8700" in 256 colours: the index drawn and the colour it really is.
     static func paletteDescription(_ color: Color, _ mode: ColorMode) -> String {
-        let opaque = XtermPalette.composite(color, over: .black)
+        let rgb = RGBColor(color)
+        let opaque = Color(XtermPalette.composite(rgb, over: .black))
         func hex(_ index: Int) -> String {
             let (r, g, b) = XtermPalette.rgb(ofIndex: index)
             return String(format: "#%02x%02x%02x", r, g, b)
         }
         switch mode {
         case .palette256:
-            let index = XtermPalette.index256(for: color, over: .black)
+            let index = XtermPalette.index256(for: rgb, over: .black)
             return "\(index) \(hex(index))" + (color.isOpaque ? "" : " (over black: \(opaque.hex))")
         case .basic16:
-            let index = XtermPalette.nearest16(for: color, over: .black)
+            let index = XtermPalette.nearest16(for: rgb, over: .black)
             return "\(index) \(hex(index)) (16 colours)"
         case .basic8:
-            let index = XtermPalette.nearest8(for: color, over: .black)
+            let index = XtermPalette.nearest8(for: rgb, over: .black)
             return "\(index) \(hex(index)) (8 colours)"
         case .none:
             return "none (colour is off)"

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import TerminalKit
 
 /// Document values as text, for fields no model maps and documents that do not decode. Values
 /// come as `data()` gives them: numbers and booleans as `NSNumber`, and `Timestamp`, `GeoPoint`,

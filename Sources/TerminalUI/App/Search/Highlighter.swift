@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Splits a cell's text into spans with every match of the filter highlighted, comparing
 /// folded text (case and accents ignored) but drawing the characters as written. Only rows
 /// in view are highlighted, so its cost is a screenful of cells.

@@ -1,5 +1,6 @@
 import DocumentStore
 import ShelfModels
+import TerminalKit
 
 /// One tab: a collection shown as a list and a detail pane, with its form. The app talks to
 /// every tab through this, whatever the model behind it.

@@ -1,10 +1,11 @@
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
 
 /// A tab over a `LiveCollection` of one model, drawn by a `Presentation`.
 @MainActor
-final class ModelTab<Model: Codable & Sendable>: CollectionTab {
+final class ModelTab<Model: Codable & Sendable>: PresentedRows {
     let live: LiveCollection<Model>
     let presentation: Presentation<Model>
     private let subscribe: () -> Void
@@ -18,8 +19,7 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         self.unsubscribe = unsubscribe
     }
 
-    var collectionID: String { live.collection.path }
-    var title: String { presentation.title }
+    var collection: CollectionReference { live.collection }
     var isLoaded: Bool { live.hasLoaded }
     var loadProgress: (read: Int, total: Int?)? { live.loadProgress }
     var statusMessage: String? {
@@ -35,17 +35,15 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     var holdsEveryRow: Bool { true }
 
     var version: Int { live.version }
-    func snapshot(at index: Int) -> DocumentSnapshot? { live.rows[index].snapshot }
+    func row(at index: Int) -> LiveCollection<Model>.Row? { live.rows[index] }
     var documentIDs: [String] { live.rows.map(\.id) }
     func index(of documentID: String) -> Int? { live.index(of: documentID) }
-
-    var columns: [ColumnSpec] { shownColumns.map(\.spec) }
 
     /// The presentation's columns; for a collection without a model, those its documents'
     /// fields make (`Presentation.columnsFromDocuments`) once it is read, kept from then on.
     /// What was made for the columns before (sort keys, search texts) is made again.
     private var derivedColumns: [Column<Model>]?
-    private var shownColumns: [Column<Model>] {
+    var shownColumns: [Column<Model>] {
         if let derivedColumns { return derivedColumns }
         guard let derive = presentation.columnsFromDocuments, live.hasLoaded else { return presentation.columns }
         let columns = derive(live.rows.prefix(Self.columnSample).map(\.snapshot))
@@ -58,7 +56,6 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
 
     /// How many documents the fields of a collection without a model are counted in.
     static var columnSample: Int { 1_000 }
-    var defaultSort: SortOrder { presentation.defaultSort }
 
     func matching(_ filter: ListFilter, among candidates: ListedRows) -> ListedRows {
         ListedRows(matching(filter, among: Array(candidates)))
@@ -150,34 +147,6 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
         return keyCache(column: column).prepare(live, budget: budget, make: sortKeyMaker(column: column))
     }
 
-    func tableRow(at index: Int, mode: ColorMode) -> TabRow {
-        let row = live.rows[index]
-        if let model = row.model {
-            return .cells(shownColumns.map { column in
-                TableCell(prefix: column.prefix.map { [$0(model, mode)] } ?? [], text: column.text(model, row.snapshot), style: column.style)
-            })
-        }
-        let name = name(at: index) ?? row.id
-        let reason = row.snapshot.readError.map { ProblemText.short($0.description, path: row.path) }
-            ?? row.problem.map { ProblemText.short($0.message, path: row.path) } ?? "does not decode"
-        return .broken(ListRow([Span(name), Span("  " + reason, style: Style(dim: true))], marker: "!"))
-    }
-
-    func name(at index: Int) -> String? {
-        let snapshot = live.rows[index].snapshot
-        return presentation.nameFields.lazy.compactMap { snapshot.get($0) as? String }.first
-    }
-
-    func detail(at index: Int, mode: ColorMode) -> TabDetail {
-        let row = live.rows[index]
-        guard let model = row.model else {
-            var lines = [DetailLine("Problem", row.problem?.message ?? "unknown", valueStyle: Style(bold: true))]
-            if row.snapshot.readError == nil { lines += RawValue.lines(for: row.snapshot, except: [], title: "Fields") }
-            return TabDetail(swatch: nil, lines: lines)
-        }
-        return TabDetail(swatch: presentation.swatch(model), lines: presentation.detail(model, row.snapshot, mode))
-    }
-
     /// Counting decodes every row, so only collections up to `problemsCountedUpTo` documents
     /// are counted, and only once read: a large collection's first rows (the 1,024 read
     /// first of a million) are not all decoded in the frame that shows them. The count is kept
@@ -195,10 +164,6 @@ final class ModelTab<Model: Codable & Sendable>: CollectionTab {
     func show() { subscribe() }
     func windowed() -> CollectionTab? { WindowTab(collection: live.collection, presentation: presentation) }
     func hide() { unsubscribe() }
-
-    func form(editing index: Int?) -> FormSpec {
-        presentation.form(index.map { live.rows[$0].snapshot })
-    }
 
     func noteWrite(_ error: (any Error)?) -> String {
         live.attempt { if let error { throw error } }

@@ -1,5 +1,6 @@
 import DocumentStore
 import ShelfModels
+import TerminalKit
 
 /// A collection Shelf has no model for: each document's fields shown as they are.
 struct RawFields: Codable, Sendable {

@@ -1,5 +1,6 @@
 import DocumentStore
 import ShelfModels
+import TerminalKit
 
 /// A tab over a window of a query (`QueryWindow`), for a collection on a database server too
 /// large to hold whole: its rows are the query's positions, so the list's order and filter
@@ -8,7 +9,7 @@ import ShelfModels
 /// field, by the server's index), and only the rows shown and a margin are read; a row not
 /// read yet draws as "…".
 @MainActor
-final class WindowTab<Model: Codable & Sendable>: CollectionTab {
+final class WindowTab<Model: Codable & Sendable>: PresentedRows {
     let collection: CollectionReference
     let presentation: Presentation<Model>
     /// The window of the order and filter listed now; replaced when they change.
@@ -38,8 +39,6 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
         }
     }
 
-    var collectionID: String { collection.path }
-    var title: String { presentation.title }
     /// Loaded once counted: the rows are then known, each read as it is shown. A refused
     /// filter lists nothing at once, as on a collection held whole.
     var isLoaded: Bool { window.count != nil || listedRefusal != nil }
@@ -79,22 +78,19 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
     var countScope: String? { sortedColumnTitle.map { "with \($0)" } }
     var holdsEveryRow: Bool { false }
     var version: Int { versionBase + window.version }
-    func snapshot(at index: Int) -> DocumentSnapshot? { window.document(at: index) }
     func index(of documentID: String) -> Int? { window.position(of: documentID) }
     var documentIDs: [String] { window.documents.map(\.documentID) }
 
     /// The presentation's columns; for a collection without a model, those the documents of
     /// the first window read make (`Presentation.columnsFromDocuments`), kept from then on.
     private var derivedColumns: [Column<Model>]?
-    private var shownColumns: [Column<Model>] {
+    var shownColumns: [Column<Model>] {
         if let derivedColumns { return derivedColumns }
         guard let derive = presentation.columnsFromDocuments, !window.documents.isEmpty else { return presentation.columns }
         let columns = derive(window.documents)
         derivedColumns = columns
         return columns
     }
-    var columns: [ColumnSpec] { shownColumns.map(\.spec) }
-    var defaultSort: SortOrder { presentation.defaultSort }
 
     /// A filter refused (`problem(with:)`) lists nothing, as on a collection held whole.
     func rows(by sort: SortOrder, matching filter: ListFilter, narrowing earlier: ListedRows?) -> ListedRows {
@@ -150,40 +146,17 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
         filter.isEmpty ? nil : Self.query(on: collection, sort: listed.sort, filter: filter, columns: shownColumns).refusal
     }
 
-    /// The models of the documents read, decoded as they are drawn, kept while the window's
+    /// The rows of the documents read, each decoded once when drawn, kept while the window's
     /// documents stay.
-    private var models: (version: Int, byID: [String: Model?]) = (-1, [:])
-    private func decoded(_ snapshot: DocumentSnapshot) -> Model? {
-        if models.version != version { models = (version, [:]) }
-        if let model = models.byID[snapshot.documentID] { return model }
-        let model = try? snapshot.data(as: Model.self)
-        models.byID[snapshot.documentID] = model
-        return model
-    }
+    private var rows: (version: Int, byID: [String: LiveCollection<Model>.Row]) = (-1, [:])
 
-    func tableRow(at index: Int, mode: ColorMode) -> TabRow {
-        guard let snapshot = window.document(at: index) else { return .unread }
-        guard let model = decoded(snapshot) else {
-            let name = name(at: index) ?? snapshot.documentID
-            return .broken(ListRow([Span(name), Span("  does not decode", style: Style(dim: true))], marker: "!"))
-        }
-        return .cells(shownColumns.map { column in
-            TableCell(prefix: column.prefix.map { [$0(model, mode)] } ?? [], text: column.text(model, snapshot), style: column.style)
-        })
-    }
-
-    func name(at index: Int) -> String? {
+    func row(at index: Int) -> LiveCollection<Model>.Row? {
         guard let snapshot = window.document(at: index) else { return nil }
-        return presentation.nameFields.lazy.compactMap { snapshot.get($0) as? String }.first
-    }
-
-    func detail(at index: Int, mode: ColorMode) -> TabDetail {
-        guard let snapshot = window.document(at: index) else { return TabDetail(swatch: nil, lines: []) }
-        guard let model = decoded(snapshot) else {
-            return TabDetail(swatch: nil, lines: [DetailLine("Problem", "does not decode", valueStyle: Style(bold: true))]
-                             + RawValue.lines(for: snapshot, except: [], title: "Fields"))
-        }
-        return TabDetail(swatch: presentation.swatch(model), lines: presentation.detail(model, snapshot, mode))
+        if rows.version != version { rows = (version, [:]) }
+        if let row = rows.byID[snapshot.documentID] { return row }
+        let row = LiveCollection<Model>.Row(snapshot)
+        rows.byID[snapshot.documentID] = row
+        return row
     }
 
     /// Counting them would decode the whole collection.
@@ -197,8 +170,6 @@ final class WindowTab<Model: Codable & Sendable>: CollectionTab {
         window.show(rows)
         window.start()
     }
-
-    func form(editing index: Int?) -> FormSpec { presentation.form(index.flatMap { window.document(at: $0) }) }
 
     func noteWrite(_ error: (any Error)?) -> String {
         writeError = error.map { DocumentProblem(path: collectionID, error: $0).message }

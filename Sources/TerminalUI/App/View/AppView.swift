@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ShelfModels
+import TerminalKit
 
 /// Draws the app: `render(model, size)` gives the screen as cells, where the cursor goes and
 /// what a click on each cell means. It only reads the model: what follows the size and the
@@ -89,13 +90,7 @@ public enum AppView {
             let message = model.notice ?? model.writes.progress ?? offline ?? tab.statusMessage ?? (ready ? "" : waitingText(model, tab))
             StatusBar(left: message, right: counts, style: statusStyle).render(into: &canvas, area: statusRow)
         }
-        var bindings = model.bindings
-        if case .confirm(let confirmation) = model.state.mode {
-            // The hint line names the answers as the question does.
-            let dialog = confirmation.dialog(in: model)
-            bindings = Keymap.confirm(yes: dialog.yesLabel, no: dialog.noLabel)
-        }
-        HintBar(bindings: bindings).render(into: &canvas, area: bounds.row(size.height - 1))
+        HintBar(bindings: model.bindings).render(into: &canvas, area: bounds.row(size.height - 1))
 
         switch model.state.mode {
         case .help(let offset):

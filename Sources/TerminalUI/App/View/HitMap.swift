@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// What a click at each cell of a frame means. `AppView.render` makes it with the frame, from
 /// the layout and the offsets it drew with, so a click lands on what is drawn there and the
 /// model reads a click without asking the view.

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Where each part of the screen goes at a size. Drawing and the mouse's hit testing both
 /// read it, so a click lands on what is drawn there.
 struct ScreenLayout: Sendable {

@@ -1,5 +1,3 @@
-import ShelfModels
-
 /// Maps colours to xterm palette indices, so swatches look right on terminals that cannot
 /// show every RGB value.
 ///
@@ -36,7 +34,7 @@ public enum XtermPalette {
     }
 
     /// `color` blended over `background`, then mapped with `index256(red:green:blue:)`.
-    public static func index256(for color: Color, over background: Color) -> Int {
+    public static func index256(for color: RGBColor, over background: RGBColor) -> Int {
         let opaque = composite(color, over: background)
         return index256(red: opaque.red, green: opaque.green, blue: opaque.blue)
     }
@@ -59,12 +57,12 @@ public enum XtermPalette {
 
     /// `color` drawn over `background` as an opaque colour (alpha blending, rounded).
     /// The background's own alpha is ignored: a terminal's background is always opaque.
-    public static func composite(_ color: Color, over background: Color) -> Color {
+    public static func composite(_ color: RGBColor, over background: RGBColor) -> RGBColor {
         let alpha = Int(color.alpha)
         func blend(_ top: UInt8, _ bottom: UInt8) -> UInt8 {
             UInt8((Int(top) * alpha + Int(bottom) * (255 - alpha) + 127) / 255)
         }
-        return Color(red: blend(color.red, background.red),
+        return RGBColor(red: blend(color.red, background.red),
                      green: blend(color.green, background.green),
                      blue: blend(color.blue, background.blue))
     }
@@ -75,7 +73,7 @@ public enum XtermPalette {
     }
 
     /// `color` blended over `background`, then mapped with `nearest16(red:green:blue:)`.
-    public static func nearest16(for color: Color, over background: Color) -> Int {
+    public static func nearest16(for color: RGBColor, over background: RGBColor) -> Int {
         let opaque = composite(color, over: background)
         return nearest16(red: opaque.red, green: opaque.green, blue: opaque.blue)
     }
@@ -86,7 +84,7 @@ public enum XtermPalette {
     }
 
     /// `color` blended over `background`, then mapped with `nearest8(red:green:blue:)`.
-    public static func nearest8(for color: Color, over background: Color) -> Int {
+    public static func nearest8(for color: RGBColor, over background: RGBColor) -> Int {
         let opaque = composite(color, over: background)
         return nearest8(red: opaque.red, green: opaque.green, blue: opaque.blue)
     }

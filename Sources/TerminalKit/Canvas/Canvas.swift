@@ -1,3 +1,10 @@
+// TerminalKit: a terminal toolkit that knows no application. A frame is a `Canvas` of cells
+// that `Widget`s draw into (frames, lists, tables, forms, text fields, dialogs, bars, swatches);
+// `Key`, `MouseEvent` and `KeyBinding` tables are what comes back from the terminal and what
+// each key means; `ColorMode` and `XtermPalette` turn its own `RGBColor` into what a terminal
+// of 256, 16, 8 or no colours shows. It draws nothing itself: a backend (Shelf's ncurses
+// screen) copies the canvas to the terminal, and tests read it back as text.
+
 /// A grid of cells: what one frame of the screen shows. Widgets draw into it; the ncurses
 /// backend copies it to the terminal; tests read it back with `lines` and `style(at:)`.
 ///

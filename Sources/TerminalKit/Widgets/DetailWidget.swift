@@ -41,7 +41,7 @@ public struct DetailWidget: Widget, Hashable, Sendable {
     }
 
     /// The rows the widget would draw at `width`, before scrolling, up to `limit` rows.
-    func layout(width: Int, limit: Int = .max) -> [(label: String, value: String, style: Style)] {
+    public func layout(width: Int, limit: Int = .max) -> [(label: String, value: String, style: Style)] {
         let labelWidth = labelWidth(for: width)
         let valueWidth = max(1, width - labelWidth - Self.gap)
         var rows: [(label: String, value: String, style: Style)] = []

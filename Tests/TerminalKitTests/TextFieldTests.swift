@@ -1,4 +1,4 @@
-import TerminalUI
+import TerminalKit
 import XCTest
 
 final class TextFieldTests: XCTestCase {

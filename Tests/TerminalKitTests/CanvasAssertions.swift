@@ -1,4 +1,4 @@
-import TerminalUI
+import TerminalKit
 import XCTest
 
 /// Compares a canvas with the screen it should show, written as a multi-line string literal.

@@ -1,0 +1,60 @@
+import DocumentStore
+import ShelfModels
+import TerminalKit
+
+/// A tab's rows as its presentation draws them, whichever way they come (a collection held
+/// whole, `ModelTab`; a window of a query, `WindowTab`): a row's cells, its name, its detail and
+/// its form are written once here, over the one thing the two differ in for them, how the row
+/// at an index is had. So a row that does not decode says why in both.
+@MainActor
+protocol PresentedRows: CollectionTab {
+    associatedtype Model: Codable & Sendable
+    var collection: CollectionReference { get }
+    var presentation: Presentation<Model> { get }
+    /// The columns shown now: the presentation's, or those the documents made.
+    var shownColumns: [Column<Model>] { get }
+    /// The document at a row with its model or why it does not decode; nil while it is not
+    /// read (a window reads the rows shown).
+    func row(at index: Int) -> LiveCollection<Model>.Row?
+}
+
+extension PresentedRows {
+    var collectionID: String { collection.path }
+    var title: String { presentation.title }
+    var columns: [ColumnSpec] { shownColumns.map(\.spec) }
+    var defaultSort: SortOrder { presentation.defaultSort }
+
+    func snapshot(at index: Int) -> DocumentSnapshot? { row(at: index)?.snapshot }
+
+    func tableRow(at index: Int, mode: ColorMode) -> TabRow {
+        guard let row = row(at: index) else { return .unread }
+        if let model = row.model {
+            return .cells(shownColumns.map { column in
+                TableCell(prefix: column.prefix.map { [$0(model, mode)] } ?? [], text: column.text(model, row.snapshot), style: column.style)
+            })
+        }
+        let name = name(of: row.snapshot) ?? row.id
+        let reason = row.snapshot.readError.map { ProblemText.short($0.description, path: row.path) }
+            ?? row.problem.map { ProblemText.short($0.message, path: row.path) } ?? "does not decode"
+        return .broken(ListRow([Span(name), Span("  " + reason, style: Style(dim: true))], marker: "!"))
+    }
+
+    func name(at index: Int) -> String? { row(at: index).flatMap { name(of: $0.snapshot) } }
+
+    /// What names a document to a person: the first of the presentation's name fields it has.
+    private func name(of snapshot: DocumentSnapshot) -> String? {
+        presentation.nameFields.lazy.compactMap { snapshot.get($0) as? String }.first
+    }
+
+    func detail(at index: Int, mode: ColorMode) -> TabDetail {
+        guard let row = row(at: index) else { return TabDetail(swatch: nil, lines: []) }
+        guard let model = row.model else {
+            var lines = [DetailLine("Problem", row.problem?.message ?? "unknown", valueStyle: Style(bold: true))]
+            if row.snapshot.readError == nil { lines += RawValue.lines(for: row.snapshot, except: [], title: "Fields") }
+            return TabDetail(swatch: nil, lines: lines)
+        }
+        return TabDetail(swatch: presentation.swatch(model), lines: presentation.detail(model, row.snapshot, mode))
+    }
+
+    func form(editing index: Int?) -> FormSpec { presentation.form(index.flatMap(snapshot(at:))) }
+}

@@ -1,0 +1,1 @@
+../../TerminalKitTests/CanvasAssertions.swift

@@ -17,13 +17,13 @@ extension Firestore {
         ServerSchemes.register(neighboursOf: ["firestore"], ServerSchemes.Neighbours(
             database: { name, url in
                 guard let named = try RemoteAddress(url).database(name) else {
-                    throw FirestoreErrorCode(.invalidArgument, userInfo: [NSLocalizedDescriptionKey: "database \"\(name)\" cannot be named in a firestore:// URL"])
+                    throw FirestoreErrorCode(.invalidArgument, "database \"\(name)\" cannot be named in a firestore:// URL")
                 }
                 return named
             },
             project: { id, url in
                 guard let other = try RemoteAddress(url).project(id) else {
-                    throw FirestoreErrorCode(.invalidArgument, userInfo: [NSLocalizedDescriptionKey: "project \"\(id)\" cannot be named in a firestore:// URL"])
+                    throw FirestoreErrorCode(.invalidArgument, "project \"\(id)\" cannot be named in a firestore:// URL")
                 }
                 return other
             },

@@ -14,11 +14,11 @@ struct RemoteAddress: Sendable, CustomStringConvertible {
 
     init(_ url: URL) throws {
         guard let host = url.host, !host.isEmpty else {
-            throw FirestoreErrorCode(.invalidArgument, userInfo: [NSLocalizedDescriptionKey: "\(url.absoluteString) names no host: expected firestore://host:port/project[/database]"])
+            throw FirestoreErrorCode(.invalidArgument, "\(url.absoluteString) names no host: expected firestore://host:port/project[/database]")
         }
         let segments = url.path.split(separator: "/").map(String.init)
         guard (1...2).contains(segments.count) else {
-            throw FirestoreErrorCode(.invalidArgument, userInfo: [NSLocalizedDescriptionKey: "\(url.absoluteString) has \(segments.count) path segments: expected firestore://host:port/project[/database]"])
+            throw FirestoreErrorCode(.invalidArgument, "\(url.absoluteString) has \(segments.count) path segments: expected firestore://host:port/project[/database]")
         }
         self.host = host
         port = url.port ?? Self.defaultPort

@@ -39,7 +39,7 @@ final class RemoteConnection: Sendable {
                     config.connection.keepalive = .init(time: .seconds(300), timeout: .seconds(20), allowWithoutCalls: false)
                 })
         } catch {
-            throw RemoteError.make(.invalidArgument, "cannot connect to the Firestore server at \(address.server): \(error)")
+            throw FirestoreErrorCode(.invalidArgument, "cannot connect to the Firestore server at \(address.server): \(error)")
         }
         grpc = GRPCClient(transport: transport)
         client = FirestoreClient(wrapping: grpc)

@@ -8,10 +8,6 @@ import GRPCCore
 /// (`WireError.firestoreError`), and a server that cannot be reached or does not answer in
 /// time is named with its address.
 enum RemoteError {
-    static func make(_ code: FirestoreErrorCode.Code, _ message: String) -> FirestoreErrorCode {
-        FirestoreErrorCode(code, userInfo: [NSLocalizedDescriptionKey: message])
-    }
-
     /// `deadline`: how long the call was given, for the message when it ran out.
     static func publicError(_ error: Error, server: String, call: String, deadline: RemoteConnection.Deadline? = nil) -> Error {
         switch error {
@@ -24,12 +20,12 @@ enum RemoteError {
                     NSLocalizedFailureReasonErrorKey: error.message,
                 ])
             case .deadlineExceeded:
-                return make(.deadlineExceeded, "the Firestore server at \(server) did not answer \(call) within \((deadline ?? .call).seconds) seconds")
+                return FirestoreErrorCode(.deadlineExceeded, "the Firestore server at \(server) did not answer \(call) within \((deadline ?? .call).seconds) seconds")
             default:
                 return WireError.firestoreError(code: error.code.rawValue, message: error.message)
             }
         case is CancellationError:
-            return make(.cancelled, "\(call) to the Firestore server at \(server) was cancelled")
+            return FirestoreErrorCode(.cancelled, "\(call) to the Firestore server at \(server) was cancelled")
         default:
             return DocumentStore.publicError(error)
         }
@@ -37,6 +33,6 @@ enum RemoteError {
 
     /// A response the client cannot read (a value or name the server should not have sent).
     static func badResponse(_ message: String, server: String) -> FirestoreErrorCode {
-        make(.dataLoss, "the Firestore server at \(server) sent \(message)")
+        FirestoreErrorCode(.dataLoss, "the Firestore server at \(server) sent \(message)")
     }
 }

@@ -175,7 +175,7 @@ final class RemoteListen: Sendable {
             failures = wasHeard ? 1 : failures + 1
             if failures >= 2 || !wasHeard {
                 let error = failure.map { RemoteError.publicError($0, server: address.server, call: "listening") }
-                    ?? RemoteError.make(.unavailable, "the Firestore server at \(address.server) closed the listen stream")
+                    ?? FirestoreErrorCode(.unavailable, "the Firestore server at \(address.server) closed the listen stream")
                 tellAll(.failure(error))
             }
             try? await Task.sleep(for: Self.retryDelay(afterFailures: failures))

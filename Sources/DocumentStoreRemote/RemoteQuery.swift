@@ -54,7 +54,7 @@ struct RemoteQuery {
     /// (`Query.containing(words:)`, ours).
     static func refusal(of definition: QueryDefinition) -> FirestoreErrorCode? {
         guard !definition.words.isEmpty else { return nil }
-        return RemoteError.make(.unimplemented, "words in a document's text are matched by a store on a folder or PostgreSQL: Firestore's protocol has no text search")
+        return FirestoreErrorCode(.unimplemented, "words in a document's text are matched by a store on a folder or PostgreSQL: Firestore's protocol has no text search")
     }
 
     /// `before`: the position is just before the values (an inclusive start, an exclusive end).

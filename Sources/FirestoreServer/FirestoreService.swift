@@ -34,7 +34,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func getDocument(request: Google_Firestore_V1_GetDocumentRequest, context: ServerContext) async throws -> Google_Firestore_V1_Document {
         try await answering(request.name, field: "name") { current in
-            let consistency = request.consistencySelector.map(Consistency.init)
+            let consistency = request.consistencySelector.map(ReadConsistency.init)
             let database = try view(consistency, of: current).database
             let path = try database.documentPath(request.name, field: "name")
             let snapshot = try await read([path], in: database, consistency: consistency).first!
@@ -48,7 +48,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     func batchGetDocuments(request: Google_Firestore_V1_BatchGetDocumentsRequest, response: RPCWriter<Google_Firestore_V1_BatchGetDocumentsResponse>,
                            context: ServerContext) async throws {
         try await answering(request.database, field: "database") { current in
-            var consistency = request.consistencySelector.map(Consistency.init)
+            var consistency = request.consistencySelector.map(ReadConsistency.init)
             let (database, readTime) = try view(consistency, of: current)
             // A document named twice is answered once, where first named, as Firestore does.
             var paths: [String] = [], names: [String] = [], named: Set<String> = []
@@ -84,7 +84,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
 
     func listDocuments(request: Google_Firestore_V1_ListDocumentsRequest, context: ServerContext) async throws -> Google_Firestore_V1_ListDocumentsResponse {
         try await answering(request.parent, field: "parent") { current in
-            let database = try view(request.consistencySelector.map(Consistency.init), of: current).database
+            let database = try view(request.consistencySelector.map(ReadConsistency.init), of: current).database
             let parent = try database.path(of: request.parent, field: "parent")
             guard parent.count % 2 == 0 else { throw WireError.invalidArgument("parent: \"\(request.parent)\" is a collection; the parent is the database's documents or a document") }
             guard !request.collectionID.isEmpty else { throw WireError.invalidArgument("collection_id: a collection id is needed") }
@@ -93,18 +93,14 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                 throw WireError.unimplemented("order_by: Shelf lists documents by name only (__name__), not by \"\(request.orderBy)\"")
             }
             let collection = database.store.collection((parent + [request.collectionID]).joined(separator: "/"))
-            let after = try pageToken(request.pageToken)
-            let pageSize = request.pageSize == 0 ? 300 : Int(request.pageSize)
-            var ids: [String]
+            let ids: [String]
             if request.showMissing {
                 ids = try collection.listDocuments().map(\.documentID)
             } else {
                 ids = try await collection.order(by: FieldPath.documentID()).getDocuments().documents.map(\.documentID)
             }
-            ids.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            if let after { ids.removeAll { !Array(after.utf8).lexicographicallyPrecedes(Array($0.utf8)) } }
-            let page = Array(ids.prefix(pageSize))
-            let snapshots = try page.map { try collection.document($0).readDocument() }
+            let page = try IDPage(of: ids, token: request.pageToken, size: request.pageSize)
+            let snapshots = try page.ids.map { try collection.document($0).readDocument() }
             let documents = try database.wireDocuments(snapshots, mask: try mask(request.hasMask ? request.mask : nil))
             var message = Google_Firestore_V1_ListDocumentsResponse()
             message.documents = zip(snapshots, documents).compactMap { snapshot, document in
@@ -114,24 +110,22 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                 missing.name = database.name(of: snapshot.reference.path)
                 return missing
             }
-            if ids.count > pageSize, let last = page.last { message.nextPageToken = Data(last.utf8).base64EncodedString() }
+            message.nextPageToken = page.nextPageToken
             return message
         }
     }
 
     func listCollectionIds(request: Google_Firestore_V1_ListCollectionIdsRequest, context: ServerContext) async throws -> Google_Firestore_V1_ListCollectionIdsResponse {
         try await answering(request.parent, field: "parent") { current in
-            let database = try view(request.consistencySelector.map(Consistency.init), of: current).database
+            let database = try view(request.consistencySelector.map(ReadConsistency.init), of: current).database
             let parent = try database.path(of: request.parent, field: "parent")
             guard parent.count % 2 == 0 else { throw WireError.invalidArgument("parent: \"\(request.parent)\" is a collection; the parent is the database's documents or a document") }
             let collections = parent.isEmpty ? try database.store.listCollections()
                 : try database.store.document(parent.joined(separator: "/")).listCollections()
-            var ids = try collections.filter(database.holdsDocuments).map(\.collectionID)
-            if let after = try pageToken(request.pageToken) { ids.removeAll { !Array(after.utf8).lexicographicallyPrecedes(Array($0.utf8)) } }
-            let pageSize = request.pageSize <= 0 ? 300 : Int(request.pageSize)
+            let page = try IDPage(of: collections.filter(database.holdsDocuments).map(\.collectionID), token: request.pageToken, size: request.pageSize)
             var message = Google_Firestore_V1_ListCollectionIdsResponse()
-            message.collectionIds = Array(ids.prefix(pageSize))
-            if ids.count > pageSize, let last = message.collectionIds.last { message.nextPageToken = Data(last.utf8).base64EncodedString() }
+            message.collectionIds = page.ids
+            message.nextPageToken = page.nextPageToken
             return message
         }
     }
@@ -142,7 +136,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                 throw WireError.invalidArgument("structured_query: a query is needed")
             }
             try WireError.refuseUnknownFields(of: request, in: "request", known: [10: "explain_options"])
-            let consistency = request.consistencySelector.map(Consistency.init)
+            let consistency = request.consistencySelector.map(ReadConsistency.init)
             let (database, time) = try view(consistency, of: current)
             let query = try WireQuery(structured, parent: request.parent, in: database)
             let (documents, newTransaction) = try await runInTransaction(consistency, database: database, locking: [query.lockKey]) {
@@ -173,7 +167,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
                 throw WireError.invalidArgument("structured_aggregation_query: a query with aggregations is needed")
             }
             try WireError.refuseUnknownFields(of: request, in: "request", known: [8: "explain_options"])
-            let consistency = request.consistencySelector.map(Consistency.init)
+            let consistency = request.consistencySelector.map(ReadConsistency.init)
             let (database, readTime) = try view(consistency, of: current)
             let query = try WireQuery(structured, parent: request.parent, in: database)
             let (fields, newTransaction) = try await runInTransaction(consistency, database: database, locking: [query.lockKey]) {
@@ -192,7 +186,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             guard case .structuredQuery(let structured)? = request.queryType else {
                 throw WireError.invalidArgument("structured_query: a query is needed")
             }
-            _ = try view(request.consistencySelector.map(Consistency.init), of: database)
+            _ = try view(request.consistencySelector.map(ReadConsistency.init), of: database)
             _ = try WireQuery(structured, parent: request.parent, in: database)
             guard request.partitionCount > 0 else { throw WireError.invalidArgument("partition_count: must be positive, got \(request.partitionCount)") }
             // One machine, one partition: no cursors means the whole query is one part.
@@ -339,51 +333,9 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
         }
     }
 
-    private func pageToken(_ token: String) throws(WireError) -> String? {
-        guard !token.isEmpty else { return nil }
-        guard let data = Data(base64Encoded: token), let text = String(data: data, encoding: .utf8) else {
-            throw .invalidArgument("page_token: \"\(token)\" is not a token this server gave")
-        }
-        return text
-    }
-
-    /// How a read is made: in a transaction, starting one, or at a time.
-    enum Consistency {
-        case transaction(Data)
-        case newTransaction(Google_Firestore_V1_TransactionOptions)
-        case readTime(Google_Protobuf_Timestamp)
-
-        init(_ selector: Google_Firestore_V1_GetDocumentRequest.OneOf_ConsistencySelector) {
-            switch selector {
-            case .transaction(let id): self = .transaction(id)
-            case .readTime(let time): self = .readTime(time)
-            }
-        }
-        init(_ selector: Google_Firestore_V1_BatchGetDocumentsRequest.OneOf_ConsistencySelector) {
-            switch selector {
-            case .transaction(let id): self = .transaction(id)
-            case .newTransaction(let options): self = .newTransaction(options)
-            case .readTime(let time): self = .readTime(time)
-            }
-        }
-        init(_ selector: Google_Firestore_V1_RunQueryRequest.OneOf_ConsistencySelector) {
-            switch selector {
-            case .transaction(let id): self = .transaction(id)
-            case .newTransaction(let options): self = .newTransaction(options)
-            case .readTime(let time): self = .readTime(time)
-            }
-        }
-        init(_ selector: Google_Firestore_V1_RunAggregationQueryRequest.OneOf_ConsistencySelector) {
-            switch selector {
-            case .transaction(let id): self = .transaction(id)
-            case .newTransaction(let options): self = .newTransaction(options)
-            case .readTime(let time): self = .readTime(time)
-            }
-        }
-    }
 
     /// Reads documents, recording them in the transaction the request names.
-    private func read(_ paths: [String], in database: ServedDatabase, consistency: Consistency?) async throws -> [DocumentSnapshot] {
+    private func read(_ paths: [String], in database: ServedDatabase, consistency: ReadConsistency?) async throws -> [DocumentSnapshot] {
         try await runInTransaction(consistency, database: database, locking: paths.map(TransactionLocks.Key.document)) {
             try paths.map { try database.store.document($0).readDocument() }
         }.0
@@ -392,7 +344,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
     /// Runs a read as the request's consistency asks: in a read-write transaction, once it holds
     /// `keys` (what the read covers: documents, a query's collection); the documents it returns
     /// are recorded in its transaction. Returns also the id of a transaction it began.
-    private func runInTransaction<T>(_ consistency: Consistency?, database: ServedDatabase, locking keys: [TransactionLocks.Key],
+    private func runInTransaction<T>(_ consistency: ReadConsistency?, database: ServedDatabase, locking keys: [TransactionLocks.Key],
                                      _ body: () async throws -> T) async throws -> (T, Data?) {
         var transaction: Data?, began: Data?
         switch consistency {

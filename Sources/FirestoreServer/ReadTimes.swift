@@ -10,7 +10,7 @@ import SwiftProtobuf
 /// every read's response carries: the time asked, else now (`CommitClock.readTime`).
 extension FirestoreService {
     /// The database as `consistency` reads it, and the read time its responses carry.
-    func view(_ consistency: Consistency?, of database: ServedDatabase) throws -> (database: ServedDatabase, readTime: Timestamp) {
+    func view(_ consistency: ReadConsistency?, of database: ServedDatabase) throws -> (database: ServedDatabase, readTime: Timestamp) {
         var time: Timestamp?
         switch consistency {
         case .readTime(let wire)?:
@@ -46,24 +46,5 @@ extension FirestoreService {
             throw .failedPrecondition("The requested 'read_time' is too old.")
         }
         return time
-    }
-}
-
-extension FirestoreService.Consistency {
-    init(_ selector: Google_Firestore_V1_ListDocumentsRequest.OneOf_ConsistencySelector) {
-        switch selector {
-        case .transaction(let id): self = .transaction(id)
-        case .readTime(let time): self = .readTime(time)
-        }
-    }
-    init(_ selector: Google_Firestore_V1_ListCollectionIdsRequest.OneOf_ConsistencySelector) {
-        switch selector {
-        case .readTime(let time): self = .readTime(time)
-        }
-    }
-    init(_ selector: Google_Firestore_V1_PartitionQueryRequest.OneOf_ConsistencySelector) {
-        switch selector {
-        case .readTime(let time): self = .readTime(time)
-        }
     }
 }

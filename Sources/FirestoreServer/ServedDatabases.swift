@@ -56,7 +56,7 @@ final class ServedDatabases: Sendable {
     static func claimOwner(of location: URL, for project: String) throws {
         let owner = try Firestore.owner(of: location, claiming: project)
         guard owner == project else {
-            throw FirestoreErrorCode(.failedPrecondition, userInfo: [NSLocalizedDescriptionKey: "\(location.isFileURL ? location.path : "the database") holds project \(owner)'s data, not \(project)'s: serve it for \(owner), or give another store for \(project)"])
+            throw FirestoreErrorCode(.failedPrecondition, "\(location.isFileURL ? location.path : "the database") holds project \(owner)'s data, not \(project)'s: serve it for \(owner), or give another store for \(project)")
         }
     }
 

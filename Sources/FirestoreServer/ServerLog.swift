@@ -27,7 +27,7 @@ public struct ServerLog: Sendable {
             line += " " + milliseconds.formatted(.number.precision(.fractionLength(1)).grouping(.never)) + " ms"
         }
         if let error {
-            line += " " + Self.statusName(error.code.rawValue) + ": " + error.message
+            line += " " + (FirestoreErrorCode.Code(rawValue: error.code.rawValue)?.statusName ?? "STATUS_\(error.code.rawValue)") + ": " + error.message
         } else {
             line += " OK"
         }
@@ -37,13 +37,6 @@ public struct ServerLog: Sendable {
 
     private static let time = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    /// gRPC's status names, as Firestore's clients print them.
-    static func statusName(_ code: Int) -> String {
-        let names = ["OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
-                     "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
-                     "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"]
-        return names.indices.contains(code) ? names[code] : "STATUS_\(code)"
-    }
 }
 
 /// Logs each call as it ends (`ServerLog`): its status and how long it took, and the resource

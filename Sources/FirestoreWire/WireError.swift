@@ -43,7 +43,7 @@ package struct WireError: Error {
     /// A status as the store's callers see it: the `FirestoreErrorCode` of the same number
     /// (`unknown` for a number Firestore has not), with the server's message.
     package static func firestoreError(code: Int, message: String) -> FirestoreErrorCode {
-        FirestoreErrorCode(FirestoreErrorCode.Code(rawValue: code) ?? .unknown, userInfo: [NSLocalizedDescriptionKey: message])
+        FirestoreErrorCode(FirestoreErrorCode.Code(rawValue: code) ?? .unknown, message)
     }
 
     package static func firestoreError(_ status: Google_Rpc_Status) -> FirestoreErrorCode {

@@ -30,13 +30,37 @@ public final class FirestoreErrorCode: NSError, LocalizedError, @unchecked Senda
         case unavailable = 14
         case dataLoss = 15
         case unauthenticated = 16
+
+        /// The name Firestore's protocol gives the code (`google.rpc.Code`): what its clients
+        /// print and its REST errors carry as `status`.
+        package var statusName: String {
+            switch self {
+            case .OK: "OK"
+            case .cancelled: "CANCELLED"
+            case .unknown: "UNKNOWN"
+            case .invalidArgument: "INVALID_ARGUMENT"
+            case .deadlineExceeded: "DEADLINE_EXCEEDED"
+            case .notFound: "NOT_FOUND"
+            case .alreadyExists: "ALREADY_EXISTS"
+            case .permissionDenied: "PERMISSION_DENIED"
+            case .resourceExhausted: "RESOURCE_EXHAUSTED"
+            case .failedPrecondition: "FAILED_PRECONDITION"
+            case .aborted: "ABORTED"
+            case .outOfRange: "OUT_OF_RANGE"
+            case .unimplemented: "UNIMPLEMENTED"
+            case .internal: "INTERNAL"
+            case .unavailable: "UNAVAILABLE"
+            case .dataLoss: "DATA_LOSS"
+            case .unauthenticated: "UNAUTHENTICATED"
+            }
+        }
     }
 
     public convenience init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.init(domain: FirestoreErrorDomain, code: code.rawValue, userInfo: userInfo)
     }
 
-    convenience init(_ code: Code, _ message: String) {
+    package convenience init(_ code: Code, _ message: String) {
         self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
     }
 

@@ -161,7 +161,7 @@ struct FormWrite: Sendable {
         return FormWrite(reference: reference, isNew: true) {
             try reference.firestore.runTransactionNow { transaction in
                 guard try !transaction.getDocument(reference).exists else {
-                    throw FirestoreErrorCode(.alreadyExists, userInfo: [NSLocalizedDescriptionKey: "\(reference.path) already exists: choose another id, or edit that document"])
+                    throw FirestoreErrorCode(.alreadyExists, "\(reference.path) already exists: choose another id, or edit that document")
                 }
                 transaction.setData(fields.values, forDocument: reference)
             }

@@ -92,11 +92,11 @@ final class RemoteBackend: ChangePushingBackend, QueryingStorage {
 
     func results(of query: Query) throws -> [QueryDocumentSnapshot] {
         let documents = RemoteDocuments(address: address, store: query.firestore)
-        let remote = try RemoteQuery(query.definition, values: documents.values)
+        let remote = try RemoteQuery.encoded(query.definition, values: documents.values)
         var request = Google_Firestore_V1_RunQueryRequest()
         request.parent = remote.parent
-        request.structuredQuery = remote.structured
-        let found = try connection.wait("running a query on \(remote.structured.from.first?.collectionID ?? "")", deadline: .query) { [request] client, options in
+        request.structuredQuery = remote.query
+        let found = try connection.wait("running a query on \(remote.query.from.first?.collectionID ?? "")", deadline: .query) { [request] client, options in
             try await client.runQuery(request, options: options) { response in
                 var found: [Google_Firestore_V1_Document] = []
                 for try await message in response.messages where message.hasDocument { found.append(message.document) }
@@ -144,12 +144,12 @@ final class RemoteBackend: ChangePushingBackend, QueryingStorage {
     }
 
     private func aggregate(_ aggregations: [Google_Firestore_V1_StructuredAggregationQuery.Aggregation], of query: Query) throws -> [String: Google_Firestore_V1_Value] {
-        let remote = try RemoteQuery(query.definition, values: WireValues(databaseName: address.databaseName, store: query.firestore))
+        let remote = try RemoteQuery.encoded(query.definition, values: WireValues(databaseName: address.databaseName, store: query.firestore))
         var request = Google_Firestore_V1_RunAggregationQueryRequest()
         request.parent = remote.parent
-        request.structuredAggregationQuery.structuredQuery = remote.structured
+        request.structuredAggregationQuery.structuredQuery = remote.query
         request.structuredAggregationQuery.aggregations = aggregations
-        return try connection.wait("aggregating a query on \(remote.structured.from.first?.collectionID ?? "")", deadline: .query) { [request] client, options in
+        return try connection.wait("aggregating a query on \(remote.query.from.first?.collectionID ?? "")", deadline: .query) { [request] client, options in
             try await client.runAggregationQuery(request, options: options) { response in
                 var fields: [String: Google_Firestore_V1_Value] = [:]
                 for try await message in response.messages where message.hasResult {

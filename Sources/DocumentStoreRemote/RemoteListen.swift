@@ -97,17 +97,17 @@ final class RemoteListen: Sendable {
         case .document(let path):
             target.documents.documents = [documents.name(of: path)]
         case .collection(let path):
-            let remote = try RemoteQuery(QueryDefinition(source: .collection(path)), values: documents.values)
+            let remote = try RemoteQuery.encoded(QueryDefinition(source: .collection(path)), values: documents.values)
             target.query.parent = remote.parent
-            target.query.structuredQuery = remote.structured
+            target.query.structuredQuery = remote.query
         case .collectionGroup(let id):
-            let remote = try RemoteQuery(QueryDefinition(source: .group(id)), values: documents.values)
+            let remote = try RemoteQuery.encoded(QueryDefinition(source: .group(id)), values: documents.values)
             target.query.parent = remote.parent
-            target.query.structuredQuery = remote.structured
+            target.query.structuredQuery = remote.query
         case .query(let definition):
-            let remote = try RemoteQuery(definition, values: documents.values)
+            let remote = try RemoteQuery.encoded(definition, values: documents.values)
             target.query.parent = remote.parent
-            target.query.structuredQuery = remote.structured
+            target.query.structuredQuery = remote.query
         }
         return target
     }

@@ -41,8 +41,8 @@ final class FirstListingTests: XCTestCase {
 /// a million files in slices of 8,192 would be 120 merges of up to a million rows.
 final class ReadSliceTests: XCTestCase {
     func testSlicesAreASixteenthOfALargeReadAndNeverSmallerThanTheSmallest() {
-        XCTAssertEqual(CollectionFolderChanges.sliceSize(reading: 3_000), CollectionFolderChanges.parallelSlice)
-        XCTAssertEqual(CollectionFolderChanges.sliceSize(reading: 100_000), CollectionFolderChanges.parallelSlice)
-        XCTAssertEqual(CollectionFolderChanges.sliceSize(reading: 1_000_000), 62_500)
+        XCTAssertEqual(ParallelReading.sliceSize(reading: 3_000), ParallelReading.slice)
+        XCTAssertEqual(ParallelReading.sliceSize(reading: 100_000), ParallelReading.slice)
+        XCTAssertEqual(ParallelReading.sliceSize(reading: 1_000_000), 62_500)
     }
 }

@@ -73,7 +73,7 @@ final class LoadProgressTests: StoreTestCase {
         XCTAssertEqual(snapshot.count, count)
         XCTAssertGreaterThanOrEqual(reports.count, 2, "a small first slice, then the rest")
         // The folder's first files are read before it is listed whole: its size is not known yet.
-        XCTAssertEqual(reports.first?.read, CollectionFolderChanges.firstParallelSlice, "the first slice is reported on its own")
+        XCTAssertEqual(reports.first?.read, ParallelReading.firstSlice, "the first slice is reported on its own")
         XCTAssertNil(reports.first?.total)
         XCTAssertEqual(reports.map(\.read), reports.map(\.read).sorted())
         XCTAssertEqual(reports.last?.read, count)

@@ -37,7 +37,7 @@ extension CollectionFolderChanges {
             unread = Array(toRead.lazy.filter { head.reads[$0] == nil })
         }
         toRead = []
-        guard unread.count >= Self.parallelReading else {
+        guard unread.count >= ParallelReading.threshold else {
             for id in unread {
                 let (stored, stamp) = files.readDocument(in: fd, fileName: id.text + DocumentFiles.fileExtension, store: firestore)
                 take(id, (stored, stamp ?? Self.listedStamp(id, stored, fd), nil), now, isFirstListing, table, firestore, isNew: areNew)
@@ -50,7 +50,7 @@ extension CollectionFolderChanges {
         unread = []
         table.reserveCapacity(table.keys.count + ids.count)
         var start = 0
-        var sliceSize = Self.firstParallelSlice
+        var sliceSize = ParallelReading.firstSlice
         // Each slice is taken on another thread while the next one is read, so the readers
         // never wait for the tables (a third of a large first read). Reading makes snapshots
         // and touches no table; one slice is taken at a time, and the last is waited for.
@@ -76,7 +76,7 @@ extension CollectionFolderChanges {
             }
             taking = group
             start = slice.endIndex
-            sliceSize = Self.sliceSize(reading: ids.count)
+            sliceSize = ParallelReading.sliceSize(reading: ids.count)
             if reportsProgress && ids.count + alreadyRead >= Watcher.worthReporting {
                 watcher.reportProgress(read: alreadyRead + start, total: alreadyRead + ids.count, documents: snapshots)
             }
@@ -94,28 +94,7 @@ extension CollectionFolderChanges {
         guard keepsIDOrder else { return }
         taking?.wait()
         taking = nil
-        table.holdInIDOrder(Self.merged(KeyOrder.sorted(headRead) { $0.key }, inIDOrder))
-    }
-
-    /// Two lists of documents in id order, as one: the few of `a` (the first files read)
-    /// placed among the many of `b` by binary search, since comparing ids costs.
-    private static func merged(_ a: [QueryDocumentSnapshot], _ b: [QueryDocumentSnapshot]) -> [QueryDocumentSnapshot] {
-        guard !a.isEmpty else { return b }
-        var result: [QueryDocumentSnapshot] = []
-        result.reserveCapacity(a.count + b.count)
-        var from = 0
-        for document in a {
-            var low = from, high = b.count
-            while low < high {
-                let middle = (low + high) / 2
-                if b[middle].key < document.key { low = middle + 1 } else { high = middle }
-            }
-            result += b[from..<low]
-            result.append(document)
-            from = low
-        }
-        result += b[from...]
-        return result
+        table.holdInIDOrder(ParallelReading.merged(KeyOrder.sorted(headRead) { $0.key }, inIDOrder))
     }
 
     /// The files of `ids`, read and parsed on every core, each with its snapshot made.
@@ -140,8 +119,8 @@ extension CollectionFolderChanges {
     /// chunk is full: a smaller folder is listed and read at once anyway.
     func readHead(_ fd: Int32, _ watcher: Watcher, _ firestore: Firestore) -> Head {
         guard reportsProgress && watcher.isAwaitingFirstSnapshot else { return Head() }
-        let entries = DocumentFiles.listEntries(fd, limit: Self.firstParallelSlice)
-        guard entries.count == Self.firstParallelSlice else { return Head() }
+        let entries = DocumentFiles.listEntries(fd, limit: ParallelReading.firstSlice)
+        guard entries.count == ParallelReading.firstSlice else { return Head() }
         var head = Head()
         head.ids = entries.filter { $0.isDirectory != true }.compactMap(DocumentFileName.id(of:)).filter { !$0.isUndecodableFileName }
         let results = readSlice(head.ids[...], fd, firestore)
@@ -183,16 +162,6 @@ extension CollectionFolderChanges {
         guard stored != .missing, fstatat(fd, id.text + DocumentFiles.fileExtension, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         return .listed(inode: UInt64(st.st_ino))
     }
-
-    /// Reading more files than this at once is done on every core, a slice at a time (the
-    /// first slice smaller, so a large collection's first documents are reported soon).
-    static let parallelReading = 256
-    static let firstParallelSlice = 1024
-    static let parallelSlice = 8192
-    /// Slices after the first: `parallelSlice` files, or a sixteenth of a larger read. A
-    /// listener merges each slice into everything read before it, so at a million files slices
-    /// of 8,192 made its list order a million rows 120 times over (a fifth of the load's CPU).
-    static func sliceSize(reading count: Int) -> Int { max(parallelSlice, count / 16) }
 
     /// A file as read, and perhaps its snapshot already made.
     typealias Read = (stored: StoredDocument, stamp: FileStamp?, snapshot: QueryDocumentSnapshot?)

@@ -60,6 +60,13 @@ public final class FirestoreErrorCode: NSError, LocalizedError, @unchecked Senda
         self.init(domain: FirestoreErrorDomain, code: code.rawValue, userInfo: userInfo)
     }
 
+    /// The document or folder the error is about, where it names one (ours).
+    public var path: String? { userInfo[Self.pathKey] as? String }
+    /// The field the error is about, where it names one (ours).
+    public var field: String? { userInfo[Self.fieldKey] as? String }
+    static let pathKey = "FIRFirestoreErrorPath"
+    static let fieldKey = "FIRFirestoreErrorField"
+
     package convenience init(_ code: Code, _ message: String) {
         self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
     }

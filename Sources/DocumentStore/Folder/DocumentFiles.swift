@@ -39,7 +39,7 @@ final class DocumentFiles: Sendable {
             do {
                 try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: false)
             } catch {
-                throw .io(path: rootPath, operation: "create the data folder", reason: Self.reason(of: error))
+                throw Self.ioError(error, at: rootPath, "create the data folder")
             }
         } else if !isDirectory.boolValue {
             throw .io(path: rootPath, operation: "open the data folder", reason: "it is a file, not a folder")
@@ -73,12 +73,13 @@ final class DocumentFiles: Sendable {
 
     deinit { close(rootFD) }
 
-    private static func reason(of error: Error) -> String {
+    /// Why Foundation could not make a folder: the system's reason and errno, where it says.
+    private static func ioError(_ error: Error, at path: String, _ operation: String) -> DocumentStoreError {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+            return .io(path, operation, errno: Int32(underlying.code))
         }
-        return ns.localizedDescription
+        return .io(path: path, operation: operation, reason: ns.localizedDescription)
     }
 
     /// True when the store's folder cannot be written (a read-only mount or permissions).

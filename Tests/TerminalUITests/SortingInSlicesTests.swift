@@ -176,9 +176,9 @@ final class FollowingChangesTests: FolderAppTestCase {
 
     func testAChangeToOneDocumentMakesOneSortKey() async throws {
         let app = try await makeApp()
-        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
+        let tab = try XCTUnwrap(app.tab as? ListTab<WholeCollectionRows<ShelfBook>>)
         XCTAssertEqual(titles(app).prefix(3), ["Book 01", "Book 02", "Book 03"])
-        let made = tab.sortKeysMade
+        let made = tab.source.sortKeysMade
         XCTAssertEqual(made, 30)
         // Book 01 (id30) becomes Book 99: last.
         let version = tab.version
@@ -190,6 +190,6 @@ final class FollowingChangesTests: FolderAppTestCase {
         XCTAssertEqual(shown.first, "Book 02")
         XCTAssertEqual(shown.last, "Book 99")
         XCTAssertEqual(shown, shown.sorted())
-        XCTAssertEqual(tab.sortKeysMade, made + 1, "only the changed document's key is made")
+        XCTAssertEqual(tab.source.sortKeysMade, made + 1, "only the changed document's key is made")
     }
 }

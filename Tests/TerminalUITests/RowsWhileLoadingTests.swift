@@ -14,13 +14,7 @@ final class RowsWhileLoadingTests: FolderAppTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let books = folder.appendingPathComponent("books")
-        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
-        // Ids in the opposite order to the titles.
-        for index in 1...40 {
-            let fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
-            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 41 - index)))
-        }
+        try writeNumberedBooks(1...40, ids: .oppositeToTitles)
     }
 
     private func screen(_ app: AppModel) -> String {

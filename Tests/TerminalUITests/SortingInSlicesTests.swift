@@ -13,14 +13,8 @@ final class SortingInSlicesTests: FolderAppTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let books = folder.appendingPathComponent("books")
-        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         // Ids in the opposite order to the titles, authors in yet another.
-        for index in 1...25 {
-            let fields: [String: Any] = ["author": String(format: "Author %02d", (index * 7) % 25), "numberOfPages": index,
-                                         "title": String(format: "Book %02d", index)]
-            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 26 - index)))
-        }
+        try writeNumberedBooks(1...25, ids: .oppositeToTitles) { ["author": String(format: "Author %02d", ($0 * 7) % 25)] }
     }
 
     /// The app, sorting ten keys a slice, each slice a frame of its own.
@@ -157,12 +151,7 @@ final class FollowingChangesTests: FolderAppTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let books = folder.appendingPathComponent("books")
-        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
-        for index in 1...30 {
-            let fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
-            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 31 - index)))
-        }
+        try writeNumberedBooks(1...30, ids: .oppositeToTitles)
     }
 
     private func titles(_ app: AppModel) -> [String] {

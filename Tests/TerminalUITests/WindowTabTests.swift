@@ -5,7 +5,7 @@ import TerminalKit
 @testable import TerminalUI
 import XCTest
 
-/// A collection too large to hold whole is listed as a window of a query (`WindowTab`): only
+/// A collection too large to hold whole is listed as a window of a query (`QueryWindowRows` under the one `ListTab`): only
 /// the rows shown and a margin are read, a sort is one query ordered by the column's field, a
 /// filter's comparisons are one query, the end is one read, and a row not read yet draws as
 /// "…" while keys go on. Counts of documents read and of queries made, not timings. (On a
@@ -172,7 +172,7 @@ final class WindowTabTests: FolderAppTestCase {
     }
 
     /// A row that does not decode says why, in its row and in its detail, as in a list held
-    /// whole (the same words: `PresentedRows`), not merely that it does not decode.
+    /// whole (the same words: `ListTab+Rows`), not merely that it does not decode.
     func testARowThatDoesNotDecodeSaysWhyAsInAListHeldWhole() async throws {
         try Data(#"{"author": "P", "numberOfPages": "many", "title": "Book 0000"}"#.utf8)
             .write(to: folder.appendingPathComponent("books/b0000.json"))

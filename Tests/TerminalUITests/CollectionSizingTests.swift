@@ -43,7 +43,7 @@ final class CollectionSizingTests: XCTestCase {
 
     func testAWindowTabHasTheServerPrepareEachColumnsOrderTheListsOwnFirst() async throws {
         let (server, store) = try MemoryServer.open([:])
-        _ = WindowTab(collection: store.collection("books"), presentation: KnownPresentations.books(BooksViewModel(db: store)))
+        _ = ListTab(windowOf: store.collection("books"), presentation: KnownPresentations.books(BooksViewModel(db: store)))
         XCTAssertEqual(server.ordersPrepared, [[["title"]], [["author"]], [["numberOfPages"]], [["genres"]], [["tags"]]])
     }
 }

@@ -26,10 +26,10 @@ final class DecodingDrawnRowsTests: FolderAppTestCase {
         try Data(#"{"author": "Nobody"}"#.utf8).write(to: books.appendingPathComponent("untitled.json"))
     }
 
-    private func appAndBookTab() async throws -> (AppModel, ModelTab<ShelfBook>) {
+    private func appAndBookTab() async throws -> (AppModel, ListTab<WholeCollectionRows<ShelfBook>>) {
         let app = try await makeApp()
-        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
-        tab.problemsCountedUpTo = 0  // counting problems decodes every row, by design
+        let tab = try XCTUnwrap(app.tab as? ListTab<WholeCollectionRows<ShelfBook>>)
+        tab.source.problemsCountedUpTo = 0  // counting problems decodes every row, by design
         return (app, tab)
     }
 
@@ -42,7 +42,7 @@ final class DecodingDrawnRowsTests: FolderAppTestCase {
         screen(app).dropFirst(3).map { String($0.prefix(60)) }.filter { $0.contains("Book") || $0.contains("Nobody") || $0.contains("untitled") }
     }
 
-    private func decodedCount(_ tab: ModelTab<ShelfBook>) -> Int { tab.live.rows.filter(\.isDecoded).count }
+    private func decodedCount(_ tab: ListTab<WholeCollectionRows<ShelfBook>>) -> Int { tab.source.live.rows.filter(\.isDecoded).count }
 
     func testSortingAndFilteringDecodeOnlyTheRowsDrawn() async throws {
         let (app, tab) = try await appAndBookTab()
@@ -62,8 +62,8 @@ final class DecodingDrawnRowsTests: FolderAppTestCase {
     }
 
     /// The ids in the tab's order by a column.
-    private func ids(_ tab: ModelTab<ShelfBook>, by column: Int, ascending: Bool = true) -> [String] {
-        tab.rows(by: SortOrder(column: column, ascending: ascending), matching: ListFilter(""), narrowing: nil).map { tab.live.rows[$0].id }
+    private func ids(_ tab: ListTab<WholeCollectionRows<ShelfBook>>, by column: Int, ascending: Bool = true) -> [String] {
+        tab.rows(by: SortOrder(column: column, ascending: ascending), matching: ListFilter(""), narrowing: nil).map { tab.source.live.rows[$0].id }
     }
 
     func testStoredValuesOrderRowsAsTheirColumnsDrawThem() async throws {
@@ -79,7 +79,7 @@ final class DecodingDrawnRowsTests: FolderAppTestCase {
         // By pages: numbers by value (not "10" before "9"), the text "many" after them all,
         // then the document without pages.
         let byPages = ids(tab, by: 2)
-        let pages = byPages.dropLast(2).map { tab.live.row(id: $0)!.snapshot.get("numberOfPages") as! Int }
+        let pages = byPages.dropLast(2).map { tab.source.live.row(id: $0)!.snapshot.get("numberOfPages") as! Int }
         XCTAssertEqual(pages, pages.sorted())
         XCTAssertEqual(Array(byPages.suffix(2)), ["odd", "untitled"])
         XCTAssertEqual(decodedCount(tab), 0, "ordered without a decode")

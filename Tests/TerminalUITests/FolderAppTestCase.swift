@@ -39,3 +39,31 @@ class FolderAppTestCase: XCTestCase {
         for key in keys { _ = app.apply(.key(.character(key))) }
     }
 }
+
+/// How the numbered books' ids run (`writeNumberedBooks`).
+enum NumberedBookIDs {
+    /// `b01`, `b02`…: in the titles' order.
+    case likeTitles
+    /// `id01` for the last book, `id02` for the one before…: in the opposite order to the
+    /// titles, so a list by id and a list by title differ.
+    case oppositeToTitles
+}
+
+extension FolderAppTestCase {
+    /// The books many tests list: "Book 01", "Book 02"… by "A", book n of n pages, each with
+    /// the `extra` fields of its number (which may replace those).
+    func writeNumberedBooks(_ numbers: ClosedRange<Int>, ids: NumberedBookIDs = .likeTitles,
+                            extra: (Int) -> [String: Any] = { _ in [:] }) throws {
+        let books = folder.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        for number in numbers {
+            let fields = ["author": "A", "numberOfPages": number, "title": String(format: "Book %02d", number)]
+                .merging(extra(number)) { _, extra in extra }
+            let id = switch ids {
+            case .likeTitles: String(format: "b%02d", number)
+            case .oppositeToTitles: String(format: "id%02d", numbers.upperBound + numbers.lowerBound - number)
+            }
+            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(id + ".json"))
+        }
+    }
+}

@@ -10,9 +10,7 @@ import XCTest
 final class GoToTests: FolderAppTestCase {
     override func setUp() async throws {
         try await super.setUp()
-        for index in 1...30 {
-            try folder.writeDocument("books/b\(String(format: "%02d", index))", #"{"author": "A", "numberOfPages": \#(index), "title": "Book \#(String(format: "%02d", index))"}"#)
-        }
+        try writeNumberedBooks(1...30)
         for collection in ["colors", "notes", "notebooks", "Numbers"] {
             try folder.writeDocument("\(collection)/one", ##"{"name": "one", "color": "#000000"}"##)
         }

@@ -13,13 +13,8 @@ final class ListOffsetTests: FolderAppTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let books = folder.appendingPathComponent("books")
-        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         // 51 books, "Book 01" to "Book 51": nearly three times the 18 rows shown at 80×24.
-        for index in 1...51 {
-            let fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
-            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "b%02d.json", index)))
-        }
+        try writeNumberedBooks(1...51)
     }
 
     /// The app, drawn once (so a click or a page knows the layout).

@@ -12,13 +12,9 @@ final class MouseHitTests: FolderAppTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let books = folder.appendingPathComponent("books")
-        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         // 30 books, "Book 01" to "Book 30": more than the 18 rows the list shows at 80×24.
-        for index in 1...30 {
-            var fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
-            if index == 1 { for extra in 1...40 { fields[String(format: "extra%02d", extra)] = "value \(extra)" } }
-            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "b%02d.json", index)))
+        try writeNumberedBooks(1...30) { number in
+            number == 1 ? Dictionary(uniqueKeysWithValues: (1...40).map { (String(format: "extra%02d", $0), "value \($0)") }) : [:]
         }
     }
 

@@ -14,13 +14,7 @@ final class RowsWhileLoadingTests: FolderAppTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let books = folder.appendingPathComponent("books")
-        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
-        // Ids in the opposite order to the titles.
-        for index in 1...40 {
-            let fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
-            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 41 - index)))
-        }
+        try writeNumberedBooks(1...40, ids: .oppositeToTitles)
     }
 
     private func screen(_ app: AppModel) -> String {
@@ -35,9 +29,9 @@ final class RowsWhileLoadingTests: FolderAppTestCase {
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
         app.state.lists.sortAtOnceLimit = 10
         app.state.lists.sortSlice = 10
-        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
+        let tab = try XCTUnwrap(app.tab as? ListTab<WholeCollectionRows<ShelfBook>>)
         XCTAssertFalse(tab.isLoaded)
-        tab.live.applyProgress(LoadProgress(read: 15, total: 40, documents: first))
+        tab.source.live.applyProgress(LoadProgress(read: 15, total: 40, documents: first))
         while app.apply(.sortSlice) == .keepRunning {}
         var text = screen(app)
         XCTAssertTrue(text.contains("Loading books… 15 of 40"), "the footer says how far:\n\(text)")
@@ -65,16 +59,16 @@ final class RowsWhileLoadingTests: FolderAppTestCase {
     func testTheRowsReadSoFarAreDecodedOnlyAsDrawnAndCountedOnceAllAreRead() async throws {
         let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
-        tab.live.applyProgress(LoadProgress(read: 30, total: 40, documents: Array(read.prefix(30))))
+        let tab = try XCTUnwrap(app.tab as? ListTab<WholeCollectionRows<ShelfBook>>)
+        tab.source.live.applyProgress(LoadProgress(read: 30, total: 40, documents: Array(read.prefix(30))))
         while app.apply(.sortSlice) == .keepRunning {}
         _ = app.frame(size: Size(width: 100, height: 12))
         XCTAssertNil(tab.problemCount, "not counted while the collection is read")
-        XCTAssertLessThan(tab.live.rows.filter(\.isDecoded).count, 30, "only the rows drawn (and the selected one) are decoded")
+        XCTAssertLessThan(tab.source.live.rows.filter(\.isDecoded).count, 30, "only the rows drawn (and the selected one) are decoded")
 
         try await app.deliver()
         XCTAssertEqual(tab.problemCount, 0, "counted once every row is read")
-        XCTAssertEqual(tab.live.rows.filter(\.isDecoded).count, 40)
+        XCTAssertEqual(tab.source.live.rows.filter(\.isDecoded).count, 40)
     }
 
     func testTheTopRowStaysSelectedAsRowsAboveItArrive() async throws {
@@ -83,10 +77,10 @@ final class RowsWhileLoadingTests: FolderAppTestCase {
             read.filter { numbers.contains(41 - Int($0.documentID.dropFirst(2))!) }
         }
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
-        tab.live.applyProgress(LoadProgress(read: 11, total: 40, documents: books(5...15)))
+        let tab = try XCTUnwrap(app.tab as? ListTab<WholeCollectionRows<ShelfBook>>)
+        tab.source.live.applyProgress(LoadProgress(read: 11, total: 40, documents: books(5...15)))
         XCTAssertTrue(screen(app).contains("┌ books/id36 "), "Book 05 on top:\n\(screen(app))")
-        tab.live.applyProgress(LoadProgress(read: 15, total: 40, documents: books(1...4)))
+        tab.source.live.applyProgress(LoadProgress(read: 15, total: 40, documents: books(1...4)))
         XCTAssertTrue(screen(app).contains("┌ books/id40 "), "Book 01 now on top, and selected:\n\(screen(app))")
         try await app.deliver()
         XCTAssertTrue(screen(app).contains(" 1/40 ┘"), screen(app))
@@ -115,19 +109,19 @@ final class RowsWhileLoadingTests: FolderAppTestCase {
     func testSlicesAppendedBetweenFramesMakeOnlyTheNewRowsKeys() async throws {
         let read = try await Firestore(directory: folder).collection("books").getDocuments().documents
         let app = AppModel(store: try Firestore(directory: folder), colorMode: .none)
-        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
-        tab.live.applyProgress(LoadProgress(read: 4, total: 40, documents: Array(read[0..<4])))
+        let tab = try XCTUnwrap(app.tab as? ListTab<WholeCollectionRows<ShelfBook>>)
+        tab.source.live.applyProgress(LoadProgress(read: 4, total: 40, documents: Array(read[0..<4])))
         _ = screen(app)
-        XCTAssertEqual(tab.sortKeysMade, 4)
+        XCTAssertEqual(tab.source.sortKeysMade, 4)
         let version = tab.version
         // Twelve slices (more than the maps of positions kept) before the next frame.
         for slice in 0..<12 {
             let documents = Array(read[(4 + slice * 3)..<(7 + slice * 3)])
-            tab.live.applyProgress(LoadProgress(read: 7 + slice * 3, total: 40, documents: documents))
+            tab.source.live.applyProgress(LoadProgress(read: 7 + slice * 3, total: 40, documents: documents))
         }
-        XCTAssertEqual(tab.live.rowMap(since: version)?.keptInPlace, 4, "every earlier row in its place")
+        XCTAssertEqual(tab.source.live.rowMap(since: version)?.keptInPlace, 4, "every earlier row in its place")
         let text = screen(app)
-        XCTAssertEqual(tab.sortKeysMade, 40, "the first four keys kept, 36 made:\n\(text)")
+        XCTAssertEqual(tab.source.sortKeysMade, 40, "the first four keys kept, 36 made:\n\(text)")
         let titles = text.components(separatedBy: "\n").compactMap { line in
             line.range(of: #"Book \d\d"#, options: .regularExpression).map { String(line[$0]) }
         }

@@ -13,14 +13,8 @@ final class SortingInSlicesTests: FolderAppTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let books = folder.appendingPathComponent("books")
-        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         // Ids in the opposite order to the titles, authors in yet another.
-        for index in 1...25 {
-            let fields: [String: Any] = ["author": String(format: "Author %02d", (index * 7) % 25), "numberOfPages": index,
-                                         "title": String(format: "Book %02d", index)]
-            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 26 - index)))
-        }
+        try writeNumberedBooks(1...25, ids: .oppositeToTitles) { ["author": String(format: "Author %02d", ($0 * 7) % 25)] }
     }
 
     /// The app, sorting ten keys a slice, each slice a frame of its own.
@@ -157,12 +151,7 @@ final class FollowingChangesTests: FolderAppTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        let books = folder.appendingPathComponent("books")
-        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
-        for index in 1...30 {
-            let fields: [String: Any] = ["author": "A", "numberOfPages": index, "title": String(format: "Book %02d", index)]
-            try JSONSerialization.data(withJSONObject: fields).write(to: books.appendingPathComponent(String(format: "id%02d.json", 31 - index)))
-        }
+        try writeNumberedBooks(1...30, ids: .oppositeToTitles)
     }
 
     private func titles(_ app: AppModel) -> [String] {
@@ -176,9 +165,9 @@ final class FollowingChangesTests: FolderAppTestCase {
 
     func testAChangeToOneDocumentMakesOneSortKey() async throws {
         let app = try await makeApp()
-        let tab = try XCTUnwrap(app.tab as? ModelTab<ShelfBook>)
+        let tab = try XCTUnwrap(app.tab as? ListTab<WholeCollectionRows<ShelfBook>>)
         XCTAssertEqual(titles(app).prefix(3), ["Book 01", "Book 02", "Book 03"])
-        let made = tab.sortKeysMade
+        let made = tab.source.sortKeysMade
         XCTAssertEqual(made, 30)
         // Book 01 (id30) becomes Book 99: last.
         let version = tab.version
@@ -190,6 +179,6 @@ final class FollowingChangesTests: FolderAppTestCase {
         XCTAssertEqual(shown.first, "Book 02")
         XCTAssertEqual(shown.last, "Book 99")
         XCTAssertEqual(shown, shown.sorted())
-        XCTAssertEqual(tab.sortKeysMade, made + 1, "only the changed document's key is made")
+        XCTAssertEqual(tab.source.sortKeysMade, made + 1, "only the changed document's key is made")
     }
 }

@@ -5,7 +5,7 @@ import TerminalKit
 @testable import TerminalUI
 import XCTest
 
-/// A collection too large to hold whole is listed as a window of a query (`WindowTab`): only
+/// A collection too large to hold whole is listed as a window of a query (`QueryWindowRows` under the one `ListTab`): only
 /// the rows shown and a margin are read, a sort is one query ordered by the column's field, a
 /// filter's comparisons are one query, the end is one read, and a row not read yet draws as
 /// "…" while keys go on. Counts of documents read and of queries made, not timings. (On a
@@ -30,11 +30,11 @@ final class WindowTabTests: FolderAppTestCase {
 
     /// The app with its books tab made a window, as the count of a large collection on a
     /// server makes it, and its first rows read.
-    private func makeWindowedApp() async throws -> (AppModel, WindowTab<ShelfBook>) {
+    private func makeWindowedApp() async throws -> (AppModel, ListTab<QueryWindowRows<ShelfBook>>) {
         let app = try await makeApp()
         app.state.tabSet.awaitSize(of: ["books"])
         app.state.tabSet.sized("books", isLarge: true)
-        let tab = try XCTUnwrap(app.tab as? WindowTab<ShelfBook>, "the books tab is a window")
+        let tab = try XCTUnwrap(app.tab as? ListTab<QueryWindowRows<ShelfBook>>, "the books tab is a window")
         try await read(app)
         return (app, tab)
     }
@@ -46,11 +46,11 @@ final class WindowTabTests: FolderAppTestCase {
     private func read(_ app: AppModel) async throws -> String {
         repeat {
             _ = app.frame(size: size)
-            await (app.tab as? WindowTab<ShelfBook>)?.window.finishReads()
+            await (app.tab as? ListTab<QueryWindowRows<ShelfBook>>)?.source.window.finishReads()
             _ = app.apply(.replayWaitingKeys)
         } while !app.state.keysWaitingForLoad.isEmpty
         _ = app.frame(size: size)
-        await (app.tab as? WindowTab<ShelfBook>)?.window.finishReads()
+        await (app.tab as? ListTab<QueryWindowRows<ShelfBook>>)?.source.window.finishReads()
         return app.frame(size: size).canvas.lines.joined(separator: "\n")
     }
 
@@ -60,7 +60,7 @@ final class WindowTabTests: FolderAppTestCase {
         XCTAssertTrue(text.contains("Book 0000"), text)
         XCTAssertTrue(text.contains("1/1,000"), "the position is exact, from a count:\n\(text)")
         XCTAssertEqual(tab.rowCount, total)
-        XCTAssertLessThanOrEqual(tab.window.documentsRead, 30 + 100, "the rows in view and a page, never the collection")
+        XCTAssertLessThanOrEqual(tab.source.window.documentsRead, 30 + 100, "the rows in view and a page, never the collection")
     }
 
     /// The rows read are not the list's size: a window says nothing of it until counted.
@@ -68,9 +68,9 @@ final class WindowTabTests: FolderAppTestCase {
         let app = try await makeApp()
         app.state.tabSet.awaitSize(of: ["books"])
         app.state.tabSet.sized("books", isLarge: true)
-        let tab = try XCTUnwrap(app.tab as? WindowTab<ShelfBook>)
+        let tab = try XCTUnwrap(app.tab as? ListTab<QueryWindowRows<ShelfBook>>)
         let first = app.frame(size: size).canvas.lines
-        XCTAssertNil(tab.window.count, "the first read is on its way; the count follows it")
+        XCTAssertNil(tab.source.window.count, "the first read is on its way; the count follows it")
         XCTAssertTrue(first[first.count - 2].contains("counting…"), first.joined(separator: "\n"))
         let text = try await read(app)
         XCTAssertTrue(text.contains("1,000 documents"), text)
@@ -79,7 +79,7 @@ final class WindowTabTests: FolderAppTestCase {
 
     func testGoingToTheEndReadsTheLastPageAloneAndShowsDotsUntilItComes() async throws {
         let (app, tab) = try await makeWindowedApp()
-        let readsBefore = tab.window.reads
+        let readsBefore = tab.source.window.reads
         _ = app.apply(.key(.character("G")))
         let before = app.frame(size: size).canvas.lines.joined(separator: "\n")
         XCTAssertTrue(before.contains("…"), "rows not read yet draw as …:\n\(before)")
@@ -88,35 +88,35 @@ final class WindowTabTests: FolderAppTestCase {
         let text = try await read(app)
         XCTAssertTrue(text.contains("Book 0999"), text)
         XCTAssertTrue(text.contains("1,000/1,000"), text)
-        XCTAssertEqual(tab.window.reads - readsBefore, 1, "one read from the end, none of the middle")
+        XCTAssertEqual(tab.source.window.reads - readsBefore, 1, "one read from the end, none of the middle")
     }
 
     func testGoingToARowFarDownReadsTheRowsAroundItAloneWithOneRead() async throws {
         let (app, tab) = try await makeWindowedApp()
-        let (readBefore, readsBefore) = (tab.window.documentsRead, tab.window.reads)
+        let (readBefore, readsBefore) = (tab.source.window.documentsRead, tab.source.window.reads)
         press(app, ":600")
         _ = app.apply(.key(.enter))
         let text = try await read(app)
         XCTAssertTrue(text.contains("Book 0599"), text)
         XCTAssertTrue(text.contains("600/1,000"), text)
-        XCTAssertLessThanOrEqual(tab.window.documentsRead - readBefore, 30 + 2 * 100, "the rows in view and a page each side, none of the 500 before them")
-        XCTAssertEqual(tab.window.reads - readsBefore, 1)
+        XCTAssertLessThanOrEqual(tab.source.window.documentsRead - readBefore, 30 + 2 * 100, "the rows in view and a page each side, none of the 500 before them")
+        XCTAssertEqual(tab.source.window.reads - readsBefore, 1)
     }
 
     func testASortIsOneQueryOrderedByTheColumnsField() async throws {
         let (app, tab) = try await makeWindowedApp()
         press(app, "G")
         try await read(app)
-        let made = tab.windowsMade
+        let made = tab.source.windowsMade
         press(app, "ss")  // Author, then Pages: from the end of the list, the new order's top
         let text = try await read(app)
-        XCTAssertEqual(tab.windowsMade - made, 2, "one query for each order asked")
+        XCTAssertEqual(tab.source.windowsMade - made, 2, "one query for each order asked")
         let pages = (0..<5).compactMap { tab.snapshot(at: $0)?.get("numberOfPages") as? Int }
         XCTAssertEqual(pages, pages.sorted(), "ordered by numberOfPages, the Pages column's field")
         XCTAssertEqual(pages.first, 0)
         XCTAssertTrue(text.contains("1/1,000"), "the new order shows from its first row:\n\(text)")
         XCTAssertTrue(text.contains("1,000 documents with Pages"), "the count is of the books that have pages:\n\(text)")
-        XCTAssertLessThanOrEqual(tab.window.documentsRead, 30 + 100, "its first rows and a page, not the rows up to where the selection was")
+        XCTAssertLessThanOrEqual(tab.source.window.documentsRead, 30 + 100, "its first rows and a page, not the rows up to where the selection was")
     }
 
     func testASortByAFieldNoDocumentHasSaysWhyTheListIsEmpty() async throws {
@@ -145,14 +145,14 @@ final class WindowTabTests: FolderAppTestCase {
 
         _ = app.apply(.key(.escape))
         _ = app.apply(.key(.escape))
-        let windows = tab.windowsMade
+        let windows = tab.source.windowsMade
         press(app, "/book 012")
         text = try await read(app)
         XCTAssertEqual(tab.rowCount, 10, "Book 0120 to Book 0129, counted by the query")
         XCTAssertTrue(text.contains("10 of 1,000 documents"), "the collection's count beside the filter's:\n\(text)")
         XCTAssertTrue(text.contains("Book 0125") && !text.contains("Book 0130"), text)
-        XCTAssertLessThanOrEqual(tab.windowsMade - windows, "book 012".count, "a query a key at most")
-        XCTAssertLessThanOrEqual(tab.window.documentsRead, 10, "the last window read its matches alone")
+        XCTAssertLessThanOrEqual(tab.source.windowsMade - windows, "book 012".count, "a query a key at most")
+        XCTAssertLessThanOrEqual(tab.source.window.documentsRead, 10, "the last window read its matches alone")
         XCTAssertNil(app.notice)
     }
 
@@ -172,7 +172,7 @@ final class WindowTabTests: FolderAppTestCase {
     }
 
     /// A row that does not decode says why, in its row and in its detail, as in a list held
-    /// whole (the same words: `PresentedRows`), not merely that it does not decode.
+    /// whole (the same words: `ListTab+Rows`), not merely that it does not decode.
     func testARowThatDoesNotDecodeSaysWhyAsInAListHeldWhole() async throws {
         try Data(#"{"author": "P", "numberOfPages": "many", "title": "Book 0000"}"#.utf8)
             .write(to: folder.appendingPathComponent("books/b0000.json"))
@@ -187,7 +187,7 @@ final class WindowTabTests: FolderAppTestCase {
         let app = try await makeApp()
         app.state.tabSet.awaitSize(of: ["books"])
         app.state.tabSet.sized("books", isLarge: false)
-        XCTAssertFalse(app.tab is WindowTab<ShelfBook>)
+        XCTAssertFalse(app.tab is ListTab<QueryWindowRows<ShelfBook>>)
         XCTAssertTrue(app.state.tabSet.awaitingSize.isEmpty)
     }
 }

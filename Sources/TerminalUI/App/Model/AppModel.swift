@@ -85,16 +85,16 @@ public final class AppModel {
         // Colors listens only while shown, as the sample's screen does; the others keep
         // listening once shown, so coming back to a large collection costs nothing.
         state = AppState(tabSet: CollectionTabs([
-            ModelTab(live: books.live, presentation: KnownPresentations.books(books),
-                     subscribe: books.subscribe, unsubscribe: {}),
-            ModelTab(live: colors.live, presentation: KnownPresentations.colors(colors),
-                     subscribe: colors.subscribe, unsubscribe: colors.unsubscribe),
-            ModelTab(live: languages.live, presentation: KnownPresentations.languages(languages),
-                     subscribe: languages.subscribe, unsubscribe: {}),
-            ModelTab(live: offices.live, presentation: KnownPresentations.offices(offices),
-                     subscribe: offices.subscribe, unsubscribe: {}),
-            ModelTab(live: articles.live, presentation: KnownPresentations.articles(articles),
-                     subscribe: articles.subscribe, unsubscribe: {}),
+            ListTab(whole: books.live, presentation: KnownPresentations.books(books),
+                    subscribe: books.subscribe),
+            ListTab(whole: colors.live, presentation: KnownPresentations.colors(colors),
+                    subscribe: colors.subscribe, unsubscribe: colors.unsubscribe),
+            ListTab(whole: languages.live, presentation: KnownPresentations.languages(languages),
+                    subscribe: languages.subscribe),
+            ListTab(whole: offices.live, presentation: KnownPresentations.offices(offices),
+                    subscribe: offices.subscribe),
+            ListTab(whole: articles.live, presentation: KnownPresentations.articles(articles),
+                    subscribe: articles.subscribe),
         ]))
         // On a server the shown tab's rows wait for its count, which goes first; the listing,
         // which only adds tabs, after the counts.

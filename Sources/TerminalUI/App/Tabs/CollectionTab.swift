@@ -3,7 +3,7 @@ import ShelfModels
 import TerminalKit
 
 /// One tab: a collection shown as a list and a detail pane, with its form. The app talks to
-/// every tab through this, whatever the model behind it.
+/// every tab through this, whatever the model behind it; the one kind of tab is `ListTab`.
 @MainActor
 protocol CollectionTab: AnyObject {
     /// The collection's path, which tells tabs apart: its id for a top-level collection
@@ -70,7 +70,7 @@ protocol CollectionTab: AnyObject {
     /// The list shows these rows now: a window of a query reads what it lacks of them, and a
     /// margin (a collection held whole has them all).
     func show(rows: Range<Int>)
-    /// The same collection as a window of a query (`WindowTab`), for one too large to hold
+    /// The same collection as a window of a query (`QueryWindowRows`), for one too large to hold
     /// whole on a server; nil for a tab that is one already.
     func windowed() -> CollectionTab?
     /// The form for a new document (nil index) or the one at `index`.
@@ -84,9 +84,6 @@ protocol CollectionTab: AnyObject {
 }
 
 extension CollectionTab {
-    func show(rows: Range<Int>) {}
-    func windowed() -> CollectionTab? { nil }
-
     /// A collection of a document (`books/dune/reviews`) rather than a top-level one.
     var isSubcollection: Bool { collectionID.contains("/") }
 }

@@ -78,8 +78,8 @@ extension Presentation where Model == RawFields {
 /// A tab for a collection Shelf has no model for: raw fields, added and edited as typed JSON.
 @MainActor
 enum RawTab {
-    static func make(store: Firestore, collectionID: String) -> ModelTab<RawFields> {
+    static func make(store: Firestore, collectionID: String) -> ListTab<WholeCollectionRows<RawFields>> {
         let live = LiveCollection<RawFields>(store.collection(collectionID))
-        return ModelTab(live: live, presentation: .raw(live.collection), subscribe: live.subscribe, unsubscribe: {})
+        return ListTab(whole: live, presentation: .raw(live.collection), subscribe: live.subscribe)
     }
 }

@@ -2,16 +2,16 @@ import DocumentStore
 import ShelfModels
 import TerminalKit
 
-/// A tab over a window of a query (`QueryWindow`), for a collection on a database server too
+/// The rows of a window of a query (`QueryWindow`), for a collection on a database server too
 /// large to hold whole: its rows are the query's positions, so the list's order and filter
 /// are the query's. A sort by a column is the query ordered by the column's field, a filter's
 /// comparisons are the query's filters and its words the query's words (found in any text
 /// field, by the server's index), and only the rows shown and a margin are read; a row not
 /// read yet draws as "…".
 @MainActor
-final class WindowTab<Model: Codable & Sendable>: PresentedRows {
+final class QueryWindowRows<Model: Codable & Sendable>: RowSource {
     let collection: CollectionReference
-    let presentation: Presentation<Model>
+    var columns: [Column<Model>]
     /// The window of the order and filter listed now; replaced when they change.
     private(set) var window: QueryWindow
     private var listed: (sort: SortOrder, filter: ListFilter)
@@ -24,34 +24,33 @@ final class WindowTab<Model: Codable & Sendable>: PresentedRows {
     /// For tests: how many windows were made (each a query of its own).
     private(set) var windowsMade = 1
 
-    init(collection: CollectionReference, presentation: Presentation<Model>, pageSize: Int = 100) {
+    init(collection: CollectionReference, columns: [Column<Model>], sort: SortOrder, pageSize: Int = 100) {
         self.collection = collection
-        self.presentation = presentation
+        self.columns = columns
         self.pageSize = pageSize
-        listed = (presentation.defaultSort, ListFilter(""))
-        window = QueryWindow(Self.query(on: collection, sort: presentation.defaultSort, filter: ListFilter(""), columns: presentation.columns),
+        listed = (sort, ListFilter(""))
+        window = QueryWindow(Self.query(on: collection, sort: sort, filter: ListFilter(""), columns: columns),
                              pageSize: pageSize, counts: counts)
         // The server makes each column's order ready now, the list's own first, so that a first
         // sort by a column need not wait for its index (a minute at ten million documents).
-        let columns = [presentation.defaultSort.column] + presentation.columns.indices.filter { $0 != presentation.defaultSort.column }
-        for column in columns {
-            Self.query(on: collection, sort: SortOrder(column: column), filter: ListFilter(""), columns: presentation.columns).prepareOrder()
+        for column in [sort.column] + columns.indices.filter({ $0 != sort.column }) {
+            Self.query(on: collection, sort: SortOrder(column: column), filter: ListFilter(""), columns: columns).prepareOrder()
         }
     }
+
+    /// The documents of the first window read.
+    var columnSample: [DocumentSnapshot]? { window.documents.isEmpty ? nil : window.documents }
 
     /// Loaded once counted: the rows are then known, each read as it is shown. A refused
     /// filter lists nothing at once, as on a collection held whole.
     var isLoaded: Bool { window.count != nil || listedRefusal != nil }
     var loadProgress: (read: Int, total: Int?)? { nil }
-    var statusMessage: String? {
-        if isGone { return "The '\(collectionID)' collection is gone" }
-        return writeError ?? window.error ?? orderBeingMade ?? noneHaveTheSortedField
-    }
+    var statusMessage: String? { window.error ?? orderBeingMade ?? noneHaveTheSortedField }
 
     /// The first page in an order waits for the server to make its index (once per database).
     private var orderBeingMade: String? {
         guard window.isWaitingForItsOrder else { return nil }
-        return "Making the index of \(collectionID) by \(sortedColumnTitle ?? "id") on the server, once per database; rows follow"
+        return "Making the index of \(collection.path) by \(sortedColumnTitle ?? "id") on the server, once per database; rows follow"
     }
 
     /// A list sorted by a field is the query ordered by it, which leaves out the documents
@@ -65,11 +64,8 @@ final class WindowTab<Model: Codable & Sendable>: PresentedRows {
 
     /// The title of the column the list is sorted by; nil when sorted by id.
     private var sortedColumnTitle: String? {
-        shownColumns.indices.contains(listed.sort.column) ? shownColumns[listed.sort.column].spec.title : nil
+        columns.indices.contains(listed.sort.column) ? columns[listed.sort.column].spec.title : nil
     }
-    var isGone = false
-    private var writeError: String?
-    func forgetWriteError() { writeError = nil }
 
     var rowCount: Int { window.count ?? window.first + window.documents.count }
     /// The count of the last window listed without a filter (the first one, at least).
@@ -80,71 +76,8 @@ final class WindowTab<Model: Codable & Sendable>: PresentedRows {
     var version: Int { versionBase + window.version }
     func index(of documentID: String) -> Int? { window.position(of: documentID) }
     var documentIDs: [String] { window.documents.map(\.documentID) }
-
-    /// The presentation's columns; for a collection without a model, those the documents of
-    /// the first window read make (`Presentation.columnsFromDocuments`), kept from then on.
-    private var derivedColumns: [Column<Model>]?
-    var shownColumns: [Column<Model>] {
-        if let derivedColumns { return derivedColumns }
-        guard let derive = presentation.columnsFromDocuments, !window.documents.isEmpty else { return presentation.columns }
-        let columns = derive(window.documents)
-        derivedColumns = columns
-        return columns
-    }
-
-    /// A filter refused (`problem(with:)`) lists nothing, as on a collection held whole.
-    func rows(by sort: SortOrder, matching filter: ListFilter, narrowing earlier: ListedRows?) -> ListedRows {
-        if listed.sort != sort || listed.filter != filter { replaceWindow(sort: sort, filter: filter) }
-        return .all(listedRefusal == nil ? rowCount : 0)
-    }
-
-    /// Why the filter listed is refused (`problem(with:)`), nil when it is not.
-    private var listedRefusal: String?
-
-    private func replaceWindow(sort: SortOrder, filter: ListFilter) {
-        if listed.filter.isEmpty, let count = window.count { unfilteredCount = count }
-        window.stop()
-        versionBase += window.version + 1
-        listed = (sort, filter)
-        listedRefusal = problem(with: filter)
-        window = QueryWindow(Self.query(on: collection, sort: sort, filter: filter, columns: shownColumns), pageSize: pageSize, counts: counts)
-        windowsMade += 1
-    }
-
-    /// The query a list is the window of: the filter's comparisons and its words (one text, as
-    /// a list held whole matches them), ordered by the sorted column's field (ties by id, as
-    /// Firestore orders them).
-    static func query(on collection: CollectionReference, sort: SortOrder, filter: ListFilter, columns: [Column<Model>]) -> Query {
-        var filtered = filter.query(on: collection, field: { Column.field(named: $0, among: columns) })
-        if !filter.text.isEmpty { filtered = filtered.containing(words: [filter.text]) }
-        guard columns.indices.contains(sort.column) else { return filtered }
-        let field = Column.field(named: columns[sort.column].spec.title, among: columns)
-        return filtered.order(by: field, descending: !sort.ascending)
-    }
-
-    /// Every row is in the query's order already: no key to make.
-    func missingSortKeys(for sort: SortOrder) -> Int { 0 }
-    func makeSortKeys(for sort: SortOrder, budget: Int) -> Int { rowCount }
-    /// The server finds the words.
-    func missingSearchTexts() -> Int { 0 }
-    func makeSearchTexts(budget: Int) -> Int { rowCount }
-
-    /// Among the rows read (n/N): those the filter's comparisons and words match.
-    func matching(_ filter: ListFilter, among candidates: ListedRows) -> ListedRows {
-        let query = filter.query(on: collection, field: { Column.field(named: $0, among: self.shownColumns) })
-        let needle = TextFolding.fold(filter.text)
-        return ListedRows(candidates.filter { index in
-            guard let snapshot = window.document(at: index) else { return false }
-            if !filter.comparisons.isEmpty && !query.matches(snapshot) { return false }
-            return needle.isEmpty || Column.searchText(of: snapshot, among: self.shownColumns).contains(needle)
-        })
-    }
-
-    /// A comparison Firestore refuses, or words a store cannot match (one served over
-    /// Firestore's protocol, which has no text search).
-    func problem(with filter: ListFilter) -> String? {
-        filter.isEmpty ? nil : Self.query(on: collection, sort: listed.sort, filter: filter, columns: shownColumns).refusal
-    }
+    /// Counting them would decode the whole collection.
+    var problemCount: Int? { nil }
 
     /// The rows of the documents read, each decoded once when drawn, kept while the window's
     /// documents stay.
@@ -159,8 +92,56 @@ final class WindowTab<Model: Codable & Sendable>: PresentedRows {
         return row
     }
 
-    /// Counting them would decode the whole collection.
-    var problemCount: Int? { nil }
+    /// The query's positions, through its filter: a filter refused (`problem(with:)`) lists
+    /// nothing, as on a collection held whole.
+    func rows(by sort: SortOrder, filter: ListFilter) -> ListedRows {
+        if listed.sort != sort || listed.filter != filter { replaceWindow(sort: sort, filter: filter) }
+        return .all(listedRefusal == nil ? rowCount : 0)
+    }
+
+    /// Why the filter listed is refused (`problem(with:)`), nil when it is not.
+    private var listedRefusal: String?
+
+    private func replaceWindow(sort: SortOrder, filter: ListFilter) {
+        if listed.filter.isEmpty, let count = window.count { unfilteredCount = count }
+        window.stop()
+        versionBase += window.version + 1
+        listed = (sort, filter)
+        listedRefusal = problem(with: filter)
+        window = QueryWindow(Self.query(on: collection, sort: sort, filter: filter, columns: columns), pageSize: pageSize, counts: counts)
+        windowsMade += 1
+    }
+
+    /// The query a list is the window of: the filter's comparisons and its words (one text, as
+    /// a list held whole matches them), ordered by the sorted column's field (ties by id, as
+    /// Firestore orders them).
+    static func query(on collection: CollectionReference, sort: SortOrder, filter: ListFilter, columns: [Column<Model>]) -> Query {
+        var filtered = filter.comparisonsQuery(on: collection, columns: columns)
+        if !filter.text.isEmpty { filtered = filtered.containing(words: [filter.text]) }
+        guard columns.indices.contains(sort.column) else { return filtered }
+        let field = Column.field(named: columns[sort.column].spec.title, among: columns)
+        return filtered.order(by: field, descending: !sort.ascending)
+    }
+
+    /// A comparison Firestore refuses, or words a store cannot match (one served over
+    /// Firestore's protocol, which has no text search).
+    func problem(with filter: ListFilter) -> String? {
+        filter.isEmpty ? nil : Self.query(on: collection, sort: listed.sort, filter: filter, columns: columns).refusal
+    }
+
+    /// Among the rows read (n/N), those whose text holds the words, as the server's were found.
+    func rows(among candidates: [Int], containing needle: [UInt8]) -> [Int] {
+        candidates.filter { index in
+            window.document(at: index).map { Column.searchText(of: $0, among: columns).contains(needle) } ?? false
+        }
+    }
+
+    /// Every row is in the query's order already: no key to make.
+    func missingSortKeys(for sort: SortOrder) -> Int { 0 }
+    func makeSortKeys(for sort: SortOrder, budget: Int) -> Int { rowCount }
+    /// The server finds the words.
+    func missingSearchTexts() -> Int { 0 }
+    func makeSearchTexts(budget: Int) -> Int { rowCount }
 
     /// The window starts with the first rows a frame shows (`show(rows:)`), so its first read
     /// is of them and a margin.
@@ -169,10 +150,5 @@ final class WindowTab<Model: Codable & Sendable>: PresentedRows {
     func show(rows: Range<Int>) {
         window.show(rows)
         window.start()
-    }
-
-    func noteWrite(_ error: (any Error)?) -> String {
-        writeError = error.map { DocumentProblem(path: collectionID, error: $0).message }
-        return writeError ?? ""
     }
 }

@@ -2,28 +2,9 @@ import DocumentStore
 import ShelfModels
 import TerminalKit
 
-/// A tab's rows as its presentation draws them, whichever way they come (a collection held
-/// whole, `ModelTab`; a window of a query, `WindowTab`): a row's cells, its name, its detail and
-/// its form are written once here, over the one thing the two differ in for them, how the row
-/// at an index is had. So a row that does not decode says why in both.
-@MainActor
-protocol PresentedRows: CollectionTab {
-    associatedtype Model: Codable & Sendable
-    var collection: CollectionReference { get }
-    var presentation: Presentation<Model> { get }
-    /// The columns shown now: the presentation's, or those the documents made.
-    var shownColumns: [Column<Model>] { get }
-    /// The document at a row with its model or why it does not decode; nil while it is not
-    /// read (a window reads the rows shown).
-    func row(at index: Int) -> LiveCollection<Model>.Row?
-}
-
-extension PresentedRows {
-    var collectionID: String { collection.path }
-    var title: String { presentation.title }
-    var columns: [ColumnSpec] { shownColumns.map(\.spec) }
-    var defaultSort: SortOrder { presentation.defaultSort }
-
+/// A tab's rows as its presentation draws them, whichever source they come from: so a row
+/// that does not decode says why in a list held whole and in a window alike.
+extension ListTab {
     func snapshot(at index: Int) -> DocumentSnapshot? { row(at: index)?.snapshot }
 
     func tableRow(at index: Int, mode: ColorMode) -> TabRow {

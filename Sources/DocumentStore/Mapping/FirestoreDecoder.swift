@@ -76,11 +76,9 @@ extension Firestore {
         /// Rewrites the error's description to name the document and the field.
         static func locate(_ error: DecodingError, in documentPath: String?) -> DecodingError {
             func context(_ context: DecodingError.Context, extra key: (any CodingKey)? = nil) -> DecodingError.Context {
-                let path = context.codingPath + (key.map { [$0] } ?? [])
                 let message = context.debugDescription
                 if message.hasPrefix("document ") || message.hasPrefix("field ") { return context }
-                var place = documentPath.map { "document \($0)" } ?? ""
-                if !path.isEmpty { place += (place.isEmpty ? "" : ", ") + "field " + fieldPath(path) }
+                let place = place(documentPath, context.codingPath + (key.map { [$0] } ?? []))
                 return .init(codingPath: context.codingPath,
                              debugDescription: place.isEmpty ? message : place + ": " + message,
                              underlyingError: context.underlyingError)
@@ -92,6 +90,29 @@ extension Firestore {
             case .dataCorrupted(let c): return .dataCorrupted(context(c))
             @unknown default: return error
             }
+        }
+
+        /// "document books/dune, field tags[1].color": what `locate` puts before a sentence.
+        private static func place(_ documentPath: String?, _ path: [any CodingKey]) -> String {
+            var place = documentPath.map { "document \($0)" } ?? ""
+            if !path.isEmpty { place += (place.isEmpty ? "" : ", ") + "field " + fieldPath(path) }
+            return place
+        }
+
+        /// The sentence of an error `locate` rewrote, without the document and the field it
+        /// put before it: a program shows those apart (`fieldPath`).
+        package static func reason(of error: DecodingError, in documentPath: String?) -> String {
+            let message = error.contextDescription
+            let path: [any CodingKey]
+            switch error {
+            case .keyNotFound(let key, let context): path = context.codingPath + [key]
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): path = context.codingPath
+            @unknown default: path = []
+            }
+            for place in [place(documentPath, path), place(nil, path)] where !place.isEmpty && message.hasPrefix(place + ": ") {
+                return String(message.dropFirst(place.count + 2))
+            }
+            return message
         }
 
         /// `tags[1].color`

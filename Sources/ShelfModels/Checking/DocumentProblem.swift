@@ -7,10 +7,16 @@ public struct DocumentProblem: Error, Equatable, Sendable, CustomStringConvertib
     public let field: String?
     public let message: String
 
+    /// What is wrong, without the document (a row shows which already), taken apart from the
+    /// error rather than cut out of its message: a decoding error's sentence (its field is
+    /// `field`), a store error's field and reason.
+    public let reason: String
+
     public init(path: String, field: String? = nil, message: String) {
         self.path = path
         self.field = field
         self.message = message
+        reason = message
     }
 
     /// From any error a read, a decode or a write threw.
@@ -20,12 +26,16 @@ public struct DocumentProblem: Error, Equatable, Sendable, CustomStringConvertib
         case let decoding as DecodingError:
             field = decoding.fieldPath
             message = decoding.contextDescription
+            let sentence = Firestore.Decoder.reason(of: decoding, in: path)
+            reason = field.map { "\($0): \(sentence)" } ?? sentence
         case let store as FirestoreErrorCode:
-            field = nil
+            field = store.field
             message = store.description
+            reason = store.reasonWithoutPath
         default:
             field = nil
             message = "document \(path): \(error)"
+            reason = "\(error)"
         }
     }
 

@@ -15,8 +15,7 @@ extension ListTab {
             })
         }
         let name = name(of: row.snapshot) ?? row.id
-        let reason = row.snapshot.readError.map { ProblemText.short($0.description, path: row.path) }
-            ?? row.problem.map { ProblemText.short($0.message, path: row.path) } ?? "does not decode"
+        let reason = row.snapshot.readError?.reasonWithoutPath ?? row.problem?.reason ?? "does not decode"
         return .broken(ListRow([Span(name), Span("  " + reason, style: Style(dim: true))], marker: "!"))
     }
 

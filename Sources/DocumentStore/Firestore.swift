@@ -46,6 +46,9 @@ public final class Firestore: @unchecked Sendable {
     /// The backend's capabilities, where it has them (`StorageCapabilities.swift`).
     var fileStorage: FileStorage? { backend as? FileStorage }
     var queryingStorage: QueryingStorage? { backend as? QueryingStorage }
+    /// Ours: whether the documents are files a person and other programs may touch (a folder),
+    /// rather than rows on a server: what the app asks instead of probing for a file's URL.
+    package var keepsDocumentsAsFiles: Bool { fileStorage != nil }
     private let state: Locked<State>
     /// The locks of this store's transactions and commits, whoever makes them (the Swift API,
     /// `shelf serve`): one table, so they wait for each other.

@@ -61,12 +61,12 @@ public final class FirestoreErrorCode: NSError, LocalizedError, @unchecked Senda
     }
 
     /// The document or folder the error is about, where it names one (ours).
-    public var path: String? { userInfo[Self.pathKey] as? String }
+    package var path: String? { userInfo[Self.pathKey] as? String }
     /// The field the error is about, where it names one (ours).
-    public var field: String? { userInfo[Self.fieldKey] as? String }
+    package var field: String? { userInfo[Self.fieldKey] as? String }
     /// What is wrong without the document it is about: the field and the reason where the
     /// error has them apart, else its whole description (ours).
-    public var reasonWithoutPath: String {
+    package var reasonWithoutPath: String {
         guard let reason = localizedFailureReason else { return localizedDescription }
         return field.map { "\($0): \(reason)" } ?? reason
     }

@@ -8,15 +8,14 @@ public struct DocumentProblem: Error, Equatable, Sendable, CustomStringConvertib
     public let message: String
 
     /// What is wrong, without the document (a row shows which already), taken apart from the
-    /// error rather than cut out of its message: a decoding error's sentence (its field is
-    /// `field`), a store error's field and reason.
+    /// error rather than cut out of its message: the field, where there is one, and the reason.
     public let reason: String
 
     public init(path: String, field: String? = nil, message: String) {
         self.path = path
         self.field = field
         self.message = message
-        reason = message
+        reason = field.map { "\($0): \(message)" } ?? message
     }
 
     /// From any error a read, a decode or a write threw.

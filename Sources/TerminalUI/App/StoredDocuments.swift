@@ -8,13 +8,13 @@ import TerminalKit
 struct StoredDocuments {
     /// The store, which knows whether its documents are files and where.
     let store: Firestore
-    /// True when the documents are files an editor can open (not rows on a database server):
-    /// the store names a file for a collection.
+    /// True when the documents are files an editor can open (not rows on a database server),
+    /// asked once: a store's storage does not change.
     let hasFiles: Bool
 
     init(store: Firestore) {
         self.store = store
-        hasFiles = store.fileURL(for: KnownCollection.books.rawValue) != nil
+        hasFiles = store.keepsDocumentsAsFiles
     }
 
     /// A document's file, when the documents are files.

@@ -53,7 +53,7 @@ final class ListTab<Source: RowSource>: CollectionTab {
 
     /// A folder removed on disk says so; a collection on a server has no folder.
     private var goneMessage: String {
-        collection.firestore.fileURL(for: collectionID) != nil
+        collection.firestore.keepsDocumentsAsFiles
             ? "The '\(collectionID)' folder is gone: it was removed on disk" : "The '\(collectionID)' collection is gone"
     }
 

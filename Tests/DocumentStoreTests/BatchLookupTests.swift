@@ -6,7 +6,7 @@ import XCTest
 /// without replacing (RENAME_NOREPLACE), not by looking first: a lookup in a folder of a
 /// million names costs about as much as the file's creation. Counted by the storage layer.
 final class BatchLookupTests: StoreTestCase {
-    private var lookedUp: Int { db.files.documentsLookedUp.withLock { $0 } }
+    private var lookedUp: Int { db.files.times.documentsLookedUp.withLock { $0 } }
 
     private func times(_ path: String) throws -> DocumentTimes {
         try XCTUnwrap(try db.documentTimes([path]).first ?? nil, "\(path) has times")

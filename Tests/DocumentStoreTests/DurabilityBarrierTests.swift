@@ -5,9 +5,9 @@ import XCTest
 /// A batch of 500 documents is made durable by one barrier, not one sync per
 /// document; counted by the storage layer's own count of what it asked the kernel to sync.
 final class DurabilityBarrierTests: StoreTestCase {
-    private var syncs: DocumentFiles.SyncCount { db.files.syncs.withLock { $0 } }
+    private var syncs: FolderRoot.SyncCount { db.files.root.syncs.withLock { $0 } }
 
-    private func commitBatch(of count: Int, startingAt first: Int) async throws -> DocumentFiles.SyncCount {
+    private func commitBatch(of count: Int, startingAt first: Int) async throws -> FolderRoot.SyncCount {
         let batch = db.batch()
         for index in first..<first + count {
             batch.setData(["title": "Book \(index)", "numberOfPages": index], forDocument: db.document("books/book-\(index)"))
@@ -15,7 +15,7 @@ final class DurabilityBarrierTests: StoreTestCase {
         let before = syncs
         try await batch.commit()
         let after = syncs
-        return DocumentFiles.SyncCount(calls: after.calls - before.calls, barriers: after.barriers - before.barriers)
+        return FolderRoot.SyncCount(calls: after.calls - before.calls, barriers: after.barriers - before.barriers)
     }
 
     func testABatchOf500DocumentsIsOneBarrier() async throws {

@@ -11,15 +11,15 @@ final class FolderWatchGateTests: StoreTestCase {
         let files = db.files
         let order = Locked<[String]>([])
         let opened = DispatchSemaphore(value: 0)
-        files.watchGate.addingWatch {
+        files.root.watchGate.addingWatch {
             DispatchQueue.global().async {
-                if let fd = (try? files.openFolder(["books"], create: false)) ?? nil { close(fd) }
+                if let fd = (try? files.root.openFolder(["books"], create: false)) ?? nil { close(fd) }
                 order.withLock { $0.append("opened") }
                 opened.signal()
             }
             // Until the open is held at the gate: one that did not wait would be done by then.
             let deadline = Date(timeIntervalSinceNow: 30)
-            while files.watchGate.opensHeld.withLock({ $0 }) == 0 && order.withLock({ $0.isEmpty }) && Date() < deadline { usleep(1_000) }
+            while files.root.watchGate.opensHeld.withLock({ $0 }) == 0 && order.withLock({ $0.isEmpty }) && Date() < deadline { usleep(1_000) }
             order.withLock { $0.append("watch added") }
         }
         opened.wait()
@@ -31,6 +31,6 @@ final class FolderWatchGateTests: StoreTestCase {
         let recorder = ListenerRecorder<QuerySnapshot>()
         track(db.collection("books").addSnapshotListener(recorder.listener))
         XCTAssertNotNil(recorder.snapshot(1))
-        XCTAssertEqual(db.files.watchGate.watchesAdded.withLock { $0 }, 1, "the folder's watch, added once")
+        XCTAssertEqual(db.files.root.watchGate.watchesAdded.withLock { $0 }, 1, "the folder's watch, added once")
     }
 }

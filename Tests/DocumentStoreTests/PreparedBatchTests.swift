@@ -45,7 +45,7 @@ final class PreparedBatchTests: StoreTestCase {
             let times = try XCTUnwrap(try db.documentTimes(["books/b\(preparedID)"]).first ?? nil)
             XCTAssertEqual(times.created, times.updated, "a new document is created when it is written")
         }
-        XCTAssertFalse(db.files.hasJournalFiles, "the journal is gone after the commit")
+        XCTAssertFalse(db.files.journal.hasJournalFiles, "the journal is gone after the commit")
     }
 
     func testAPreparedBatchStillKeepsTheCreateTimeOfADocumentItReplaces() async throws {

@@ -50,8 +50,8 @@ final class StrayTemporaryFilesTests: StoreTestCase {
         _ = try Firestore(directory: store.root)
         Thread.sleep(forTimeInterval: 0.2)  // an immediate sweep of a folder of two files would be over
         XCTAssertTrue(exists("books/.shelf-left.tmp"), "not swept while a listener's first files are read")
-        let deadline = Date().addingTimeInterval(DocumentFiles.straySweepDelay + 10)
+        let deadline = Date().addingTimeInterval(StrayFileSweep.delay + 10)
         while exists("books/.shelf-left.tmp") && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        XCTAssertFalse(exists("books/.shelf-left.tmp"), "swept unasked after \(DocumentFiles.straySweepDelay) s, though the store is no longer referenced")
+        XCTAssertFalse(exists("books/.shelf-left.tmp"), "swept unasked after \(StrayFileSweep.delay) s, though the store is no longer referenced")
     }
 }

@@ -119,7 +119,7 @@ extension CollectionFolderChanges {
     /// chunk is full: a smaller folder is listed and read at once anyway.
     func readHead(_ fd: Int32, _ watcher: Watcher, _ firestore: Firestore) -> Head {
         guard reportsProgress && watcher.isAwaitingFirstSnapshot else { return Head() }
-        let entries = DocumentFiles.listEntries(fd, limit: ParallelReading.firstSlice)
+        let entries = FolderListing.listEntries(fd, limit: ParallelReading.firstSlice)
         guard entries.count == ParallelReading.firstSlice else { return Head() }
         var head = Head()
         head.ids = entries.filter { $0.isDirectory != true }.compactMap(DocumentFileName.id(of:)).filter { !$0.isUndecodableFileName }

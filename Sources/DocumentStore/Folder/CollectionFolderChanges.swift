@@ -128,7 +128,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
     /// Looks at the folder, and hands over the documents whose files changed.
     func look(into table: WatchedDocuments, _ watcher: Watcher, _ firestore: Firestore) throws {
         let now = Date().timeIntervalSince1970
-        guard let fd = try files.openFolder(path.segments, create: false) else { return forgetAll(table) }
+        guard let fd = try files.root.openFolder(path.segments, create: false) else { return forgetAll(table) }
         defer { close(fd) }
         var st = stat()
         fstat(fd, &st)
@@ -186,7 +186,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
         // looking at everything, so no change falls between the look and the events.
         if let watch { events.unwatch(watch) }
         overflowsSeen = events.overflows
-        watch = files.watchGate.addingWatch { events.watch(folder: fd, inode: folderStamp.inode) }
+        watch = files.root.watchGate.addingWatch { events.watch(folder: fd, inode: folderStamp.inode) }
         if watch == nil { eventSource = .none }  // out of watches: the sweep from now on
         return .rescan
     }
@@ -200,7 +200,7 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
                 allChecked = false
                 continue
             }
-            guard let id = DocumentFileName.id(of: DocumentFiles.Entry(name: name, inode: 0, isDirectory: nil)) else { continue }
+            guard let id = DocumentFileName.id(of: FolderListing.Entry(name: name, inode: 0, isDirectory: nil)) else { continue }
             var fileStat = stat()
             guard fstatat(fd, name, &fileStat, AT_SYMLINK_NOFOLLOW) == 0 else {
                 if errno == ENOENT { gone(id, table) } else { toRead.insert(id) }  // the read reports the problem

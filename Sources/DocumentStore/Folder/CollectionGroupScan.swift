@@ -14,7 +14,7 @@ final class CollectionGroupScan {
 
     /// The paths of the matching collections, sorted.
     func collections(in files: DocumentFiles) throws -> [ResourcePath] {
-        guard let root = try files.openFolder([], create: false) else { return [] }
+        guard let root = try files.root.openFolder([], create: false) else { return [] }
         defer { close(root) }
         var found: [ResourcePath] = []
         var seen: Set<ResourcePath> = []
@@ -41,7 +41,7 @@ final class CollectionGroupScan {
         fstat(fd, &st)
         let stamp = FileStamp(st)
         if let cached = subfolders[path], cached.stamp == stamp { return cached.names }
-        let names = DocumentFiles.listEntries(fd).compactMap { entry -> String? in
+        let names = FolderListing.listEntries(fd).compactMap { entry -> String? in
             guard entry.undecodableName == nil, !entry.name.hasSuffix(DocumentFiles.fileExtension) || entry.isDirectory == true else { return nil }
             guard (try? ResourcePath.validate(id: entry.name, in: "", rules: .folder)) != nil else { return nil }
             if let isDirectory = entry.isDirectory { return isDirectory ? entry.name : nil }

@@ -11,8 +11,8 @@ enum CollectionScan {
 
     /// The same documents in Firestore's order of a collection: by the bytes of their ids.
     static func readSorted(files: DocumentFiles, firestore: Firestore, path: ResourcePath) throws -> [QueryDocumentSnapshot] {
-        let readLock = files.lockForReading(); defer { readLock?.release() }  // never half a batch
-        guard let fd = try files.openFolder(path.segments, create: false) else { return [] }
+        let readLock = files.journal.lockForReading(); defer { readLock?.release() }  // never half a batch
+        guard let fd = try files.root.openFolder(path.segments, create: false) else { return [] }
         defer { close(fd) }
         return read(sortedIDs(in: fd), in: fd, path: path, files: files, firestore: firestore)
     }
@@ -76,7 +76,7 @@ final class CollectionFolderPages: CollectionPages, @unchecked Sendable {
     init(of collection: CollectionReference, size: Int, files: DocumentFiles) throws {
         (path, firestore, self.files, self.size) = (collection.collectionPath, collection.firestore, files, size)
         ids = try files.reading { [path] in
-            guard let fd = try files.openFolder(path.segments, create: false) else { return [] }
+            guard let fd = try files.root.openFolder(path.segments, create: false) else { return [] }
             defer { close(fd) }
             return CollectionScan.sortedIDs(in: fd)
         }
@@ -89,7 +89,7 @@ final class CollectionFolderPages: CollectionPages, @unchecked Sendable {
             let page = Array(ids[start..<min(start + size, ids.count)])
             start += page.count
             let documents = try files.reading {
-                guard let fd = try files.openFolder(path.segments, create: false) else { return [QueryDocumentSnapshot]() }
+                guard let fd = try files.root.openFolder(path.segments, create: false) else { return [QueryDocumentSnapshot]() }
                 defer { close(fd) }
                 return CollectionScan.read(page, in: fd, path: path, files: files, firestore: firestore)
             }

@@ -86,7 +86,7 @@ final class CollectionSnapshotFile: Sendable {
     /// the staged ones older than `stagedLifetime`, but `name`: run when a snapshot is written.
     static func sweep(_ cacheFD: Int32, keeping name: String) {
         let now = Date().timeIntervalSince1970
-        for entry in DocumentFiles.listEntries(cacheFD) where entry.name != name && entry.undecodableName == nil {
+        for entry in FolderListing.listEntries(cacheFD) where entry.name != name && entry.undecodableName == nil {
             let lifetime: TimeInterval
             if entry.name.hasSuffix(".snapshot") && !entry.name.hasPrefix(".") {
                 lifetime = unusedLifetime

@@ -17,7 +17,7 @@ final class DocumentFileChanges: ChangeSource, @unchecked Sendable {
         let fileName = path.last + DocumentFiles.fileExtension
         var stored = StoredDocument.missing
         var newStamp: FileStamp?
-        if let fd = try files.openFolder(path.parent.segments, create: false) {
+        if let fd = try files.root.openFolder(path.parent.segments, create: false) {
             defer { close(fd) }
             var st = stat()
             if fstatat(fd, fileName, &st, AT_SYMLINK_NOFOLLOW) == 0 {

@@ -7,7 +7,7 @@ enum DocumentFileName {
     private static let suffix = Array(DocumentFiles.fileExtension.utf8)
 
     /// The id a folder entry stands for, or nil for anything that is not a document file.
-    static func id(of entry: DocumentFiles.Entry) -> ExactID? {
+    static func id(of entry: FolderListing.Entry) -> ExactID? {
         if let bytes = entry.undecodableName { return bytes.withUnsafeBufferPointer(id(ofFileName:)) }
         var name = entry.name
         return name.withUTF8(id(ofFileName:))
@@ -36,7 +36,7 @@ enum DocumentFileName {
     static func documents(in dirFD: Int32) -> [(id: ExactID, inode: UInt64)] {
         var documents: [(id: ExactID, inode: UInt64)] = []
         var arena = IDArena()
-        DocumentFiles.forEachEntry(dirFD) { name, inode, isDirectory in
+        FolderListing.forEachEntry(dirFD) { name, inode, isDirectory in
             if isDirectory != true, let id = id(ofFileName: name, in: &arena) { documents.append((id, inode)) }
             return true
         }

@@ -1,135 +1,50 @@
 import Foundation
 
 /// Documents as files under one root folder: `<collection>/<id>.json`, subcollections in
-/// `<collection>/<id>/<subcollection>/`.
-///
-/// Every path is walked from the root folder with `O_NOFOLLOW`, so neither an id nor a
-/// symbolic link can lead a read or a write outside the store.
+/// `<collection>/<id>/<subcollection>/`. Reads documents here, and wires the folder's parts
+/// together: the open root (`FolderRoot`), the documents' times (`DocumentFileTimes`), the file
+/// writes (`FileWriter`), the journal (`FolderJournal`), past versions (`VersionFiles`) and
+/// the sweep of stray temporary files (`StrayFileSweep`).
 final class DocumentFiles: Sendable {
     static let fileExtension = ".json"
 
-    let rootPath: String
-    let rootFD: Int32
-    /// Said once: a committed journal this process cannot roll forward (a read-only folder).
-    let reportedStuckJournal = Locked(false)
-    /// Every stray temporary file this store has removed (see `removeStrayTemporaryFiles`).
-    let strayFilesRemoved = Locked<[String]>([])
-    /// The sweep the opening started; `strayFilesRemovedWhenOpened` waits for it.
-    private let straySweep = DispatchGroup()
-    /// True while the opening's sweep is due and not yet begun.
-    private let straySweepDue = Locked(false)
-    /// How long after opening the sweep begins: a listener's first files are read first
-    /// (listing a million names took one of two cores while they were, and the first rows
-    /// waited for it).
-    static let straySweepDelay: TimeInterval = 1
-    /// Holds folder opens back while a listener adds an inotify watch (see `FolderWatchGate`).
-    let watchGate = FolderWatchGate()
+    let root: FolderRoot
+    let times: DocumentFileTimes
+    let writer: FileWriter
+    let journal: FolderJournal
+    let versions: VersionFiles
+    let strayFiles: StrayFileSweep
 
-    /// The stray temporary files the opening's sweep removed, once it is done.
-    func strayFilesRemovedWhenOpened() -> [String] {
-        startStraySweep()
-        straySweep.wait()
-        return strayFilesRemoved.withLock { $0 }
-    }
-
-    init(root: URL) throws(DocumentStoreError) {
-        rootPath = root.path
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: rootPath, isDirectory: &isDirectory) {
-            do {
-                try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: false)
-            } catch {
-                throw Self.ioError(error, at: rootPath, "create the data folder")
-            }
-        } else if !isDirectory.boolValue {
-            throw .io(path: rootPath, operation: "open the data folder", reason: "it is a file, not a folder")
-        }
-        let fd = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(rootPath, "open the data folder", errno: errno) }
-        rootFD = fd
+    init(root url: URL) throws(DocumentStoreError) {
+        let root = try FolderRoot(url)
+        let times = DocumentFileTimes(root: root)
+        let writer = FileWriter(root: root, times: times)
+        let journal = FolderJournal(root: root, writer: writer)
+        (self.root, self.times, self.writer, self.journal) = (root, times, writer, journal)
+        versions = VersionFiles(root: root, writer: writer)
         // Opening the store completes a batch a writer committed before it died, and forgets
         // one it had not committed. A folder this process cannot write is read as it is.
-        if hasJournalFiles && !isReadOnly { try recover() }
-        // Killed single-document writers' leftovers. Only a folder Shelf has written to can
-        // hold them (every write makes `.shelf/`), so a fresh or read-only one costs one stat.
-        // Swept in the background, a moment later (or as soon as asked for): listing a
-        // million files would hold up the first rows.
-        var st = stat()
-        if fstatat(rootFD, Self.shelfFolder, &st, 0) == 0 {
-            straySweepDue.withLock { $0 = true }
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.straySweepDelay) { self.startStraySweep() }
-        }
+        if journal.hasJournalFiles && !root.isReadOnly { try journal.recover() }
+        // Killed single-document writers' leftovers, swept in the background.
+        strayFiles = StrayFileSweep(root: root)
     }
 
-    /// Begins the opening's sweep, unless it has begun or is not due.
-    private func startStraySweep() {
-        straySweepDue.withLock { due in
-            guard due else { return }
-            due = false
-            // Entered while locked, so whoever finds it begun can wait for it.
-            DispatchQueue.global(qos: .utility).async(group: straySweep) { self.removeStrayTemporaryFiles() }
-        }
+    /// Runs `body` holding the shared lock, so it sees no batch half applied (see `CommitJournal`).
+    func reading<T>(_ body: () throws -> T) rethrows -> T {
+        let lock = journal.lockForReading()
+        defer { lock?.release() }
+        return try body()
     }
-
-    deinit { close(rootFD) }
-
-    /// Why Foundation could not make a folder: the system's reason and errno, where it says.
-    private static func ioError(_ error: Error, at path: String, _ operation: String) -> DocumentStoreError {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return .io(path, operation, errno: Int32(underlying.code))
-        }
-        return .io(path: path, operation: operation, reason: ns.localizedDescription)
-    }
-
-    /// True when the store's folder cannot be written (a read-only mount or permissions).
-    var isReadOnly: Bool { faccessat(rootFD, ".", W_OK, AT_EACCESS) != 0 }
 
     // MARK: Folders
 
-    /// Opens the folder at `segments` below the root (a collection, or a document's folder of
-    /// subcollections). Returns nil when it does not exist and `create` is false.
-    func openFolder(_ segments: [String], create: Bool) throws(DocumentStoreError) -> Int32? {
-        watchGate.waitToOpen()
-        var fd = openat(rootFD, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(rootPath, "open the data folder", errno: errno) }
-        for (depth, segment) in segments.enumerated() {
-            var next = openat(fd, segment, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if next < 0 && errno == ENOENT && create {
-                if mkdirat(fd, segment, 0o755) != 0 && errno != EEXIST {
-                    let code = errno
-                    close(fd)
-                    throw .io(display(segments.prefix(depth + 1)), "create the folder", errno: code)
-                }
-                sync(fd)  // the new folder's name is durable too
-                next = openat(fd, segment, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            }
-            let code = errno
-            close(fd)
-            if next < 0 {
-                if code == ENOENT { return nil }
-                if code == ELOOP || code == ENOTDIR {
-                    throw .io(path: display(segments.prefix(depth + 1)), operation: "open the folder",
-                              reason: "it is a symbolic link or a file; the store only follows real folders inside itself")
-                }
-                throw .io(display(segments.prefix(depth + 1)), "open the folder", errno: code)
-            }
-            fd = next
-        }
-        return fd
-    }
-
-    func display(_ segments: some Collection<String>) -> String {
-        segments.isEmpty ? rootPath : rootPath + "/" + segments.joined(separator: "/")
-    }
-
     /// The folders directly below `segments` whose names are valid ids: the collections there.
     func subfolderIDs(_ segments: [String]) throws(DocumentStoreError) -> [String] {
-        guard let fd = try openFolder(segments, create: false) else { return [] }
+        guard let fd = try root.openFolder(segments, create: false) else { return [] }
         defer { close(fd) }
         // By bytes, as Firestore orders ids; a name that is not UTF-8 names no collection.
-        return Self.listEntries(fd).compactMap { entry in
-            guard entry.undecodableName == nil, entry.isDirectory ?? Self.isDirectory(fd, entry.name) else { return nil }
+        return FolderListing.listEntries(fd).compactMap { entry in
+            guard entry.undecodableName == nil, entry.isDirectory ?? FolderListing.isDirectory(fd, entry.name) else { return nil }
             return (try? ResourcePath.validate(id: entry.name, in: "", rules: .folder)) == nil ? nil : entry.name
         }.sorted { UTF8Bytes.compare($0, $1) < 0 }
     }
@@ -137,11 +52,11 @@ final class DocumentFiles: Sendable {
     /// How many files of a collection's folder are not documents: neither `<id>.json` nor
     /// hidden (temporary files start with "."), and not folders (a document's collections).
     func otherFileCount(_ segments: [String]) throws(DocumentStoreError) -> Int {
-        guard let fd = try openFolder(segments, create: false) else { return 0 }
+        guard let fd = try root.openFolder(segments, create: false) else { return 0 }
         defer { close(fd) }
-        return Self.listEntries(fd).filter { entry in
-            !entry.name.hasPrefix(".") && Self.documentID(fileName: entry.name) == nil
-                && !(entry.isDirectory ?? Self.isDirectory(fd, entry.name))
+        return FolderListing.listEntries(fd).filter { entry in
+            !entry.name.hasPrefix(".") && FolderListing.documentID(fileName: entry.name) == nil
+                && !(entry.isDirectory ?? FolderListing.isDirectory(fd, entry.name))
         }.count
     }
 
@@ -307,27 +222,12 @@ final class DocumentFiles: Sendable {
     }
 
     func document(at path: ResourcePath, store: Firestore) throws(DocumentStoreError) -> StoredDocument {
-        guard let dirFD = try openFolder(path.parent.segments, create: false) else { return .missing }
+        guard let dirFD = try root.openFolder(path.parent.segments, create: false) else { return .missing }
         defer { close(dirFD) }
         return readDocument(in: dirFD, fileName: path.last + Self.fileExtension, store: store).0
     }
 
-    // MARK: Writing (DocumentFiles+Writing.swift): what tests count
-
-    /// What this store asked the kernel to make durable: every `fsync`, `fdatasync`, `syncfs`
-    /// and `sync`, and how many of them were a batch's barrier; tests check that a batch of 500
-    /// documents costs one barrier and as many calls as a batch of two.
-    struct SyncCount: Equatable {
-        var calls = 0
-        var barriers = 0
-    }
-    let syncs = Locked(SyncCount())
-    /// How many times a write looked for the document its file replaces (for its times); tests
-    /// check that a batch of new documents looks for none.
-    let documentsLookedUp = Locked(0)
     /// How many documents a commit encoded while it held the write lock; tests check that a
     /// prepared batch (`prepare`) encodes none there.
     let documentsEncodedUnderLock = Locked(0)
-    /// When this store last removed version files past the window (seconds; see `keepVersions`).
-    let versionsPrunedAt = Locked<Int64>(0)
 }

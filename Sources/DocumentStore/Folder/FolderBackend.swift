@@ -9,8 +9,8 @@ final class FolderBackend: FileStorage, VersionedStorage, SubcollectionIndex, Pr
         files = try DocumentFiles(root: root)
     }
 
-    var description: String { files.rootPath }
-    var isReadOnly: Bool { files.isReadOnly }
+    var description: String { files.root.path }
+    var isReadOnly: Bool { files.root.isReadOnly }
     var idRules: IDRules { .folder }
 
     func documents(at paths: [ResourcePath], store: Firestore) throws -> [StoredDocument] {
@@ -18,7 +18,7 @@ final class FolderBackend: FileStorage, VersionedStorage, SubcollectionIndex, Pr
     }
 
     func documentTimes(_ paths: [ResourcePath]) throws -> [DocumentTimes?] {
-        try files.reading { try files.times(at: paths) }
+        try files.reading { try files.times.times(at: paths) }
     }
 
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument], store: Firestore) throws -> [WrittenDocument] {
@@ -47,11 +47,11 @@ final class FolderBackend: FileStorage, VersionedStorage, SubcollectionIndex, Pr
     }
 
     func documentIDs(in collection: ResourcePath) throws -> Set<ExactID> {
-        guard let folder = try files.openFolder(collection.segments, create: false) else { return [] }
+        guard let folder = try files.root.openFolder(collection.segments, create: false) else { return [] }
         defer { closeDescriptor(folder) }
         var ids = Set<ExactID>()
-        for entry in DocumentFiles.listEntries(folder) where entry.undecodableName == nil {
-            if let id = DocumentFiles.documentID(fileName: entry.name) { ids.insert(ExactID(id)) }
+        for entry in FolderListing.listEntries(folder) where entry.undecodableName == nil {
+            if let id = FolderListing.documentID(fileName: entry.name) { ids.insert(ExactID(id)) }
         }
         for id in try files.subfolderIDs(collection.segments) { ids.insert(ExactID(id)) }
         return ids
@@ -71,7 +71,7 @@ final class FolderBackend: FileStorage, VersionedStorage, SubcollectionIndex, Pr
     }
 
     func fileURL(for path: ResourcePath) -> URL {
-        var url = URL(fileURLWithPath: files.rootPath, isDirectory: true)
+        var url = URL(fileURLWithPath: files.root.path, isDirectory: true)
         for segment in path.segments.dropLast() { url.appendPathComponent(segment, isDirectory: true) }
         guard let last = path.segments.last else { return url }
         return path.isDocument ? url.appendingPathComponent(last + DocumentFiles.fileExtension, isDirectory: false)
@@ -88,18 +88,18 @@ final class FolderBackend: FileStorage, VersionedStorage, SubcollectionIndex, Pr
     }
 
     func strayTemporaryFilesRemoved(sweepingNow: Bool) -> [String] {
-        let removedWhenOpened = files.strayFilesRemovedWhenOpened()
+        let removedWhenOpened = files.strayFiles.removedWhenOpened()
         guard sweepingNow else { return removedWhenOpened }
-        files.removeStrayTemporaryFiles()
-        return files.strayFilesRemoved.withLock { $0 }
+        files.strayFiles.sweep()
+        return files.strayFiles.removed.withLock { $0 }
     }
 
     func versions(in scope: VersionScope, replacedAfter time: Timestamp, store: Firestore) throws -> [PastVersion]? {
-        try files.versions(in: scope, replacedAfter: time, store: store)
+        try files.versions.versions(in: scope, replacedAfter: time, store: store)
     }
 
     func keepVersions() throws {
-        try files.startKeepingVersions()
+        try files.versions.startKeeping()
     }
 
     func reading<T>(_ body: () throws -> T) throws -> T {

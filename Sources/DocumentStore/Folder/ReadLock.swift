@@ -9,8 +9,8 @@ struct ReadLock {
     private let fd: Int32
 
     /// Nil only when the folder cannot be opened again (no file descriptor left) or locked.
-    init?(files: DocumentFiles) {
-        guard let fd = Self.lockFolder(files, LOCK_SH) else { return nil }
+    init?(root: FolderRoot) {
+        guard let fd = Self.lockFolder(root, LOCK_SH) else { return nil }
         self.fd = fd
     }
 
@@ -20,8 +20,8 @@ struct ReadLock {
     }
 
     /// Opens the store's folder and locks it (`LOCK_SH` or `LOCK_EX`); the descriptor holds it.
-    static func lockFolder(_ files: DocumentFiles, _ operation: Int32) -> Int32? {
-        let fd = openat(files.rootFD, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    static func lockFolder(_ root: FolderRoot, _ operation: Int32) -> Int32? {
+        let fd = openat(root.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         while flock(fd, operation) != 0 {
             guard errno == EINTR else {

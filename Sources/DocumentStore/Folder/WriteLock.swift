@@ -6,15 +6,12 @@ import Foundation
 /// because `flock` locks belong to an open file, so threads of one process exclude each other
 /// as processes do. Always in that order, so writers never wait for each other in a cycle.
 struct WriteLock {
-    static let folderName = ".shelf"
     private let fd: Int32
     private let folderFD: Int32
 
-    init(files: DocumentFiles) throws(DocumentStoreError) {
-        let folder = files.rootPath + "/" + Self.folderName
-        guard let dirFD = try files.openFolder([Self.folderName], create: true) else {
-            throw .io(path: folder, operation: "create the folder", reason: "it could not be created")
-        }
+    init(root: FolderRoot) throws(DocumentStoreError) {
+        let folder = root.display([FolderRoot.shelfFolder])
+        let dirFD = try root.openRequiredFolder([FolderRoot.shelfFolder])
         defer { close(dirFD) }
         let fd = openat(dirFD, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .io(folder + "/lock", "open the lock file", errno: errno) }
@@ -25,11 +22,11 @@ struct WriteLock {
                 throw .io(folder + "/lock", "lock", errno: code)
             }
         }
-        guard let folderFD = ReadLock.lockFolder(files, LOCK_EX) else {
+        guard let folderFD = ReadLock.lockFolder(root, LOCK_EX) else {
             let code = errno
             flock(fd, LOCK_UN)
             close(fd)
-            throw .io(files.rootPath, "lock the data folder", errno: code)
+            throw .io(root.path, "lock the data folder", errno: code)
         }
         self.fd = fd
         self.folderFD = folderFD

@@ -1,5 +1,5 @@
 /// Reads a document file's bytes straight into its fields, without building the `JSONValue`
-/// tree first: the fast path of `DocumentFiles.parseDocument`, where reading 100,000 documents
+/// tree first: the fast path of `DocumentFiles.readDocument`, where reading 100,000 documents
 /// spends its time.
 ///
 /// It takes what files almost always hold and gives up on anything else (a syntax error, a

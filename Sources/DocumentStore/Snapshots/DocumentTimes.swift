@@ -1,7 +1,7 @@
 import Foundation
 
 /// Firestore's `create_time` and `update_time` of a document, as its storage keeps them: on a
-/// folder the file's modification time and an extended attribute (see `DocumentFiles+Times`),
+/// folder the file's modification time and an extended attribute (see `DocumentFileTimes`),
 /// on a server two columns. Every write that changes the document moves `updated` strictly
 /// forward, so an `update_time` precondition always sees a change; one that changes nothing
 /// keeps both, as Firestore does.

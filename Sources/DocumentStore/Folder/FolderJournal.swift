@@ -1,41 +1,45 @@
 import Foundation
 
-/// The commit of several documents through the journal, its recovery, and the readers' side of
-/// the lock. The protocol is written out on `CommitJournal`.
-extension DocumentFiles {
-    static let shelfFolder = WriteLock.folderName
+/// The write-ahead journal of a folder: the commit of several documents through it, its
+/// replay when its writer died, and the readers' side of the lock that keeps them from seeing
+/// half a batch. The protocol is written out on `CommitJournal`, the journal's file.
+struct FolderJournal: Sendable {
+    private static let shelfFolder = FolderRoot.shelfFolder
     private static let journalPath = shelfFolder + "/" + CommitJournal.fileName
     private static let temporaryJournalPath = shelfFolder + "/" + CommitJournal.temporaryFileName
 
-    // MARK: Readers
+    let root: FolderRoot
+    let writer: FileWriter
+    /// Said once: a committed journal this process cannot roll forward (a read-only folder).
+    let reportedStuckJournal = Locked(false)
 
-    /// Runs `body` holding the shared lock, so it sees no batch half applied (see `CommitJournal`).
-    func reading<T>(_ body: () throws -> T) rethrows -> T {
-        let lock = lockForReading()
-        defer { lock?.release() }
-        return try body()
+    init(root: FolderRoot, writer: FileWriter) {
+        self.root = root
+        self.writer = writer
     }
+
+    // MARK: Readers
 
     /// The shared lock, after rolling forward a batch whose writer died (nil only when the
     /// process has no file descriptor left: then the files are read as they are).
     func lockForReading() -> ReadLock? {
         for _ in 0..<3 {
-            guard let lock = ReadLock(files: self) else { return nil }
+            guard let lock = ReadLock(root: root) else { return nil }
             // Holding the shared lock, no writer is at work: a journal is a dead writer's.
             guard hasCommittedJournal else { return lock }
             lock.release()
-            guard !isReadOnly else {
+            guard !root.isReadOnly else {
                 reportStuckJournal("the folder cannot be written, so it is read as it is")
-                return ReadLock(files: self)
+                return ReadLock(root: root)
             }
             do {
                 try recover()
             } catch {
                 reportStuckJournal("\(error)")
-                return ReadLock(files: self)
+                return ReadLock(root: root)
             }
         }
-        return ReadLock(files: self)
+        return ReadLock(root: root)
     }
 
     private func reportStuckJournal(_ reason: String) {
@@ -44,20 +48,20 @@ extension DocumentFiles {
             return !reported
         }
         guard first else { return }
-        FileHandle.standardError.write(Data(("DocumentStore: \(display([Self.shelfFolder]))/\(CommitJournal.fileName) holds a batch"
+        FileHandle.standardError.write(Data(("DocumentStore: \(root.display([Self.shelfFolder]))/\(CommitJournal.fileName) holds a batch"
             + " whose writer stopped before it was applied, and it cannot be completed now (\(reason)); readers may see part of that batch"
             + " until the store is opened where it can be written.\n").utf8))
     }
 
     var hasCommittedJournal: Bool {
         var st = stat()
-        return fstatat(rootFD, Self.journalPath, &st, AT_SYMLINK_NOFOLLOW) == 0
+        return fstatat(root.fd, Self.journalPath, &st, AT_SYMLINK_NOFOLLOW) == 0
     }
 
     /// A committed journal, or one a writer was still writing.
     var hasJournalFiles: Bool {
         var st = stat()
-        return hasCommittedJournal || fstatat(rootFD, Self.temporaryJournalPath, &st, AT_SYMLINK_NOFOLLOW) == 0
+        return hasCommittedJournal || fstatat(root.fd, Self.temporaryJournalPath, &st, AT_SYMLINK_NOFOLLOW) == 0
     }
 
     // MARK: Committing several documents
@@ -65,33 +69,33 @@ extension DocumentFiles {
     /// Steps 3 to 9 of the protocol, under the write lock.
     /// Returns what became of each entry's document (`WrittenFile`).
     /// `encoded`: the journal's file; `time`: the commit's (`CommitClock`).
-    func commitJournaled(_ journal: CommitJournal, encoded: [UInt8], at time: Timestamp) throws(DocumentStoreError) -> [WrittenFile] {
+    func commit(_ journal: CommitJournal, encoded: [UInt8], at time: Timestamp) throws(DocumentStoreError) -> [WrittenFile] {
         let barrier = DurabilityBarrier.chosen
         let entries = journal.entries
-        let shelf = try openShelfFolder()
+        let shelf = try root.openRequiredFolder([Self.shelfFolder])
         defer { close(shelf) }
         var folders = FolderCache()
         defer { folders.closeAll() }
         // 3. Every folder first, so a path that cannot be written fails before anything is.
-        for entry in entries { _ = try folders.open(entry.path.parent.segments, create: entry.bytes != nil, in: self) }
+        for entry in entries { _ = try folders.open(entry.path.parent.segments, create: entry.bytes != nil, in: root) }
 
         // 4. The journal, complete but not yet durable.
-        let shelfDisplay = display([Self.shelfFolder])
-        try writeFile(CommitJournal.temporaryFileName, in: shelf, encoded, exclusive: false, sync: false, display: shelfDisplay)
+        let shelfDisplay = root.display([Self.shelfFolder])
+        try writer.writeFile(CommitJournal.temporaryFileName, in: shelf, encoded, exclusive: false, sync: false, display: shelfDisplay)
 
         // 5. The documents' temporary files; 6. the commit point.
         var temporaries: [(Int32, String)] = []
         var stamped = [WrittenFile](repeating: WrittenFile(times: nil), count: entries.count)
         do throws(DocumentStoreError) {
             for (index, entry) in entries.enumerated() {
-                guard let bytes = entry.bytes, let dirFD = try folders.open(entry.path.parent.segments, create: true, in: self) else { continue }
+                guard let bytes = entry.bytes, let dirFD = try folders.open(entry.path.parent.segments, create: true, in: root) else { continue }
                 let name = journal.temporaryNames[index]
-                stamped[index].times = try writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile,
-                                                     display: display(entry.path.parent.segments),
-                                                     times: entry.keptTimes.map { .kept($0) } ?? .new(at: time))
+                stamped[index].times = try writer.writeFile(name, in: dirFD, bytes, exclusive: true, sync: barrier.syncsEachFile,
+                                                            display: root.display(entry.path.parent.segments),
+                                                            times: entry.keptTimes.map { .kept($0) } ?? .new(at: time))
                 temporaries.append((dirFD, name))
             }
-            try syncFile(CommitJournal.temporaryFileName, in: shelf, display: shelfDisplay)
+            try root.syncFile(CommitJournal.temporaryFileName, in: shelf, display: shelfDisplay)
             guard renameat(shelf, CommitJournal.temporaryFileName, shelf, CommitJournal.fileName) == 0 else {
                 throw .io(shelfDisplay + "/" + CommitJournal.fileName, "commit the batch's journal", errno: errno)
             }
@@ -100,7 +104,7 @@ extension DocumentFiles {
             unlinkat(shelf, CommitJournal.temporaryFileName, 0)
             throw error
         }
-        sync(shelf)  // the commit point: from here the batch happens, now or at recovery
+        root.sync(shelf)  // the commit point: from here the batch happens, now or at recovery
 
         // 7. Apply; 8. one barrier; 9. forget the journal.
         var written: [WrittenFile]? = stamped
@@ -120,17 +124,17 @@ extension DocumentFiles {
         for (index, entry) in journal.entries.enumerated() {
             failpoint?(index)
             let segments = entry.path.parent.segments
-            let fileName = entry.path.last + Self.fileExtension
-            func shown() -> String { display(entry.path.segments.dropLast() + [fileName]) }
+            let fileName = entry.path.last + DocumentFiles.fileExtension
+            func shown() -> String { root.display(entry.path.segments.dropLast() + [fileName]) }
             if let bytes = entry.bytes {
-                guard let dirFD = try folders.open(segments, create: true, in: self) else { continue }
+                guard let dirFD = try folders.open(segments, create: true, in: root) else { continue }
                 let name = journal.temporaryNames[index]
                 let failure: Int32
                 if written != nil, entry.keptTimes == nil {
                     failure = placeNewDocument(name, as: fileName, of: entry, at: time, in: dirFD, syncing: barrier.syncsEachFile, placed: &written![index])
                 } else {
                     if written == nil {
-                        try writeFile(name, in: dirFD, bytes, exclusive: false, sync: barrier.syncsEachFile, display: display(segments),
+                        try writer.writeFile(name, in: dirFD, bytes, exclusive: false, sync: barrier.syncsEachFile, display: root.display(segments),
                                       times: entry.keptTimes.map { .kept($0) } ?? .replacing(fileName, at: time))
                     }
                     failure = renameat(dirFD, name, dirFD, fileName) == 0 ? 0 : errno
@@ -139,7 +143,7 @@ extension DocumentFiles {
                     throw .io(shown(), "write (the batch is committed and will be completed by the next open, read or write of the store)", errno: failure)
                 }
             } else {
-                guard let dirFD = try folders.open(segments, create: false, in: self) else { continue }
+                guard let dirFD = try folders.open(segments, create: false, in: root) else { continue }
                 guard unlinkat(dirFD, fileName, 0) == 0 || errno == ENOENT else {
                     throw .io(shown(), "delete (the batch is committed and will be completed by the next open, read or write of the store)", errno: errno)
                 }
@@ -151,40 +155,25 @@ extension DocumentFiles {
     /// The batch's one barrier, then the journal's removal, made durable too: a journal that
     /// came back after a power loss would write its old contents over later commits.
     private func finish(journal shelf: Int32, barrier: DurabilityBarrier, folders: FolderCache) throws(DocumentStoreError) {
-        let code = barrier.finish(rootFD: rootFD, folders: folders.openFolders)
-        syncs.withLock {
+        let code = barrier.finish(rootFD: root.fd, folders: folders.openFolders)
+        root.syncs.withLock {
             $0.barriers += 1
             $0.calls += barrier == .fsyncEach ? folders.openFolders.count : 1
         }
         guard code == 0 else {
-            throw .io(rootPath, "make the batch durable (\(barrier.rawValue); it will be completed by the next open, read or write of the store)", errno: code)
+            throw .io(root.path, "make the batch durable (\(barrier.rawValue); it will be completed by the next open, read or write of the store)", errno: code)
         }
         guard unlinkat(shelf, CommitJournal.fileName, 0) == 0 || errno == ENOENT else {
-            throw .io(display([Self.shelfFolder, CommitJournal.fileName]), "remove the applied journal", errno: errno)
+            throw .io(root.display([Self.shelfFolder, CommitJournal.fileName]), "remove the applied journal", errno: errno)
         }
-        sync(shelf)
-    }
-
-    private func syncFile(_ name: String, in dirFD: Int32, display folder: String) throws(DocumentStoreError) {
-        let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(folder + "/" + name, "open", errno: errno) }
-        defer { close(fd) }
-        syncs.withLock { $0.calls += 1 }
-        guard fdatasync(fd) == 0 else { throw .io(folder + "/" + name, "make durable", errno: errno) }
-    }
-
-    private func openShelfFolder() throws(DocumentStoreError) -> Int32 {
-        guard let fd = try openFolder([Self.shelfFolder], create: true) else {
-            throw .io(path: display([Self.shelfFolder]), operation: "create the folder", reason: "it could not be created")
-        }
-        return fd
+        root.sync(shelf)
     }
 
     // MARK: Recovery
 
     /// Takes the write lock and completes or forgets what a dead writer left (see `CommitJournal`).
     func recover() throws(DocumentStoreError) {
-        let lock = try WriteLock(files: self)
+        let lock = try WriteLock(root: root)
         defer { lock.release() }
         try recoverUnderLock()
     }
@@ -192,31 +181,31 @@ extension DocumentFiles {
     /// Recovery, for a caller holding the write lock: two `fstatat`s when there is nothing to do.
     func recoverUnderLock() throws(DocumentStoreError) {
         guard hasJournalFiles else { return }
-        let shelf = try openShelfFolder()
+        let shelf = try root.openRequiredFolder([Self.shelfFolder])
         defer { close(shelf) }
         let barrier = DurabilityBarrier.chosen
         // Not committed: the batch never happened; remove what its writer had begun.
-        if let bytes = readFile(CommitJournal.temporaryFileName, in: shelf) {
+        if let bytes = FolderRoot.readFile(CommitJournal.temporaryFileName, in: shelf) {
             if let unfinished = CommitJournal(decoding: bytes) {
                 var folders = FolderCache()
                 defer { folders.closeAll() }
                 for (index, entry) in unfinished.entries.enumerated() where entry.bytes != nil {
-                    if let dirFD = try? folders.open(entry.path.parent.segments, create: false, in: self) {
+                    if let dirFD = try? folders.open(entry.path.parent.segments, create: false, in: root) {
                         unlinkat(dirFD, unfinished.temporaryNames[index], 0)
                     }
                 }
             }
             unlinkat(shelf, CommitJournal.temporaryFileName, 0)
         }
-        guard let bytes = readFile(CommitJournal.fileName, in: shelf) else {
-            sync(shelf)
+        guard let bytes = FolderRoot.readFile(CommitJournal.fileName, in: shelf) else {
+            root.sync(shelf)
             return
         }
         guard let journal = CommitJournal(decoding: bytes) else {
             let damaged = CommitJournal.fileName + ".damaged-\(Int(Date().timeIntervalSince1970))"
             renameat(shelf, CommitJournal.fileName, shelf, damaged)
-            sync(shelf)
-            FileHandle.standardError.write(Data(("DocumentStore: \(display([Self.shelfFolder, CommitJournal.fileName])) is damaged"
+            root.sync(shelf)
+            FileHandle.standardError.write(Data(("DocumentStore: \(root.display([Self.shelfFolder, CommitJournal.fileName])) is damaged"
                 + " (its checksum does not hold), so the batch in it was not applied; it was kept as \(damaged).\n").utf8))
             return
         }
@@ -227,47 +216,35 @@ extension DocumentFiles {
         try finish(journal: shelf, barrier: barrier, folders: folders)
     }
 
-    /// A whole small file (of the hidden folder, a document's), or nil when it is not there.
-    func readFile(_ name: String, in dirFD: Int32) -> [UInt8]? {
+    /// Renames the temporary file `name`, stamped as a new document's (`DocumentFileTimes.Stamp.new`),
+    /// to the document file `document`, unless that is there already: then, if it holds `entry`'s
+    /// bytes and may stay (`leavesAnEqualFile`), the temporary file is removed and `placed`
+    /// says the document is unchanged, with its times; else the temporary file is stamped from
+    /// it first (`Stamp.replacing`, at the commit's `time`) and `placed` set to its new
+    /// times. One rename for a new document, where looking first would cost a lookup in a
+    /// folder that may hold millions of names. Returns 0 or the errno of the failure.
+    private func placeNewDocument(_ name: String, as document: String, of entry: CommitJournal.Entry, at time: Timestamp, in dirFD: Int32,
+                                  syncing: Bool, placed: inout WrittenFile) -> Int32 {
+        if let renameNoReplace = LinuxCalls.renameNoReplace {
+            if renameNoReplace(dirFD, name, dirFD, document, LinuxCalls.noReplace) == 0 { return 0 }
+            // EINVAL: a file system that cannot rename so; ENOSYS: a kernel without renameat2.
+            // Either way the document is looked up as before.
+            guard errno == EEXIST || errno == EINVAL || errno == ENOSYS else { return errno }
+        }
+        if entry.leavesAnEqualFile, let bytes = entry.bytes, let times = DocumentFileTimes.times(of: document, ifHolding: bytes, in: dirFD) {
+            unlinkat(dirFD, name, 0)
+            placed = WrittenFile(times: times, changed: false)
+            return 0
+        }
+        var stamped = placed.times
+        defer { placed.times = stamped }
         let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return bytes
-    }
-}
-
-/// The folders a batch writes into, each opened once; nil for one that does not exist.
-struct FolderCache {
-    private var folders: [[String]: Int32?] = [:]
-    /// The folder asked for last: a batch's documents are mostly in one, found without hashing.
-    private var last: (segments: [String], fd: Int32)?
-
-    var openFolders: [Int32] { folders.values.compactMap { $0 } }
-
-    mutating func open(_ segments: [String], create: Bool, in files: DocumentFiles) throws(DocumentStoreError) -> Int32? {
-        if let last, last.segments == segments { return last.fd }
-        if let known = folders[segments], known != nil || !create {
-            if let known { last = (segments, known) }
-            return known
-        }
-        let fd = try files.openFolder(segments, create: create)
-        folders[segments] = fd
-        if let fd { last = (segments, fd) }
-        return fd
-    }
-
-    mutating func closeAll() {
-        for fd in openFolders { close(fd) }
-        folders = [:]
-        last = nil
+        guard fd >= 0 else { return errno }
+        var failure = writer.times.stamp(fd, .replacing(document, at: time), in: dirFD, stamped: &stamped)
+        if failure == 0 && syncing && root.sync(fd) != 0 { failure = errno }
+        close(fd)
+        guard failure == 0 else { return failure }
+        return renameat(dirFD, name, dirFD, document) == 0 ? 0 : errno
     }
 }
 

@@ -14,8 +14,13 @@ import Foundation
 /// it. A file without one (written by another program, or on a file system without extended
 /// attributes) was created when its file was born (statx's birth time), or, where the file
 /// system does not say, when it was last modified.
-extension DocumentFiles {
+struct DocumentFileTimes: Sendable {
     static let createTimeAttribute = "user.firestore.create_time"
+
+    let root: FolderRoot
+    /// How many times a write looked for the document its file replaces (for its times); tests
+    /// check that a batch of new documents looks for none.
+    let documentsLookedUp = Locked(0)
 
     /// The times of the document at `path`; nil when it has no file.
     func times(at path: ResourcePath) throws(DocumentStoreError) -> DocumentTimes? {
@@ -30,8 +35,8 @@ extension DocumentFiles {
         var times: [DocumentTimes?] = []
         times.reserveCapacity(paths.count)
         for path in paths {
-            guard let dirFD = try folders.open(path.parent.segments, create: false, in: self) else { times.append(nil); continue }
-            times.append(Self.times(of: path.last + Self.fileExtension, in: dirFD))
+            guard let dirFD = try folders.open(path.parent.segments, create: false, in: root) else { times.append(nil); continue }
+            times.append(Self.times(of: path.last + DocumentFiles.fileExtension, in: dirFD))
         }
         return times
     }
@@ -84,14 +89,14 @@ extension DocumentFiles {
         return times(ofOpen: fd, st)
     }
 
-    /// The times a new file gets before it takes a document's place (see `stampTimes`).
-    enum FileTimes {
+    /// The times a new file gets before it takes a document's place (see `stamp`).
+    enum Stamp {
         /// Those of the document file of this name it replaces: its create time and the
         /// commit's time as update time (later than its own); both the commit's time for a new
         /// document.
         case replacing(String, at: Timestamp)
         /// The commit's time, as a new document's, without looking for the document: a
-        /// batch's rename finds out whether there is one (see `placeNewDocument`).
+        /// batch's rename finds out whether there is one (see `FolderJournal.placeNewDocument`).
         case new(at: Timestamp)
         /// Given times (`shelf export`).
         case kept(DocumentTimes)
@@ -101,7 +106,7 @@ extension DocumentFiles {
     /// `stamped` to them and returns 0, or returns the errno of a failure to set the time. A
     /// file system without extended attributes keeps no create time (see above), which is no
     /// failure.
-    func stampTimes(_ fd: Int32, _ times: FileTimes, in dirFD: Int32, stamped: inout DocumentTimes?) -> Int32 {
+    func stamp(_ fd: Int32, _ times: Stamp, in dirFD: Int32, stamped: inout DocumentTimes?) -> Int32 {
         var chosen: DocumentTimes
         switch times {
         case .kept(let kept):
@@ -122,37 +127,6 @@ extension DocumentFiles {
         _ = text.withCString { LinuxCalls.setAttribute?(fd, Self.createTimeAttribute, $0, strlen($0), 0) }
         stamped = chosen
         return 0
-    }
-
-    /// Renames the temporary file `name`, stamped as a new document's (`FileTimes.new`), to the
-    /// document file `document`, unless that is there already: then, if it holds `entry`'s
-    /// bytes and may stay (`leavesAnEqualFile`), the temporary file is removed and `placed`
-    /// says the document is unchanged, with its times; else the temporary file is stamped from
-    /// it first (`FileTimes.replacing`, at the commit's `time`) and `placed` set to its new
-    /// times. One rename for a new document, where looking first would cost a lookup in a
-    /// folder that may hold millions of names. Returns 0 or the errno of the failure.
-    func placeNewDocument(_ name: String, as document: String, of entry: CommitJournal.Entry, at time: Timestamp, in dirFD: Int32,
-                          syncing: Bool, placed: inout WrittenFile) -> Int32 {
-        if let renameNoReplace = LinuxCalls.renameNoReplace {
-            if renameNoReplace(dirFD, name, dirFD, document, LinuxCalls.noReplace) == 0 { return 0 }
-            // EINVAL: a file system that cannot rename so; ENOSYS: a kernel without renameat2.
-            // Either way the document is looked up as before.
-            guard errno == EEXIST || errno == EINVAL || errno == ENOSYS else { return errno }
-        }
-        if entry.leavesAnEqualFile, let bytes = entry.bytes, let times = Self.times(of: document, ifHolding: bytes, in: dirFD) {
-            unlinkat(dirFD, name, 0)
-            placed = WrittenFile(times: times, changed: false)
-            return 0
-        }
-        var stamped = placed.times
-        defer { placed.times = stamped }
-        let fd = openat(dirFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return errno }
-        var failure = stampTimes(fd, .replacing(document, at: time), in: dirFD, stamped: &stamped)
-        if failure == 0 && syncing && sync(fd) != 0 { failure = errno }
-        close(fd)
-        guard failure == 0 else { return failure }
-        return renameat(dirFD, name, dirFD, document) == 0 ? 0 : errno
     }
 
     /// The create time the attribute holds; nil when it has none, or none that reads as a time.
@@ -177,51 +151,5 @@ extension Timestamp {
     /// The next instant a file's time can hold.
     var addingNanosecond: Timestamp {
         nanoseconds == 999_999_999 ? Timestamp(seconds: seconds + 1, nanoseconds: 0) : Timestamp(seconds: seconds, nanoseconds: nanoseconds + 1)
-    }
-}
-
-/// The C library's calls that Glibc's Swift module leaves out (`<sys/xattr.h>`, and `statx`,
-/// `renameat2` and `preadv2`, declared only under `_GNU_SOURCE`), found when first used; nil
-/// where the library lacks them.
-enum LinuxCalls {
-    typealias GetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
-    typealias SetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
-    typealias Statx = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer) -> Int32
-    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-    typealias ReadV2 = @convention(c) (Int32, UnsafePointer<iovec>, Int32, Int, Int32) -> Int
-
-    static let getAttribute: GetAttribute? = symbol("fgetxattr")
-    static let setAttribute: SetAttribute? = symbol("fsetxattr")
-    private static let statx: Statx? = symbol("statx")
-    /// `renameat2`, with `noReplace` (RENAME_NOREPLACE): fails with EEXIST rather than replace.
-    static let renameNoReplace: RenameAt2? = symbol("renameat2")
-    static let noReplace: UInt32 = 1
-    /// `preadv2`, with `noWait` (RWF_NOWAIT): fails with EAGAIN rather than wait for the disk.
-    static let readNoWait: ReadV2? = symbol("preadv2")
-    static let noWait: Int32 = 8
-
-    /// AT_EMPTY_PATH: `birthTime` of the open file `dirFD` itself, with an empty name.
-    static let emptyPath: Int32 = 0x1000
-    private static let birthTimeMask: UInt32 = 0x800  // STATX_BTIME
-    /// Where `struct statx` keeps `stx_btime` (an Int64 of seconds, a UInt32 of nanoseconds).
-    private static let birthTimeOffset = 80
-
-    private static func symbol<T>(_ name: String) -> T? {
-        guard let pointer = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
-        return unsafeBitCast(pointer, to: T.self)
-    }
-
-    /// The file's birth time, when the kernel and the file system know it.
-    static func birthTime(dirFD: Int32, name: String, flags: Int32) -> Timestamp? {
-        guard let statx else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 256)  // struct statx's size
-        return buffer.withUnsafeMutableBytes { raw -> Timestamp? in
-            guard statx(dirFD, name, flags, birthTimeMask, raw.baseAddress!) == 0,
-                  raw.load(as: UInt32.self) & birthTimeMask != 0 else { return nil }
-            let seconds = raw.load(fromByteOffset: birthTimeOffset, as: Int64.self)
-            let nanoseconds = raw.load(fromByteOffset: birthTimeOffset + 8, as: UInt32.self)
-            guard nanoseconds < 1_000_000_000 else { return nil }
-            return Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
-        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Listing a folder: its entries as readdir gives them, and which names are documents.
-extension DocumentFiles {
+/// Listing a folder: its entries as readdir gives them, and which names are documents. Shared
+/// by every reader, writer and sweep of the folder store, so a name is judged one way.
+enum FolderListing {
     static func isDirectory(_ dirFD: Int32, _ name: String) -> Bool {
         var st = stat()
         return fstatat(dirFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
@@ -54,7 +55,8 @@ extension DocumentFiles {
     /// The document id a file name stands for, or nil for anything that is not a document
     /// (temporary files start with ".", other files lack ".json").
     static func documentID(fileName name: String) -> String? {
-        guard name.hasSuffix(fileExtension), !name.hasPrefix("."), name.utf8.count > fileExtension.utf8.count else { return nil }
-        return String(name.dropLast(fileExtension.count))
+        guard name.hasSuffix(DocumentFiles.fileExtension), !name.hasPrefix("."),
+              name.utf8.count > DocumentFiles.fileExtension.utf8.count else { return nil }
+        return String(name.dropLast(DocumentFiles.fileExtension.count))
     }
 }

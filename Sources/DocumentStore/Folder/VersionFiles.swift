@@ -11,30 +11,38 @@ import Foundation
 /// survive a restart, but are not synced: after a crash the last commits' versions may be gone,
 /// and a read at a time before them sees those documents as they are now. An edit by another
 /// program (an editor, a script) keeps no version either.
-extension DocumentFiles {
-    static let versionsFolder = [shelfFolder, "versions"]
+struct VersionFiles: Sendable {
+    static let versionsFolder = [FolderRoot.shelfFolder, "versions"]
 
-    func startKeepingVersions() throws(DocumentStoreError) {
-        guard let fd = try openFolder(Self.versionsFolder, create: true) else {
-            throw .io(path: display(Self.versionsFolder), operation: "create the folder", reason: "it could not be created")
-        }
-        close(fd)
+    let root: FolderRoot
+    let writer: FileWriter
+    /// When this store last removed version files past the window (seconds; see `keep`).
+    let prunedAt = Locked<Int64>(0)
+
+    init(root: FolderRoot, writer: FileWriter) {
+        self.root = root
+        self.writer = writer
+    }
+
+    /// Makes the versions folder, so every commit from now on keeps what it replaces.
+    func startKeeping() throws(DocumentStoreError) {
+        close(try root.openRequiredFolder(Self.versionsFolder))
     }
 
     /// Under the write lock, before a commit at `time` writes `entries`: keeps the documents it
     /// replaces or deletes, when versions are kept; not one it leaves as it is
     /// (`CommitJournal.Entry.leavesAnEqualFile`). Best effort: a version that cannot be written
     /// does not stop the commit (the read at a past time then sees the document as it is).
-    func keepVersions(of entries: [CommitJournal.Entry], replacedAt time: Timestamp) {
-        guard let versionsFD = try? openFolder(Self.versionsFolder, create: false) else { return }
+    func keep(of entries: [CommitJournal.Entry], replacedAt time: Timestamp) {
+        guard let versionsFD = try? root.openFolder(Self.versionsFolder, create: false) else { return }
         defer { close(versionsFD) }
         var folders = FolderCache()
         defer { folders.closeAll() }
         var kept: [JSONValue] = []
         for entry in entries {
-            let path = entry.path, name = path.last + Self.fileExtension
-            guard let dirFD = try? folders.open(path.parent.segments, create: false, in: self),
-                  let times = Self.times(of: name, in: dirFD), let bytes = readFile(name, in: dirFD),
+            let path = entry.path, name = path.last + DocumentFiles.fileExtension
+            guard let dirFD = try? folders.open(path.parent.segments, create: false, in: root),
+                  let times = DocumentFileTimes.times(of: name, in: dirFD), let bytes = FolderRoot.readFile(name, in: dirFD),
                   !(entry.leavesAnEqualFile && bytes == entry.bytes) else { continue }
             kept.append(.object(["path": .string(path.description), "created": .string(times.created.rfc3339),
                                  "updated": .string(times.updated.rfc3339), "text": .string(String(decoding: bytes, as: UTF8.self))]))
@@ -42,14 +50,14 @@ extension DocumentFiles {
         if !kept.isEmpty {
             let record = JSONWriter.compactBytes(.object(["replaced": .string(time.rfc3339), "versions": .array(kept)]))
             var random = SystemRandomNumberGenerator()
-            let name = Self.versionFileName(time) + "-" + String(random.next() as UInt32, radix: 36) + Self.fileExtension
+            let name = Self.versionFileName(time) + "-" + String(random.next() as UInt32, radix: 36) + DocumentFiles.fileExtension
             let temporary = "." + name
             do {
-                try writeFile(temporary, in: versionsFD, record, exclusive: true, sync: false, display: "")
+                try writer.writeFile(temporary, in: versionsFD, record, exclusive: true, sync: false, display: "")
                 if renameat(versionsFD, temporary, versionsFD, name) != 0 { unlinkat(versionsFD, temporary, 0) }
             } catch {}
         }
-        pruneVersions(in: versionsFD, now: time)
+        prune(in: versionsFD, now: time)
     }
 
     /// A version file's name begins with its commit's time, so that names sort by it.
@@ -65,26 +73,26 @@ extension DocumentFiles {
     }
 
     /// Removes the version files past the window, once a minute at most.
-    private func pruneVersions(in versionsFD: Int32, now: Timestamp) {
-        let due = versionsPrunedAt.withLock { last in
+    private func prune(in versionsFD: Int32, now: Timestamp) {
+        let due = prunedAt.withLock { last in
             guard now.seconds - last >= 60 else { return false }
             last = now.seconds
             return true
         }
         guard due else { return }
-        for entry in Self.listEntries(versionsFD) {
+        for entry in FolderListing.listEntries(versionsFD) {
             if let time = Self.versionTime(entry.name), time.seconds < now.seconds - PastVersion.window { unlinkat(versionsFD, entry.name, 0) }
         }
     }
 
     /// The versions in `scope` that commits after `time` replaced; nil when none are kept.
     func versions(in scope: VersionScope, replacedAfter time: Timestamp, store: Firestore) throws(DocumentStoreError) -> [PastVersion]? {
-        guard let versionsFD = try openFolder(Self.versionsFolder, create: false) else { return nil }
+        guard let versionsFD = try root.openFolder(Self.versionsFolder, create: false) else { return nil }
         defer { close(versionsFD) }
         var found: [PastVersion] = []
         var scratch = DocumentParser.Scratch()
-        for entry in Self.listEntries(versionsFD) {
-            guard let replaced = Self.versionTime(entry.name), replaced > time, let bytes = readFile(entry.name, in: versionsFD),
+        for entry in FolderListing.listEntries(versionsFD) {
+            guard let replaced = Self.versionTime(entry.name), replaced > time, let bytes = FolderRoot.readFile(entry.name, in: versionsFD),
                   case .object(let record)? = try? JSONParser.parse(bytes), case .array(let versions)? = record["versions"] else { continue }
             for case .object(let version) in versions {
                 guard case .string(let pathText)? = version["path"], case .string(let text)? = version["text"],

@@ -105,7 +105,7 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
             defer { state.idle = [] }
             return state.idle
         }
-        for connection in idle { try? connection.close().wait() }
+        for connection in idle { connection.closeWaiting() }
     }
 
     /// The owner's connection, marked busy (an idle one, or a new one), and the keys it does
@@ -191,6 +191,6 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
             if !state.isClosed { state.idle.append(session.connection) }
             return !state.isClosed
         }
-        if !keep { try? session.connection.close().wait() }
+        if !keep { session.connection.closeWaiting() }
     }
 }

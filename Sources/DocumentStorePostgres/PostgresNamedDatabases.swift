@@ -69,7 +69,7 @@ extension Firestore {
         } catch {
             throw PostgresFailure.error(error, server: address.description, doing: doing)
         }
-        defer { try? connection.close().wait() }
+        defer { connection.closeWaiting() }
         do {
             return try body(PostgresQueries(connection: connection, logger: logger))
         } catch let error as FirestoreErrorCode {

@@ -68,7 +68,7 @@ final class RemoteListen: Sendable {
             if start { state.isRunning = true }
             return (id, start)
         }
-        if startStream { Task(executorPreference: ClientExecutor.shared) { await self.run() } }
+        if startStream { BlockingBridge.start { await self.run() } }
         return { [weak self] in self?.unfollow(id) }
     }
 

@@ -27,13 +27,13 @@ struct PostgresAddress: Sendable {
         // 11 ms of every start, before the first row could be asked for.
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let host = components.percentEncodedHost?.removingPercentEncoding, !host.isEmpty else {
-            throw FirestoreErrorCode(.invalidArgument, saying: "cannot read the server in \(Self.redacted(url)): expected postgresql://user:password@host:port/database")
+            throw FirestoreErrorCode(.invalidArgument, "cannot read the server in \(Self.redacted(url)): expected postgresql://user:password@host:port/database")
         }
         let user = components.user ?? "postgres"
         let port = components.port ?? 5432
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         guard !database.isEmpty, !database.contains("/") else {
-            throw FirestoreErrorCode(.invalidArgument, saying: "\(Self.redacted(url)) names no database: expected postgresql://user:password@host:port/database")
+            throw FirestoreErrorCode(.invalidArgument, "\(Self.redacted(url)) names no database: expected postgresql://user:password@host:port/database")
         }
         poolSize = try Self.poolSize(components, url)
         let (username, password) = (user.removingPercentEncoding ?? user, components.password?.removingPercentEncoding ?? components.password)
@@ -53,7 +53,7 @@ struct PostgresAddress: Sendable {
     private static func poolSize(_ components: URLComponents, _ url: URL) throws -> Int {
         guard let text = components.queryItems?.last(where: { $0.name == "pool" })?.value else { return defaultPoolSize }
         guard let size = Int(text), (1...64).contains(size) else {
-            throw FirestoreErrorCode(.invalidArgument, saying: "pool=\(text) in \(redacted(url)): expected a number of connections from 1 to 64")
+            throw FirestoreErrorCode(.invalidArgument, "pool=\(text) in \(redacted(url)): expected a number of connections from 1 to 64")
         }
         return size
     }

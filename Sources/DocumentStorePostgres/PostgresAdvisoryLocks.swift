@@ -74,9 +74,9 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
             done(owner, granted: [], lost: lost)
             switch PostgresFailure.sqlState(error) {
             case Self.lockNotAvailable?:
-                throw FirestoreErrorCode(.aborted, saying: TransactionLocks.timeoutMessage)
+                throw FirestoreErrorCode(.aborted, TransactionLocks.timeoutMessage)
             case Self.deadlockDetected?:
-                throw FirestoreErrorCode(.aborted, saying: "Aborted: transactions of several processes waited for each other's documents; the client's library runs it again.")
+                throw FirestoreErrorCode(.aborted, "Aborted: transactions of several processes waited for each other's documents; the client's library runs it again.")
             default:
                 throw PostgresFailure.error(error, server: address.description, doing: "lock documents in")
             }

@@ -13,7 +13,9 @@ import PostgresNIO
 /// the server is back it waits out its backoff (up to a minute) before connecting again. So a
 /// call that waits longer than `patience` for a connection the pool has room for connects once
 /// on its own: it fails at once with that attempt's error ("Connection refused", a wrong
-/// password), or, the server being back, starts the pool afresh rather than wait for it.
+/// password); and once such an attempt has failed, the server being back, the pool is started
+/// afresh rather than waited for. A pool that never failed to connect is only ever waited for:
+/// it is busy, not broken.
 final class PostgresConnections: @unchecked Sendable {
     let size: Int
     private let address: PostgresAddress
@@ -24,6 +26,10 @@ final class PostgresConnections: @unchecked Sendable {
         /// Connections lent to callers now, and when the last was lent.
         var lent = 0
         var lastLentAt = ContinuousClock.now
+        /// The server refused a connection since this pool started (so it may be backing off).
+        var wasRefused = false
+        /// How many pools this store started: one, and one more each time it started afresh.
+        var starts = 1
         var isClosed = false
     }
     private let state: Locked<State>
@@ -52,8 +58,11 @@ final class PostgresConnections: @unchecked Sendable {
         return (client, BlockingBridge.start { await client.run() })
     }
 
+    /// How many pools this store started (a busy pool is never started afresh).
+    var starts: Int { state.withLock { $0.starts } }
+
     private var closedError: FirestoreErrorCode {
-        FirestoreErrorCode(.failedPrecondition, saying: "the store at \(address.description) was closed")
+        FirestoreErrorCode(.failedPrecondition, "the store at \(address.description) was closed")
     }
 
     /// The pool was started afresh while a call waited on the one before: the call asks again.
@@ -87,21 +96,27 @@ final class PostgresConnections: @unchecked Sendable {
                 // Not lent: the pool gave up (its circuit breaker) or was started afresh.
                 if !(error is Renewed), let failure = connectFailure() { throw failure }
                 if !(error is Renewed) { renew(client) }
-                if attempt == 3 { throw error }
+                if attempt == 3 {
+                    throw FirestoreErrorCode(.unavailable, "no connection to \(address.description) could be had after starting its pool afresh twice (\(error))")
+                }
             }
         }
     }
 
     /// Why a call should stop waiting for a connection: the store was closed; or the pool has
-    /// room and lent none for a while (so it cannot open one) and the server refuses a
-    /// connection (its reason), or takes one (the pool is waiting out its backoff, and is
-    /// started afresh). A pool merely busy lends on, and is never sent an extra connection.
+    /// room and lent none for a while and the server refuses a connection (its reason), or
+    /// takes one after refusing one before (the pool is waiting out its backoff, and is started
+    /// afresh). A pool merely busy or slow lends on, and is never sent an extra connection.
     private func reasonNotToWait(on client: PostgresClient) -> (any Error)? {
         let (current, lent, lastLentAt, isClosed) = state.withLock { ($0.client, $0.lent, $0.lastLentAt, $0.isClosed) }
         if isClosed { return closedError }
         if current !== client { return Renewed() }
         guard lent < size, ContinuousClock.now - lastLentAt >= Self.patience else { return nil }
-        if let failure = connectFailure() { return failure }
+        if let failure = connectFailure() {
+            state.withLock { state in if state.client === client { state.wasRefused = true } }
+            return failure
+        }
+        guard state.withLock({ $0.wasRefused }) else { return nil }
         renew(client)
         return Renewed()
     }
@@ -123,6 +138,7 @@ final class PostgresConnections: @unchecked Sendable {
             guard state.client === client, !state.isClosed else { return nil }
             let old = state.running
             (state.client, state.running) = Self.start(address, size: size, logger: logger)
+            state.starts += 1
             return old
         }
         replaced?.cancel()

@@ -73,6 +73,28 @@ final class PostgresPoolTests: PostgresTestCase {
         XCTAssertEqual(Int(try sql(connections)), 4)
     }
 
+    /// Many more async calls at once than the machine has cores, each blocking a thread of
+    /// Dispatch's while it waits for a connection of a pool of two: every one is answered, and
+    /// the pool, busy but never broken, is never started afresh.
+    func testManyMoreAsyncCallsThanCoresAreAllAnsweredByTheSamePool() async throws {
+        let db = try store(pool: 2)
+        defer { db.backend.close() }
+        let calls = ProcessInfo.processInfo.activeProcessorCount * 8
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<calls {
+                group.addTask {
+                    try await db.document("many/d\(index)").setData(["n": index])
+                    let read = try await db.document("many/d\(index)").getDocument()
+                    XCTAssertEqual(read.get("n") as? Int, index)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let count = try await db.collection("many").count.getAggregation(source: .server).count
+        XCTAssertEqual(count.intValue, calls)
+        XCTAssertEqual((db.backend as? PostgresServer)?.pool.starts, 1, "the pool was never started afresh")
+    }
+
     /// A store opens with a second connection ready beside the first, the server's first look
     /// at the documents' table done on each (`PostgresServer.warm`), so the first rows of a
     /// list read while the app counts its collections wait for no connection to open.

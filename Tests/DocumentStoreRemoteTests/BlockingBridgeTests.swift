@@ -26,6 +26,34 @@ final class BlockingBridgeTests: XCTestCase {
         XCTAssertEqual(sum, (0..<callers).reduce(0, +))
     }
 
+    /// More blocked callers than Dispatch's global queue has threads (as `onIOQueue`'s are):
+    /// the work they wait for runs on the bridge's own threads, which no caller can block (on
+    /// Dispatch's, it would wait until Dispatch adds threads, seconds later), and is answered.
+    func testCallersBlockingEveryDispatchThreadStillGetTheirAnswers() {
+        let callers = ProcessInfo.processInfo.activeProcessorCount * 8
+        let answered = Locked(0)
+        let elsewhere = Locked(0)
+        let group = DispatchGroup()
+        for index in 0..<callers {
+            DispatchQueue.global().async(group: group) {
+                let answer = try? BlockingBridge.call {
+                    if !BlockingBridge.executor.isCurrentThread { elsewhere.withLock { $0 += 1 } }
+                    return await Self.answeredByAnotherThread(index)
+                }
+                if answer == index { answered.withLock { $0 += 1 } }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success, "every caller was answered")
+        XCTAssertEqual(answered.withLock { $0 }, callers)
+        XCTAssertEqual(elsewhere.withLock { $0 }, 0, "calls whose work ran off the bridge's threads")
+    }
+
+    /// Async work whose answer comes from a thread of its own, as a network library's does
+    /// (PostgresNIO's event loops), not from a timer of Dispatch's global queue.
+    private static func answeredByAnotherThread(_ value: Int) async -> Int {
+        await withCheckedContinuation { answer in Thread.detachNewThread { answer.resume(returning: value) } }
+    }
+
     func testACallThatTakesTooLongTimesOutAndItsWorkIsCancelled() {
         let cancelled = expectation(description: "the work is cancelled")
         XCTAssertThrowsError(try BlockingBridge.call(timeout: .milliseconds(50)) {

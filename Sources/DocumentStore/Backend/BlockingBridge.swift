@@ -1,13 +1,15 @@
 import Dispatch
+import Foundation
 
 /// The one place where the store's synchronous API (Firebase's, whose callers block until an
-/// answer comes) meets async code (PostgresNIO, gRPC). The async work runs on Dispatch threads
-/// of its own (`executor`), never on Swift's few cooperative threads: a caller blocking a
-/// cooperative thread (an async test, a server's handler) must not keep its answer from coming.
+/// answer comes) meets async code (PostgresNIO, gRPC). The async work runs on threads of its own
+/// (`executor`), never on Swift's few cooperative threads nor on Dispatch's global ones: a caller
+/// blocking one of those (an async test, a server's handler, `onIOQueue`) must not keep its
+/// answer from coming, and Dispatch adds no thread to its global pool while its threads block.
 package enum BlockingBridge {
-    /// Where the bridged async work runs: a concurrent Dispatch queue, which adds threads while
-    /// others are blocked, as a blocking caller's may be.
-    package static let executor = DispatchExecutor(label: "DocumentStore.BlockingBridge")
+    /// Where the bridged async work runs. Nothing run there blocks (it awaits), so a few threads
+    /// serve every store of the process.
+    package static let executor = ThreadsExecutor(name: "StoreBridge", count: 2)
 
     /// Async work that did not end within the time it was given (it is cancelled).
     package struct TimedOut: Error {
@@ -148,16 +150,50 @@ extension DispatchTime {
     }
 }
 
-/// A `TaskExecutor` on a concurrent Dispatch queue.
-package final class DispatchExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue: DispatchQueue
+/// A `TaskExecutor` with threads of its own, which no other code can block: jobs wait in one
+/// queue, and whichever thread is free runs the next.
+package final class ThreadsExecutor: TaskExecutor, @unchecked Sendable {
+    private let jobs = NSCondition()
+    private var waiting: [UnownedJob] = []
+    private var next = 0
 
-    package init(label: String) {
-        queue = DispatchQueue(label: label, attributes: .concurrent)
+    /// `name` names the threads (`name-1`…, for debuggers; Linux keeps 15 characters).
+    package init(name: String, count: Int) {
+        for index in 0..<count {
+            let thread = Thread { [unowned self] in self.runJobs() }
+            thread.name = "\(name)-\(index + 1)"
+            thread.start()
+        }
     }
 
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        jobs.lock()
+        waiting.append(job)
+        jobs.signal()
+        jobs.unlock()
+    }
+
+    /// Whether the calling thread is one of this executor's.
+    package var isCurrentThread: Bool {
+        Thread.current.threadDictionary[Self.marker] as? ObjectIdentifier == ObjectIdentifier(self)
+    }
+    private static let marker = "ThreadsExecutor"
+
+    /// A thread's life: the executor lives as long as the process (it is a static's).
+    private func runJobs() -> Never {
+        Thread.current.threadDictionary[Self.marker] = ObjectIdentifier(self)
+        while true {
+            jobs.lock()
+            while next == waiting.count { jobs.wait() }
+            let job = waiting[next]
+            next += 1
+            if next == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                next = 0
+            }
+            jobs.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
     }
 }

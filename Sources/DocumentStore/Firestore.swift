@@ -196,8 +196,8 @@ public final class Firestore: @unchecked Sendable {
             throw error
         }
         for watcher in showing { watcher.committed(written, of: writes) }
-        let changed = written.filter(\.changed).map(\.path)
-        for watcher in watchers(following: changed) where !showing.contains(where: { $0 === watcher }) {
+        let changed = written.filter(\.changed)
+        for watcher in watchers(following: changed.map(\.path)) where !showing.contains(where: { $0 === watcher }) {
             watcher.wrote(changed)
         }
         return written

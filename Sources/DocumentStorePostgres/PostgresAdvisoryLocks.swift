@@ -74,9 +74,9 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
             done(owner, granted: [], lost: lost)
             switch PostgresFailure.sqlState(error) {
             case Self.lockNotAvailable?:
-                throw FirestoreErrorCode(.aborted, saying: TransactionLocks.timeoutMessage)
+                throw FirestoreErrorCode(.aborted, TransactionLocks.timeoutMessage)
             case Self.deadlockDetected?:
-                throw FirestoreErrorCode(.aborted, saying: "Aborted: transactions of several processes waited for each other's documents; the client's library runs it again.")
+                throw FirestoreErrorCode(.aborted, "Aborted: transactions of several processes waited for each other's documents; the client's library runs it again.")
             default:
                 throw PostgresFailure.error(error, server: address.description, doing: "lock documents in")
             }
@@ -105,7 +105,7 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
             defer { state.idle = [] }
             return state.idle
         }
-        for connection in idle { try? connection.close().wait() }
+        for connection in idle { connection.closeWaiting() }
     }
 
     /// The owner's connection, marked busy (an idle one, or a new one), and the keys it does
@@ -191,6 +191,6 @@ final class PostgresAdvisoryLocks: StorageLocks, @unchecked Sendable {
             if !state.isClosed { state.idle.append(session.connection) }
             return !state.isClosed
         }
-        if !keep { try? session.connection.close().wait() }
+        if !keep { session.connection.closeWaiting() }
     }
 }

@@ -31,7 +31,7 @@ final class PostgresChanges: @unchecked Sendable {
         nextID += 1
         observers[nextID] = changed
         if task == nil && !isStopped {
-            task = Task.detached { [weak self] in await self?.listen() }
+            task = BlockingBridge.start { [weak self] in await self?.listen() }
         }
         return Observation(changes: self, id: nextID)
     }

@@ -30,7 +30,7 @@ enum PostgresFailure {
         guard error is PSQLError || error is PostgresError || error is ChannelError || error is IOError || error is NIOConnectionError
               || error is ConnectionClosed || error is NoAnswer else { return error }
         let reason = reason(error)
-        return FirestoreErrorCode(code(of: error), saying: "cannot \(operation) \(server): \(reason)", reason: reason)
+        return FirestoreErrorCode(code(of: error), "cannot \(operation) \(server): \(reason)", reason: reason)
     }
 
     private static func code(of error: Error) -> FirestoreErrorCode.Code {
@@ -75,13 +75,5 @@ enum PostgresFailure {
         }
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
         return "\(error)"
-    }
-}
-
-extension FirestoreErrorCode {
-    convenience init(_ code: Code, saying message: String, reason: String? = nil) {
-        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message]
-        if let reason { userInfo[NSLocalizedFailureReasonErrorKey] = reason }
-        self.init(code, userInfo: userInfo)
     }
 }

@@ -28,7 +28,7 @@ extension Firestore {
             try queries.rows(PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS shelf_project (id text NOT NULL, only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row))"))
             try queries.rows("INSERT INTO shelf_project (id) VALUES (\(id)) ON CONFLICT DO NOTHING")
             guard let owner = try queries.rows("SELECT id FROM shelf_project").first?.decode(String.self) else {
-                throw FirestoreErrorCode(.dataLoss, saying: "the shelf_project table of \(address.description) names no project")
+                throw FirestoreErrorCode(.dataLoss, "the shelf_project table of \(address.description) names no project")
             }
             return owner
         }
@@ -38,14 +38,14 @@ extension Firestore {
         let address = try PostgresAddress(url: url)
         let target = (address.configuration.database ?? "") + suffix
         guard target.utf8.count <= 63 else {
-            throw FirestoreErrorCode(.invalidArgument, saying: "\(what): its PostgreSQL database \(target) would be longer than PostgreSQL's 63 bytes; use a shorter name")
+            throw FirestoreErrorCode(.invalidArgument, "\(what): its PostgreSQL database \(target) would be longer than PostgreSQL's 63 bytes; use a shorter name")
         }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw FirestoreErrorCode(.invalidArgument, saying: "cannot read \(PostgresAddress.redacted(url))")
+            throw FirestoreErrorCode(.invalidArgument, "cannot read \(PostgresAddress.redacted(url))")
         }
         components.percentEncodedPath = "/" + (target.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? target)
         guard let named = components.url else {
-            throw FirestoreErrorCode(.invalidArgument, saying: "cannot make the URL of database \(target) from \(PostgresAddress.redacted(url))")
+            throw FirestoreErrorCode(.invalidArgument, "cannot make the URL of database \(target) from \(PostgresAddress.redacted(url))")
         }
         try withConnection(to: address, doing: "make database \(target) on") { queries in
             do {
@@ -69,7 +69,7 @@ extension Firestore {
         } catch {
             throw PostgresFailure.error(error, server: address.description, doing: doing)
         }
-        defer { try? connection.close().wait() }
+        defer { connection.closeWaiting() }
         do {
             return try body(PostgresQueries(connection: connection, logger: logger))
         } catch let error as FirestoreErrorCode {

@@ -39,7 +39,7 @@ final class PostgresOrderIndexes: @unchecked Sendable {
     var buildersStarted: Int { condition.withLock { builderStarts } }
 
     /// As long as one build may take: an hour is a collection of hundreds of millions.
-    static let buildTimeout = TimeAmount.hours(1)
+    static let buildTimeout = Duration.seconds(3600)
 
     init(address: PostgresAddress, logger: Logger) {
         self.address = address
@@ -148,7 +148,7 @@ final class PostgresOrderIndexes: @unchecked Sendable {
             }
         }
         condition.withLock { builderConnection = nil }
-        try? connection?.close().wait()  // PostgresNIO wants every connection closed before it goes
+        connection?.closeWaiting()
     }
 
     /// Makes `index` unless it is there, then has the planner learn its expressions (ANALYZE):

@@ -1,3 +1,4 @@
+import DocumentStore
 import PostgresNIO
 
 /// Runs queries on a connection and blocks until their rows arrive, never forever: a query
@@ -5,7 +6,7 @@ import PostgresNIO
 /// a closed connection fails at once and an answer that takes longer than `timeout` fails too.
 struct PostgresQueries {
     /// Generous: a query may wait for another client's locks or read a large collection.
-    static let timeout = TimeAmount.seconds(60)
+    static let timeout = Duration.seconds(60)
 
     let connection: PostgresConnection
     let logger: Logger
@@ -15,18 +16,12 @@ struct PostgresQueries {
     @discardableResult
     func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         guard !connection.isClosed else { throw PostgresFailure.ConnectionClosed() }
-        let answer = connection.query(query, logger: logger)
-        let promise = answer.eventLoop.makePromise(of: PostgresQueryResult.self)
-        answer.cascade(to: promise)
-        let timer = answer.eventLoop.scheduleTask(in: timeout) { [timeout] in
-            promise.fail(PostgresFailure.NoAnswer(seconds: timeout.nanoseconds / 1_000_000_000))
-        }
-        defer { timer.cancel() }
+        let (connection, logger) = (connection, logger)
         do {
-            return try promise.futureResult.wait().rows
-        } catch let error as PostgresFailure.NoAnswer {
+            return try BlockingBridge.call(timeout: timeout) { try await connection.query(query, logger: logger).collect() }
+        } catch is BlockingBridge.TimedOut {
             connection.close().whenComplete { _ in }  // no answer: this connection is of no more use
-            throw error
+            throw PostgresFailure.NoAnswer(seconds: timeout.components.seconds)
         }
     }
 }

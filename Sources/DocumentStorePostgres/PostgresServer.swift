@@ -11,12 +11,12 @@ import PostgresNIO
 /// through PostgresNIO; Firestore's semantics over them come with `DocumentServer`.
 ///
 /// Calls come from any thread and block until the server answers, each on a connection of the
-/// store's pool (`PostgresConnectionPool`: `?pool=N` in the URL, 4 by default). Listeners share
-/// one connection of their own (`PostgresChanges`).
+/// store's pool (`PostgresConnections`, PostgresNIO's `PostgresClient`: `?pool=N` in the URL, 4
+/// by default). Listeners share one connection of their own (`PostgresChanges`).
 final class PostgresServer: DocumentServer, SubcollectionIndex, LockingStorage, @unchecked Sendable {
     let address: PostgresAddress
     let logger: Logger
-    let pool: PostgresConnectionPool
+    let pool: PostgresConnections
     let orderIndexes: PostgresOrderIndexes
     private let changes: PostgresChanges
     /// When this client last removed versions past the window (seconds; `pruneVersions`).
@@ -34,7 +34,7 @@ final class PostgresServer: DocumentServer, SubcollectionIndex, LockingStorage, 
         logger.logLevel = .critical
         self.logger = logger
         changes = PostgresChanges(address: address, logger: logger)
-        pool = PostgresConnectionPool(address: address, logger: logger, size: address.poolSize)
+        pool = PostgresConnections(address: address, logger: logger)
         orderIndexes = PostgresOrderIndexes(address: address, logger: logger)
         advisoryLocks = PostgresAdvisoryLocks(address: address, logger: logger)
         // Connect now, so a wrong address or password is said when the store is opened.
@@ -64,29 +64,25 @@ final class PostgresServer: DocumentServer, SubcollectionIndex, LockingStorage, 
     var description: String { address.description }
 
     /// Runs `body` on a connection of the pool. A connection lost before `body` could finish
-    /// is discarded, and `body` runs once more on another when `retry`; errors come back as
-    /// `FirestoreErrorCode`s naming the server.
+    /// is closed (the pool lets it go), and `body` runs once more on another when `retry`;
+    /// errors come back as `FirestoreErrorCode`s naming the server.
     func withConnection<T>(doing operation: String, retry: Bool = true, _ body: (PostgresConnection) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
-            let connection: PostgresConnection
+            var isLost = false
             do {
-                connection = try pool.take()
-            } catch {
-                throw PostgresFailure.error(error, server: description, doing: operation)
-            }
-            do {
-                let result = try givingUpOnCancel(connection) { try body(connection) }
-                pool.give(connection)
-                return result
-            } catch {
-                if PostgresFailure.isConnectionLost(error) || connection.isClosed {
-                    pool.discard(connection)
-                    if retry && attempt == 1 { continue }
-                } else {
-                    pool.give(connection)
+                return try pool.withConnection { connection in
+                    do {
+                        return try givingUpOnCancel(connection) { try body(connection) }
+                    } catch {
+                        isLost = PostgresFailure.isConnectionLost(error) || connection.isClosed
+                        if isLost { connection.closeWaiting() }
+                        throw error
+                    }
                 }
+            } catch {
+                if isLost && retry && attempt == 1 { continue }
                 throw PostgresFailure.error(error, server: description, doing: operation)
             }
         }
@@ -110,7 +106,7 @@ final class PostgresServer: DocumentServer, SubcollectionIndex, LockingStorage, 
         return try cancellation.whileRunning(onCancel: {
             guard let canceller = try? address.connect(logger: serverLogger) else { return }
             _ = try? PostgresQueries(connection: canceller, logger: serverLogger).rows("SELECT pg_cancel_backend(\(process))")
-            try? canceller.close().wait()
+            canceller.closeWaiting()
         }, body)
     }
 

@@ -43,7 +43,7 @@ final class RemoteConnection: Sendable {
         }
         grpc = GRPCClient(transport: transport)
         client = FirestoreClient(wrapping: grpc)
-        Task(executorPreference: ClientExecutor.shared) { [grpc] in try? await grpc.runConnections() }
+        BlockingBridge.start { [grpc] in try? await grpc.runConnections() }
     }
 
     /// Each call fails rather than waiting for a connection, and waits at most `deadline`
@@ -58,19 +58,11 @@ final class RemoteConnection: Sendable {
     /// Runs one call and waits for it; `call` names it in messages ("reading books/dune").
     func wait<T: Sendable>(_ call: String, deadline: Deadline = .call,
                            _ body: @escaping @Sendable (FirestoreClient, CallOptions) async throws -> T) throws -> T {
-        let outcome = Locked<Result<T, Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
         let client = client, options = Self.options(deadline)
-        Task(executorPreference: ClientExecutor.shared) {
-            let result: Result<T, Error>
-            do { result = .success(try await body(client, options)) } catch { result = .failure(error) }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        switch outcome.withLock({ $0 })! {
-        case .success(let value): return value
-        case .failure(let error): throw RemoteError.publicError(error, server: address.server, call: call, deadline: deadline)
+        do {
+            return try BlockingBridge.call { try await body(client, options) }
+        } catch {
+            throw RemoteError.publicError(error, server: address.server, call: call, deadline: deadline)
         }
     }
 

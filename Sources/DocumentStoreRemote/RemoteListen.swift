@@ -68,7 +68,7 @@ final class RemoteListen: Sendable {
             if start { state.isRunning = true }
             return (id, start)
         }
-        if startStream { Task(executorPreference: ClientExecutor.shared) { await self.run() } }
+        if startStream { BlockingBridge.start { await self.run() } }
         return { [weak self] in self?.unfollow(id) }
     }
 
@@ -243,7 +243,8 @@ final class RemoteListen: Sendable {
                     state.targets[id]!.resumeToken = change.resumeToken
                 }
             }
-            return ids.isEmpty && change.hasReadTime ? consistentPoint(&state) : []
+            return ids.isEmpty && change.hasReadTime
+                ? consistentPoint(at: Timestamp(seconds: change.readTime.seconds, nanoseconds: change.readTime.nanos), &state) : []
         case .add:
             return []
         case .current:
@@ -270,7 +271,7 @@ final class RemoteListen: Sendable {
     }
 
     /// Every current target hands on what changed (everything, the first time and after a reset).
-    private func consistentPoint(_ state: inout State) -> [(@Sendable (Result<PushedChanges, Error>) -> Void, Result<PushedChanges, Error>)] {
+    private func consistentPoint(at readTime: Timestamp, _ state: inout State) -> [(@Sendable (Result<PushedChanges, Error>) -> Void, Result<PushedChanges, Error>)] {
         var deliveries: [(@Sendable (Result<PushedChanges, Error>) -> Void, Result<PushedChanges, Error>)] = []
         for (id, target) in state.targets where target.isCurrent && (target.sendsEverything || !target.changes.isEmpty) {
             var documents: [(path: ResourcePath, stored: StoredDocument)] = []
@@ -280,7 +281,7 @@ final class RemoteListen: Sendable {
             } else {
                 documents = target.changes.map { ($0.key, $0.value) }
             }
-            deliveries.append((target.receive, .success(PushedChanges(isEverything: target.sendsEverything, documents: documents))))
+            deliveries.append((target.receive, .success(PushedChanges(isEverything: target.sendsEverything, documents: documents, readTime: readTime))))
             state.targets[id]!.changes = [:]
             state.targets[id]!.sendsEverything = false
         }

@@ -73,8 +73,12 @@ public final class FirestoreErrorCode: NSError, LocalizedError, @unchecked Senda
     static let pathKey = "FIRFirestoreErrorPath"
     static let fieldKey = "FIRFirestoreErrorField"
 
-    package convenience init(_ code: Code, _ message: String) {
-        self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
+    /// An error saying `message`, with `reason` apart where the message wraps one (for
+    /// `reasonWithoutPath`).
+    package convenience init(_ code: Code, _ message: String, reason: String? = nil) {
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let reason { userInfo[NSLocalizedFailureReasonErrorKey] = reason }
+        self.init(code, userInfo: userInfo)
     }
 
     public static var errorDomain: String { FirestoreErrorDomain }

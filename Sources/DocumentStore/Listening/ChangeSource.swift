@@ -12,8 +12,8 @@ package protocol ChangeSource: AnyObject, Sendable {
     var isConsistent: Bool { get }
     /// Starts following, under the store's lock: `wake` asks the watcher to look now.
     func start(wake: @escaping @Sendable () -> Void)
-    /// The store itself wrote these documents; the watcher looks next.
-    func wrote(_ paths: [ResourcePath])
+    /// The store itself wrote these documents (with their times); the watcher looks next.
+    func wrote(_ written: [WrittenDocument])
     /// Hands over, on the watcher's queue, what changed since the last look.
     func look(into documents: WatchedDocuments, for watcher: Watcher) throws
     /// Stops following, under the store's lock: no wake after this.
@@ -27,7 +27,7 @@ extension ChangeSource {
     package var looksOnTimer: Bool { true }
     package var isConsistent: Bool { true }
     package func start(wake: @escaping @Sendable () -> Void) {}
-    package func wrote(_ paths: [ResourcePath]) {}
+    package func wrote(_ written: [WrittenDocument]) {}
     package func stop() {}
     package func release() {}
 }

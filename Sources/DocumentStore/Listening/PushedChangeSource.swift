@@ -3,14 +3,18 @@ import Foundation
 /// What a server that pushes changes (Firestore's `Listen`) said about one watched key at a
 /// point where its documents are consistent: everything the key holds (the first time, and
 /// after the server reset the target), or only the documents that changed since the last
-/// such point. A removed document is `.missing`.
+/// such point. A removed document is `.missing`. `readTime` is the server's time of that
+/// point: the push may come after this store's own later commit was shown, and is then older
+/// than what the listeners see of the documents that commit wrote.
 package struct PushedChanges: Sendable {
     package var isEverything: Bool
     package var documents: [(path: ResourcePath, stored: StoredDocument)]
+    package var readTime: Timestamp?
 
-    package init(isEverything: Bool, documents: [(path: ResourcePath, stored: StoredDocument)]) {
+    package init(isEverything: Bool, documents: [(path: ResourcePath, stored: StoredDocument)], readTime: Timestamp? = nil) {
         self.isEverything = isEverything
         self.documents = documents
+        self.readTime = readTime
     }
 }
 
@@ -31,6 +35,11 @@ final class PushedChangeSource: ChangeSource, @unchecked Sendable {
     private let key: Firestore.WatchKey
     private weak var store: Firestore?
     private let pending = Locked<[Result<PushedChanges, Error>]>([])
+    /// The documents this store's own commits wrote, with the commit's time, until the server
+    /// pushes a change at that time or later: a push may come after the commit's answer, and
+    /// is then older than what the listeners were shown (Firebase's SDK keeps an acknowledged
+    /// write until the server's snapshots reach its commit time, as this does).
+    private let committedAt = Locked<[ResourcePath: Timestamp]>([:])
     private var cancel: (@Sendable () -> Void)?
     /// Set once the server's first consistent state arrived.
     private(set) var isConsistent = false
@@ -50,6 +59,25 @@ final class PushedChangeSource: ChangeSource, @unchecked Sendable {
             guard let self else { return }
             self.pending.withLock { $0.append(result) }
             wake()
+        }
+    }
+
+    func wrote(_ written: [WrittenDocument]) {
+        guard let commitTime = written.compactMap(\.updateTime).max() else { return }
+        committedAt.withLock { committed in
+            for document in written { committed[document.path] = max(commitTime, committed[document.path] ?? commitTime) }
+        }
+    }
+
+    /// The documents this store committed after the time of `changes`: what the server pushes
+    /// of them is older than what the listeners were shown. Those the push caught up with are
+    /// forgotten.
+    private func committedAfter(_ changes: PushedChanges) -> Set<ResourcePath> {
+        guard let readTime = changes.readTime else { return [] }
+        return committedAt.withLock { committed in
+            guard !committed.isEmpty else { return [] }
+            committed = committed.filter { $0.value > readTime }
+            return Set(committed.keys)
         }
     }
 
@@ -79,13 +107,16 @@ final class PushedChangeSource: ChangeSource, @unchecked Sendable {
         if let failure { throw failure }
     }
 
+    /// Takes the pushed documents, but those this store committed after the push's time.
     private func apply(_ changes: PushedChanges, to documents: WatchedDocuments, _ firestore: Firestore) {
+        let ahead = committedAfter(changes)
         if case .document(let path) = key {
-            guard let stored = changes.documents.last(where: { $0.path == path })?.stored ?? (changes.isEverything ? .missing : nil) else { return }
+            guard !ahead.contains(path),
+                  let stored = changes.documents.last(where: { $0.path == path })?.stored ?? (changes.isEverything ? .missing : nil) else { return }
             return documents.take(document: stored, at: DocumentReference(firestore: firestore, path: path))
         }
-        var sent: Set<ExactID> = []
-        for (path, stored) in changes.documents {
+        var sent: Set<ExactID> = Set(ahead.map(key.tableKey(of:)))
+        for (path, stored) in changes.documents where !ahead.contains(path) {
             let id = key.tableKey(of: path)
             sent.insert(id)
             documents.take(id, stored) { QueryDocumentSnapshot(reference: DocumentReference(firestore: firestore, path: path), stored: stored) }

@@ -20,7 +20,7 @@ extension Watcher {
     /// metadata only, as Firebase's SDK shows a write of the same data); then the source is
     /// looked at, for the documents that changed.
     func committed(_ written: [WrittenDocument], of writes: [DocumentWrite]) {
-        source.wrote(written.filter(\.changed).map(\.path))
+        source.wrote(written.filter(\.changed))
         queue.async {
             self.showCommit(written, of: writes)
             self.finishCommitting(writes.map(\.path))

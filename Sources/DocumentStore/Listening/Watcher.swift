@@ -68,8 +68,8 @@ package final class Watcher: @unchecked Sendable {
 
     /// The store wrote these documents (some of which this watcher may follow) and shows no
     /// pending write of them here (see `committed`): look now.
-    func wrote(_ paths: [ResourcePath]) {
-        source.wrote(paths)
+    func wrote(_ written: [WrittenDocument]) {
+        source.wrote(written)
         poll()
     }
 

@@ -37,8 +37,8 @@ final class ServerChangeFeed: ChangeSource, @unchecked Sendable {
         observation = nil
     }
 
-    func wrote(_ paths: [ResourcePath]) {
-        note(paths.map(\.description))
+    func wrote(_ written: [WrittenDocument]) {
+        note(written.map(\.path.description))
     }
 
     /// Remembers what changed (nil: anything may have).

@@ -110,7 +110,7 @@ public final class FirebaseApp: @unchecked Sendable {
         let store: Firestore
         if let location {
             do {
-                store = try Firestore(opening: try Firestore.location(ofDatabase: name, besides: location), settings: settingsForDatabases, app: self, databaseID: name)
+                store = try Firestore(opening: try NeighbourStores.location(ofDatabase: name, besides: location), settings: settingsForDatabases, app: self, databaseID: name)
             } catch {
                 store = Firestore(unopenable: name, reason: error, location: location, directory: directory ?? location, app: self)
             }

@@ -53,6 +53,8 @@ public final class Firestore: @unchecked Sendable {
     /// The locks of this store's transactions and commits, whoever makes them (the Swift API,
     /// `shelf serve`): one table, so they wait for each other.
     package let transactionLocks: TransactionLocks
+    /// The watchers this store's listeners share.
+    let watchers = WatcherRegistry()
     /// Called after each round of delivered snapshots (`addSnapshotsInSyncListener`).
     let snapshotsInSync = SnapshotsInSyncListeners()
     /// The named queries of the bundles loaded into this store (`getQuery(named:)`).
@@ -60,9 +62,7 @@ public final class Firestore: @unchecked Sendable {
 
     private struct State {
         var settings: FirestoreSettings
-        var watchers: [WatchKey: Watcher] = [:]
         var writeErrorHandler: (@Sendable (Error) -> Void)?
-        var isTerminated = false
         var showsPendingWrites = true
         /// The store's own app, the one it was opened for, or the default app (`configure`).
         var app: FirebaseApp
@@ -179,28 +179,10 @@ public final class Firestore: @unchecked Sendable {
         _ = try committing(prepared.writes) { try prepared.commit(self) }
     }
 
-    /// Both commits: refused once the store is terminated. The watchers of the documents are
-    /// told before and after, to show the write pending, then committed (`Watcher+LocalCommits`);
-    /// one that started meanwhile, or every one when the store shows no pending writes, looks
-    /// at the documents the commit changed.
+    /// Both commits: refused once the store is terminated; its watchers are shown the writes.
     private func committing(_ writes: [DocumentWrite], _ write: () throws -> [WrittenDocument]) throws -> [WrittenDocument] {
-        if state.withLock({ $0.isTerminated }) { throw terminatedError }
-        let paths = writes.map(\.path)
-        let showing = showsPendingWrites && writes.contains(where: \.isLocalWrite) ? watchers(following: paths) : []
-        for watcher in showing { watcher.willCommit(paths) }
-        let written: [WrittenDocument]
-        do {
-            written = try write()
-        } catch {
-            for watcher in showing { watcher.didNotCommit(paths) }
-            throw error
-        }
-        for watcher in showing { watcher.committed(written, of: writes) }
-        let changed = written.filter(\.changed)
-        for watcher in watchers(following: changed.map(\.path)) where !showing.contains(where: { $0 === watcher }) {
-            watcher.wrote(changed)
-        }
-        return written
+        if watchers.isClosed { throw terminatedError }
+        return try watchers.committing(writes, showingPending: showsPendingWrites, write)
     }
 
     /// False for a store whose writes are not this program's own (`shelf serve`'s, which
@@ -335,9 +317,10 @@ public final class Firestore: @unchecked Sendable {
     }
 
     /// The watcher polling `key`, if a listener keeps one running.
-    func activeWatcher(_ key: WatchKey) -> Watcher? {
-        state.withLock { $0.watchers[key] }
-    }
+    func activeWatcher(_ key: WatchKey) -> Watcher? { watchers.watcher(for: key) }
+
+    /// How many watchers are polling; zero once every listener is removed.
+    var activeWatcherCount: Int { watchers.count }
 
     var terminatedError: FirestoreErrorCode {
         FirestoreErrorCode(.failedPrecondition, "the store at \(backend.description) was terminated; open a new Firestore to use it again")
@@ -345,64 +328,18 @@ public final class Firestore: @unchecked Sendable {
 
     /// Stops every watcher; later writes and listeners fail.
     func terminateNow() {
-        let watchers = state.withLock { state -> [Watcher] in
-            state.isTerminated = true
-            defer { state.watchers = [:] }
-            return Array(state.watchers.values)
-        }
-        for watcher in watchers {
-            for subscription in subscribers(of: watcher) { subscription.remove() }
-            watcher.stop()
-        }
+        watchers.close()
         place.openedBackend?.close()  // a server's connections; later calls fail, as Firebase's do
         app.forget(self)  // as Firebase's: the next `firestore(app:database:)` opens it anew
     }
 
     /// Adds a subscription to the shared watcher for `key`, creating and starting it if needed.
     func subscribe(_ subscription: Subscription, to key: WatchKey) {
-        if state.withLock({ $0.isTerminated }) { return subscription.deliver(error: terminatedError) }
-        let watcher = state.withLock { state -> Watcher in
-            let watcher = state.watchers[key] ?? Watcher(firestore: self, key: key, source: backend.changeSource(for: key, store: self))
-            if state.watchers[key] == nil {
-                state.watchers[key] = watcher
-                watcher.start(interval: state.settings.pollingInterval)
-            }
-            watcher.subscribers.append(subscription)
-            subscription.watcher = watcher  // under the lock, as `unsubscribe` reads it
-            return watcher
+        let interval = state.withLock { $0.settings.pollingInterval }
+        let watcher = watchers.add(subscription, to: key, pollingEvery: interval) {
+            Watcher(firestore: self, key: key, source: backend.changeSource(for: key, store: self))
         }
+        guard let watcher else { return subscription.deliver(error: terminatedError) }
         watcher.deliverFirstSnapshot(to: subscription)
-    }
-
-    func unsubscribe(_ subscription: Subscription) {
-        state.withLock { state in
-            guard let watcher = subscription.watcher else { return }
-            watcher.subscribers.removeAll { $0 === subscription }
-            if watcher.subscribers.isEmpty {
-                watcher.stop()
-                state.watchers[watcher.key] = nil
-            }
-        }
-    }
-
-    func subscribers(of watcher: Watcher) -> [Subscription] {
-        state.withLock { _ in watcher.subscribers }
-    }
-
-    /// How many watchers are polling; zero once every listener is removed.
-    var activeWatcherCount: Int { state.withLock { $0.watchers.count } }
-
-    /// The watchers that may follow the documents at `paths`: a write through the store is
-    /// delivered to them at once rather than on the next tick.
-    private func watchers(following paths: [ResourcePath]) -> [Watcher] {
-        // A bulk writer (`shelf generate`) has no listener: nothing to work out for 500 paths.
-        guard !state.withLock({ $0.watchers.isEmpty }) else { return [] }
-        var keys = Set(paths.map { WatchKey.document($0) })
-        for collection in Set(paths.map(\.parent)) {
-            keys.insert(.collection(collection))
-            keys.insert(.collectionGroup(collection.last))
-        }
-        // A query followed on its own (a window on a server) is woken by its collection's writes.
-        return state.withLock { state in state.watchers.filter { keys.contains($0.key.broadened) }.map(\.value) }
     }
 }

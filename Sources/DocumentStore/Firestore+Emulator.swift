@@ -13,8 +13,8 @@ extension Firestore {
     /// requires: later, or on a store opened on a folder or URL, it is refused with a message
     /// on standard error and the store stays where it is.
     public func useEmulator(withHost host: String, port: Int) {
-        guard !host.isEmpty else { return complain("useEmulator(withHost:port:) was given an empty host; expected a host name or address") }
-        guard (0...65535).contains(port) else { return complain("useEmulator(withHost:port:) was given the port \(port); expected 0 to 65535") }
+        guard !host.isEmpty else { return StoreConfiguration.complain("useEmulator(withHost:port:) was given an empty host; expected a host name or address") }
+        guard (0...65535).contains(port) else { return StoreConfiguration.complain("useEmulator(withHost:port:) was given the port \(port); expected 0 to 65535") }
         let settings = self.settings
         settings.host = (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(port)"
         settings.isSSLEnabled = false

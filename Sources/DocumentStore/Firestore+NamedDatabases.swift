@@ -27,6 +27,7 @@ extension Firestore {
     /// A database that cannot be opened: every read, write and listener fails with `reason`.
     convenience init(unopenable name: String, reason: Error, location: URL, directory: URL, app: FirebaseApp) {
         let backend = UnopenableBackend(description: "database \"\(name)\"", reason: publicError(reason))
-        self.init(backend: backend, directory: directory, location: location, settings: app.settingsForDatabases, app: app, databaseID: name)
+        self.init(opened: StorePlace.Opened(backend: backend, directory: directory, location: location), settings: app.settingsForDatabases,
+                  app: app, databaseID: name)
     }
 }

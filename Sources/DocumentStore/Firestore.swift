@@ -49,7 +49,8 @@ public final class Firestore: @unchecked Sendable {
     /// Ours: whether the documents are files a person and other programs may touch (a folder),
     /// rather than rows on a server: what the app asks instead of probing for a file's URL.
     package var keepsDocumentsAsFiles: Bool { fileStorage != nil }
-    private let state: Locked<State>
+    /// The settings, the write error handler, the app (`StoreConfiguration`).
+    let configuration: StoreConfiguration
     /// The locks of this store's transactions and commits, whoever makes them (the Swift API,
     /// `shelf serve`): one table, so they wait for each other.
     package let transactionLocks: TransactionLocks
@@ -59,14 +60,6 @@ public final class Firestore: @unchecked Sendable {
     let snapshotsInSync = SnapshotsInSyncListeners()
     /// The named queries of the bundles loaded into this store (`getQuery(named:)`).
     let namedQueries = Locked<[String: Query]>([:])
-
-    private struct State {
-        var settings: FirestoreSettings
-        var writeErrorHandler: (@Sendable (Error) -> Void)?
-        var showsPendingWrites = true
-        /// The store's own app, the one it was opened for, or the default app (`configure`).
-        var app: FirebaseApp
-    }
 
     /// Opens a store on `directory`, creating the folder if it is missing (its parent must exist).
     public convenience init(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
@@ -83,26 +76,17 @@ public final class Firestore: @unchecked Sendable {
     /// As `init(url:)`, for the database `databaseID` of the app `app` (nil: an app of the
     /// store's own).
     convenience init(opening url: URL, settings: FirestoreSettings, app: FirebaseApp?, databaseID: String = Firestore.defaultDatabaseID) throws {
-        if url.isFileURL {
-            try self.init(folder: url, settings: settings, app: app, databaseID: databaseID)
-            return
-        }
-        let backend = try ServerSchemes.openBackend(url)
-        self.init(backend: backend, directory: URL(string: backend.description) ?? url, location: url, settings: settings, app: app,
-                  databaseID: databaseID)
+        self.init(opened: try .open(url), settings: settings, app: app, databaseID: databaseID)
     }
 
-    private convenience init(folder: URL, settings: FirestoreSettings, app: FirebaseApp?, databaseID: String = Firestore.defaultDatabaseID) throws {
-        let backend: FolderBackend
-        do { backend = try FolderBackend(root: folder) } catch { throw error.firestoreError }
-        self.init(backend: backend, directory: folder, location: folder, settings: settings, app: app, databaseID: databaseID)
+    private convenience init(folder: URL, settings: FirestoreSettings, app: FirebaseApp?) throws {
+        self.init(opened: try .folder(folder), settings: settings, app: app, databaseID: Firestore.defaultDatabaseID)
     }
 
-    convenience init(backend: StorageBackend, directory: URL, location: URL, settings: FirestoreSettings, app: FirebaseApp?,
-                     databaseID: String = Firestore.defaultDatabaseID) {
-        let owner = app ?? FirebaseApp(name: backend.description, location: location, directory: directory, settings: settings)
-        self.init(place: StorePlace(StorePlace.Opened(backend: backend, directory: directory, location: location), settings: settings),
-                  settings: settings, app: owner, databaseID: databaseID)
+    /// A store on `opened`, of `app`, or of an app of its own when `app` is nil.
+    convenience init(opened: StorePlace.Opened, settings: FirestoreSettings, app: FirebaseApp?, databaseID: String) {
+        let owner = app ?? FirebaseApp(name: opened.backend.description, location: opened.location, directory: opened.directory, settings: settings)
+        self.init(place: StorePlace(opened, settings: settings), settings: settings, app: owner, databaseID: databaseID)
         if app == nil { owner.holdAsDefault(self) }
     }
 
@@ -110,7 +94,7 @@ public final class Firestore: @unchecked Sendable {
         self.place = place
         transactionLocks = TransactionLocks { (place.opened.backend as? LockingStorage)?.storageLocks }
         self.databaseID = databaseID
-        state = Locked(State(settings: settings.copy() as! FirestoreSettings, app: app))
+        configuration = StoreConfiguration(settings: settings, app: app)
     }
 
     deinit { place.openedBackend?.close() }
@@ -121,38 +105,23 @@ public final class Firestore: @unchecked Sendable {
     /// Firebase's (`useEmulator(withHost:port:)`); later, such an assignment is refused with a
     /// message on standard error, and the settings stay as they were.
     public var settings: FirestoreSettings {
-        get { state.withLock { $0.settings.copy() as! FirestoreSettings } }
+        get { configuration.settings }
         set {
-            let settings = newValue.copy() as! FirestoreSettings
-            guard place.follow(settings) else {
-                return complain("the settings' host (\(settings.host), SSL \(settings.isSSLEnabled ? "on" : "off")) cannot change once the store is in use: it is at \(directory.absoluteString); the new settings were refused. Set them before any other call on the store.")
+            guard place.follow(newValue) else {
+                return StoreConfiguration.complain("the settings' host (\(newValue.host), SSL \(newValue.isSSLEnabled ? "on" : "off")) cannot change once the store is in use: it is at \(directory.absoluteString); the new settings were refused. Set them before any other call on the store.")
             }
-            state.withLock { $0.settings = settings }
+            configuration.settings = newValue
         }
     }
 
-    /// Reports a call the store refuses without a way to throw, as Firebase's log does.
-    func complain(_ message: String) {
-        FileHandle.standardError.write(Data("DocumentStore: \(message)\n".utf8))
-    }
-
-    /// Where callbacks run (the settings' `dispatchQueue`), without copying the settings.
-    var callbackQueue: DispatchQueue { state.withLock { $0.settings.dispatchQueue } }
+    var callbackQueue: DispatchQueue { configuration.callbackQueue }
 
     /// Ours: where the errors of the plain write forms go (`ref.setData(data)` and the like,
     /// which cannot throw). Called on the callback queue. When nil, they are printed to
     /// standard error, so no write fails silently.
     public var writeErrorHandler: (@Sendable (Error) -> Void)? {
-        get { state.withLock { $0.writeErrorHandler } }
-        set { state.withLock { $0.writeErrorHandler = newValue } }
-    }
-
-    func reportWriteError(_ error: Error, path: String) {
-        guard let handler = writeErrorHandler else {
-            return complain("a write to \(path) failed: \(error.localizedDescription)")
-        }
-        let box = Callback(error)
-        callbackQueue.async { handler(box.function) }
+        get { configuration.writeErrorHandler }
+        set { configuration.writeErrorHandler = newValue }
     }
 
     // MARK: Committing
@@ -188,8 +157,8 @@ public final class Firestore: @unchecked Sendable {
     /// False for a store whose writes are not this program's own (`shelf serve`'s, which
     /// commits its clients' writes): its listeners get every write committed only.
     package var showsPendingWrites: Bool {
-        get { state.withLock { $0.showsPendingWrites } }
-        set { state.withLock { $0.showsPendingWrites = newValue } }
+        get { configuration.showsPendingWrites }
+        set { configuration.showsPendingWrites = newValue }
     }
 
     /// True when the folder cannot be written; writes will fail with a clear error.
@@ -231,12 +200,12 @@ public final class Firestore: @unchecked Sendable {
     /// app named databases were opened from, or else an app of the store's own, so
     /// `Firestore.firestore(app: db.app, database: "other")` opens a database beside any store.
     public var app: FirebaseApp {
-        state.withLock { $0.app }
+        configuration.app
     }
 
     /// Makes `app` the store's app (`configure`): its named databases are then the default app's.
     func join(_ app: FirebaseApp) {
-        state.withLock { $0.app = app }
+        configuration.app = app
     }
 
     /// The `(default)` database of the default app: the store set by `configure(directory:)`
@@ -335,8 +304,7 @@ public final class Firestore: @unchecked Sendable {
 
     /// Adds a subscription to the shared watcher for `key`, creating and starting it if needed.
     func subscribe(_ subscription: Subscription, to key: WatchKey) {
-        let interval = state.withLock { $0.settings.pollingInterval }
-        let watcher = watchers.add(subscription, to: key, pollingEvery: interval) {
+        let watcher = watchers.add(subscription, to: key, pollingEvery: configuration.pollingInterval) {
             Watcher(firestore: self, key: key, source: backend.changeSource(for: key, store: self))
         }
         guard let watcher else { return subscription.deliver(error: terminatedError) }

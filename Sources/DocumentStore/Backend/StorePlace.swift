@@ -83,9 +83,21 @@ final class StorePlace: Sendable {
     }
 }
 
-/// A client of a Firestore server, for the databases of an app configured without a place
-/// (`Firestore.init(waitingForSettingsIn:databaseID:)`).
+/// Opening a place: a folder, a server's URL, or a client of the Firestore server a placeless
+/// app's settings name (`Firestore.init(waitingForSettingsIn:databaseID:)`).
 extension StorePlace.Opened {
+    /// A file URL is a folder; another URL a server, opened by the module of its scheme.
+    static func open(_ url: URL) throws -> Self {
+        if url.isFileURL { return try folder(url) }
+        let backend = try ServerSchemes.openBackend(url)
+        return Self(backend: backend, directory: URL(string: backend.description) ?? url, location: url)
+    }
+
+    /// A folder of JSON files, made when missing (its parent must exist).
+    static func folder(_ folder: URL) throws -> Self {
+        do { return Self(backend: try FolderBackend(root: folder), directory: folder, location: folder) } catch { throw error.firestoreError }
+    }
+
     /// Opens, at first use, the database `database` of `project` on the server `server` names
     /// (or `FIRESTORE_EMULATOR_HOST` when it names Google's cloud): a store whose every call
     /// fails saying why when that is not possible.
@@ -106,8 +118,7 @@ extension StorePlace.Opened {
             guard let url, url.host != nil else {
                 throw FirestoreErrorCode(.invalidArgument, "settings.host \"\(host)\" with project \"\(project)\": expected host:port and a project id of letters, digits and hyphens")
             }
-            let backend = try ServerSchemes.openBackend(url)
-            return Self(backend: backend, directory: URL(string: backend.description) ?? url, location: url)
+            return try open(url)
         } catch {
             // Named as a server, never as a folder, even when the host makes no URL.
             let nowhere = url ?? URL(string: "firestore://\(Firestore.cloudHost)") ?? URL(fileURLWithPath: "/")

@@ -126,32 +126,16 @@ public final class Firestore: @unchecked Sendable {
 
     // MARK: Committing
 
-    /// The one way documents change: the writes are applied together, after checking that the
-    /// documents in `expected` are still as they were read; then listeners are told. Returns
-    /// the documents written, with their times. The writes' locks are taken first, for `owner`
-    /// (a transaction's, which may hold some already) or for a new youngest holder, which
-    /// waits for transactions that read the documents; all of the owner's locks go after.
+    /// The one way documents change (`CommitPath.commit`).
     @discardableResult
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
                 lockedBy owner: LockOwner? = nil) throws -> [WrittenDocument] {
-        let inTransaction = owner != nil
-        let owner = owner ?? .youngest()
-        defer { transactionLocks.release(owner.id) }
-        try transactionLocks.lock(TransactionLocks.keys(writing: writes.map(\.path.description)), for: owner, committing: true, inStorage: inTransaction)
-        return try committing(writes) { try backend.commit(writes, expecting: expected, store: self) }
+        try CommitPath(store: self).commit(writes, expecting: expected, lockedBy: owner)
     }
 
-    /// Commits writes made ready ahead (`WriteBatch.prepare`), as `commit` does but without
-    /// locks: a bulk writer (`shelf generate`, `export`) would take one per document, and a
-    /// transaction that read one of them still fails its commit's check and runs again.
+    /// Commits writes made ready ahead (`WriteBatch.prepare`), without locks (`CommitPath`).
     func commit(_ prepared: PreparedCommit) throws {
-        _ = try committing(prepared.writes) { try prepared.commit(self) }
-    }
-
-    /// Both commits: refused once the store is terminated; its watchers are shown the writes.
-    private func committing(_ writes: [DocumentWrite], _ write: () throws -> [WrittenDocument]) throws -> [WrittenDocument] {
-        if watchers.isClosed { throw terminatedError }
-        return try watchers.committing(writes, showingPending: showsPendingWrites, write)
+        try CommitPath(store: self).commit(prepared)
     }
 
     /// False for a store whose writes are not this program's own (`shelf serve`'s, which

@@ -61,7 +61,8 @@ public final class FirebaseApp: @unchecked Sendable {
         replaceDefault(with: placeless(options))
     }
 
-    /// The default app, configured as `configure()` does if none was.
+    /// The default app, configured as `configure()` does if none was: where Firebase would
+    /// stop the program, its stores then say what is missing.
     static func configureIfNeeded() -> FirebaseApp {
         defaultApp.withLock { app in
             if let app { return app }
@@ -76,12 +77,14 @@ public final class FirebaseApp: @unchecked Sendable {
         FirebaseApp(name: defaultAppName, options: options, location: nil, directory: nil, settings: FirestoreSettings())
     }
 
-    /// Makes `store` the `(default)` database of a new default app.
-    static func configureDefault(with store: Firestore) {
+    /// Makes `store` the `(default)` database of a new default app (`Firestore.configure`);
+    /// its named databases are then the default app's.
+    static func configureDefault(with store: Firestore) -> Firestore {
         let app = FirebaseApp(name: defaultAppName, location: store.location, directory: store.directory, settings: store.settings)
         app.databases.withLock { $0.opened[Firestore.defaultDatabaseID] = store }
-        store.join(app)
+        store.configuration.app = app
         replaceDefault(with: app)
+        return store
     }
 
     /// The old default app lets go of the databases it opened (they keep working for whoever

@@ -9,7 +9,7 @@ extension Firestore {
     /// The database `database` of the default app (the one `configure` set).
     @discardableResult
     public static func firestore(database: String) -> Firestore {
-        firestore(app: configuredApp(), database: database)
+        firestore(app: FirebaseApp.configureIfNeeded(), database: database)
     }
 
     /// The `(default)` database of `app`.

@@ -166,18 +166,13 @@ public final class Firestore: @unchecked Sendable {
     /// Sets the store that `Firestore.firestore()` returns, as `FirebaseApp.configure()` does.
     @discardableResult
     public static func configure(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
-        try configure(Firestore(directory: directory, settings: settings))
+        FirebaseApp.configureDefault(with: try Firestore(directory: directory, settings: settings))
     }
 
     /// As `configure(directory:)`, with a folder's file URL or a postgresql:// URL (see `init(url:)`).
     @discardableResult
     public static func configure(url: URL, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
-        try configure(Firestore(url: url, settings: settings))
-    }
-
-    private static func configure(_ store: Firestore) -> Firestore {
-        FirebaseApp.configureDefault(with: store)
-        return store
+        FirebaseApp.configureDefault(with: try Firestore(url: url, settings: settings))
     }
 
     /// The app this store belongs to: the default app for the store set by `configure`, the
@@ -187,24 +182,13 @@ public final class Firestore: @unchecked Sendable {
         configuration.app
     }
 
-    /// Makes `app` the store's app (`configure`): its named databases are then the default app's.
-    func join(_ app: FirebaseApp) {
-        configuration.app = app
-    }
-
     /// The `(default)` database of the default app: the store set by `configure(directory:)`
     /// or `configure(url:)`, or, after `FirebaseApp.configure()`, a client of the server its
     /// settings name (`useEmulator(withHost:port:)`). Once it is terminated, a new one on the
     /// same place, as Firebase's `firestore()` after `terminate`.
     @discardableResult
     public static func firestore() -> Firestore {
-        firestore(app: configuredApp(), database: defaultDatabaseID)
-    }
-
-    /// The default app. Before any `configure`, one configured as `FirebaseApp.configure()`
-    /// does, where Firebase would stop the program: its stores then say what is missing.
-    static func configuredApp() -> FirebaseApp {
-        FirebaseApp.configureIfNeeded()
+        firestore(app: FirebaseApp.configureIfNeeded(), database: defaultDatabaseID)
     }
 
     // MARK: References
@@ -286,12 +270,4 @@ public final class Firestore: @unchecked Sendable {
         app.forget(self)  // as Firebase's: the next `firestore(app:database:)` opens it anew
     }
 
-    /// Adds a subscription to the shared watcher for `key`, creating and starting it if needed.
-    func subscribe(_ subscription: Subscription, to key: WatchKey) {
-        let watcher = watchers.add(subscription, to: key, pollingEvery: configuration.pollingInterval) {
-            Watcher(firestore: self, key: key, source: backend.changeSource(for: key, store: self))
-        }
-        guard let watcher else { return subscription.deliver(error: terminatedError) }
-        watcher.deliverFirstSnapshot(to: subscription)
-    }
 }

@@ -10,7 +10,7 @@ public protocol ListenerRegistration: AnyObject, Sendable {
 class Subscription: ListenerRegistration, @unchecked Sendable {
     let firestore: Firestore
     let callbackQueue: DispatchQueue
-    /// Set by `WatcherRegistry.add`, under its lock.
+    /// Set by `WatcherRegistry.subscribe`, under its lock.
     var watcher: Watcher?
     private let removed = Locked(false)
 

@@ -23,21 +23,23 @@ final class WatcherRegistry: @unchecked Sendable {
 
     var isClosed: Bool { state.withLock { $0.isClosed } }
 
-    /// Adds `subscription` to the watcher for `key`, made by `makeWatcher` and started polling
-    /// every `interval` if none runs; nil once the registry is closed.
-    func add(_ subscription: Subscription, to key: Firestore.WatchKey, pollingEvery interval: TimeInterval,
-             makeWatcher: () -> Watcher) -> Watcher? {
-        state.withLock { state in
+    /// Adds `subscription` to the watcher of its store for `key`, made and started if none
+    /// runs, and delivers its first snapshot; once the store is terminated, an error.
+    func subscribe(_ subscription: Subscription, to key: Firestore.WatchKey) {
+        let store = subscription.firestore
+        let added = state.withLock { state -> Watcher? in
             guard !state.isClosed else { return nil }
-            let watcher = state.watchers[key] ?? makeWatcher()
+            let watcher = state.watchers[key] ?? Watcher(firestore: store, key: key, source: store.backend.changeSource(for: key, store: store))
             if state.watchers[key] == nil {
                 state.watchers[key] = watcher
-                watcher.start(interval: interval)
+                watcher.start(interval: store.configuration.pollingInterval)
             }
             watcher.subscribers.append(subscription)
             subscription.watcher = watcher  // under the lock, as `remove` reads it
             return watcher
         }
+        guard let added else { return subscription.deliver(error: store.terminatedError) }
+        added.deliverFirstSnapshot(to: subscription)
     }
 
     /// Takes `subscription` off its watcher, stopping the watcher when it was the last.

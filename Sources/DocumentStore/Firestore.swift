@@ -63,7 +63,7 @@ public final class Firestore: @unchecked Sendable {
 
     /// Opens a store on `directory`, creating the folder if it is missing (its parent must exist).
     public convenience init(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
-        try self.init(folder: directory, settings: settings, app: nil)
+        self.init(opened: try .folder(directory), settings: settings, app: nil, databaseID: Firestore.defaultDatabaseID)
     }
 
     /// Opens a store at `url`: a file URL is a folder (as `init(directory:)`);
@@ -77,10 +77,6 @@ public final class Firestore: @unchecked Sendable {
     /// store's own).
     convenience init(opening url: URL, settings: FirestoreSettings, app: FirebaseApp?, databaseID: String = Firestore.defaultDatabaseID) throws {
         self.init(opened: try .open(url), settings: settings, app: app, databaseID: databaseID)
-    }
-
-    private convenience init(folder: URL, settings: FirestoreSettings, app: FirebaseApp?) throws {
-        self.init(opened: try .folder(folder), settings: settings, app: app, databaseID: Firestore.defaultDatabaseID)
     }
 
     /// A store on `opened`, of `app`, or of an app of its own when `app` is nil.

@@ -115,10 +115,16 @@ public final class FirebaseApp: @unchecked Sendable {
             do {
                 store = try Firestore(opening: try NeighbourStores.location(ofDatabase: name, besides: location), settings: settingsForDatabases, app: self, databaseID: name)
             } catch {
-                store = Firestore(unopenable: name, reason: error, location: location, directory: directory ?? location, app: self)
+                // Every read, write and listener of it fails with the reason.
+                let backend = UnopenableBackend(description: "database \"\(name)\"", reason: publicError(error))
+                store = Firestore(opened: StorePlace.Opened(backend: backend, directory: directory ?? location, location: location),
+                                  settings: settingsForDatabases, app: self, databaseID: name)
             }
         } else {
-            store = Firestore(waitingForSettingsIn: self, databaseID: name)
+            // Without a place: a client of the server its settings name at its first use.
+            let project = options.projectID ?? FirebaseOptions.defaultProjectID
+            let place = StorePlace(waitingFor: settingsForDatabases) { server in .client(of: server, project: project, database: name) }
+            store = Firestore(place: place, settings: settingsForDatabases, app: self, databaseID: name)
         }
         return databases.withLock { databases in
             if let existing = databases.opened[name] { return existing }

@@ -20,13 +20,4 @@ extension Firestore {
         settings.isSSLEnabled = false
         self.settings = settings
     }
-
-    /// A database of `app` (one configured without a place) that opens the server its settings
-    /// name at first use.
-    convenience init(waitingForSettingsIn app: FirebaseApp, databaseID: String) {
-        let settings = app.settingsForDatabases
-        let project = app.options.projectID ?? FirebaseOptions.defaultProjectID
-        let place = StorePlace(waitingFor: settings) { server in .client(of: server, project: project, database: databaseID) }
-        self.init(place: place, settings: settings, app: app, databaseID: databaseID)
-    }
 }

@@ -23,11 +23,4 @@ extension Firestore {
     public static func firestore(app: FirebaseApp, database: String) -> Firestore {
         app.database(database)
     }
-
-    /// A database that cannot be opened: every read, write and listener fails with `reason`.
-    convenience init(unopenable name: String, reason: Error, location: URL, directory: URL, app: FirebaseApp) {
-        let backend = UnopenableBackend(description: "database \"\(name)\"", reason: publicError(reason))
-        self.init(opened: StorePlace.Opened(backend: backend, directory: directory, location: location), settings: app.settingsForDatabases,
-                  app: app, databaseID: name)
-    }
 }

@@ -84,7 +84,7 @@ final class StorePlace: Sendable {
 }
 
 /// Opening a place: a folder, a server's URL, or a client of the Firestore server a placeless
-/// app's settings name (`Firestore.init(waitingForSettingsIn:databaseID:)`).
+/// app's settings name (`FirebaseApp.database(_:)`).
 extension StorePlace.Opened {
     /// A file URL is a folder; another URL a server, opened by the module of its scheme.
     static func open(_ url: URL) throws -> Self {

@@ -61,7 +61,8 @@ public final class FirebaseApp: @unchecked Sendable {
         replaceDefault(with: placeless(options))
     }
 
-    /// The default app, configured as `configure()` does if none was.
+    /// The default app, configured as `configure()` does if none was: where Firebase would
+    /// stop the program, its stores then say what is missing.
     static func configureIfNeeded() -> FirebaseApp {
         defaultApp.withLock { app in
             if let app { return app }
@@ -76,12 +77,14 @@ public final class FirebaseApp: @unchecked Sendable {
         FirebaseApp(name: defaultAppName, options: options, location: nil, directory: nil, settings: FirestoreSettings())
     }
 
-    /// Makes `store` the `(default)` database of a new default app.
-    static func configureDefault(with store: Firestore) {
+    /// Makes `store` the `(default)` database of a new default app (`Firestore.configure`);
+    /// its named databases are then the default app's.
+    static func configureDefault(with store: Firestore) -> Firestore {
         let app = FirebaseApp(name: defaultAppName, location: store.location, directory: store.directory, settings: store.settings)
         app.databases.withLock { $0.opened[Firestore.defaultDatabaseID] = store }
-        store.join(app)
+        store.configuration.app = app
         replaceDefault(with: app)
+        return store
     }
 
     /// The old default app lets go of the databases it opened (they keep working for whoever
@@ -110,12 +113,18 @@ public final class FirebaseApp: @unchecked Sendable {
         let store: Firestore
         if let location {
             do {
-                store = try Firestore(opening: try Firestore.location(ofDatabase: name, besides: location), settings: settingsForDatabases, app: self, databaseID: name)
+                store = try Firestore(opening: try NeighbourStores.location(ofDatabase: name, besides: location), settings: settingsForDatabases, app: self, databaseID: name)
             } catch {
-                store = Firestore(unopenable: name, reason: error, location: location, directory: directory ?? location, app: self)
+                // Every read, write and listener of it fails with the reason.
+                let backend = UnopenableBackend(description: "database \"\(name)\"", reason: publicError(error))
+                store = Firestore(opened: StorePlace.Opened(backend: backend, directory: directory ?? location, location: location),
+                                  settings: settingsForDatabases, app: self, databaseID: name)
             }
         } else {
-            store = Firestore(waitingForSettingsIn: self, databaseID: name)
+            // Without a place: a client of the server its settings name at its first use.
+            let project = options.projectID ?? FirebaseOptions.defaultProjectID
+            let place = StorePlace(waitingFor: settingsForDatabases) { server in .client(of: server, project: project, database: name) }
+            store = Firestore(place: place, settings: settingsForDatabases, app: self, databaseID: name)
         }
         return databases.withLock { databases in
             if let existing = databases.opened[name] { return existing }

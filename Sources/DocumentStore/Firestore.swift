@@ -49,28 +49,21 @@ public final class Firestore: @unchecked Sendable {
     /// Ours: whether the documents are files a person and other programs may touch (a folder),
     /// rather than rows on a server: what the app asks instead of probing for a file's URL.
     package var keepsDocumentsAsFiles: Bool { fileStorage != nil }
-    private let state: Locked<State>
+    /// The settings, the write error handler, the app (`StoreConfiguration`).
+    let configuration: StoreConfiguration
     /// The locks of this store's transactions and commits, whoever makes them (the Swift API,
     /// `shelf serve`): one table, so they wait for each other.
     package let transactionLocks: TransactionLocks
+    /// The watchers this store's listeners share.
+    let watchers = WatcherRegistry()
     /// Called after each round of delivered snapshots (`addSnapshotsInSyncListener`).
     let snapshotsInSync = SnapshotsInSyncListeners()
     /// The named queries of the bundles loaded into this store (`getQuery(named:)`).
     let namedQueries = Locked<[String: Query]>([:])
 
-    private struct State {
-        var settings: FirestoreSettings
-        var watchers: [WatchKey: Watcher] = [:]
-        var writeErrorHandler: (@Sendable (Error) -> Void)?
-        var isTerminated = false
-        var showsPendingWrites = true
-        /// The store's own app, the one it was opened for, or the default app (`configure`).
-        var app: FirebaseApp
-    }
-
     /// Opens a store on `directory`, creating the folder if it is missing (its parent must exist).
     public convenience init(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws {
-        try self.init(folder: directory, settings: settings, app: nil)
+        self.init(opened: try .folder(directory), settings: settings, app: nil, databaseID: Firestore.defaultDatabaseID)
     }
 
     /// Opens a store at `url`: a file URL is a folder (as `init(directory:)`);
@@ -83,26 +76,13 @@ public final class Firestore: @unchecked Sendable {
     /// As `init(url:)`, for the database `databaseID` of the app `app` (nil: an app of the
     /// store's own).
     convenience init(opening url: URL, settings: FirestoreSettings, app: FirebaseApp?, databaseID: String = Firestore.defaultDatabaseID) throws {
-        if url.isFileURL {
-            try self.init(folder: url, settings: settings, app: app, databaseID: databaseID)
-            return
-        }
-        let backend = try ServerSchemes.openBackend(url)
-        self.init(backend: backend, directory: URL(string: backend.description) ?? url, location: url, settings: settings, app: app,
-                  databaseID: databaseID)
+        self.init(opened: try .open(url), settings: settings, app: app, databaseID: databaseID)
     }
 
-    private convenience init(folder: URL, settings: FirestoreSettings, app: FirebaseApp?, databaseID: String = Firestore.defaultDatabaseID) throws {
-        let backend: FolderBackend
-        do { backend = try FolderBackend(root: folder) } catch { throw error.firestoreError }
-        self.init(backend: backend, directory: folder, location: folder, settings: settings, app: app, databaseID: databaseID)
-    }
-
-    convenience init(backend: StorageBackend, directory: URL, location: URL, settings: FirestoreSettings, app: FirebaseApp?,
-                     databaseID: String = Firestore.defaultDatabaseID) {
-        let owner = app ?? FirebaseApp(name: backend.description, location: location, directory: directory, settings: settings)
-        self.init(place: StorePlace(StorePlace.Opened(backend: backend, directory: directory, location: location), settings: settings),
-                  settings: settings, app: owner, databaseID: databaseID)
+    /// A store on `opened`, of `app`, or of an app of its own when `app` is nil.
+    convenience init(opened: StorePlace.Opened, settings: FirestoreSettings, app: FirebaseApp?, databaseID: String) {
+        let owner = app ?? FirebaseApp(name: opened.backend.description, location: opened.location, directory: opened.directory, settings: settings)
+        self.init(place: StorePlace(opened, settings: settings), settings: settings, app: owner, databaseID: databaseID)
         if app == nil { owner.holdAsDefault(self) }
     }
 
@@ -110,7 +90,7 @@ public final class Firestore: @unchecked Sendable {
         self.place = place
         transactionLocks = TransactionLocks { (place.opened.backend as? LockingStorage)?.storageLocks }
         self.databaseID = databaseID
-        state = Locked(State(settings: settings.copy() as! FirestoreSettings, app: app))
+        configuration = StoreConfiguration(settings: settings, app: app)
     }
 
     deinit { place.openedBackend?.close() }
@@ -121,93 +101,44 @@ public final class Firestore: @unchecked Sendable {
     /// Firebase's (`useEmulator(withHost:port:)`); later, such an assignment is refused with a
     /// message on standard error, and the settings stay as they were.
     public var settings: FirestoreSettings {
-        get { state.withLock { $0.settings.copy() as! FirestoreSettings } }
+        get { configuration.settings }
         set {
-            let settings = newValue.copy() as! FirestoreSettings
-            guard place.follow(settings) else {
-                return complain("the settings' host (\(settings.host), SSL \(settings.isSSLEnabled ? "on" : "off")) cannot change once the store is in use: it is at \(directory.absoluteString); the new settings were refused. Set them before any other call on the store.")
+            guard place.follow(newValue) else {
+                return StoreConfiguration.complain("the settings' host (\(newValue.host), SSL \(newValue.isSSLEnabled ? "on" : "off")) cannot change once the store is in use: it is at \(directory.absoluteString); the new settings were refused. Set them before any other call on the store.")
             }
-            state.withLock { $0.settings = settings }
+            configuration.settings = newValue
         }
     }
 
-    /// Reports a call the store refuses without a way to throw, as Firebase's log does.
-    func complain(_ message: String) {
-        FileHandle.standardError.write(Data("DocumentStore: \(message)\n".utf8))
-    }
-
-    /// Where callbacks run (the settings' `dispatchQueue`), without copying the settings.
-    var callbackQueue: DispatchQueue { state.withLock { $0.settings.dispatchQueue } }
+    var callbackQueue: DispatchQueue { configuration.callbackQueue }
 
     /// Ours: where the errors of the plain write forms go (`ref.setData(data)` and the like,
     /// which cannot throw). Called on the callback queue. When nil, they are printed to
     /// standard error, so no write fails silently.
     public var writeErrorHandler: (@Sendable (Error) -> Void)? {
-        get { state.withLock { $0.writeErrorHandler } }
-        set { state.withLock { $0.writeErrorHandler = newValue } }
-    }
-
-    func reportWriteError(_ error: Error, path: String) {
-        guard let handler = writeErrorHandler else {
-            return complain("a write to \(path) failed: \(error.localizedDescription)")
-        }
-        let box = Callback(error)
-        callbackQueue.async { handler(box.function) }
+        get { configuration.writeErrorHandler }
+        set { configuration.writeErrorHandler = newValue }
     }
 
     // MARK: Committing
 
-    /// The one way documents change: the writes are applied together, after checking that the
-    /// documents in `expected` are still as they were read; then listeners are told. Returns
-    /// the documents written, with their times. The writes' locks are taken first, for `owner`
-    /// (a transaction's, which may hold some already) or for a new youngest holder, which
-    /// waits for transactions that read the documents; all of the owner's locks go after.
+    /// The one way documents change (`CommitPath.commit`).
     @discardableResult
     func commit(_ writes: [DocumentWrite], expecting expected: [ResourcePath: StoredDocument] = [:],
                 lockedBy owner: LockOwner? = nil) throws -> [WrittenDocument] {
-        let inTransaction = owner != nil
-        let owner = owner ?? .youngest()
-        defer { transactionLocks.release(owner.id) }
-        try transactionLocks.lock(TransactionLocks.keys(writing: writes.map(\.path.description)), for: owner, committing: true, inStorage: inTransaction)
-        return try committing(writes) { try backend.commit(writes, expecting: expected, store: self) }
+        try CommitPath(store: self).commit(writes, expecting: expected, lockedBy: owner)
     }
 
-    /// Commits writes made ready ahead (`WriteBatch.prepare`), as `commit` does but without
-    /// locks: a bulk writer (`shelf generate`, `export`) would take one per document, and a
-    /// transaction that read one of them still fails its commit's check and runs again.
+    /// Commits writes made ready ahead (`WriteBatch.prepare`), without locks (`CommitPath`).
     func commit(_ prepared: PreparedCommit) throws {
-        _ = try committing(prepared.writes) { try prepared.commit(self) }
-    }
-
-    /// Both commits: refused once the store is terminated. The watchers of the documents are
-    /// told before and after, to show the write pending, then committed (`Watcher+LocalCommits`);
-    /// one that started meanwhile, or every one when the store shows no pending writes, looks
-    /// at the documents the commit changed.
-    private func committing(_ writes: [DocumentWrite], _ write: () throws -> [WrittenDocument]) throws -> [WrittenDocument] {
-        if state.withLock({ $0.isTerminated }) { throw terminatedError }
-        let paths = writes.map(\.path)
-        let showing = showsPendingWrites && writes.contains(where: \.isLocalWrite) ? watchers(following: paths) : []
-        for watcher in showing { watcher.willCommit(paths) }
-        let written: [WrittenDocument]
-        do {
-            written = try write()
-        } catch {
-            for watcher in showing { watcher.didNotCommit(paths) }
-            throw error
-        }
-        for watcher in showing { watcher.committed(written, of: writes) }
-        let changed = written.filter(\.changed)
-        for watcher in watchers(following: changed.map(\.path)) where !showing.contains(where: { $0 === watcher }) {
-            watcher.wrote(changed)
-        }
-        return written
+        try CommitPath(store: self).commit(prepared)
     }
 
     /// False for a store whose writes are not this program's own (`shelf serve`'s, which
     /// commits its clients' writes): its listeners get every write committed only.
     package var showsPendingWrites: Bool {
-        get { state.withLock { $0.showsPendingWrites } }
-        set { state.withLock { $0.showsPendingWrites = newValue } }
+        get { configuration.showsPendingWrites }
+        set { configuration.showsPendingWrites = newValue }
     }
 
     /// True when the folder cannot be written; writes will fail with a clear error.
@@ -231,30 +162,20 @@ public final class Firestore: @unchecked Sendable {
     /// Sets the store that `Firestore.firestore()` returns, as `FirebaseApp.configure()` does.
     @discardableResult
     public static func configure(directory: URL, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
-        try configure(Firestore(directory: directory, settings: settings))
+        FirebaseApp.configureDefault(with: try Firestore(directory: directory, settings: settings))
     }
 
     /// As `configure(directory:)`, with a folder's file URL or a postgresql:// URL (see `init(url:)`).
     @discardableResult
     public static func configure(url: URL, settings: FirestoreSettings = FirestoreSettings()) throws -> Firestore {
-        try configure(Firestore(url: url, settings: settings))
-    }
-
-    private static func configure(_ store: Firestore) -> Firestore {
-        FirebaseApp.configureDefault(with: store)
-        return store
+        FirebaseApp.configureDefault(with: try Firestore(url: url, settings: settings))
     }
 
     /// The app this store belongs to: the default app for the store set by `configure`, the
     /// app named databases were opened from, or else an app of the store's own, so
     /// `Firestore.firestore(app: db.app, database: "other")` opens a database beside any store.
     public var app: FirebaseApp {
-        state.withLock { $0.app }
-    }
-
-    /// Makes `app` the store's app (`configure`): its named databases are then the default app's.
-    func join(_ app: FirebaseApp) {
-        state.withLock { $0.app = app }
+        configuration.app
     }
 
     /// The `(default)` database of the default app: the store set by `configure(directory:)`
@@ -263,13 +184,7 @@ public final class Firestore: @unchecked Sendable {
     /// same place, as Firebase's `firestore()` after `terminate`.
     @discardableResult
     public static func firestore() -> Firestore {
-        firestore(app: configuredApp(), database: defaultDatabaseID)
-    }
-
-    /// The default app. Before any `configure`, one configured as `FirebaseApp.configure()`
-    /// does, where Firebase would stop the program: its stores then say what is missing.
-    static func configuredApp() -> FirebaseApp {
-        FirebaseApp.configureIfNeeded()
+        firestore(app: FirebaseApp.configureIfNeeded(), database: defaultDatabaseID)
     }
 
     // MARK: References
@@ -335,9 +250,10 @@ public final class Firestore: @unchecked Sendable {
     }
 
     /// The watcher polling `key`, if a listener keeps one running.
-    func activeWatcher(_ key: WatchKey) -> Watcher? {
-        state.withLock { $0.watchers[key] }
-    }
+    func activeWatcher(_ key: WatchKey) -> Watcher? { watchers.watcher(for: key) }
+
+    /// How many watchers are polling; zero once every listener is removed.
+    var activeWatcherCount: Int { watchers.count }
 
     var terminatedError: FirestoreErrorCode {
         FirestoreErrorCode(.failedPrecondition, "the store at \(backend.description) was terminated; open a new Firestore to use it again")
@@ -345,64 +261,9 @@ public final class Firestore: @unchecked Sendable {
 
     /// Stops every watcher; later writes and listeners fail.
     func terminateNow() {
-        let watchers = state.withLock { state -> [Watcher] in
-            state.isTerminated = true
-            defer { state.watchers = [:] }
-            return Array(state.watchers.values)
-        }
-        for watcher in watchers {
-            for subscription in subscribers(of: watcher) { subscription.remove() }
-            watcher.stop()
-        }
+        watchers.close()
         place.openedBackend?.close()  // a server's connections; later calls fail, as Firebase's do
         app.forget(self)  // as Firebase's: the next `firestore(app:database:)` opens it anew
     }
 
-    /// Adds a subscription to the shared watcher for `key`, creating and starting it if needed.
-    func subscribe(_ subscription: Subscription, to key: WatchKey) {
-        if state.withLock({ $0.isTerminated }) { return subscription.deliver(error: terminatedError) }
-        let watcher = state.withLock { state -> Watcher in
-            let watcher = state.watchers[key] ?? Watcher(firestore: self, key: key, source: backend.changeSource(for: key, store: self))
-            if state.watchers[key] == nil {
-                state.watchers[key] = watcher
-                watcher.start(interval: state.settings.pollingInterval)
-            }
-            watcher.subscribers.append(subscription)
-            subscription.watcher = watcher  // under the lock, as `unsubscribe` reads it
-            return watcher
-        }
-        watcher.deliverFirstSnapshot(to: subscription)
-    }
-
-    func unsubscribe(_ subscription: Subscription) {
-        state.withLock { state in
-            guard let watcher = subscription.watcher else { return }
-            watcher.subscribers.removeAll { $0 === subscription }
-            if watcher.subscribers.isEmpty {
-                watcher.stop()
-                state.watchers[watcher.key] = nil
-            }
-        }
-    }
-
-    func subscribers(of watcher: Watcher) -> [Subscription] {
-        state.withLock { _ in watcher.subscribers }
-    }
-
-    /// How many watchers are polling; zero once every listener is removed.
-    var activeWatcherCount: Int { state.withLock { $0.watchers.count } }
-
-    /// The watchers that may follow the documents at `paths`: a write through the store is
-    /// delivered to them at once rather than on the next tick.
-    private func watchers(following paths: [ResourcePath]) -> [Watcher] {
-        // A bulk writer (`shelf generate`) has no listener: nothing to work out for 500 paths.
-        guard !state.withLock({ $0.watchers.isEmpty }) else { return [] }
-        var keys = Set(paths.map { WatchKey.document($0) })
-        for collection in Set(paths.map(\.parent)) {
-            keys.insert(.collection(collection))
-            keys.insert(.collectionGroup(collection.last))
-        }
-        // A query followed on its own (a window on a server) is woken by its collection's writes.
-        return state.withLock { state in state.watchers.filter { keys.contains($0.key.broadened) }.map(\.value) }
-    }
 }

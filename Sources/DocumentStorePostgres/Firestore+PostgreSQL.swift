@@ -6,9 +6,6 @@ extension Firestore {
     /// links this module needs not call it: the first such URL finds it (`ServerSchemes`).
     public static func enablePostgreSQL() {
         ServerSchemes.register(["postgresql", "postgres"]) { url in try PostgresServer(url: url) }
-        ServerSchemes.register(neighboursOf: ["postgresql", "postgres"], ServerSchemes.Neighbours(
-            database: { name, url in try Firestore.postgreSQLURL(ofDatabase: name, besides: url) },
-            project: { id, url in try Firestore.postgreSQLURL(ofProject: id, besides: url) },
-            owner: { id, url in try Firestore.postgreSQLOwner(of: url, claiming: id) }))
+        ServerSchemes.register(neighboursOf: ["postgresql", "postgres"], PostgresNeighbours.neighbours)
     }
 }

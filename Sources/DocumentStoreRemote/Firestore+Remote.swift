@@ -12,21 +12,6 @@ extension Firestore {
     /// links this module needs not call it: the first such URL, or `useEmulator`, finds it.
     public static func enableFirestoreServers() {
         ServerSchemes.register(["firestore"]) { url in try RemoteBackend(RemoteAddress(url)) }
-        // A firestore:// URL names its project: the store is that project's, and another
-        // project is the same server's project of that id.
-        ServerSchemes.register(neighboursOf: ["firestore"], ServerSchemes.Neighbours(
-            database: { name, url in
-                guard let named = try RemoteAddress(url).database(name) else {
-                    throw FirestoreErrorCode(.invalidArgument, "database \"\(name)\" cannot be named in a firestore:// URL")
-                }
-                return named
-            },
-            project: { id, url in
-                guard let other = try RemoteAddress(url).project(id) else {
-                    throw FirestoreErrorCode(.invalidArgument, "project \"\(id)\" cannot be named in a firestore:// URL")
-                }
-                return other
-            },
-            owner: { _, url in try RemoteAddress(url).project }))
+        ServerSchemes.register(neighboursOf: ["firestore"], RemoteAddress.neighbours)
     }
 }

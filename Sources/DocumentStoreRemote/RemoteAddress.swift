@@ -43,6 +43,23 @@ struct RemoteAddress: Sendable, CustomStringConvertible {
         URL(string: "firestore://\(server)/\(id)")
     }
 
+    /// The stores beside a firestore:// URL (`NeighbourStores`): the URL names its project, so
+    /// the store is that project's, and another project is the same server's project of that id.
+    static let neighbours = ServerSchemes.Neighbours(
+        database: { name, url in
+            guard let named = try RemoteAddress(url).database(name) else {
+                throw FirestoreErrorCode(.invalidArgument, "database \"\(name)\" cannot be named in a firestore:// URL")
+            }
+            return named
+        },
+        project: { id, url in
+            guard let other = try RemoteAddress(url).project(id) else {
+                throw FirestoreErrorCode(.invalidArgument, "project \"\(id)\" cannot be named in a firestore:// URL")
+            }
+            return other
+        },
+        owner: { _, url in try RemoteAddress(url).project })
+
     /// `host:port`, as messages name the server.
     var server: String { "\(host):\(port)" }
 

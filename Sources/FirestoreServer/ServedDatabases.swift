@@ -54,7 +54,7 @@ final class ServedDatabases: Sendable {
     /// Records `project` as the owner of the store at `location` unless another is recorded,
     /// and fails naming that one then: a server started for a project serves its data.
     static func claimOwner(of location: URL, for project: String) throws {
-        let owner = try Firestore.owner(of: location, claiming: project)
+        let owner = try NeighbourStores.owner(of: location, claiming: project)
         guard owner == project else {
             throw FirestoreErrorCode(.failedPrecondition, "\(location.isFileURL ? location.path : "the database") holds project \(owner)'s data, not \(project)'s: serve it for \(owner), or give another store for \(project)")
         }
@@ -67,8 +67,8 @@ final class ServedDatabases: Sendable {
     }
 
     private func store(project: String, database: String) throws(WireError) -> Firestore {
-        guard Firestore.isValidProjectID(project) else { throw .invalidArgument(Firestore.projectIDRule(project)) }
-        guard database == "(default)" || Firestore.isValidDatabaseID(database) else {
+        guard NeighbourStores.isValidProjectID(project) else { throw .invalidArgument(NeighbourStores.projectIDRule(project)) }
+        guard database == "(default)" || NeighbourStores.isValidDatabaseID(database) else {
             throw .invalidArgument("database \"\(database)\": a database id is 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen, or (default)")
         }
         let isHome = try ownerProject(claiming: project) == project
@@ -76,8 +76,8 @@ final class ServedDatabases: Sendable {
         let key = Key(project: project, database: database)
         if let store = opened.withLock({ $0[key] }) { return store }
         do {
-            let projectLocation = isHome ? location : try Firestore.location(ofProject: project, besides: location)
-            let store = try open(Firestore.location(ofDatabase: database, besides: projectLocation))
+            let projectLocation = isHome ? location : try NeighbourStores.location(ofProject: project, besides: location)
+            let store = try open(NeighbourStores.location(ofDatabase: database, besides: projectLocation))
             return opened.withLock { opened in
                 if let existing = opened[key] { return existing }
                 opened[key] = store
@@ -92,7 +92,7 @@ final class ServedDatabases: Sendable {
     private func ownerProject(claiming project: String) throws(WireError) -> String {
         if let owner = owner.withLock({ $0 }) { return owner }
         do {
-            let recorded = try Firestore.owner(of: location, claiming: project)
+            let recorded = try NeighbourStores.owner(of: location, claiming: project)
             return owner.withLock { owner in
                 if owner == nil { owner = recorded }
                 return owner ?? recorded

@@ -20,7 +20,7 @@ extension ServedDatabase {
     /// `wireDocuments`, each saying whether it holds the snapshot's own content.
     func pairedDocuments(_ snapshots: [DocumentSnapshot], mask: [FieldPath]? = nil,
                          query: Query? = nil) throws -> [(document: Google_Firestore_V1_Document?, isSnapshot: Bool)] {
-        let now = try store.documentsWithTimes(snapshots.map(\.reference.path))
+        let now = try DocumentTimes.documentsWithTimes(snapshots.map(\.reference.path), in: store)
         return try zip(snapshots, now).map { snapshot, now in
             let path = snapshot.reference.path
             if now.stored == snapshot.stored { return (try wireDocument(path, snapshot.stored, times: now.times, mask: mask), true) }

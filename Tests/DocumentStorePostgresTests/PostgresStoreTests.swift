@@ -67,7 +67,7 @@ final class PostgresStoreTests: PostgresTestCase {
             options.maxAttempts = 1000
             for _ in 0..<250 {
                 do {
-                    _ = try client.runTransactionNow(maxAttempts: options.maxAttempts) { transaction, _ in
+                    _ = try TransactionRunner(store: client, options: options).attempts { transaction, _ in
                         guard let snapshot = try? transaction.getDocument(client.document(counter)),
                               let count = snapshot.get("count") as? Int else { return nil }
                         transaction.updateData(["count": count + 1], forDocument: client.document(counter))

@@ -124,7 +124,7 @@ final class UseEmulatorTests: XCTestCase {
         let other = Firestore.firestore(app: configuredStore().app, database: "other")
         other.useEmulator(withHost: "127.0.0.1", port: try port(of: server))
         try other.document("books/dune").write(["title": "Dune"])
-        let named = try Firestore(directory: Firestore.location(ofDatabase: "other", besides: server.store.directory))
+        let named = try Firestore(directory: NeighbourStores.location(ofDatabase: "other", besides: server.store.directory))
         XCTAssertTrue(try named.document("books/dune").readDocument().exists, "written to the named database")
         XCTAssertFalse(try server.store.document("books/dune").readDocument().exists, "not to (default)")
         XCTAssertTrue(Firestore.firestore(database: "other") === other, "the app keeps its database")

@@ -44,7 +44,8 @@ final class PushedChangesOrderTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushed-order-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let backend = PushingFolder(try Firestore(directory: folder).backend)
-        let db = Firestore(backend: backend, directory: folder, location: folder, settings: FirestoreSettings(), app: nil)
+        let db = Firestore(opened: StorePlace.Opened(backend: backend, directory: folder, location: folder), settings: FirestoreSettings(), app: nil,
+                           databaseID: Firestore.defaultDatabaseID)
         let recorder = ListenerRecorder<QuerySnapshot>()
         let registration = db.collection("books").addSnapshotListener(recorder.listener)
         defer { registration.remove() }

@@ -113,8 +113,8 @@ extension Firestore {
     /// The store as it was at `time` (read-only), for reads at a past time (`read_time`); what
     /// was written since is read as it was, from the versions the backend kept.
     package func asOf(_ time: Timestamp) -> Firestore {
-        Firestore(backend: PastBackend(self, at: time), directory: directory, location: location, settings: settings, app: app,
-                  databaseID: databaseID)
+        Firestore(opened: StorePlace.Opened(backend: PastBackend(self, at: time), directory: directory, location: location), settings: settings,
+                  app: app, databaseID: databaseID)
     }
 
     /// Starts keeping past versions where the backend keeps them only when asked (a folder:

@@ -18,9 +18,9 @@ package enum ServerSchemes {
     }
 
     /// Where a server keeps the stores beside the one at a URL, and whose data that one is:
-    /// Firestore's named databases (`Firestore.location(ofDatabase:besides:)`), other projects'
-    /// data (`Firestore.location(ofProject:besides:)`) and the project that owns it
-    /// (`Firestore.owner(of:claiming:)`).
+    /// Firestore's named databases (`NeighbourStores.location(ofDatabase:besides:)`), other projects'
+    /// data (`NeighbourStores.location(ofProject:besides:)`) and the project that owns it
+    /// (`NeighbourStores.owner(of:claiming:)`).
     package struct Neighbours: Sendable {
         package var database: @Sendable (_ name: String, _ besides: URL) throws -> URL
         package var project: @Sendable (_ id: String, _ besides: URL) throws -> URL

@@ -82,3 +82,47 @@ final class StorePlace: Sendable {
         }
     }
 }
+
+/// Opening a place: a folder, a server's URL, or a client of the Firestore server a placeless
+/// app's settings name (`FirebaseApp.database(_:)`).
+extension StorePlace.Opened {
+    /// A file URL is a folder; another URL a server, opened by the module of its scheme.
+    static func open(_ url: URL) throws -> Self {
+        if url.isFileURL { return try folder(url) }
+        let backend = try ServerSchemes.openBackend(url)
+        return Self(backend: backend, directory: URL(string: backend.description) ?? url, location: url)
+    }
+
+    /// A folder of JSON files, made when missing (its parent must exist).
+    static func folder(_ folder: URL) throws -> Self {
+        do { return Self(backend: try FolderBackend(root: folder), directory: folder, location: folder) } catch { throw error.firestoreError }
+    }
+
+    /// Opens, at first use, the database `database` of `project` on the server `server` names
+    /// (or `FIRESTORE_EMULATOR_HOST` when it names Google's cloud): a store whose every call
+    /// fails saying why when that is not possible.
+    static func client(of server: StorePlace.Server, project: String, database: String) -> Self {
+        var host = server.host, isSSLEnabled = server.isSSLEnabled
+        if host == Firestore.cloudHost, let emulator = ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"], !emulator.isEmpty {
+            (host, isSSLEnabled) = (emulator, false)
+        }
+        let text = "firestore://\(host)/\(project)" + (database == Firestore.defaultDatabaseID ? "" : "/\(database)")
+        let url = URL(string: text)
+        do {
+            guard host != Firestore.cloudHost else {
+                throw FirestoreErrorCode(.failedPrecondition, "Firestore.firestore() has no place for its documents: DocumentStore does not reach Google's cloud (\(Firestore.cloudHost)). Call Firestore.configure(directory:) for a folder, or useEmulator(withHost:port:) before using the store for a Firestore server (shelf serve, Google's emulator), or set FIRESTORE_EMULATOR_HOST=host:port")
+            }
+            guard !isSSLEnabled else {
+                throw FirestoreErrorCode(.unimplemented, "the Firestore server at \(host): DocumentStore speaks plaintext gRPC only, as emulators do; set settings.isSSLEnabled = false (useEmulator(withHost:port:) does)")
+            }
+            guard let url, url.host != nil else {
+                throw FirestoreErrorCode(.invalidArgument, "settings.host \"\(host)\" with project \"\(project)\": expected host:port and a project id of letters, digits and hyphens")
+            }
+            return try open(url)
+        } catch {
+            // Named as a server, never as a folder, even when the host makes no URL.
+            let nowhere = url ?? URL(string: "firestore://\(Firestore.cloudHost)") ?? URL(fileURLWithPath: "/")
+            return Self(backend: UnopenableBackend(description: text, reason: publicError(error)), directory: nowhere, location: nowhere)
+        }
+    }
+}

@@ -10,7 +10,7 @@ public protocol ListenerRegistration: AnyObject, Sendable {
 class Subscription: ListenerRegistration, @unchecked Sendable {
     let firestore: Firestore
     let callbackQueue: DispatchQueue
-    /// Set by `Firestore.subscribe`, under the store's lock.
+    /// Set by `WatcherRegistry.subscribe`, under its lock.
     var watcher: Watcher?
     private let removed = Locked(false)
 
@@ -24,7 +24,7 @@ class Subscription: ListenerRegistration, @unchecked Sendable {
             defer { removed = true }
             return removed
         }
-        if !wasRemoved { firestore.unsubscribe(self) }
+        if !wasRemoved { firestore.watchers.remove(self) }
     }
 
     var isRemoved: Bool { removed.withLock { $0 } }

@@ -137,6 +137,6 @@ extension Watcher {
         }
         for key in finished { documents.releaseHeldBack(key, unlessOneOf: shownWhileCommitting.removeValue(forKey: key) ?? []) }
         // A watcher stopped meanwhile has let go of its source: nothing to look at.
-        if firestore.map({ !$0.subscribers(of: self).isEmpty }) ?? false { try? look() }
+        if firestore.map({ !$0.watchers.subscribers(of: self).isEmpty }) ?? false { try? look() }
     }
 }

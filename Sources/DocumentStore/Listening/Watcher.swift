@@ -129,7 +129,7 @@ package final class Watcher: @unchecked Sendable {
             let message = "\(error)"
             if message != lastError {
                 lastError = message
-                for subscription in firestore?.subscribers(of: self) ?? [] { subscription.deliver(error: publicError(error)) }
+                for subscription in firestore?.watchers.subscribers(of: self) ?? [] { subscription.deliver(error: publicError(error)) }
             }
             throw error
         }
@@ -145,7 +145,7 @@ package final class Watcher: @unchecked Sendable {
         hasLooked = true
         if isFirst { holdBackWhatIsBeingCommitted() }
         var sent = false
-        for subscription in firestore?.subscribers(of: self) ?? [] {
+        for subscription in firestore?.watchers.subscribers(of: self) ?? [] {
             if isFirst || !subscription.hasDelivered {
                 deliver(to: subscription, changed: nil)
                 sent = true
@@ -170,13 +170,13 @@ package final class Watcher: @unchecked Sendable {
 
     /// True while a listener waits for its first snapshot.
     package var isAwaitingFirstSnapshot: Bool {
-        (firestore?.subscribers(of: self) ?? []).contains { !$0.hasDelivered }
+        (firestore?.watchers.subscribers(of: self) ?? []).contains { !$0.hasDelivered }
     }
 
     /// Tells the listeners still waiting for their first snapshot how far the reading is, with
     /// the documents just read.
     package func reportProgress(read: Int, total: Int?, documents: [QueryDocumentSnapshot]) {
-        for subscription in firestore?.subscribers(of: self) ?? [] where !subscription.hasDelivered {
+        for subscription in firestore?.watchers.subscribers(of: self) ?? [] where !subscription.hasDelivered {
             subscription.deliver(progress: read, of: total, read: documents)
         }
     }

@@ -15,7 +15,7 @@ extension DocumentReference {
 
     /// The plain form: never throws; a failure is reported to the store's handler.
     func runReporting(_ makeWrite: () throws -> DocumentWrite) {
-        do { try run(makeWrite) } catch { firestore.reportWriteError(error, path: path) }
+        do { try run(makeWrite) } catch { firestore.configuration.reportWriteError(error, path: path) }
     }
 
     /// The completion form: the outcome goes to `completion` on the callback queue.

@@ -127,7 +127,7 @@ public final class DocumentReference: @unchecked Sendable, Hashable, CustomStrin
             subscription.deliver(error: publicError(invalid))
             return subscription
         }
-        firestore.subscribe(subscription, to: .document(resourcePath))
+        firestore.watchers.subscribe(subscription, to: .document(resourcePath))
         return subscription
     }
 }

@@ -259,7 +259,7 @@ public class Query: @unchecked Sendable, Hashable {
             subscription.deliver(error: error)
             return subscription
         }
-        firestore.subscribe(subscription, to: firestore.queryingStorage?.watches(definition) == true ? .query(definition) : Firestore.WatchKey.query(definition).broadened)
+        firestore.watchers.subscribe(subscription, to: firestore.queryingStorage?.watches(definition) == true ? .query(definition) : Firestore.WatchKey.query(definition).broadened)
         return subscription
     }
 }

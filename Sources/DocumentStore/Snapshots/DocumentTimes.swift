@@ -26,24 +26,27 @@ extension Firestore {
         }
     }
 
-    private func documentPaths(_ paths: [String]) throws -> [ResourcePath] {
+    func documentPaths(_ paths: [String]) throws -> [ResourcePath] {
         try paths.map { try ResourcePath.parse($0, expectDocument: true, rules: idRules) }
     }
+}
 
-    /// Each document as stored now with the times of that content: read between two reads of
-    /// the times that agree (every write that changes it moves `updated` forward), so no
-    /// change falls between.
+extension DocumentTimes {
+    /// Each document at `paths` in `store` as stored now with the times of that content: read
+    /// between two reads of the times that agree (every write that changes it moves `updated`
+    /// forward), so no change falls between.
     /// A listener's snapshot was read earlier: its times read later may be those of a newer
     /// content, and a client that compares update times then takes the newer content for no
     /// change. A document written in every round is given as last read.
-    package func documentsWithTimes(_ paths: [String]) throws -> [(stored: StoredDocument, times: DocumentTimes?)] {
+    package static func documentsWithTimes(_ paths: [String], in store: Firestore) throws -> [(stored: StoredDocument, times: DocumentTimes?)] {
         do {
-            let paths = try documentPaths(paths)
+            let backend = store.backend
+            let paths = try store.documentPaths(paths)
             var found = [(stored: StoredDocument, times: DocumentTimes?)](repeating: (.missing, nil), count: paths.count)
             var moving = Array(paths.indices)
-            for _ in 0..<Self.pairingRounds where !moving.isEmpty {
+            for _ in 0..<pairingRounds where !moving.isEmpty {
                 let before = try backend.documentTimes(moving.map { paths[$0] })
-                let stored = try backend.documents(at: moving.map { paths[$0] }, store: self)
+                let stored = try backend.documents(at: moving.map { paths[$0] }, store: store)
                 let after = try backend.documentTimes(moving.map { paths[$0] })
                 var stillMoving: [Int] = []
                 for (offset, index) in moving.enumerated() {
@@ -61,4 +64,3 @@ extension Firestore {
     /// How many times `documentsWithTimes` reads a document written meanwhile again.
     static let pairingRounds = 5
 }
-

@@ -56,37 +56,10 @@ package struct FirestoreWriteResult: Sendable {
 }
 
 extension Firestore {
-    /// Applies the writes all together, after checking that each document in `expected` (by
-    /// path) is still as it was read (else `.aborted`: the server's own transactions answer
-    /// contention so, and clients such as Python's retry only on `ABORTED`).
+    /// Applies a request's writes all together (`CommitPath.commit`), for `shelf serve`.
     package func commit(_ writes: [FirestoreWrite], expecting expected: [String: DocumentSnapshot] = [:],
                         lockedBy owner: LockOwner? = nil) throws -> [FirestoreWriteResult] {
-        if let refusal = FirestoreWrite.sameRequestRefusal(writes) { throw refusal }
-        var documentWrites: [DocumentWrite] = []
-        for write in writes {
-            let path: ResourcePath
-            do { path = try ResourcePath.parse(write.path, expectDocument: true, rules: idRules) } catch { throw publicError(error) }
-            documentWrites.append(DocumentWrite(path: path, change: .protocolWrite(write, transformResults: DocumentWrite.TransformResults())))
-        }
-        do {
-            var expectedStored: [ResourcePath: StoredDocument] = [:]
-            for (path, snapshot) in expected { expectedStored[try ResourcePath.parse(path, expectDocument: true, rules: idRules)] = snapshot.stored }
-            let written = try commit(documentWrites, expecting: expectedStored, lockedBy: owner)
-            var byPath: [ResourcePath: WrittenDocument] = [:]
-            for document in written { byPath[document.path] = document }
-            return documentWrites.map { write in
-                guard case .protocolWrite(_, let transformed) = write.change else { return FirestoreWriteResult() }
-                let document = byPath[write.path]
-                return FirestoreWriteResult(transformResults: transformed.current, updateTime: document?.updateTime, changed: document?.changed ?? true)
-            }
-        } catch let failure as FirestoreWrite.PreconditionFailure {
-            throw failure
-        } catch let changed as DocumentStoreError {
-            guard case .changedSinceRead = changed else { throw changed.firestoreError }
-            throw FirestoreErrorCode(.aborted, changed.description)
-        } catch {
-            throw publicError(error)
-        }
+        try CommitPath(store: self).commit(writes, expecting: expected, lockedBy: owner)
     }
 }
 

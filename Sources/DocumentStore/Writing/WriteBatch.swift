@@ -141,7 +141,7 @@ public final class WriteBatch: @unchecked Sendable {
 
     /// Commits; a failure goes to the store's `writeErrorHandler`, or standard error.
     public func commit() {
-        do { try commitNow() } catch { firestore.reportWriteError(error, path: "a write batch") }
+        do { try commitNow() } catch { firestore.configuration.reportWriteError(error, path: "a write batch") }
     }
 
     public func commit(completion: ((Error?) -> Void)?) {

@@ -35,7 +35,7 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535, got \(port)") }
         guard !host.isEmpty else { throw ValidationError("--host is empty: give an address such as 127.0.0.1") }
-        if let project, !Firestore.isValidProjectID(project) {
+        if let project, !NeighbourStores.isValidProjectID(project) {
             throw ValidationError("--project \(project): a project id is lowercase letters, digits and hyphens (at most 100)")
         }
     }

@@ -2,27 +2,19 @@ import DocumentStore
 import Foundation
 import PostgresNIO
 
-/// The stores beside a PostgreSQL store: each a database of its own on the same server, so a
-/// named database or another project is never mixed with the store's own documents, and
-/// backing one up or dropping it is PostgreSQL's own.
-extension Firestore {
-    /// Where Firestore's named database `name` lives beside the store at `url`: the PostgreSQL
-    /// database `<database>__<name>`, made when missing (the URL's user needs the CREATEDB
-    /// privilege for that).
-    package static func postgreSQLURL(ofDatabase name: String, besides url: URL) throws -> URL {
-        try postgreSQLURL(suffix: "__\(name)", besides: url, for: "database \"\(name)\"")
-    }
-
-    /// Where project `id`'s data lives beside the store at `url` (another project's): the
-    /// PostgreSQL database `<database>~<id>`, made when missing. `~` is in neither project ids
-    /// nor database ids, so it never meets a named database's name.
-    package static func postgreSQLURL(ofProject id: String, besides url: URL) throws -> URL {
-        try postgreSQLURL(suffix: "~\(id)", besides: url, for: "project \"\(id)\"")
-    }
+/// The stores beside a PostgreSQL store (`NeighbourStores`): each a database of its own on the
+/// same server, so a named database or another project is never mixed with the store's own
+/// documents, and backing one up or dropping it is PostgreSQL's own.
+enum PostgresNeighbours {
+    /// What `ServerSchemes` asks for postgresql:// URLs.
+    static let neighbours = ServerSchemes.Neighbours(
+        database: { name, url in try database(suffix: "__\(name)", besides: url, for: "database \"\(name)\"") },
+        project: { id, url in try database(suffix: "~\(id)", besides: url, for: "project \"\(id)\"") },
+        owner: { id, url in try owner(of: url, claiming: id) })
 
     /// The project whose data the database at `url` is, recorded in its `shelf_project` table
     /// when first served; `claiming` becomes it when none is recorded.
-    package static func postgreSQLOwner(of url: URL, claiming id: String) throws -> String {
+    private static func owner(of url: URL, claiming id: String) throws -> String {
         let address = try PostgresAddress(url: url)
         return try withConnection(to: address, doing: "record the project of") { queries in
             try queries.rows(PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS shelf_project (id text NOT NULL, only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row))"))
@@ -34,7 +26,11 @@ extension Firestore {
         }
     }
 
-    private static func postgreSQLURL(suffix: String, besides url: URL, for what: String) throws -> URL {
+    /// The database named as the store's with `suffix` (`<database>__<name>` for Firestore's
+    /// named database `name`, `<database>~<id>` for project `id`: `~` is in neither project ids
+    /// nor database ids, so the two never meet), made when missing (the URL's user needs the
+    /// CREATEDB privilege for that).
+    private static func database(suffix: String, besides url: URL, for what: String) throws -> URL {
         let address = try PostgresAddress(url: url)
         let target = (address.configuration.database ?? "") + suffix
         guard target.utf8.count <= 63 else {

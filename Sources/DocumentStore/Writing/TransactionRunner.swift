@@ -70,7 +70,9 @@ struct TransactionRunner {
             throw DocumentStoreError.invalidCall("TransactionOptions.maxAttempts must be at least 1, got \(maxAttempts)").firestoreError
         }
         var owner = LockOwner.youngest()
-        for attempt in 1... {
+        var attempt = 0
+        while true {
+            attempt += 1
             let transaction = Transaction(firestore: store, owner: owner)
             defer { store.transactionLocks.release(transaction.owner.id) }
             var blockError: NSError?
@@ -91,7 +93,6 @@ struct TransactionRunner {
             owner = owner.retried()  // the next attempt keeps the age, so it wins in the end
             TransactionBackoff.wait(after: attempt)
         }
-        fatalError("unreachable: the attempts above return or throw")
     }
 
     /// Firestore's SDK's rule: a stale read (`failedPrecondition`), contention (`aborted`), a

@@ -105,6 +105,9 @@ final class CollectionFolderChanges: ChangeSource, @unchecked Sendable {
     /// For tests, on the watcher's queue: whether the kernel's events drive this source now.
     var usesFileEvents: Bool { if case .kernel = eventSource { watch != nil } else { false } }
 
+    /// For tests, on the watcher's queue: the descriptor of the inotify instance it reads.
+    var fileEventsDescriptor: Int32? { if case .kernel(let events) = eventSource { events.fd } else { nil } }
+
     /// For tests, on the watcher's queue: has the next look find the kernel's queue
     /// overflowed, the events of the changes since the last look lost.
     func simulateOverflow() {

@@ -28,7 +28,8 @@ final class FileEvents: @unchecked Sendable {
         var watchRemoved = false
     }
 
-    private let fd: Int32
+    /// The inotify instance (closed once its read source is cancelled, when the watcher goes).
+    let fd: Int32
     private var pending: [Int32: Changes] = [:]
     /// How many times the kernel's queue overflowed (or a test said it did).
     private(set) var overflows = 0

@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         // Firestore-shaped document database on JSON files: Foundation and Dispatch only.
@@ -46,7 +47,8 @@ let package = Package(
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
-        // `shelf serve`: the Firestore service on a store, over gRPC's HTTP/2 transport.
+        // `shelf serve`: the Firestore service on a store, over gRPC's HTTP/2 transport and, on
+        // the same port, HTTP/1.1 (REST and the emulator's endpoints) through SwiftNIO's handlers.
         .target(
             name: "FirestoreServer",
             dependencies: [
@@ -54,6 +56,9 @@ let package = Package(
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         // The store as a client of any Firestore server (`shelf serve`, Google's emulator), over
         // gRPC: firestore://host:port/project[/database] and useEmulator, found when linked.

@@ -39,7 +39,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.SimpleServiceProtocol {
             let path = try database.documentPath(request.name, field: "name")
             let snapshot = try await read([path], in: database, consistency: consistency).first!
             guard let document = try database.wireDocuments([snapshot], mask: try mask(request.hasMask ? request.mask : nil)).first! else {
-                throw WireError.notFound("Document \"\(request.name)\" not found.")
+                throw WireError.notFound("Document (\(request.name)) not found.")  // the emulator's words
             }
             return document
         }

@@ -8,13 +8,18 @@ import FirestoreWire
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
+import NIOPosix
 
-/// `shelf serve`: Firestore's service on a store, over plaintext HTTP/2 as Google's emulator
-/// serves it, so a client set up for the emulator (`FIRESTORE_EMULATOR_HOST=host:port`) works
-/// against it unchanged.
+/// `shelf serve`: Firestore's service on a store, on one port as Google's emulator serves it:
+/// gRPC over plaintext HTTP/2, and HTTP/1.1 for REST and the emulator's endpoints
+/// (`OnePortListener`), so a client set up for the emulator (`FIRESTORE_EMULATOR_HOST=host:port`)
+/// works against it unchanged.
 public final class ShelfServer: Sendable {
     private let service: FirestoreService
-    private let server: GRPCServer<HTTP2ServerTransport.Posix>
+    private let transport: HTTP2ServerTransport.Custom<OnePortListener>
+    private let server: GRPCServer<HTTP2ServerTransport.Custom<OnePortListener>>
+    /// Yields once connections are taken.
+    private let bound: AsyncStream<Void>
     /// Where clients reach it, as `FIRESTORE_EMULATOR_HOST` takes it.
     public let address: String
     /// Streams one client connection may have open at once.
@@ -33,18 +38,24 @@ public final class ShelfServer: Sendable {
         let databases = ServedDatabases(store, at: location, owner: project, settings: settings)
         service = FirestoreService(databases: databases, lockWait: lockWait, log: log)
         address = socket.address
-        let transport = HTTP2ServerTransport.Posix(
-            listeningSocketDescriptor: Int(socket.descriptor),
-            transportSecurity: .plaintext,
-            config: .defaults { config in
-                // Past Firestore's own limit on a request (10 MiB), which the service answers
-                // as Firestore does (`FirestoreService.checkRequestSize`); the transport resets
-                // the stream of a request past this, without a status.
-                config.rpc.maxRequestPayloadSize = Self.maxReadRequestBytes
-                // Each listener of a client is a stream of its own (Python's on_snapshot opens
-                // one per call): room for many, where HTTP/2's usual 100 would be a wall.
-                config.http2.maxConcurrentStreams = Self.maxConcurrentStreams
-            })
+        let routes = RESTRoutes(service: service)
+        let (bound, isBound) = AsyncStream.makeStream(of: Void.self)
+        self.bound = bound
+        let listener = OnePortListener(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, descriptor: socket.descriptor, http1: { channel in
+            try channel.pipeline.syncOperations.addHandler(HTTPExchange(answer: routes.answer))
+        }, listening: {
+            isBound.yield()
+            isBound.finish()
+        })
+        var config = HTTP2ServerTransport.Custom<OnePortListener>.Config.defaults
+        // Past Firestore's own limit on a request (10 MiB), which the service answers as
+        // Firestore does (`FirestoreService.checkRequestSize`); the transport resets the stream
+        // of a request past this, without a status.
+        config.rpc.maxRequestPayloadSize = Self.maxReadRequestBytes
+        // Each listener of a client is a stream of its own (Python's on_snapshot opens one per
+        // call): room for many, where HTTP/2's usual 100 would be a wall.
+        config.http2.maxConcurrentStreams = Self.maxConcurrentStreams
+        transport = HTTP2ServerTransport.Custom(listenerFactory: listener, config: config)
         server = GRPCServer(transport: transport, services: [service], interceptors: [CallLogInterceptor(log: log)])
     }
 
@@ -64,13 +75,10 @@ public final class ShelfServer: Sendable {
     /// Serves until `stop()`; `listening` gets `address` once connections are taken.
     public func run(listening: @escaping @Sendable (String) -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.server.serve() }
-            group.addTask {
-                // Throws only when serving failed, which `serve()` reports itself.
-                guard (try? await self.server.listeningAddress) != nil else { return }
-                listening(self.address)
-            }
-            try await group.waitForAll()
+            group.addTask { for await _ in self.bound { listening(self.address) } }
+            // Serving ends (or fails to start): the wait for the port ends with it.
+            defer { group.cancelAll() }
+            try await server.serve()
         }
     }
 

@@ -58,7 +58,7 @@ final class ServedProjectsTests: XCTestCase {
     }
 }
 
-private extension ServedStore {
+extension ServedStore {
     /// Sets `books/dune` in `database` (`projects/p/databases/d`) to `where`.
     func setWhere(in database: String, where value: String) async throws {
         var write = set("books/dune", ["where": .string(value)])

@@ -23,6 +23,8 @@ struct ServedStore: Sendable {
     let location: URL
     let client: FirestoreClient
     let server: ShelfServer
+    /// `127.0.0.1:<port>`: where HTTP/1.1 clients reach the same server.
+    let address: String
     static let database = "projects/test/databases/(default)"
 
     /// `books/dune` as requests name it.
@@ -75,7 +77,7 @@ struct ServedStore: Sendable {
             let transport = try HTTP2ClientTransport.Posix(target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
             do {
                 try await withGRPCClient(transport: transport) { grpc in
-                    try await body(ServedStore(backend: backend, store: store, location: location, client: FirestoreClient(wrapping: grpc), server: server))
+                    try await body(ServedStore(backend: backend, store: store, location: location, client: FirestoreClient(wrapping: grpc), server: server, address: address))
                 }
             } catch {
                 server.stop()

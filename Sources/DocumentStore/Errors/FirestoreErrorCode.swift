@@ -54,6 +54,24 @@ public final class FirestoreErrorCode: NSError, LocalizedError, @unchecked Senda
             case .unauthenticated: "UNAUTHENTICATED"
             }
         }
+
+        /// The HTTP status Google's REST APIs answer the code with (`google/rpc/code.proto`).
+        package var httpStatus: Int {
+            switch self {
+            case .OK: 200
+            case .cancelled: 499
+            case .invalidArgument, .failedPrecondition, .outOfRange: 400
+            case .unauthenticated: 401
+            case .permissionDenied: 403
+            case .notFound: 404
+            case .alreadyExists, .aborted: 409
+            case .resourceExhausted: 429
+            case .unimplemented: 501
+            case .unavailable: 503
+            case .deadlineExceeded: 504
+            case .unknown, .internal, .dataLoss: 500
+            }
+        }
     }
 
     public convenience init(_ code: Code, userInfo: [String: Any] = [:]) {

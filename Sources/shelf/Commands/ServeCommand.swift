@@ -9,13 +9,15 @@ import TerminalKit
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the data as Firestore's emulator does (google.firestore.v1 over gRPC, plaintext HTTP/2).",
+        abstract: "Serve the data as Firestore's emulator does (google.firestore.v1 over gRPC, and HTTP/1.1 on the same port).",
         discussion: """
             Point a Firestore client at it as at the emulator: FIRESTORE_EMULATOR_HOST=127.0.0.1:8080, \
             or useEmulator(withHost:port:) in the mobile SDKs. Each project is kept apart, as the emulator keeps \
             them: the data is one project's (--project, or the first served, recorded with the data), and \
             every other project's documents are kept beside it (a folder's __projects__/ID; on PostgreSQL \
-            the database <database>~ID). Stop with Ctrl-C.
+            the database <database>~ID). The emulator's reset, \
+            DELETE /emulator/v1/projects/ID/databases/(default)/documents, really deletes every document of \
+            that project's database from the data. Stop with Ctrl-C.
             """)
 
     @OptionGroup var options: DataOptions

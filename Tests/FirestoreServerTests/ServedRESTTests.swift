@@ -61,6 +61,49 @@ final class ServedRESTTests: XCTestCase {
         }
     }
 
+    /// Each REST method answers what its gRPC method answers: create, update with a mask and a
+    /// precondition, list, a query, a batch get, a commit, a delete; and refuses as it does.
+    func testTheRESTMethodsAnswerAsTheirGRPCMethods() async throws {
+        try await ServedStore.eachBackend { served in
+            let (created, _) = try await served.http("POST", Self.documents + "/books?documentId=dune", #"{"fields": {"pages": {"integerValue": "412"}, "title": {"stringValue": "Dune"}}}"#)
+            XCTAssertEqual(created, 200)
+            let (again, _) = try await served.http("POST", Self.documents + "/books?documentId=dune", #"{"fields": {}}"#)
+            XCTAssertEqual(again, 409, "ALREADY_EXISTS")
+            let (patched, body) = try await served.http("PATCH", Self.documents + "/books/dune?updateMask.fieldPaths=pages", #"{"fields": {"pages": {"integerValue": "500"}, "title": {"stringValue": "not sent"}}}"#)
+            XCTAssertEqual(patched, 200, String(decoding: body, as: UTF8.self))
+            assertSame(try await served.get("books/dune").fields, ["pages": .integer(500), "title": .string("Dune")], "only the masked field")
+            let (missing, _) = try await served.http("PATCH", Self.documents + "/books/emma?currentDocument.exists=true", #"{"fields": {}}"#)
+            XCTAssertEqual(missing, 404, "the precondition from the query")
+
+            let (_, listed) = try await served.http("GET", Self.documents + "/books?pageSize=10")
+            let list = try Google_Firestore_V1_ListDocumentsResponse(jsonUTF8Data: listed)
+            XCTAssertEqual(list.documents.map(\.name), [served.name("books/dune")])
+
+            let (_, queried) = try await served.http("POST", Self.documents + ":runQuery", #"{"structuredQuery": {"from": [{"collectionId": "books"}], "where": {"fieldFilter": {"field": {"fieldPath": "pages"}, "op": "GREATER_THAN", "value": {"integerValue": "100"}}}}}"#)
+            let responses = try XCTUnwrap(try JSONSerialization.jsonObject(with: queried) as? [[String: Any]])
+            let documents = try responses.compactMap { $0["document"] }.map { try Google_Firestore_V1_Document(jsonUTF8Data: JSONSerialization.data(withJSONObject: $0)) }
+            let dune = try await served.get("books/dune")
+            XCTAssertEqual(documents, [dune], "a JSON array of the stream's messages")
+
+            let (committed, _) = try await served.http("POST", Self.documents + ":commit", #"{"writes": [{"update": {"name": "\#(served.name("books/war"))", "fields": {"pages": {"integerValue": "1225"}}}}]}"#)
+            XCTAssertEqual(committed, 200)
+            assertSame(try await served.get("books/war").fields["pages"], .integer(1225))
+            let (deleted, _) = try await served.http("DELETE", Self.documents + "/books/war?currentDocument.exists=true")
+            XCTAssertEqual(deleted, 200)
+            let (gone, _) = try await served.http("DELETE", Self.documents + "/books/war?currentDocument.exists=true")
+            XCTAssertEqual(gone, 404, "nothing to delete, with the precondition")
+
+            let (unknown, refusal) = try await served.http("POST", Self.documents + "/books?documentId=x", #"{"nonsense": 1}"#)
+            XCTAssertEqual(unknown, 400)
+            XCTAssertTrue(String(decoding: refusal, as: UTF8.self).contains("Payload isn't valid for request."), "the emulator's words")
+            let (metadata, _) = try await served.http("POST", Self.documents + ":listCollectionIds", "{}")
+            XCTAssertEqual(metadata, 403, "the emulator serves it to Bearer owner only")
+            let (owner, ids) = try await served.http("POST", Self.documents + ":listCollectionIds", "{}", headers: ["Authorization": "Bearer owner"])
+            XCTAssertEqual(owner, 200)
+            XCTAssertEqual(try Google_Firestore_V1_ListCollectionIdsResponse(jsonUTF8Data: ids).collectionIds, ["books"])
+        }
+    }
+
     /// Every document of a collection group.
     private static func all(_ collection: String) -> Google_Firestore_V1_StructuredQuery {
         var query = Google_Firestore_V1_StructuredQuery()
@@ -74,9 +117,12 @@ final class ServedRESTTests: XCTestCase {
 
 extension ServedStore {
     /// Sends an HTTP/1.1 request to the server's port: its status and body.
-    func http(_ method: String, _ path: String) async throws -> (status: Int, body: Data) {
+    func http(_ method: String, _ path: String, _ body: String? = nil, headers: [String: String] = [:]) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: try XCTUnwrap(URL(string: "http://\(address)\(path)")))
         request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (body, response) = try await URLSession.shared.data(for: request)
         return (try XCTUnwrap(response as? HTTPURLResponse).statusCode, body)
     }

@@ -28,8 +28,6 @@ final class RemoteListen: Sendable {
         var sendsEverything = true
         /// Documents changed since the last consistent point (`.missing`: removed).
         var changes: [ResourcePath: StoredDocument] = [:]
-        /// The update times of the documents in `changes` the server sent (not of removals).
-        var updateTimes: [ResourcePath: Timestamp] = [:]
         /// The paths the target holds, for the server's existence filter.
         var paths: Set<ResourcePath> = []
     }
@@ -204,7 +202,6 @@ final class RemoteListen: Sendable {
                     do {
                         let path = try target.documents.path(change.document.name)
                         state.targets[id]!.changes[path] = try target.documents.stored(change.document)
-                        state.targets[id]!.updateTimes[path] = RemoteDocuments.times(change.document).updated
                         state.targets[id]!.paths.insert(path)
                     } catch {
                         deliveries.append((target.receive, .failure(error)))
@@ -284,10 +281,8 @@ final class RemoteListen: Sendable {
             } else {
                 documents = target.changes.map { ($0.key, $0.value) }
             }
-            deliveries.append((target.receive, .success(PushedChanges(isEverything: target.sendsEverything, documents: documents, readTime: readTime,
-                                                                                 updateTimes: target.updateTimes))))
+            deliveries.append((target.receive, .success(PushedChanges(isEverything: target.sendsEverything, documents: documents, readTime: readTime))))
             state.targets[id]!.changes = [:]
-            state.targets[id]!.updateTimes = [:]
             state.targets[id]!.sendsEverything = false
         }
         return deliveries

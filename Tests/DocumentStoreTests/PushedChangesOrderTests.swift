@@ -32,12 +32,8 @@ final class PushedChangesOrderTests: XCTestCase {
             return {}
         }
 
-        func push(_ documents: [(String, StoredDocument)], everything: Bool = false, at readTime: Timestamp,
-                  updated: [String: Timestamp] = [:]) throws {
-            var times: [ResourcePath: Timestamp] = [:]
-            for (path, time) in updated { times[try ResourcePath.parse(path, expectDocument: true)] = time }
-            let changes = PushedChanges(isEverything: everything, documents: try documents.map { (try ResourcePath.parse($0.0, expectDocument: true), $0.1) },
-                                        readTime: readTime, updateTimes: times)
+        func push(_ documents: [(String, StoredDocument)], everything: Bool = false, at readTime: Timestamp) throws {
+            let changes = PushedChanges(isEverything: everything, documents: try documents.map { (try ResourcePath.parse($0.0, expectDocument: true), $0.1) }, readTime: readTime)
             for receive in receivers.withLock({ $0 }) { receive(.success(changes)) }
         }
     }
@@ -68,27 +64,5 @@ final class PushedChangesOrderTests: XCTestCase {
         try backend.push([("books/dune", pages(500))], at: Timestamp(seconds: committed.seconds + 1, nanoseconds: 0))
         XCTAssertEqual(recorder.snapshot(3)?.documents.first?.get("pages") as? Int, 500,
                        "the next snapshot is the later change, not the older push")
-    }
-
-    /// A server may stamp a push with the time it sent it rather than the state it holds: a
-    /// document is then judged by its own update time.
-    func testADocumentOlderThanTheCommitIsNotTakenWhateverThePushsTime() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushed-order-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let backend = PushingFolder(try Firestore(directory: folder).backend)
-        let db = Firestore(opened: StorePlace.Opened(backend: backend, directory: folder, location: folder), settings: FirestoreSettings(), app: nil,
-                           databaseID: Firestore.defaultDatabaseID)
-        let recorder = ListenerRecorder<QuerySnapshot>()
-        let registration = db.collection("books").addSnapshotListener(recorder.listener)
-        defer { registration.remove() }
-        try backend.push([], everything: true, at: Timestamp(seconds: 1_000, nanoseconds: 0))
-        XCTAssertEqual(recorder.snapshot(1)?.count, 0)
-        try db.document("books/dune").write(["pages": 412])
-        XCTAssertEqual(recorder.snapshot(2)?.documents.first?.get("pages") as? Int, 412)
-        let committed = try XCTUnwrap(try backend.documentTimes([ResourcePath.parse("books/dune", expectDocument: true)]).first??.updated)
-        let later = Timestamp(seconds: committed.seconds + 1, nanoseconds: 0)
-        try backend.push([("books/dune", pages(100))], at: later, updated: ["books/dune": Timestamp(seconds: committed.seconds - 1, nanoseconds: 0)])
-        try backend.push([("books/dune", pages(500))], at: Timestamp(seconds: committed.seconds + 2, nanoseconds: 0), updated: ["books/dune": later])
-        XCTAssertEqual(recorder.snapshot(3)?.documents.first?.get("pages") as? Int, 500, "the older document was not taken")
     }
 }

@@ -10,16 +10,11 @@ package struct PushedChanges: Sendable {
     package var isEverything: Bool
     package var documents: [(path: ResourcePath, stored: StoredDocument)]
     package var readTime: Timestamp?
-    /// The update times of the documents sent (a removal has none): a document older than
-    /// this store's own commit of it is older whatever the push's time says.
-    package var updateTimes: [ResourcePath: Timestamp]
 
-    package init(isEverything: Bool, documents: [(path: ResourcePath, stored: StoredDocument)], readTime: Timestamp? = nil,
-                 updateTimes: [ResourcePath: Timestamp] = [:]) {
+    package init(isEverything: Bool, documents: [(path: ResourcePath, stored: StoredDocument)], readTime: Timestamp? = nil) {
         self.isEverything = isEverything
         self.documents = documents
         self.readTime = readTime
-        self.updateTimes = updateTimes
     }
 }
 
@@ -78,19 +73,11 @@ final class PushedChangeSource: ChangeSource, @unchecked Sendable {
     /// of them is older than what the listeners were shown. Those the push caught up with are
     /// forgotten.
     private func committedAfter(_ changes: PushedChanges) -> Set<ResourcePath> {
-        committedAt.withLock { committed in
+        guard let readTime = changes.readTime else { return [] }
+        return committedAt.withLock { committed in
             guard !committed.isEmpty else { return [] }
-            var ahead: Set<ResourcePath> = []
-            for (path, time) in committed {
-                // A document sent is judged by its own time; a removal by the push's.
-                let sent = changes.updateTimes[path] ?? (changes.documents.contains { $0.path == path } ? changes.readTime : nil)
-                if let sent, sent >= time {
-                    committed[path] = nil
-                } else if sent != nil || changes.readTime.map({ $0 < time }) ?? false {
-                    ahead.insert(path)
-                }
-            }
-            return ahead
+            committed = committed.filter { $0.value > readTime }
+            return Set(committed.keys)
         }
     }
 

@@ -67,6 +67,8 @@ final class ServedRESTTests: XCTestCase {
         try await ServedStore.eachBackend { served in
             let (created, _) = try await served.http("POST", Self.documents + "/books?documentId=dune", #"{"fields": {"pages": {"integerValue": "412"}, "title": {"stringValue": "Dune"}}}"#)
             XCTAssertEqual(created, 200)
+            let (named, _) = try await served.http("POST", Self.documents + "/books?documentId=true", #"{"fields": {}}"#)
+            XCTAssertEqual(named, 200, "an id that reads as a boolean stays an id")
             let (again, _) = try await served.http("POST", Self.documents + "/books?documentId=dune", #"{"fields": {}}"#)
             XCTAssertEqual(again, 409, "ALREADY_EXISTS")
             let (patched, body) = try await served.http("PATCH", Self.documents + "/books/dune?updateMask.fieldPaths=pages", #"{"fields": {"pages": {"integerValue": "500"}, "title": {"stringValue": "not sent"}}}"#)
@@ -77,7 +79,7 @@ final class ServedRESTTests: XCTestCase {
 
             let (_, listed) = try await served.http("GET", Self.documents + "/books?pageSize=10")
             let list = try Google_Firestore_V1_ListDocumentsResponse(jsonUTF8Data: listed)
-            XCTAssertEqual(list.documents.map(\.name), [served.name("books/dune")])
+            XCTAssertEqual(list.documents.map(\.name), [served.name("books/dune"), served.name("books/true")])
 
             let (_, queried) = try await served.http("POST", Self.documents + ":runQuery", #"{"structuredQuery": {"from": [{"collectionId": "books"}], "where": {"fieldFilter": {"field": {"fieldPath": "pages"}, "op": "GREATER_THAN", "value": {"integerValue": "100"}}}}}"#)
             let responses = try XCTUnwrap(try JSONSerialization.jsonObject(with: queried) as? [[String: Any]])

@@ -150,15 +150,18 @@ struct RESTRoutes: Sendable {
         }
         for (name, value) in fields { object[name] = value }
         for name in Set(request.query.map(\.name)) {
-            let values = request.queryValues(name).map { value -> Any in
-                switch value {
-                case "true": true
-                case "false": false
-                default: value
-                }
-            }
             var keys = name.split(separator: ".").map(String.init)
             let last = keys.removeLast()
+            // The requests' only boolean parameters; any other value stays text (an id "true").
+            let isFlag = last == "exists" || last == "showMissing"
+            let values = request.queryValues(name).map { value -> Any in
+                guard isFlag else { return value }
+                switch value {
+                case "true": return true
+                case "false": return false
+                default: return value
+                }
+            }
             object = Self.setting(values.count == 1 && !last.hasSuffix("Paths") ? values[0] : values, at: keys, last, in: object)
         }
         do {
